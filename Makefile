@@ -1,0 +1,51 @@
+# aslrbench: every entry point of the project.  `make V=1` shows commands.
+#
+# Fragments included below each own one directory: rng/rng.mk, bench/bench.mk,
+# kernel/kernel.mk, boot/boot.mk, iso/iso.mk.  They append to HOST_TESTS (host
+# programs that print TAP: "ok N - name" / "not ok N - name") and HOST_TOOLS.
+
+BUILD      := build
+HOST       := $(BUILD)/host
+V          ?= 0
+ifeq ($(V),1)
+Q :=
+else
+Q := @
+endif
+
+HOST_CC     ?= cc
+HOST_CFLAGS := -std=gnu11 -O2 -g -Wall -Wextra -Werror -I.
+HOST_TESTS  :=
+HOST_TOOLS  :=
+
+.PHONY: all iso img run test test-host test-qemu bench-host deps clean fuzz \
+	rng-quality rng-quality-quick usb format
+
+all: host-all iso
+
+-include rng/rng.mk
+-include bench/bench.mk
+-include kernel/kernel.mk
+-include boot/boot.mk
+-include iso/iso.mk
+
+host-all: $(HOST_TOOLS) $(HOST_TESTS)
+
+deps:
+	$(Q)scripts/deps.sh
+
+run: deps iso
+	$(Q)scripts/run-qemu.sh --iso $(BUILD)/aslrbench.iso --timeout 120
+
+test: deps
+	$(Q)$(MAKE) --no-print-directory all
+	$(Q)scripts/test.sh
+
+test-host: host-all
+	$(Q)scripts/test.sh --host-only
+
+format:
+	$(Q)clang-format -i $$(git ls-files '*.c' '*.h')
+
+clean:
+	rm -rf $(BUILD)

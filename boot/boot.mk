@@ -1,0 +1,22 @@
+# boot/: the GNU-EFI loader, BOOTX64.EFI.
+EFI_INC    := /usr/include/efi
+EFI_LIB    := /usr/lib
+EFI_CFLAGS := -std=gnu11 -O2 -Wall -Wextra -Werror -I. -I$(EFI_INC) -I$(EFI_INC)/x86_64 \
+	-fpic -fshort-wchar -mno-red-zone -fno-stack-protector -ffreestanding \
+	-DEFI_FUNCTION_WRAPPER -Wno-unused-parameter
+EFI_LDFLAGS := -nostdlib -znocombreloc -shared -Bsymbolic -T $(EFI_LIB)/elf_x86_64_efi.lds \
+	-L$(EFI_LIB)
+
+$(BUILD)/boot/loader.o: boot/loader.c boot/boot_info.h boot/elf64.h
+	@mkdir -p $(@D)
+	@echo "  CC      $@"
+	$(Q)$(CC) $(EFI_CFLAGS) -c $< -o $@
+
+$(BUILD)/boot/loader.so: $(BUILD)/boot/loader.o
+	@echo "  LD      $@"
+	$(Q)$(LD) $(EFI_LDFLAGS) $(EFI_LIB)/crt0-efi-x86_64.o $< -o $@ -lefi -lgnuefi
+
+$(BUILD)/boot/BOOTX64.EFI: $(BUILD)/boot/loader.so
+	@echo "  OBJCOPY $@"
+	$(Q)objcopy -j .text -j .sdata -j .data -j .dynamic -j .dynsym -j .rel -j .rela \
+		-j .reloc --target=efi-app-x86_64 $< $@

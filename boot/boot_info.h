@@ -1,0 +1,94 @@
+/*
+ * The boot ABI: the one structure the UEFI loader hands to the kernel.
+ *
+ * Why versioned: the loader and the kernel are built together today, but a
+ * stick written last year must fail loudly with a newer kernel rather than
+ * misread fields.  The kernel checks magic, version and size before use.
+ * Only fixed-width types, so both sides agree byte for byte.
+ */
+#ifndef BOOT_BOOT_INFO_H
+#define BOOT_BOOT_INFO_H
+
+#include <stdint.h>
+
+#define BOOT_INFO_MAGIC   0x544f4f42524c5341ULL /* "ASLRBOOT" little-endian */
+#define BOOT_INFO_VERSION 1
+
+/* The kernel is linked here; the loader maps nothing, the entry stub does. */
+#define KERNEL_VBASE     0xffffffff80000000ULL
+#define KERNEL_MAX_SPAN  (64ULL << 20) /* a sane upper bound for the image */
+#define KERNEL_ALIGN     (2ULL << 20)  /* the entry stub maps 2 MiB pages */
+
+#define BOOT_CMDLINE_MAX 1024
+#define BOOT_SEED_MAX    64
+
+/* Memory types the kernel cares about (values of the UEFI spec). */
+enum boot_mem_type {
+	BOOT_MEM_RESERVED = 0,
+	BOOT_MEM_LOADER_CODE = 1,
+	BOOT_MEM_LOADER_DATA = 2,
+	BOOT_MEM_BOOT_CODE = 3,
+	BOOT_MEM_BOOT_DATA = 4,
+	BOOT_MEM_RUNTIME_CODE = 5,
+	BOOT_MEM_RUNTIME_DATA = 6,
+	BOOT_MEM_CONVENTIONAL = 7,
+	BOOT_MEM_UNUSABLE = 8,
+	BOOT_MEM_ACPI_RECLAIM = 9,
+	BOOT_MEM_ACPI_NVS = 10,
+	BOOT_MEM_MMIO = 11,
+	BOOT_MEM_MMIO_PORT = 12,
+	BOOT_MEM_PAL_CODE = 13,
+	BOOT_MEM_PERSISTENT = 14,
+};
+
+struct boot_mmap_entry {
+	uint32_t type; /* enum boot_mem_type, or any other firmware value */
+	uint32_t pad;
+	uint64_t phys;
+	uint64_t pages; /* 4 KiB pages */
+	uint64_t attr;
+};
+
+enum boot_fb_format {
+	BOOT_FB_NONE = 0, /* no linear framebuffer (BltOnly or no GOP) */
+	BOOT_FB_RGBX = 1, /* byte 0 red */
+	BOOT_FB_BGRX = 2, /* byte 0 blue */
+	BOOT_FB_BITMASK = 3,
+};
+
+struct boot_framebuffer {
+	uint64_t base; /* physical */
+	uint64_t size;
+	uint32_t width;
+	uint32_t height;
+	uint32_t pitch; /* pixels per scan line */
+	uint32_t format;
+	uint32_t red_mask, green_mask, blue_mask, reserved_mask;
+};
+
+struct boot_info {
+	uint64_t magic;
+	uint32_t version;
+	uint32_t size; /* sizeof(struct boot_info) as the loader saw it */
+
+	uint64_t kernel_phys; /* where the image was copied (KERNEL_ALIGN aligned) */
+	uint64_t kernel_span; /* bytes from KERNEL_VBASE to the end of the last segment */
+
+	uint64_t mmap; /* physical address of boot_mmap_entry[mmap_count] */
+	uint32_t mmap_count;
+	uint32_t mmap_entry_size;
+
+	struct boot_framebuffer fb;
+
+	uint64_t rsdp; /* physical, 0 when absent */
+	uint32_t rsdp_revision;
+
+	uint32_t seed_len; /* bytes from EFI_RNG_PROTOCOL, 0 when absent */
+	uint8_t seed[BOOT_SEED_MAX];
+
+	uint32_t exit_retries; /* ExitBootServices attempts beyond the first */
+	uint32_t cmdline_from_file; /* 1 when cmdline.txt was read */
+	char cmdline[BOOT_CMDLINE_MAX];
+};
+
+#endif

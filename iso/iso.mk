@@ -1,0 +1,20 @@
+# iso/: the ESP image and the hybrid ISO (CD and USB stick from one file).
+SOURCE_DATE_EPOCH ?= $(shell git log -1 --format=%ct 2>/dev/null || echo 0)
+export SOURCE_DATE_EPOCH
+
+$(BUILD)/esp.img: $(BUILD)/boot/BOOTX64.EFI $(BUILD)/kernel.esp.elf iso/cmdline.txt iso/mkimage.sh
+	@echo "  ESP     $@"
+	$(Q)iso/mkimage.sh esp $@ --efi $(BUILD)/boot/BOOTX64.EFI \
+		--kernel $(BUILD)/kernel.esp.elf --cmdline-file iso/cmdline.txt
+
+$(BUILD)/aslrbench.iso: $(BUILD)/esp.img
+	@echo "  ISO     $@"
+	$(Q)iso/mkimage.sh iso $@ $<
+
+# For the boot test of a missing kernel: a loader with nothing to load.
+$(BUILD)/nokernel.iso: $(BUILD)/boot/BOOTX64.EFI iso/cmdline.txt iso/mkimage.sh
+	$(Q)iso/mkimage.sh esp $(BUILD)/nokernel.img --efi $(BUILD)/boot/BOOTX64.EFI \
+		--cmdline-file iso/cmdline.txt
+	$(Q)iso/mkimage.sh iso $@ $(BUILD)/nokernel.img
+
+iso: $(BUILD)/aslrbench.iso

@@ -1,0 +1,93 @@
+#!/usr/bin/env bash
+# Builds the FAT ESP image and the hybrid ISO around it.
+#
+#   iso/mkimage.sh esp OUT.img --efi BOOTX64.EFI [--kernel kernel.elf] --cmdline-file FILE
+#   iso/mkimage.sh iso OUT.iso ESP.img
+#   iso/mkimage.sh set-cmdline ESP.img "k=v ..."     (rewrites cmdline.txt in place)
+#   iso/mkimage.sh get-cmdline ESP.img               (prints cmdline.txt)
+#   iso/mkimage.sh extract-esp IN.iso OUT.img
+#
+# mtools and xorriso only: no loop mounts, no root.  Timestamps, volume serial
+# and GPT GUIDs derive from SOURCE_DATE_EPOCH so that two builds of the same
+# tree give identical bytes.  Omitting --kernel builds a deliberately broken
+# image (the loader must say so and return to the firmware; tests use it).
+set -euo pipefail
+
+die() { echo "mkimage: $*" >&2; exit 1; }
+: "${SOURCE_DATE_EPOCH:=0}"
+export SOURCE_DATE_EPOCH
+export MTOOLS_SKIP_CHECK=1
+
+stamp() { touch -h -d "@$SOURCE_DATE_EPOCH" "$@"; }
+
+make_esp() {
+	local out=$1 efi="" kernel="" cmdfile=""
+	shift
+	while [ $# -gt 0 ]; do
+		case $1 in
+		--efi) efi=$2; shift 2 ;;
+		--kernel) kernel=$2; shift 2 ;;
+		--cmdline-file) cmdfile=$2; shift 2 ;;
+		*) die "esp: unknown option $1" ;;
+		esac
+	done
+	[ -f "$efi" ] || die "esp: --efi FILE is required"
+	[ -f "$cmdfile" ] || die "esp: --cmdline-file FILE is required"
+	local stage
+	stage=$(mktemp -d)
+	trap 'rm -rf "$stage"' RETURN
+	cp "$efi" "$stage/BOOTX64.EFI"
+	cp "$cmdfile" "$stage/cmdline.txt"
+	[ -z "$kernel" ] || cp "$kernel" "$stage/kernel.elf"
+	stamp "$stage"/*
+	# 2.88 MB FAT12 "floppy" geometry: small, and known to boot under OVMF and as a USB stick.
+	local kb=2880
+	if [ -n "$kernel" ] && [ "$(stat -c %s "$kernel")" -gt 2400000 ]; then
+		die "esp: kernel too large for the 2.88 MB ESP"
+	fi
+	rm -f "$out"
+	mformat -i "$out" -C -f "$kb" -N 41534c52 -v ASLRBENCH ::
+	mmd -i "$out" ::/EFI ::/EFI/BOOT ::/aslrbench
+	mcopy -m -i "$out" "$stage/BOOTX64.EFI" ::/EFI/BOOT/BOOTX64.EFI
+	mcopy -m -i "$out" "$stage/cmdline.txt" ::/aslrbench/cmdline.txt
+	[ -z "$kernel" ] || mcopy -m -i "$out" "$stage/kernel.elf" ::/aslrbench/kernel.elf
+}
+
+make_iso() {
+	local out=$1 esp=$2 stage
+	[ -f "$esp" ] || die "iso: no ESP image $esp"
+	stage=$(mktemp -d)
+	trap 'rm -rf "$stage"' RETURN
+	cp "$esp" "$stage/efi.img"
+	stamp "$stage/efi.img" "$stage"
+	rm -f "$out"
+	xorriso -report_about WARNING -as mkisofs -R -J -V ASLRBENCH \
+		--modification-date="$(date -u -d "@$SOURCE_DATE_EPOCH" +%Y%m%d%H%M%S00)" \
+		--set_all_file_dates "set_to_mtime" \
+		-e efi.img -no-emul-boot -isohybrid-gpt-basdat \
+		-o "$out" "$stage" 2>&1 | grep -v '^xorriso : UPDATE' >&2 || true
+	[ -s "$out" ] || die "iso: xorriso failed"
+}
+
+set_cmdline() {
+	local esp=$1 line=$2 tmp
+	tmp=$(mktemp)
+	printf '%s\n' "$line" >"$tmp"
+	stamp "$tmp"
+	mcopy -o -m -i "$esp" "$tmp" ::/aslrbench/cmdline.txt
+	rm -f "$tmp"
+}
+
+case ${1:-} in
+esp) shift; make_esp "$@" ;;
+iso) shift; make_iso "$@" ;;
+set-cmdline) set_cmdline "$2" "$3" ;;
+get-cmdline) mtype -i "$2" ::/aslrbench/cmdline.txt ;;
+extract-esp)
+	rm -f "$3"
+	xorriso -report_about WARNING -osirrox on -indev "$2" -extract /efi.img "$3" >/dev/null 2>&1 ||
+		die "extract-esp: no /efi.img in $2"
+	chmod u+w "$3"
+	;;
+*) die "usage: mkimage.sh esp|iso|set-cmdline|get-cmdline|extract-esp ..." ;;
+esac

@@ -1,0 +1,97 @@
+; Interrupt and exception entry stubs.
+;
+; Every vector lands in isr_common with the same frame (struct trap_frame in
+; traps.h): error code (0 when the CPU pushes none), vector, then all general
+; registers.  The SIMD state is saved too, because rng/ is compiled with SSE
+; and an interrupt must not clobber the XMM registers of the code it stopped.
+
+bits 64
+default rel
+
+extern trap_dispatch
+global isr_table
+
+%macro ISR_NOERR 1
+isr_%1:
+	push 0
+	push %1
+	jmp isr_common
+%endmacro
+
+%macro ISR_ERR 1
+isr_%1:
+	push %1
+	jmp isr_common
+%endmacro
+
+section .text
+isr_common:
+	test qword [rsp + 24], 3        ; from user mode?
+	jz .k1
+	swapgs
+.k1:
+	push rax
+	push rbx
+	push rcx
+	push rdx
+	push rsi
+	push rdi
+	push rbp
+	push r8
+	push r9
+	push r10
+	push r11
+	push r12
+	push r13
+	push r14
+	push r15
+	mov rbx, rsp
+	sub rsp, 512
+	and rsp, -16
+	fxsave64 [rsp]
+	mov rdi, rbx
+	cld
+	call trap_dispatch
+	fxrstor64 [rsp]
+	mov rsp, rbx
+	pop r15
+	pop r14
+	pop r13
+	pop r12
+	pop r11
+	pop r10
+	pop r9
+	pop r8
+	pop rbp
+	pop rdi
+	pop rsi
+	pop rdx
+	pop rcx
+	pop rbx
+	pop rax
+	add rsp, 16
+	test qword [rsp + 8], 3
+	jz .k2
+	swapgs
+.k2:
+	iretq
+
+; Vectors with a CPU-pushed error code: 8, 10-14, 17, 21, 29, 30.
+%assign i 0
+%rep 256
+%if i = 8 || (i >= 10 && i <= 14) || i = 17 || i = 21 || i = 29 || i = 30
+ISR_ERR i
+%else
+ISR_NOERR i
+%endif
+%assign i i+1
+%endrep
+
+section .rodata
+align 8
+isr_table:
+%assign i 0
+%rep 256
+	dq isr_ %+ i
+%assign i i+1
+%endrep

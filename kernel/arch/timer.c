@@ -1,0 +1,94 @@
+/*
+ * jiffies, driven by PIT channel 0 through the 8259 PIC.
+ *
+ * Why the PIT and not the LAPIC timer: its input clock is a fixed
+ * 1.193182 MHz on every PC and in QEMU, so HZ needs no calibration and the
+ * tick is the same under -icount.  The 8259 is remapped to vectors 32-47
+ * and everything but IRQ0 stays masked.
+ */
+#include "kernel/arch/cpu.h"
+#include "kernel/arch/timer.h"
+#include "kernel/arch/traps.h"
+#include "kernel/rng_glue.h"
+
+#define PIC1_CMD  0x20
+#define PIC1_DATA 0x21
+#define PIC2_CMD  0xa0
+#define PIC2_DATA 0xa1
+#define PIT_CH0   0x40
+#define PIT_CH2   0x42
+#define PIT_CMD   0x43
+#define IRQ_BASE  32
+
+volatile uint64_t jiffies;
+void (*timer_tick_hook)(void);
+static unsigned cur_hz;
+static uint16_t divisor;
+
+static void pic_remap(void)
+{
+	outb(PIC1_CMD, 0x11);
+	outb(PIC2_CMD, 0x11);
+	outb(PIC1_DATA, IRQ_BASE);
+	outb(PIC2_DATA, IRQ_BASE + 8);
+	outb(PIC1_DATA, 4);
+	outb(PIC2_DATA, 2);
+	outb(PIC1_DATA, 1);
+	outb(PIC2_DATA, 1);
+	outb(PIC1_DATA, 0xfe); /* IRQ0 only */
+	outb(PIC2_DATA, 0xff);
+}
+
+static void tick(struct trap_frame *f)
+{
+	(void)f;
+	jiffies++;
+	outb(PIC1_CMD, 0x20);
+	/* Interrupt timing is the 2.6.29 input pool's entropy source, as in Linux. */
+	add_interrupt_randomness(0);
+	if (timer_tick_hook)
+		timer_tick_hook();
+}
+
+void timer_init(unsigned hz)
+{
+	uint32_t d = (uint32_t)((PIT_HZ + hz / 2) / hz);
+
+	if (d > 0xffff)
+		d = 0xffff;
+	divisor = (uint16_t)d;
+	cur_hz = hz;
+	pic_remap();
+	irq_register(IRQ_BASE, tick);
+	outb(PIT_CMD, 0x34); /* channel 0, lo/hi, mode 2 */
+	outb(PIT_CH0, divisor & 0xff);
+	outb(PIT_CH0, divisor >> 8);
+}
+
+unsigned timer_hz(void)
+{
+	return cur_hz;
+}
+
+uint64_t timer_actual_mhz(void)
+{
+	return divisor ? PIT_HZ * 1000 / divisor : 0;
+}
+
+void pit_delay_ticks(uint16_t ticks)
+{
+	/* Channel 2, one-shot, gate via port 0x61; OUT2 (bit 5) rises at terminal count. */
+	uint8_t p61 = inb(0x61);
+
+	outb(0x61, (p61 & ~0x02) | 0x01);
+	outb(PIT_CMD, 0xb0);
+	outb(PIT_CH2, ticks & 0xff);
+	outb(PIT_CH2, ticks >> 8);
+	/* Restart the count with a gate edge. */
+	outb(0x61, (inb(0x61) & ~0x01));
+	outb(0x61, (inb(0x61) | 0x01));
+	for (unsigned long spins = 0; spins < 100000000UL; spins++)
+		if (inb(0x61) & 0x20)
+			break;
+	outb(0x61, p61);
+}

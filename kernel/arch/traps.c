@@ -1,0 +1,163 @@
+/*
+ * Exceptions and interrupts.
+ *
+ * A kernel fault is the end of the run: print everything a developer needs
+ * to find it (vector, error code, registers, CR2, a frame-pointer
+ * backtrace) on the console, then leave QEMU with the "panic" status so a
+ * test harness sees a failure rather than a hang.  Faults on instructions
+ * listed in the exception table are expected (user-memory probes) and
+ * resume at their fixup.  Faults from ring 3 go to the process code.
+ */
+#include <stdarg.h>
+#include <stdbool.h>
+
+#include "kernel/arch/cpu.h"
+#include "kernel/arch/traps.h"
+#include "kernel/arch/lapic.h"
+#include "kernel/console/printk.h"
+#include "kernel/exit.h"
+
+static const char *const exc_names[32] = {
+	"divide error", "debug", "NMI", "breakpoint", "overflow", "bound range",
+	"invalid opcode", "device not available", "double fault", "coprocessor overrun",
+	"invalid TSS", "segment not present", "stack fault", "general protection",
+	"page fault", "reserved", "x87 FP error", "alignment check", "machine check",
+	"SIMD FP error", "virtualization", "control protection", "reserved", "reserved",
+	"reserved", "reserved", "reserved", "reserved", "hypervisor injection",
+	"VMM communication", "security", "reserved",
+};
+
+static irq_handler_t handlers[256];
+void (*user_fault_hook)(struct trap_frame *f);
+uint64_t fixups_taken;
+static uint64_t unexpected_count;
+
+extern const struct ex_entry __ex_table_start[], __ex_table_end[];
+extern const char __kernel_start[], __kernel_end[];
+extern const char boot_stack_bottom[], boot_stack_top[];
+
+void irq_register(int vector, irq_handler_t h)
+{
+	if (vector >= 32 && vector < 256)
+		handlers[vector] = h;
+}
+
+uint64_t search_exception_table(uint64_t rip)
+{
+	for (const struct ex_entry *e = __ex_table_start; e < __ex_table_end; e++)
+		if (e->insn == rip)
+			return e->fixup;
+	return 0;
+}
+
+void dump_frame(const struct trap_frame *f)
+{
+	kprintf("  RIP=%016lx CS=%04lx RFLAGS=%016lx\n", f->rip, f->cs, f->rflags);
+	kprintf("  RSP=%016lx SS=%04lx CR2=%016lx CR3=%016lx\n", f->rsp, f->ss, read_cr2(),
+		read_cr3());
+	kprintf("  RAX=%016lx RBX=%016lx RCX=%016lx RDX=%016lx\n", f->rax, f->rbx, f->rcx, f->rdx);
+	kprintf("  RSI=%016lx RDI=%016lx RBP=%016lx R8 =%016lx\n", f->rsi, f->rdi, f->rbp, f->r8);
+	kprintf("  R9 =%016lx R10=%016lx R11=%016lx R12=%016lx\n", f->r9, f->r10, f->r11, f->r12);
+	kprintf("  R13=%016lx R14=%016lx R15=%016lx\n", f->r13, f->r14, f->r15);
+}
+
+static bool kernel_text(uint64_t a)
+{
+	return a >= (uint64_t)__kernel_start && a < (uint64_t)__kernel_end;
+}
+
+/*
+ * Walks saved frame pointers (the kernel is built with them).  Each load is
+ * a probe, so a corrupt chain ends the walk instead of faulting again.
+ */
+void backtrace_from(uint64_t rbp, uint64_t rip)
+{
+	kprintf("  backtrace (addr2line -e build/kernel.elf ADDR):\n");
+	kprintf("    [0] %016lx\n", rip);
+	for (int depth = 1; depth < 16 && rbp && !(rbp & 7); depth++) {
+		uint64_t next, ret;
+
+		if (rbp < 0xffff800000000000ULL || probe_read_u64((void *)(rbp + 8), &ret) ||
+		    probe_read_u64((void *)rbp, &next))
+			break;
+		if (!kernel_text(ret))
+			break;
+		kprintf("    [%d] %016lx\n", depth, ret);
+		if (next <= rbp)
+			break;
+		rbp = next;
+	}
+}
+
+static __attribute__((noreturn)) void die(struct trap_frame *f)
+{
+	const char *name = f->vector < 32 ? exc_names[f->vector] : "interrupt";
+
+	kprintf("\nKERNEL PANIC: unhandled exception %lu (%s), error code 0x%lx\n", f->vector,
+		name, f->error);
+	if (f->vector == 14)
+		kprintf("  page fault at 0x%lx: %s, %s, %s mode\n", read_cr2(),
+			(f->error & 1) ? "protection violation" : "page not present",
+			(f->error & 2) ? "write" : ((f->error & 16) ? "instruction fetch" : "read"),
+			(f->error & 4) ? "user" : "kernel");
+	dump_frame(f);
+	backtrace_from(f->rbp, f->rip);
+	qemu_exit(EXIT_PANIC);
+}
+
+static void exception(struct trap_frame *f)
+{
+	uint64_t fix;
+
+	if ((f->cs & 3) == 3 && user_fault_hook) {
+		user_fault_hook(f);
+		return;
+	}
+	/* #GP too: a probe of a non-canonical address raises it instead of #PF. */
+	if ((f->vector == 14 || f->vector == 13) && (fix = search_exception_table(f->rip))) {
+		fixups_taken++;
+		f->rip = fix;
+		return;
+	}
+	die(f);
+}
+
+void trap_dispatch(struct trap_frame *f)
+{
+	if (f->vector < 32) {
+		exception(f);
+		return;
+	}
+	if (handlers[f->vector]) {
+		handlers[f->vector](f);
+		return;
+	}
+	if (f->vector == LAPIC_SPURIOUS_VECTOR)
+		return;
+	/* Stray vectors (a firmware timer left armed, say): note, acknowledge, go on. */
+	if (unexpected_count++ < 4)
+		kprintf("warning: unexpected interrupt vector %lu\n", f->vector);
+	lapic_eoi();
+}
+
+void panic(const char *fmt, ...)
+{
+	char buf[256];
+	va_list ap;
+	uint64_t rbp;
+
+	irq_disable();
+	va_start(ap, fmt);
+	kvsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	kprintf("\nKERNEL PANIC: %s\n", buf);
+	__asm__ volatile("mov %%rbp, %0" : "=r"(rbp));
+	backtrace_from(rbp, (uint64_t)__builtin_return_address(0));
+	qemu_exit(EXIT_PANIC);
+}
+
+/* -fstack-protector's report; the process code overrides for task context. */
+void __stack_chk_fail(void)
+{
+	panic("stack smashing detected in the kernel");
+}

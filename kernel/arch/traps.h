@@ -1,0 +1,37 @@
+#ifndef KERNEL_ARCH_TRAPS_H
+#define KERNEL_ARCH_TRAPS_H
+
+#include <stdint.h>
+
+/* Pushed by isr.asm; field order is the reverse of the push order. */
+struct trap_frame {
+	uint64_t r15, r14, r13, r12, r11, r10, r9, r8, rbp, rdi, rsi, rdx, rcx, rbx, rax;
+	uint64_t vector, error;
+	uint64_t rip, cs, rflags, rsp, ss;
+};
+
+typedef void (*irq_handler_t)(struct trap_frame *f);
+
+void trap_dispatch(struct trap_frame *f);
+void irq_register(int vector, irq_handler_t h);
+/* Called for a fault raised in user mode (processes install it). */
+extern void (*user_fault_hook)(struct trap_frame *f);
+
+/* A fixup entry: a fault at `insn` resumes at `fixup` (see arch/probe.asm). */
+struct ex_entry {
+	uint64_t insn;
+	uint64_t fixup;
+};
+uint64_t search_exception_table(uint64_t rip);
+extern uint64_t fixups_taken;
+
+/* Probes that turn a fault into -EFAULT instead of a crash. */
+int probe_read_u64(const void *addr, uint64_t *out);
+int probe_write_u64(void *addr, uint64_t val);
+
+void dump_frame(const struct trap_frame *f);
+void backtrace_from(uint64_t rbp, uint64_t rip);
+__attribute__((noreturn)) void panic(const char *fmt, ...)
+	__attribute__((format(printf, 1, 2)));
+
+#endif

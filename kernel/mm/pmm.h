@@ -1,0 +1,24 @@
+#ifndef KERNEL_MM_PMM_H
+#define KERNEL_MM_PMM_H
+
+#include <stdint.h>
+#include <stddef.h>
+
+#include "boot/boot_info.h"
+
+#define PAGE_SIZE  4096UL
+#define PAGE_SHIFT 12
+
+void pmm_init(const struct boot_info *bi);
+void pmm_physmap_live(void); /* the identity map is gone: re-point the bitmap */
+uint64_t pmm_alloc_page(void);          /* physical address, 0 when none left */
+uint64_t pmm_alloc_pages(size_t count); /* contiguous */
+void pmm_free_page(uint64_t phys);
+void pmm_free_pages(uint64_t phys, size_t count);
+uint64_t pmm_free_count(void);
+uint64_t pmm_total_count(void);
+uint64_t pmm_max_phys(void);
+/* Test hook for out-of-memory paths: allocations fail rather than go below `pages` free. */
+void pmm_set_floor(uint64_t pages);
+
+#endif

@@ -1,0 +1,193 @@
+/*
+ * Page tables.
+ *
+ * The loader's entry stub left us on temporary tables (identity 4 GiB plus
+ * the kernel window).  vmm_init builds the permanent kernel half: the
+ * physmap (all physical memory at PHYS_OFFSET, NX) and the kernel image in
+ * 4 KiB pages with W^X (text RX, rodata R, data and bss RW+NX).  The lower
+ * half is left empty for user address spaces, which share the kernel's
+ * upper-half entries.
+ */
+#include "kernel/mm/vmm.h"
+#include "kernel/mm/pmm.h"
+#include "kernel/arch/cpu.h"
+#include "kernel/arch/traps.h"
+#include "kernel/lib/string.h"
+#include "kernel/errno.h"
+
+static uint64_t kernel_pml4;
+static bool physmap_live;
+
+extern const char __kernel_start[], __text_end[], __rodata_end[], __kernel_end[];
+
+void *phys_to_virt(uint64_t phys)
+{
+	/* Before the physmap exists the boot stub's identity map serves. */
+	return (void *)(physmap_live ? phys + PHYS_OFFSET : phys);
+}
+
+uint64_t virt_to_phys(const void *virt)
+{
+	uint64_t v = (uint64_t)virt;
+
+	if (v >= KERNEL_VBASE)
+		return v - KERNEL_VBASE + kernel_phys_base;
+	return v - PHYS_OFFSET;
+}
+
+static uint64_t new_table(void)
+{
+	uint64_t p = pmm_alloc_page();
+
+	if (!p)
+		return 0;
+	if (!physmap_live && p >= 0x100000000ULL)
+		panic("vmm: early page table above 4 GiB");
+	memset(phys_to_virt(p), 0, PAGE_SIZE);
+	return p;
+}
+
+/* Returns the next-level table for `idx`, creating it when asked. */
+static uint64_t *next_level(uint64_t *table, unsigned idx, bool create, bool user)
+{
+	if (!(table[idx] & PTE_P)) {
+		uint64_t p;
+
+		if (!create)
+			return 0;
+		p = new_table();
+		if (!p)
+			return 0;
+		table[idx] = p | PTE_P | PTE_W | (user ? PTE_U : 0);
+	}
+	if (table[idx] & PTE_PS)
+		return 0; /* a large page: no lower level */
+	return phys_to_virt(table[idx] & PTE_ADDR);
+}
+
+uint64_t *vmm_walk(uint64_t pml4, uint64_t va, bool create)
+{
+	uint64_t *t = phys_to_virt(pml4);
+	bool user = va < 0x0000800000000000ULL;
+
+	for (int shift = 39; shift > 12; shift -= 9) {
+		t = next_level(t, (va >> shift) & 511, create, user);
+		if (!t)
+			return 0;
+	}
+	return &t[(va >> 12) & 511];
+}
+
+int vmm_map_page(uint64_t pml4, uint64_t va, uint64_t pa, uint64_t flags)
+{
+	uint64_t *pte;
+
+	if ((va | pa) & (PAGE_SIZE - 1))
+		return -EINVAL;
+	pte = vmm_walk(pml4, va, true);
+	if (!pte)
+		return -ENOMEM;
+	*pte = pa | flags | PTE_P;
+	if (pml4 == (read_cr3() & PTE_ADDR))
+		invlpg(va);
+	return 0;
+}
+
+int vmm_unmap_page(uint64_t pml4, uint64_t va, uint64_t *pa_out)
+{
+	uint64_t *pte = vmm_walk(pml4, va, false);
+
+	if (!pte || !(*pte & PTE_P))
+		return -ENOENT;
+	if (pa_out)
+		*pa_out = *pte & PTE_ADDR;
+	*pte = 0;
+	if (pml4 == (read_cr3() & PTE_ADDR))
+		invlpg(va);
+	return 0;
+}
+
+int vmm_translate(uint64_t pml4, uint64_t va, uint64_t *pa_out, uint64_t *flags_out)
+{
+	uint64_t *t = phys_to_virt(pml4);
+
+	for (int shift = 39; shift >= 12; shift -= 9) {
+		uint64_t e = t[(va >> shift) & 511];
+
+		if (!(e & PTE_P))
+			return -ENOENT;
+		if (shift == 12 || (e & PTE_PS)) {
+			uint64_t mask = (1ULL << shift) - 1;
+
+			if (pa_out)
+				*pa_out = (e & PTE_ADDR & ~mask) | (va & mask);
+			if (flags_out)
+				*flags_out = e & ~PTE_ADDR;
+			return 0;
+		}
+		t = phys_to_virt(e & PTE_ADDR);
+	}
+	return -ENOENT;
+}
+
+/* 2 MiB pages over [0, top): the physmap. */
+static void map_physmap(uint64_t top)
+{
+	uint64_t *pml4 = phys_to_virt(kernel_pml4);
+
+	for (uint64_t pa = 0; pa < top; pa += 2ULL << 20) {
+		uint64_t va = PHYS_OFFSET + pa;
+		uint64_t *pdpt = next_level(pml4, (va >> 39) & 511, true, false);
+		uint64_t *pd = pdpt ? next_level(pdpt, (va >> 30) & 511, true, false) : 0;
+
+		if (!pd)
+			panic("vmm: out of memory building the physmap");
+		pd[(va >> 21) & 511] = pa | PTE_P | PTE_W | PTE_PS | PTE_G | PTE_NX;
+	}
+}
+
+static void map_kernel_image(void)
+{
+	uint64_t start = (uint64_t)__kernel_start, end = (uint64_t)__kernel_end;
+
+	for (uint64_t va = start; va < end; va += PAGE_SIZE) {
+		uint64_t flags = PTE_G;
+
+		if (va >= (uint64_t)__text_end)
+			flags |= PTE_NX;
+		if (va >= (uint64_t)__rodata_end)
+			flags |= PTE_W;
+		if (vmm_map_page(kernel_pml4, va, va - KERNEL_VBASE + kernel_phys_base, flags))
+			panic("vmm: out of memory mapping the kernel");
+	}
+}
+
+void vmm_init(const struct boot_info *bi)
+{
+	uint64_t top = pmm_max_phys();
+
+	/* NX bit usable, and writes to read-only pages fault in ring 0 too. */
+	wrmsr(MSR_EFER, rdmsr(MSR_EFER) | EFER_NXE);
+	write_cr0(read_cr0() | (1ULL << 16));
+	write_cr4(read_cr4() | (1ULL << 7)); /* PGE */
+
+	if (top < 0x100000000ULL)
+		top = 0x100000000ULL; /* the low 4 GiB hold the LAPIC, IOAPIC, PCI holes */
+	if (bi->fb.base && bi->fb.base + bi->fb.size > top)
+		top = bi->fb.base + bi->fb.size;
+	top = (top + (2ULL << 20) - 1) & ~((2ULL << 20) - 1);
+
+	kernel_pml4 = new_table();
+	if (!kernel_pml4)
+		panic("vmm: no page for the kernel PML4");
+	map_physmap(top);
+	map_kernel_image();
+	write_cr3(kernel_pml4);
+	physmap_live = true;
+	pmm_physmap_live();
+}
+
+uint64_t vmm_kernel_pml4(void)
+{
+	return kernel_pml4;
+}

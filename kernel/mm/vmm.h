@@ -1,0 +1,39 @@
+#ifndef KERNEL_MM_VMM_H
+#define KERNEL_MM_VMM_H
+
+#include <stdint.h>
+#include <stdbool.h>
+
+#include "boot/boot_info.h"
+
+/* All physical memory is mapped here (2 MiB pages, no execute). */
+#define PHYS_OFFSET 0xffff800000000000ULL
+
+#define PTE_P   (1ULL << 0)
+#define PTE_W   (1ULL << 1)
+#define PTE_U   (1ULL << 2)
+#define PTE_PWT (1ULL << 3)
+#define PTE_PCD (1ULL << 4)
+#define PTE_A   (1ULL << 5)
+#define PTE_D   (1ULL << 6)
+#define PTE_PS  (1ULL << 7)
+#define PTE_G   (1ULL << 8)
+#define PTE_COW (1ULL << 9) /* software bit: copy on write */
+#define PTE_NX  (1ULL << 63)
+#define PTE_ADDR 0x000ffffffffff000ULL
+
+extern uint64_t kernel_phys_base; /* where the loader put the image */
+
+void *phys_to_virt(uint64_t phys);
+uint64_t virt_to_phys(const void *virt); /* kernel image and physmap only */
+
+void vmm_init(const struct boot_info *bi);
+uint64_t vmm_kernel_pml4(void);
+
+/* Page-table operations on any address space (pml4 is physical). */
+int vmm_map_page(uint64_t pml4, uint64_t va, uint64_t pa, uint64_t flags);
+int vmm_unmap_page(uint64_t pml4, uint64_t va, uint64_t *pa_out);
+int vmm_translate(uint64_t pml4, uint64_t va, uint64_t *pa_out, uint64_t *flags_out);
+uint64_t *vmm_walk(uint64_t pml4, uint64_t va, bool create); /* leaf PTE or NULL */
+
+#endif

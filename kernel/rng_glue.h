@@ -1,0 +1,20 @@
+#ifndef KERNEL_RNG_GLUE_H
+#define KERNEL_RNG_GLUE_H
+
+#include <stdint.h>
+
+#include "rng/rng.h"
+
+/*
+ * The kernel side of rng/: the environment the variants read, the boot
+ * seed, and get_random_int() dispatching to the selected variant (the
+ * function ASLR, fork's stack canary and the benchmarks call).
+ */
+int rng_glue_init(const char *variant, char *err, unsigned long errlen);
+unsigned int get_random_int(void);
+const struct rng_variant *rng_current(void);
+int rng_select(const char *name); /* -EINVAL unknown, -ENODEV unavailable */
+void add_interrupt_randomness(int irq);
+const char *rng_seed_source(void);
+
+#endif

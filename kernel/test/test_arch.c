@@ -1,0 +1,127 @@
+/* Tests of the timer, the TSC, fault handling and the command line. */
+#include "kernel/arch/cpu.h"
+#include "kernel/arch/timer.h"
+#include "kernel/arch/traps.h"
+#include "kernel/arch/tsc.h"
+#include "kernel/cmdline.h"
+#include "kernel/errno.h"
+#include "kernel/lib/string.h"
+#include "kernel/test/ktest.h"
+
+/* Waits for `ticks` jiffies with a TSC-based escape hatch; returns the TSC delta or 0. */
+static uint64_t wait_jiffies(uint64_t ticks)
+{
+	uint64_t start_j, t0, limit = tsc_hz() * 10;
+
+	start_j = jiffies;
+	while (jiffies == start_j)
+		cpu_relax();
+	start_j = jiffies;
+	t0 = rdtsc();
+	while (jiffies - start_j < ticks) {
+		if (rdtsc() - t0 > limit)
+			return 0;
+		halt();
+	}
+	return rdtsc() - t0;
+}
+
+static enum ktest_result timer_progress(struct ktest_ctx *t)
+{
+	uint64_t j0 = jiffies;
+
+	if (!wait_jiffies(10))
+		return ktest_fail(t, "jiffies stuck at %lu", jiffies);
+	if (jiffies - j0 < 10)
+		return ktest_fail(t, "jiffies advanced by %lu only", jiffies - j0);
+	return KTEST_PASS;
+}
+KTEST(timer_progress);
+
+/* The calibrated TSC rate agrees with the PIT-driven tick within 10 %. */
+static enum ktest_result tsc_calibration(struct ktest_ctx *t)
+{
+	uint64_t ticks = timer_hz() / 5 + 5, delta, expect;
+
+	if (tsc_hz() < 10000000ULL || tsc_hz() > 20000000000ULL)
+		return ktest_fail(t, "TSC frequency %lu Hz is implausible", tsc_hz());
+	delta = wait_jiffies(ticks);
+	if (!delta)
+		return ktest_fail(t, "timer did not tick");
+	expect = (uint64_t)((unsigned __int128)tsc_hz() * ticks * 1000 / timer_actual_mhz());
+	if (delta < expect - expect / 10 || delta > expect + expect / 10)
+		return ktest_fail(t, "%lu ticks took %lu TSC cycles, expected %lu (%s)", ticks,
+				  delta, expect, tsc_source());
+	return KTEST_PASS;
+}
+KTEST(tsc_calibration);
+
+/* A kernel page fault on a probe is caught, reported as -EFAULT, and we go on. */
+static enum ktest_result fault_fixup(struct ktest_ctx *t)
+{
+	uint64_t before = fixups_taken, v = 0;
+
+	if (probe_read_u64((const void *)0xffffc00000200000ULL, &v) != -EFAULT)
+		return ktest_fail(t, "unmapped kernel address: no -EFAULT");
+	if (probe_read_u64((const void *)0x0000800000000000ULL, &v) != -EFAULT)
+		return ktest_fail(t, "non-canonical address: no -EFAULT");
+	if (probe_read_u64((const void *)0, &v) != -EFAULT)
+		return ktest_fail(t, "NULL: no -EFAULT");
+	if (fixups_taken - before != 3)
+		return ktest_fail(t, "%lu fixups taken, expected 3", fixups_taken - before);
+	if (probe_read_u64(&before, &v) || v != before)
+		return ktest_fail(t, "valid probe failed");
+	return KTEST_PASS;
+}
+KTEST(fault_fixup);
+
+/* Ends the run with the exception report: run-qemu.sh must exit 3. */
+static enum ktest_result fault_unhandled(struct ktest_ctx *t)
+{
+	(void)t;
+	return *(volatile uint64_t *)0xffffc00000400000ULL ? KTEST_FAIL : KTEST_FAIL;
+}
+KTEST_EXPLICIT(fault_unhandled);
+
+static enum ktest_result cmdline_errors(struct ktest_ctx *t)
+{
+	static const struct {
+		const char *line, *must_mention;
+	} bad[] = {
+		{ "mode=nonsense", "bench|test|shell|attack" },
+		{ "nokey", "key=value" },
+		{ "colour=blue", "unknown key 'colour'" },
+		{ "hz=0", "hz" },
+		{ "hz=99999999999", "hz" },
+		{ "seed=abc", "seed" },
+		{ "seed=zz", "seed" },
+		{ "rng=md6", "md4-2.6.30" },
+		{ "randomize_va_space=3", "0|1|2" },
+		{ "aslr_profile=arm", "x86_64|ia32" },
+		{ "samples=-1", "samples" },
+	};
+	struct kconfig saved = kconfig;
+	char err[256];
+
+	for (unsigned i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		err[0] = '\0';
+		if (cmdline_parse(bad[i].line, err, sizeof(err)) == 0) {
+			kconfig = saved;
+			return ktest_fail(t, "'%s' was accepted", bad[i].line);
+		}
+		if (!strstr(err, bad[i].must_mention)) {
+			kconfig = saved;
+			return ktest_fail(t, "'%s': message '%s' lacks '%s'", bad[i].line, err,
+					  bad[i].must_mention);
+		}
+	}
+	if (cmdline_parse("  mode=test  hz=1000 seed=00ff rng=prandom ", err, sizeof(err)) ||
+	    kconfig.hz != 1000 || kconfig.seed_len != 2 || kconfig.seed[1] != 0xff ||
+	    strcmp(kconfig.rng, "prandom")) {
+		kconfig = saved;
+		return ktest_fail(t, "a valid line was rejected or misread: %s", err);
+	}
+	kconfig = saved;
+	return KTEST_PASS;
+}
+KTEST(cmdline_errors);

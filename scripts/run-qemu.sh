@@ -1,0 +1,161 @@
+#!/usr/bin/env bash
+# Boots an aslrbench image under OVMF and exits with the kernel's status.
+#
+#   scripts/run-qemu.sh [--iso FILE] [--usb] [--cmdline "k=v ..."] [--deterministic]
+#                       [--timeout SEC] [--log FILE] [--accel auto|kvm|tcg] [--memory MB]
+#
+# Exit status: 0 the job passed; 1 it failed; 2 bad kernel command line;
+# 3 kernel panic; 4 the loader refused to boot (message in the log);
+# 5 QEMU failed or the guest stopped without a status; 124 timeout.
+#
+# KVM is used only when it really boots OVMF: on some hosts /dev/kvm exists
+# but stops at the firmware's first instructions, so it is probed once (the
+# answer is cached in build/) and TCG is the fallback.
+set -euo pipefail
+
+here=$(cd "$(dirname "$0")/.." && pwd)
+iso="$here/build/aslrbench.iso"
+usb=0 cmdline="" have_cmdline=0 deterministic=0 timeout=300 log="" accel=auto mem=512
+QEMU=${QEMU:-qemu-system-x86_64}
+OVMF_CODE=${OVMF_CODE:-/usr/share/OVMF/OVMF_CODE_4M.fd}
+OVMF_VARS=${OVMF_VARS:-/usr/share/OVMF/OVMF_VARS_4M.fd}
+DETERMINISTIC_SEED=6173726c62656e6368 # "aslrbench"
+
+usage() {
+	sed -n '2,14p' "$0" | sed 's/^# \{0,1\}//' >&2
+	exit 2
+}
+note() { echo "run-qemu: $*" >&2; }
+
+while [ $# -gt 0 ]; do
+	case $1 in
+	--iso) [ $# -ge 2 ] || usage; iso=$2; shift 2 ;;
+	--usb) usb=1; shift ;;
+	--cmdline) [ $# -ge 2 ] || usage; cmdline=$2; have_cmdline=1; shift 2 ;;
+	--deterministic) deterministic=1; shift ;;
+	--timeout) [ $# -ge 2 ] || usage; timeout=$2; shift 2 ;;
+	--log) [ $# -ge 2 ] || usage; log=$2; shift 2 ;;
+	--accel) [ $# -ge 2 ] || usage; accel=$2; shift 2 ;;
+	--memory) [ $# -ge 2 ] || usage; mem=$2; shift 2 ;;
+	-h | --help) usage ;;
+	*) note "unknown option '$1'"; usage ;;
+	esac
+done
+case $timeout in '' | *[!0-9]*) note "--timeout needs whole seconds"; exit 2 ;; esac
+case $mem in '' | *[!0-9]*) note "--memory needs megabytes"; exit 2 ;; esac
+case $accel in auto | kvm | tcg) ;; *) note "--accel must be auto, kvm or tcg"; exit 2 ;; esac
+[ -r "$iso" ] || { note "no image '$iso' (run 'make iso')"; exit 2; }
+for f in "$OVMF_CODE" "$OVMF_VARS"; do
+	[ -r "$f" ] || { note "missing firmware $f (run scripts/deps.sh)"; exit 2; }
+done
+command -v "$QEMU" >/dev/null || { note "missing $QEMU (run scripts/deps.sh)"; exit 2; }
+
+tmp=$(mktemp -d)
+qpid=""
+cleanup() {
+	[ -z "$qpid" ] || kill "$qpid" 2>/dev/null || true
+	rm -rf "$tmp"
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+# A copy of the image with another cmdline.txt: the kernel is not rebuilt.
+if [ "$deterministic" = 1 ] || [ "$have_cmdline" = 1 ]; then
+	"$here/iso/mkimage.sh" extract-esp "$iso" "$tmp/esp.img"
+	if [ "$have_cmdline" = 0 ]; then
+		cmdline=$("$here/iso/mkimage.sh" get-cmdline "$tmp/esp.img" | grep -v '^#' | tr '\r\n' '  ')
+	fi
+	if [ "$deterministic" = 1 ]; then
+		case " $cmdline " in *" seed="*) ;; *) cmdline="$cmdline seed=$DETERMINISTIC_SEED" ;; esac
+	fi
+	"$here/iso/mkimage.sh" set-cmdline "$tmp/esp.img" "$cmdline"
+	"$here/iso/mkimage.sh" iso "$tmp/boot.iso" "$tmp/esp.img"
+	iso="$tmp/boot.iso"
+fi
+cp "$OVMF_VARS" "$tmp/vars.fd"
+
+base_args=(-machine q35 -m "$mem" -no-reboot -display none -vga std -monitor none
+	-drive "if=pflash,format=raw,readonly=on,file=$OVMF_CODE"
+	-drive "if=pflash,format=raw,file=$tmp/vars.fd"
+	-device isa-debug-exit,iobase=0xf4,iosize=0x04)
+
+# Does KVM boot OVMF here?  A nested or broken KVM dies at the firmware's first
+# FPU instruction ("KVM internal error"); a working one reaches the boot manager.
+kvm_works() {
+	local cache="$here/build/.kvm-probe"
+	[ -r /dev/kvm ] && [ -w /dev/kvm ] || return 1
+	if [ -f "$cache" ]; then
+		[ "$(cat "$cache")" = yes ]
+		return
+	fi
+	mkdir -p "$here/build"
+	local out="$tmp/kvm-probe.txt" ok=no
+	timeout 8 "$QEMU" "${base_args[@]}" -accel kvm -cpu host -serial "file:$out" \
+		>"$tmp/kvm-probe.err" 2>&1 || true
+	if grep -q 'BdsDxe\|UEFI\|Shell' "$out" 2>/dev/null && ! grep -qi 'internal error' "$tmp/kvm-probe.err"; then
+		ok=yes
+	fi
+	echo "$ok" >"$cache"
+	[ "$ok" = yes ]
+}
+
+args=("${base_args[@]}")
+if [ "$deterministic" = 1 ]; then
+	# One guest instruction per virtual nanosecond and no idle time skew:
+	# rdtsc then counts instructions, identically on every run.
+	args+=(-accel tcg -cpu max -icount shift=0,sleep=off -rtc clock=vm)
+	note "deterministic: TCG with -icount shift=0 (cycles are guest instructions)"
+elif [ "$accel" = kvm ] || { [ "$accel" = auto ] && kvm_works; }; then
+	args+=(-accel kvm -cpu host)
+	note "using KVM"
+else
+	args+=(-accel tcg -cpu max)
+	[ "$accel" = tcg ] || note "KVM not usable here (absent or fails on OVMF); using TCG"
+fi
+if [ "$usb" = 1 ]; then
+	args+=(-device qemu-xhci,id=xhci -drive "if=none,id=stick,format=raw,readonly=on,file=$iso"
+		-device usb-storage,bus=xhci.0,drive=stick,bootindex=1)
+else
+	args+=(-drive "if=none,id=cd,format=raw,readonly=on,media=cdrom,file=$iso"
+		-device ide-cd,drive=cd,bootindex=1)
+fi
+args+=(-chardev stdio,id=ser0,signal=off -serial chardev:ser0)
+
+# Serial output goes through a reader that tees the log and notices the
+# loader's refusal: the firmware would otherwise go on to other boot options.
+mkfifo "$tmp/serial"
+exec 3<&0
+timeout -k 5 "$timeout" "$QEMU" "${args[@]}" <&3 >"$tmp/serial" 2>"$tmp/qemu.err" &
+qpid=$!
+loader_failed=0
+[ -z "$log" ] || : >"$log"
+while IFS= read -r line || [ -n "$line" ]; do
+	printf '%s\n' "$line"
+	[ -z "$log" ] || printf '%s\n' "$line" >>"$log"
+	case $line in
+	*"aslrbench loader: error:"*) loader_failed=1 ;;
+	*"aslrbench loader: returning to the firmware"*) [ "$loader_failed" = 0 ] || kill "$qpid" 2>/dev/null || true ;;
+	esac
+done <"$tmp/serial"
+set +e
+wait "$qpid"
+st=$?
+set -e
+qpid=""
+
+if [ "$loader_failed" = 1 ]; then
+	note "the loader refused to boot the image (see the message above)"
+	exit 4
+fi
+case $st in
+33) exit 0 ;;
+35) exit 1 ;;
+37) exit 2 ;;
+39) exit 3 ;;
+124 | 137) note "guest timed out after ${timeout}s"; exit 124 ;;
+*)
+	[ ! -s "$tmp/qemu.err" ] || cat "$tmp/qemu.err" >&2
+	note "QEMU ended with status $st without a kernel status"
+	exit 5
+	;;
+esac
