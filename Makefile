@@ -34,15 +34,23 @@ host-all: $(HOST_TOOLS) $(HOST_TESTS)
 deps:
 	$(Q)scripts/deps.sh
 
-run: deps iso
+run: deps
+	$(Q)$(MAKE) --no-print-directory iso
 	$(Q)scripts/run-qemu.sh --iso $(BUILD)/aslrbench.iso --timeout 120
 
+# deps first, then a fresh make: fragments query pkg-config at parse time.
 test: deps
-	$(Q)$(MAKE) --no-print-directory all
-	$(Q)scripts/test.sh
+	$(Q)$(MAKE) --no-print-directory all $(BUILD)/nokernel.iso
+	$(Q)HOST_TESTS="$(HOST_TESTS)" scripts/test.sh
 
 test-host: host-all
-	$(Q)scripts/test.sh --host-only
+	$(Q)HOST_TESTS="$(HOST_TESTS)" scripts/test.sh --host-only
+
+test-qemu: iso $(BUILD)/nokernel.iso
+	$(Q)scripts/test.sh --qemu-only
+
+usb: iso
+	$(Q)scripts/write-usb.sh $(BUILD)/aslrbench.iso $(DEV)
 
 format:
 	$(Q)clang-format -i $$(git ls-files '*.c' '*.h')

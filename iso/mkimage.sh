@@ -65,7 +65,7 @@ make_iso() {
 		--modification-date="$(date -u -d "@$SOURCE_DATE_EPOCH" +%Y%m%d%H%M%S00)" \
 		--set_all_file_dates "set_to_mtime" \
 		-e efi.img -no-emul-boot -isohybrid-gpt-basdat \
-		-o "$out" "$stage" 2>&1 | grep -v '^xorriso : UPDATE' >&2 || true
+		-o "$out" "$stage" 2>&1 | grep -Ev '^xorriso : UPDATE|^xorriso [0-9.]+ : RockRidge|^$' >&2 || true
 	[ -s "$out" ] || die "iso: xorriso failed"
 }
 

@@ -11,6 +11,8 @@
 # KVM is used only when it really boots OVMF: on some hosts /dev/kvm exists
 # but stops at the firmware's first instructions, so it is probed once (the
 # answer is cached in build/) and TCG is the fallback.
+# QEMU's option syntax is comma-separated; cleanup runs from a trap.
+# shellcheck disable=SC2054,SC2317
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")/.." && pwd)

@@ -1,0 +1,40 @@
+#!/usr/bin/env bash
+# Installs the Debian packages aslrbench needs (build, boot, tests, reports).
+#
+#   scripts/deps.sh [--check]
+#
+# As root on Debian it runs apt-get for whatever is missing; otherwise (or
+# with --check) it prints the exact command and exits 1 when something is
+# missing.  `make run` and `make test` call it first.
+set -euo pipefail
+
+packages=(
+	build-essential pkg-config nasm gnu-efi # kernel, loader, host tools
+	qemu-system-x86 ovmf                    # boot under UEFI
+	xorriso mtools dosfstools               # ESP image and hybrid ISO
+	check                                   # host unit-test framework
+	dieharder ent                           # RNG statistics
+	libssl-dev libsodium-dev                # bench-host peers
+	python3 python3-matplotlib              # log -> report and plots
+	shellcheck                              # script lint in the tests
+	socat util-linux e2fsprogs              # serial capture and USB writer tests
+)
+
+missing=()
+for p in "${packages[@]}"; do
+	if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed'; then
+		missing+=("$p")
+	fi
+done
+[ ${#missing[@]} -eq 0 ] && exit 0
+
+cmd="apt-get update && apt-get install -y --no-install-recommends ${missing[*]}"
+if [ "${1:-}" = --check ] || [ "$(id -u)" != 0 ] || ! command -v apt-get >/dev/null; then
+	echo "deps: missing packages: ${missing[*]}" >&2
+	echo "deps: install them with: sudo sh -c '$cmd'" >&2
+	exit 1
+fi
+echo "deps: installing ${missing[*]}" >&2
+export DEBIAN_FRONTEND=noninteractive
+apt-get update -qq
+apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
