@@ -18,6 +18,8 @@ HOST_CFLAGS := -std=gnu11 -O2 -g -Wall -Wextra -Werror -I.
 HOST_TESTS  :=
 HOST_TOOLS  :=
 
+.SECONDARY:
+
 .PHONY: all iso img run test test-host test-qemu bench-host deps clean fuzz \
 	rng-quality rng-quality-quick usb format
 

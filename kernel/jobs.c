@@ -1,8 +1,18 @@
-/* The jobs mode= selects.  Each ends the run through qemu_exit with its status. */
+/*
+ * The jobs mode= selects.  init (pid 1) asks for its job with a system call,
+ * so every job runs in a real process context: tests and benchmarks can
+ * spawn, fork and wait like any process.  Each job ends the run through
+ * qemu_exit with its status.
+ */
 #include "kernel/cmdline.h"
 #include "kernel/console/printk.h"
+#include "kernel/errno.h"
 #include "kernel/exit.h"
 #include "kernel/jobs.h"
+#include "kernel/lib/string.h"
+#include "kernel/mm/pmm.h"
+#include "kernel/sched/task.h"
+#include "kernel/syscall/syscall.h"
 #include "kernel/test/ktest.h"
 
 static __attribute__((noreturn)) void job_test(void)
@@ -16,8 +26,11 @@ static __attribute__((noreturn)) void job_test(void)
 	qemu_exit(failed ? EXIT_FAILED : EXIT_OK);
 }
 
-void run_job(void)
+long sys_aslrbench_job(const struct syscall_args *a)
 {
+	(void)a;
+	if (current->pid != 1)
+		return -EPERM;
 	switch (kconfig.mode) {
 	case MODE_TEST:
 		job_test();
@@ -26,5 +39,38 @@ void run_job(void)
 		kprintf("aslrbench: mode=%s is not implemented in this build\n",
 			mode_name(kconfig.mode));
 		qemu_exit(EXIT_FAILED);
+	}
+}
+
+/* Overflows a 16-byte array with 64 bytes; the canary check must catch it. */
+static __attribute__((noinline)) void smash_stack(const char *src, size_t n)
+{
+	char buf[16];
+
+	memcpy(buf, src, n);
+	__asm__ volatile("" : : "r"(buf) : "memory");
+}
+
+/* Test hooks, mode=test only, so no other run can reach them. */
+long sys_aslrbench_test(const struct syscall_args *a)
+{
+	static const char junk[64] = "0123456789abcdef0123456789abcdef0123456789abcdef012345678";
+
+	if (kconfig.mode != MODE_TEST)
+		return -ENOSYS;
+	switch (a->a0) {
+	case 1:
+		smash_stack(junk, sizeof(junk));
+		return 0;
+	case 2:
+		pmm_set_floor(pmm_free_count() > a->a1 ? pmm_free_count() - a->a1 : 0);
+		return 0;
+	case 3:
+		pmm_set_floor(0);
+		return 0;
+	case 4:
+		return (long)pmm_free_count();
+	default:
+		return -EINVAL;
 	}
 }

@@ -1,7 +1,6 @@
 #ifndef KERNEL_JOBS_H
 #define KERNEL_JOBS_H
 
-/* Runs what mode= asks for and ends the run with its status. */
-__attribute__((noreturn)) void run_job(void);
+/* The job runs when init calls __NR_aslrbench_job (kernel/jobs.c). */
 
 #endif

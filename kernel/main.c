@@ -20,7 +20,8 @@
 #include "kernel/console/printk.h"
 #include "kernel/console/serial.h"
 #include "kernel/exit.h"
-#include "kernel/jobs.h"
+#include "kernel/sched/proc.h"
+#include "kernel/sched/sched.h"
 #include "kernel/lib/string.h"
 #include "kernel/mm/pmm.h"
 #include "kernel/mm/vmm.h"
@@ -96,5 +97,6 @@ __attribute__((noreturn)) void kmain(struct boot_info *bi, uint64_t phys_base)
 	}
 	seed_canary();
 	emit_boot_record();
-	run_job();
+	proc_init();
+	cpu_idle();
 }

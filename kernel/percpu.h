@@ -17,7 +17,7 @@ struct percpu {
 	uint64_t user_rsp;          /* 16: scratch for the syscall entry */
 	uint64_t unused[2];         /* 24, 32 */
 	uint64_t stack_canary;      /* 40: read by -fstack-protector */
-	struct task_struct *current; /* 48 */
+	struct task_struct *cur_task; /* 48: what `current` reads */
 };
 
 _Static_assert(offsetof(struct percpu, stack_canary) == 40, "gcc reads the canary at %gs:40");

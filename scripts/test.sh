@@ -123,6 +123,8 @@ expect_text() {
 qemu_tests() {
 	boot cd 0 --cmdline "mode=test" --timeout 300
 	kernel_records cd
+	expect_text qemu/cd "$logs/qemu-cd.log" "stack smashing detected in t_canary"
+	expect_text qemu/cd "$logs/qemu-cd.log" "segfault at 0 ip"
 	boot usb 0 --usb --cmdline "mode=test" --timeout 300
 	kernel_records usb
 	if boot bad-cmdline 2 --cmdline "mode=nonsense" --timeout 120; then

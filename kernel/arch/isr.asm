@@ -2,8 +2,8 @@
 ;
 ; Every vector lands in isr_common with the same frame (struct trap_frame in
 ; traps.h): error code (0 when the CPU pushes none), vector, then all general
-; registers.  The SIMD state is saved too, because rng/ is compiled with SSE
-; and an interrupt must not clobber the XMM registers of the code it stopped.
+; registers.  No SIMD state is saved: the whole kernel, rng/ included, is
+; built -mgeneral-regs-only, and user SIMD state is saved on context switch.
 
 bits 64
 default rel
@@ -45,15 +45,11 @@ isr_common:
 	push r13
 	push r14
 	push r15
-	mov rbx, rsp
-	sub rsp, 512
-	and rsp, -16
-	fxsave64 [rsp]
-	mov rdi, rbx
+	mov rdi, rsp
 	cld
 	call trap_dispatch
-	fxrstor64 [rsp]
-	mov rsp, rbx
+global ret_to_user
+ret_to_user:                            ; also the first return of a new task
 	pop r15
 	pop r14
 	pop r13

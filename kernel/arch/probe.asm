@@ -34,3 +34,36 @@ section .ex_table
 align 8
 	dq probe_read_u64.insn, probe_read_u64.fix
 	dq probe_write_u64.insn, probe_write_u64.fix
+
+; uint64_t __copy_user(void *dst, const void *src, uint64_t n)
+; Returns the number of bytes NOT copied (0 on success).  A fault on a user
+; page first goes to the page-fault handler, which may populate the page
+; (demand-zero, copy-on-write) and restart the rep movsb where it stopped.
+global __copy_user
+section .text
+__copy_user:
+	mov rcx, rdx
+.insn:
+	rep movsb
+	xor eax, eax
+	ret
+.fix:
+	mov rax, rcx
+	ret
+
+; int __get_user_u8(uint8_t *dst, const uint8_t *src): 0 or -EFAULT
+global __get_user_u8
+__get_user_u8:
+.insn:
+	movzx eax, byte [rsi]
+	mov [rdi], al
+	xor eax, eax
+	ret
+.fix:
+	mov eax, -14
+	ret
+
+section .ex_table
+align 8
+	dq __copy_user.insn, __copy_user.fix
+	dq __get_user_u8.insn, __get_user_u8.fix

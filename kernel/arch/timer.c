@@ -21,7 +21,7 @@
 #define IRQ_BASE  32
 
 volatile uint64_t jiffies;
-void (*timer_tick_hook)(void);
+void (*timer_tick_hook)(bool from_user);
 static unsigned cur_hz;
 static uint16_t divisor;
 
@@ -41,13 +41,12 @@ static void pic_remap(void)
 
 static void tick(struct trap_frame *f)
 {
-	(void)f;
 	jiffies++;
 	outb(PIC1_CMD, 0x20);
 	/* Interrupt timing is the 2.6.29 input pool's entropy source, as in Linux. */
 	add_interrupt_randomness(0);
 	if (timer_tick_hook)
-		timer_tick_hook();
+		timer_tick_hook((f->cs & 3) == 3);
 }
 
 void timer_init(unsigned hz)

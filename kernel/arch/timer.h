@@ -1,6 +1,7 @@
 #ifndef KERNEL_ARCH_TIMER_H
 #define KERNEL_ARCH_TIMER_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 extern volatile uint64_t jiffies;
@@ -9,7 +10,7 @@ void timer_init(unsigned hz);
 unsigned timer_hz(void);
 uint64_t timer_actual_mhz(void); /* the PIT's exact rate, in mHz */
 /* Called on every tick after jiffies advanced (the scheduler hooks in here). */
-extern void (*timer_tick_hook)(void);
+extern void (*timer_tick_hook)(bool from_user);
 
 /* Busy-waits on PIT channel 2 (interrupts not needed); used to calibrate the TSC. */
 void pit_delay_ticks(uint16_t ticks);

@@ -29,6 +29,8 @@ static const char *const exc_names[32] = {
 
 static irq_handler_t handlers[256];
 void (*user_fault_hook)(struct trap_frame *f);
+int (*uaccess_fault_hook)(uint64_t addr, bool write);
+void (*return_to_user_hook)(void);
 uint64_t fixups_taken;
 static uint64_t unexpected_count;
 
@@ -115,6 +117,10 @@ static void exception(struct trap_frame *f)
 	}
 	/* #GP too: a probe of a non-canonical address raises it instead of #PF. */
 	if ((f->vector == 14 || f->vector == 13) && (fix = search_exception_table(f->rip))) {
+		/* A user page not yet populated, or shared copy-on-write: fix and retry. */
+		if (f->vector == 14 && uaccess_fault_hook &&
+		    uaccess_fault_hook(read_cr2(), (f->error & 2) != 0) == 0)
+			return;
 		fixups_taken++;
 		f->rip = fix;
 		return;
@@ -130,6 +136,8 @@ void trap_dispatch(struct trap_frame *f)
 	}
 	if (handlers[f->vector]) {
 		handlers[f->vector](f);
+		if ((f->cs & 3) == 3 && return_to_user_hook)
+			return_to_user_hook();
 		return;
 	}
 	if (f->vector == LAPIC_SPURIOUS_VECTOR)
@@ -154,10 +162,4 @@ void panic(const char *fmt, ...)
 	__asm__ volatile("mov %%rbp, %0" : "=r"(rbp));
 	backtrace_from(rbp, (uint64_t)__builtin_return_address(0));
 	qemu_exit(EXIT_PANIC);
-}
-
-/* -fstack-protector's report; the process code overrides for task context. */
-void __stack_chk_fail(void)
-{
-	panic("stack smashing detected in the kernel");
 }

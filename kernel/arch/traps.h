@@ -1,6 +1,7 @@
 #ifndef KERNEL_ARCH_TRAPS_H
 #define KERNEL_ARCH_TRAPS_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 /* Pushed by isr.asm; field order is the reverse of the push order. */
@@ -16,6 +17,10 @@ void trap_dispatch(struct trap_frame *f);
 void irq_register(int vector, irq_handler_t h);
 /* Called for a fault raised in user mode (processes install it). */
 extern void (*user_fault_hook)(struct trap_frame *f);
+/* Called for a kernel fault on a user address inside uaccess; 0 = resolved, retry. */
+extern int (*uaccess_fault_hook)(uint64_t addr, bool write);
+/* Called before an interrupt returns to ring 3 (preemption point). */
+extern void (*return_to_user_hook)(void);
 
 /* A fixup entry: a fault at `insn` resumes at `fixup` (see arch/probe.asm). */
 struct ex_entry {

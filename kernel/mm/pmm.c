@@ -22,6 +22,9 @@
 
 static uint64_t *bitmap; /* bit set = used */
 static uint64_t bitmap_phys;
+/* Mappings per page, for copy-on-write: a page is freed when the last goes. */
+static uint16_t *refs;
+static uint64_t refs_phys;
 static uint64_t npages, nfree, ntotal, next_hint, floor_pages;
 
 static bool usable(uint32_t type)
@@ -63,7 +66,7 @@ void pmm_init(const struct boot_info *bi)
 			top = e->phys + e->pages * PAGE_SIZE;
 	}
 	npages = top / PAGE_SIZE;
-	bytes = ((npages + 63) / 64) * 8;
+	bytes = ((npages + 63) / 64) * 8 + npages * sizeof(uint16_t);
 	/* The bitmap goes in the first usable region above 1 MiB that holds it (below 4 GiB). */
 	for (i = 0; i < bi->mmap_count && !where; i++) {
 		const struct boot_mmap_entry *e = entry(bi, i);
@@ -78,7 +81,10 @@ void pmm_init(const struct boot_info *bi)
 		panic("pmm: no room for a %lu-byte page bitmap", bytes);
 	bitmap_phys = where;
 	bitmap = phys_to_virt(where);
-	memset(bitmap, 0xff, bytes);
+	refs_phys = where + ((npages + 63) / 64) * 8;
+	refs = phys_to_virt(refs_phys);
+	memset(bitmap, 0xff, bytes - npages * sizeof(uint16_t));
+	memset(refs, 0, npages * sizeof(uint16_t));
 	nfree = 0;
 	for (i = 0; i < bi->mmap_count; i++) {
 		const struct boot_mmap_entry *e = entry(bi, i);
@@ -114,8 +120,10 @@ uint64_t pmm_alloc_pages(size_t count)
 		if (++run == count) {
 			uint64_t first = pfn + 1 - count;
 
-			for (uint64_t p = first; p <= pfn; p++)
+			for (uint64_t p = first; p <= pfn; p++) {
 				mark_used(p);
+				refs[p] = 1;
+			}
 			next_hint = pfn + 1;
 			return first * PAGE_SIZE;
 		}
@@ -137,6 +145,7 @@ void pmm_free_pages(uint64_t phys, size_t count)
 	for (size_t i = 0; i < count; i++) {
 		if (pfn + i >= npages || !(bitmap[(pfn + i) / 64] & (1ULL << ((pfn + i) % 64))))
 			panic("pmm: double free or bad address 0x%lx", phys + i * PAGE_SIZE);
+		refs[pfn + i] = 0;
 		mark_free(pfn + i);
 	}
 }
@@ -169,4 +178,31 @@ void pmm_set_floor(uint64_t pages)
 void pmm_physmap_live(void)
 {
 	bitmap = phys_to_virt(bitmap_phys);
+	refs = phys_to_virt(refs_phys);
+}
+
+void page_ref_get(uint64_t phys)
+{
+	uint64_t pfn = phys / PAGE_SIZE;
+
+	if (pfn >= npages || refs[pfn] == 0 || refs[pfn] == 0xffff)
+		panic("pmm: bad reference to page 0x%lx", phys);
+	refs[pfn]++;
+}
+
+unsigned page_ref_count(uint64_t phys)
+{
+	uint64_t pfn = phys / PAGE_SIZE;
+
+	return pfn < npages ? refs[pfn] : 0;
+}
+
+void page_ref_put(uint64_t phys)
+{
+	uint64_t pfn = phys / PAGE_SIZE;
+
+	if (pfn >= npages || refs[pfn] == 0)
+		panic("pmm: put of unreferenced page 0x%lx", phys);
+	if (--refs[pfn] == 0)
+		pmm_free_pages(phys, 1);
 }

@@ -18,6 +18,13 @@ void pmm_free_pages(uint64_t phys, size_t count);
 uint64_t pmm_free_count(void);
 uint64_t pmm_total_count(void);
 uint64_t pmm_max_phys(void);
+/*
+ * Copy-on-write reference counts.  An allocated page starts at 1;
+ * page_ref_put frees it when the count reaches 0.
+ */
+void page_ref_get(uint64_t phys);
+void page_ref_put(uint64_t phys);
+unsigned page_ref_count(uint64_t phys);
 /* Test hook for out-of-memory paths: allocations fail rather than go below `pages` free. */
 void pmm_set_floor(uint64_t pages);
 

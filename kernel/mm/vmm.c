@@ -78,6 +78,13 @@ uint64_t *vmm_walk(uint64_t pml4, uint64_t va, bool create)
 	return &t[(va >> 12) & 511];
 }
 
+/* Kernel-half entries are shared by every address space, so always flush them. */
+static void flush_if_live(uint64_t pml4, uint64_t va)
+{
+	if (va >= PHYS_OFFSET || pml4 == (read_cr3() & PTE_ADDR))
+		invlpg(va);
+}
+
 int vmm_map_page(uint64_t pml4, uint64_t va, uint64_t pa, uint64_t flags)
 {
 	uint64_t *pte;
@@ -88,8 +95,7 @@ int vmm_map_page(uint64_t pml4, uint64_t va, uint64_t pa, uint64_t flags)
 	if (!pte)
 		return -ENOMEM;
 	*pte = pa | flags | PTE_P;
-	if (pml4 == (read_cr3() & PTE_ADDR))
-		invlpg(va);
+	flush_if_live(pml4, va);
 	return 0;
 }
 
@@ -102,8 +108,7 @@ int vmm_unmap_page(uint64_t pml4, uint64_t va, uint64_t *pa_out)
 	if (pa_out)
 		*pa_out = *pte & PTE_ADDR;
 	*pte = 0;
-	if (pml4 == (read_cr3() & PTE_ADDR))
-		invlpg(va);
+	flush_if_live(pml4, va);
 	return 0;
 }
 
@@ -180,6 +185,14 @@ void vmm_init(const struct boot_info *bi)
 	kernel_pml4 = new_table();
 	if (!kernel_pml4)
 		panic("vmm: no page for the kernel PML4");
+	/*
+	 * Every kernel-half PML4 slot gets its PDPT now: user address spaces copy
+	 * these 256 entries once, so a kernel mapping made later (anywhere in the
+	 * upper half) is seen by every address space.  Costs 1 MiB.
+	 */
+	for (unsigned i = 256; i < 512; i++)
+		if (!next_level(phys_to_virt(kernel_pml4), i, true, false))
+			panic("vmm: out of memory for the kernel PDPTs");
 	map_physmap(top);
 	map_kernel_image();
 	write_cr3(kernel_pml4);

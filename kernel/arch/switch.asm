@@ -1,0 +1,98 @@
+; Context switch and the system-call entry.
+
+bits 64
+default rel
+
+extern syscall_dispatch
+global __switch_to_asm
+global syscall_entry
+
+USER_CS equ 0x23
+USER_DS equ 0x1b
+
+section .text
+; void __switch_to_asm(uint64_t *prev_rsp, uint64_t next_rsp)
+; Saves the callee-saved registers on the old kernel stack, switches stacks,
+; and returns on the new one: into schedule(), or into ret_to_user for a
+; task that never ran.
+__switch_to_asm:
+	push rbp
+	push rbx
+	push r12
+	push r13
+	push r14
+	push r15
+	mov [rdi], rsp
+	mov rsp, rsi
+	pop r15
+	pop r14
+	pop r13
+	pop r12
+	pop rbx
+	pop rbp
+	ret
+
+; syscall: RCX = user RIP, R11 = user RFLAGS, interrupts masked by SFMASK.
+; Builds the same struct trap_frame an interrupt would, so fork copies one
+; layout and /proc's KSTK_EIP/KSTK_ESP read one layout.
+syscall_entry:
+	swapgs
+	mov [gs:16], rsp                ; percpu.user_rsp
+	mov rsp, [gs:8]                 ; percpu.kernel_rsp
+	push USER_DS                    ; ss
+	push qword [gs:16]              ; rsp
+	push r11                        ; rflags
+	push USER_CS                    ; cs
+	push rcx                        ; rip
+	push 0                          ; error
+	push 0x80                       ; vector: marks a syscall frame
+	push rax
+	push rbx
+	push rcx
+	push rdx
+	push rsi
+	push rdi
+	push rbp
+	push r8
+	push r9
+	push r10
+	push r11
+	push r12
+	push r13
+	push r14
+	push r15
+	mov rdi, rsp
+	cld
+	sti
+	call syscall_dispatch
+	cli
+	pop r15
+	pop r14
+	pop r13
+	pop r12
+	pop r11
+	pop r10
+	pop r9
+	pop r8
+	pop rbp
+	pop rdi
+	pop rsi
+	pop rdx
+	pop rcx
+	pop rbx
+	pop rax
+	add rsp, 16
+	; sysret to a non-canonical RIP would fault in ring 0 on the user's
+	; stack (the Intel SYSRET pitfall): take the iret path for any RIP
+	; outside the user half.
+	mov rcx, [rsp]
+	mov r11, 0x00007ffffffff000
+	cmp rcx, r11
+	jae .iret
+	mov r11, [rsp + 16]
+	mov rsp, [rsp + 24]
+	swapgs
+	o64 sysret
+.iret:
+	swapgs
+	iretq

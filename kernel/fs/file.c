@@ -1,0 +1,92 @@
+/* Open files and the console: see file.h. */
+#include "kernel/fs/file.h"
+#include "kernel/fs/tty.h"
+#include "kernel/console/printk.h"
+#include "kernel/errno.h"
+#include "kernel/lib/string.h"
+#include "kernel/mm/pmm.h"
+#include "kernel/mm/vmm.h"
+
+#define NR_FILES 256
+
+static struct file files[NR_FILES];
+long (*proc_open_hook)(const char *path, int flags, struct file **out);
+
+struct file *file_alloc(const struct file_ops *ops)
+{
+	for (int i = 0; i < NR_FILES; i++) {
+		if (files[i].refs)
+			continue;
+		memset(&files[i], 0, sizeof(files[i]));
+		files[i].ops = ops;
+		files[i].refs = 1;
+		return &files[i];
+	}
+	return 0;
+}
+
+void file_get(struct file *f)
+{
+	f->refs++;
+}
+
+void file_put(struct file *f)
+{
+	if (--f->refs > 0)
+		return;
+	if (f->ops->release)
+		f->ops->release(f);
+	if (f->data)
+		pmm_free_page(virt_to_phys(f->data));
+	f->data = 0;
+}
+
+long file_read_snapshot(struct file *f, char *kbuf, size_t n)
+{
+	size_t left;
+
+	if (f->pos >= f->size)
+		return 0;
+	left = f->size - f->pos;
+	if (n > left)
+		n = left;
+	memcpy(kbuf, f->data + f->pos, n);
+	f->pos += n;
+	return (long)n;
+}
+
+static long console_read(struct file *f, char *kbuf, size_t n)
+{
+	(void)f;
+	return n_tty_read(kbuf, n);
+}
+
+static long console_write_op(struct file *f, const char *kbuf, size_t n)
+{
+	(void)f;
+	console_write(kbuf, n);
+	return (long)n;
+}
+
+static const struct file_ops console_ops = { console_read, console_write_op, 0 };
+static struct file *the_console;
+
+struct file *console_file(void)
+{
+	if (!the_console)
+		the_console = file_alloc(&console_ops);
+	if (the_console)
+		file_get(the_console);
+	return the_console;
+}
+
+long vfs_open(const char *path, int flags, struct file **out)
+{
+	if (!strcmp(path, "/dev/console")) {
+		*out = console_file();
+		return *out ? 0 : -ENFILE;
+	}
+	if (proc_open_hook)
+		return proc_open_hook(path, flags, out);
+	return -ENOENT;
+}

@@ -1,0 +1,43 @@
+/*
+ * Open files: a tiny VFS with one operations table per kind of file (the
+ * console, /proc files).  Every file is read through the same offset logic,
+ * so reading in 1-byte chunks gives the same bytes as one large read.
+ */
+#ifndef KERNEL_FS_FILE_H
+#define KERNEL_FS_FILE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define PATH_MAX_LEN 256
+
+struct file;
+
+struct file_ops {
+	long (*read)(struct file *f, char *kbuf, size_t n);
+	long (*write)(struct file *f, const char *kbuf, size_t n);
+	void (*release)(struct file *f);
+};
+
+struct file {
+	const struct file_ops *ops;
+	int refs;
+	uint64_t pos;
+	char *data; /* snapshot of a generated file (a page), or NULL */
+	size_t size;
+};
+
+struct file *file_alloc(const struct file_ops *ops);
+void file_get(struct file *f);
+void file_put(struct file *f);
+/* Opens a path; -ENOENT, -EACCES, ... */
+long vfs_open(const char *path, int flags, struct file **out);
+/* The console (fds 0, 1, 2 of every task started by the kernel). */
+struct file *console_file(void);
+/* Serves a snapshot: used by the read op of generated files. */
+long file_read_snapshot(struct file *f, char *kbuf, size_t n);
+
+/* Hook for /proc: returns -ENOENT when the path is not its own. */
+extern long (*proc_open_hook)(const char *path, int flags, struct file **out);
+
+#endif

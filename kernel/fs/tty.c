@@ -1,0 +1,47 @@
+/*
+ * Console input.  The UART is polled from the timer tick into a ring
+ * buffer, and readers sleep until a byte arrives.  Raw bytes, no echo:
+ * the shell does its own line editing.  QEMU holds back piped input while
+ * the guest's FIFO is full, so a script piped into the serial port loses
+ * nothing; the 4 KiB ring absorbs bursts between ticks.
+ */
+#include "kernel/arch/cpu.h"
+#include "kernel/console/serial.h"
+#include "kernel/fs/tty.h"
+#include "kernel/sched/sched.h"
+
+#define RING 4096
+
+static char ring[RING];
+static unsigned head, tail; /* head: next write; tail: next read */
+
+void tty_poll(void)
+{
+	int c;
+	bool got = false;
+
+	while ((c = serial_getc()) >= 0) {
+		if (head - tail < RING) {
+			ring[head % RING] = (char)c;
+			head++;
+			got = true;
+		}
+	}
+	if (got)
+		wake_up(ring);
+}
+
+long n_tty_read(char *kbuf, size_t n)
+{
+	size_t got = 0;
+
+	while (head == tail)
+		sleep_on(ring, (const void *)n_tty_read);
+	uint64_t flags = irq_save();
+	while (got < n && tail != head) {
+		kbuf[got++] = ring[tail % RING];
+		tail++;
+	}
+	irq_restore(flags);
+	return (long)got;
+}

@@ -1,0 +1,323 @@
+/*
+ * User address spaces.
+ *
+ * Pages are demand-zero (a region is only a promise until touched) and
+ * fork shares every page read-only, marked PTE_COW, copying on the first
+ * write; reference counts in the page allocator say when the last sharer
+ * is gone.  Tearing down an address space returns every page and every
+ * page-table page, which the page_leak test checks to the page.
+ */
+#include "kernel/mm/mm.h"
+#include "kernel/mm/pmm.h"
+#include "kernel/mm/vmm.h"
+#include "kernel/arch/cpu.h"
+#include "kernel/arch/traps.h"
+#include "kernel/errno.h"
+#include "kernel/lib/string.h"
+#include "kernel/sched/task.h"
+
+static struct mm_struct mm_pool[NR_TASKS + 1];
+
+int mm_nr_free(void)
+{
+	int n = 0;
+
+	for (unsigned i = 0; i < sizeof(mm_pool) / sizeof(mm_pool[0]); i++)
+		if (!mm_pool[i].users)
+			n++;
+	return n;
+}
+
+struct mm_struct *mm_create(void)
+{
+	uint64_t *kpml4 = phys_to_virt(vmm_kernel_pml4()), *pml4, pa;
+
+	for (unsigned i = 0; i < sizeof(mm_pool) / sizeof(mm_pool[0]); i++) {
+		struct mm_struct *mm = &mm_pool[i];
+
+		if (mm->users)
+			continue;
+		pa = pmm_alloc_page();
+		if (!pa)
+			return 0;
+		memset(mm, 0, sizeof(*mm));
+		mm->pml4 = pa;
+		mm->users = 1;
+		pml4 = phys_to_virt(pa);
+		memset(pml4, 0, 256 * 8);
+		memcpy(pml4 + 256, kpml4 + 256, 256 * 8);
+		return mm;
+	}
+	return 0;
+}
+
+/* Frees the user half: leaf pages by reference, tables outright. */
+static void free_level(uint64_t table_pa, int level)
+{
+	uint64_t *t = phys_to_virt(table_pa);
+
+	for (int i = 0; i < (level == 4 ? 256 : 512); i++) {
+		uint64_t e = t[i];
+
+		if (!(e & PTE_P))
+			continue;
+		if (level == 1)
+			page_ref_put(e & PTE_ADDR);
+		else
+			free_level(e & PTE_ADDR, level - 1);
+		t[i] = 0;
+	}
+	if (level != 4)
+		pmm_free_page(table_pa);
+}
+
+void mm_put(struct mm_struct *mm)
+{
+	if (!mm || --mm->users > 0)
+		return;
+	if ((read_cr3() & PTE_ADDR) == mm->pml4)
+		write_cr3(vmm_kernel_pml4());
+	free_level(mm->pml4, 4);
+	pmm_free_page(mm->pml4);
+	mm->users = 0;
+}
+
+/* Copies one table level for fork; leaf pages become shared copy-on-write. */
+static int dup_level(uint64_t *dst, uint64_t *src, int level)
+{
+	for (int i = 0; i < (level == 4 ? 256 : 512); i++) {
+		uint64_t e = src[i], pa;
+
+		if (!(e & PTE_P))
+			continue;
+		if (level == 1) {
+			if (e & PTE_W)
+				e = (e & ~PTE_W) | PTE_COW;
+			src[i] = e;
+			page_ref_get(e & PTE_ADDR);
+			dst[i] = e;
+			continue;
+		}
+		pa = pmm_alloc_page();
+		if (!pa)
+			return -ENOMEM;
+		memset(phys_to_virt(pa), 0, PAGE_SIZE);
+		dst[i] = pa | (e & ~PTE_ADDR);
+		if (dup_level(phys_to_virt(pa), phys_to_virt(e & PTE_ADDR), level - 1))
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+struct mm_struct *mm_dup(struct mm_struct *old)
+{
+	struct mm_struct *mm = mm_create();
+	uint64_t pml4;
+
+	if (!mm)
+		return 0;
+	pml4 = mm->pml4;
+	memcpy(mm, old, sizeof(*mm));
+	mm->pml4 = pml4;
+	mm->users = 1;
+	if (dup_level(phys_to_virt(pml4), phys_to_virt(old->pml4), 4)) {
+		/* Half-copied: the parent keeps its (now COW) pages; drop ours. */
+		mm_put(mm);
+		write_cr3(read_cr3());
+		return 0;
+	}
+	/* The parent's writable pages just became read-only. */
+	write_cr3(read_cr3());
+	return mm;
+}
+
+struct vm_area *find_vma(struct mm_struct *mm, uint64_t addr)
+{
+	for (int i = 0; i < mm->nvmas; i++)
+		if (addr >= mm->vmas[i].start && addr < mm->vmas[i].end)
+			return &mm->vmas[i];
+	return 0;
+}
+
+bool mm_range_free(struct mm_struct *mm, uint64_t start, uint64_t end)
+{
+	if (start >= end || end > TASK_SIZE || start < PAGE_SIZE)
+		return false;
+	for (int i = 0; i < mm->nvmas; i++)
+		if (start < mm->vmas[i].end && end > mm->vmas[i].start)
+			return false;
+	return true;
+}
+
+int mm_add_vma(struct mm_struct *mm, uint64_t start, uint64_t end, uint32_t flags,
+	       enum vma_kind kind, uint64_t pgoff)
+{
+	int i;
+
+	if ((start | end) & (PAGE_SIZE - 1) || !mm_range_free(mm, start, end))
+		return -EINVAL;
+	if (mm->nvmas >= NR_VMAS)
+		return -ENOMEM;
+	for (i = mm->nvmas; i > 0 && mm->vmas[i - 1].start > start; i--)
+		mm->vmas[i] = mm->vmas[i - 1];
+	mm->vmas[i] = (struct vm_area){ start, end, flags, kind, pgoff };
+	mm->nvmas++;
+	return 0;
+}
+
+static void unmap_pages(struct mm_struct *mm, uint64_t start, uint64_t end)
+{
+	for (uint64_t va = start; va < end; va += PAGE_SIZE) {
+		uint64_t pa;
+
+		if (vmm_unmap_page(mm->pml4, va, &pa) == 0) {
+			page_ref_put(pa);
+			mm->rss_pages--;
+		}
+	}
+}
+
+/* Removes [start, end) from every region, splitting where needed. */
+int mm_unmap_range(struct mm_struct *mm, uint64_t start, uint64_t end)
+{
+	for (int i = 0; i < mm->nvmas; i++) {
+		struct vm_area *v = &mm->vmas[i];
+		uint64_t lo = start > v->start ? start : v->start;
+		uint64_t hi = end < v->end ? end : v->end;
+
+		if (lo >= hi)
+			continue;
+		if (lo > v->start && hi < v->end) {
+			struct vm_area tail = *v;
+
+			if (mm->nvmas >= NR_VMAS)
+				return -ENOMEM;
+			tail.start = hi;
+			tail.pgoff += hi - v->start;
+			v->end = lo;
+			unmap_pages(mm, lo, hi);
+			for (int j = mm->nvmas; j > i + 1; j--)
+				mm->vmas[j] = mm->vmas[j - 1];
+			mm->vmas[i + 1] = tail;
+			mm->nvmas++;
+			return 0;
+		}
+		unmap_pages(mm, lo, hi);
+		if (lo == v->start && hi == v->end) {
+			for (int j = i; j < mm->nvmas - 1; j++)
+				mm->vmas[j] = mm->vmas[j + 1];
+			mm->nvmas--;
+			i--;
+		} else if (lo == v->start) {
+			v->pgoff += hi - v->start;
+			v->start = hi;
+		} else {
+			v->end = lo;
+		}
+	}
+	return 0;
+}
+
+static uint64_t vma_pte_flags(const struct vm_area *v)
+{
+	uint64_t f = PTE_P | PTE_U;
+
+	if (v->flags & VM_WRITE)
+		f |= PTE_W;
+	if (!(v->flags & VM_EXEC))
+		f |= PTE_NX;
+	return f;
+}
+
+int handle_mm_fault(struct mm_struct *mm, uint64_t addr, bool write)
+{
+	struct vm_area *v;
+	uint64_t *pte, pa, va = addr & ~(PAGE_SIZE - 1);
+
+	if (!mm || addr >= TASK_SIZE || !(v = find_vma(mm, addr)))
+		return -EFAULT;
+	if (write && !(v->flags & VM_WRITE))
+		return -EFAULT;
+	pte = vmm_walk(mm->pml4, va, true);
+	if (!pte)
+		return -ENOMEM;
+	if (!(*pte & PTE_P)) {
+		pa = pmm_alloc_page();
+		if (!pa)
+			return -ENOMEM;
+		memset(phys_to_virt(pa), 0, PAGE_SIZE);
+		*pte = pa | vma_pte_flags(v);
+		mm->rss_pages++;
+		current->min_flt++;
+	} else if (write && (*pte & PTE_COW)) {
+		uint64_t old = *pte & PTE_ADDR;
+
+		if (page_ref_count(old) == 1) {
+			*pte = (*pte & ~PTE_COW) | PTE_W;
+		} else {
+			pa = pmm_alloc_page();
+			if (!pa)
+				return -ENOMEM;
+			memcpy(phys_to_virt(pa), phys_to_virt(old), PAGE_SIZE);
+			*pte = pa | vma_pte_flags(v);
+			page_ref_put(old);
+		}
+		current->min_flt++;
+	} else if (write && !(*pte & PTE_W)) {
+		return -EFAULT;
+	} else if (!write) {
+		return -EFAULT; /* present and readable: the fault was something else */
+	}
+	if ((read_cr3() & PTE_ADDR) == mm->pml4)
+		invlpg(va);
+	return 0;
+}
+
+int mm_copy_to(struct mm_struct *mm, uint64_t va, const void *src, uint64_t len)
+{
+	const uint8_t *s = src;
+
+	while (len) {
+		uint64_t off = va & (PAGE_SIZE - 1), n = PAGE_SIZE - off, pa, fl;
+		int rc;
+
+		if (n > len)
+			n = len;
+		/* Populate (read fault) or unshare (write fault), as a user access would. */
+		if (vmm_translate(mm->pml4, va, &pa, &fl))
+			rc = handle_mm_fault(mm, va, false);
+		else
+			rc = (fl & PTE_COW) ? handle_mm_fault(mm, va, true) : 0;
+		if (rc)
+			return rc;
+		if (vmm_translate(mm->pml4, va, &pa, &fl))
+			return -EFAULT;
+		memcpy(phys_to_virt(pa), s, n);
+		s += n;
+		va += n;
+		len -= n;
+	}
+	return 0;
+}
+
+/* Top-down from mmap_base, below every existing region (Linux's default layout). */
+uint64_t mm_get_unmapped_area(struct mm_struct *mm, uint64_t len)
+{
+	uint64_t end = mm->mmap_base;
+
+	len = (len + PAGE_SIZE - 1) & ~(PAGE_SIZE - 1);
+	if (!len || len > end - PAGE_SIZE)
+		return 0;
+	for (int i = mm->nvmas - 1; i >= 0; i--) {
+		const struct vm_area *v = &mm->vmas[i];
+
+		if (v->start >= end)
+			continue;
+		if (v->end <= end - len)
+			return end - len;
+		end = v->start;
+		if (end < len + PAGE_SIZE)
+			return 0;
+	}
+	return end - len;
+}

@@ -1,0 +1,54 @@
+/*
+ * User address spaces: page tables plus a short list of regions (VMAs),
+ * enough for /proc/<pid>/maps, demand-zero pages and copy-on-write fork.
+ */
+#ifndef KERNEL_MM_MM_H
+#define KERNEL_MM_MM_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#define TASK_SIZE   0x00007ffffffff000ULL /* the x86_64 user half, as Linux */
+#define NR_VMAS     32
+#define VM_READ     1
+#define VM_WRITE    2
+#define VM_EXEC     4
+#define VM_GROWSDOWN 8
+
+enum vma_kind { VMA_ANON, VMA_EXE, VMA_HEAP, VMA_STACK };
+
+struct vm_area {
+	uint64_t start, end; /* [start, end), page aligned */
+	uint32_t flags;      /* VM_* */
+	enum vma_kind kind;
+	uint64_t pgoff;      /* offset in the executable, for maps */
+};
+
+struct mm_struct {
+	uint64_t pml4; /* physical */
+	int users;
+	struct vm_area vmas[NR_VMAS]; /* sorted by start */
+	int nvmas;
+	char exe_name[32];
+	/* Layout, as Linux's mm_struct: /proc reads these. */
+	uint64_t exe_base, start_code, end_code, start_data, end_data;
+	uint64_t start_brk, brk, start_stack, stack_top, mmap_base;
+	uint64_t rss_pages;
+};
+
+struct mm_struct *mm_create(void); /* empty user half, kernel half shared */
+struct mm_struct *mm_dup(struct mm_struct *old); /* fork: copy-on-write */
+void mm_put(struct mm_struct *mm); /* drops a user; frees at zero */
+int mm_add_vma(struct mm_struct *mm, uint64_t start, uint64_t end, uint32_t flags,
+	       enum vma_kind kind, uint64_t pgoff);
+struct vm_area *find_vma(struct mm_struct *mm, uint64_t addr);
+int mm_unmap_range(struct mm_struct *mm, uint64_t start, uint64_t end);
+/* Resolves a fault at addr (demand-zero or copy-on-write); -EFAULT if not allowed. */
+int handle_mm_fault(struct mm_struct *mm, uint64_t addr, bool write);
+/* Writes into another address space through the physmap (loading a program). */
+int mm_copy_to(struct mm_struct *mm, uint64_t va, const void *src, uint64_t len);
+bool mm_range_free(struct mm_struct *mm, uint64_t start, uint64_t end);
+uint64_t mm_get_unmapped_area(struct mm_struct *mm, uint64_t len);
+int mm_nr_free(void);
+
+#endif

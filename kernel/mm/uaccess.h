@@ -1,0 +1,19 @@
+/*
+ * Every pointer a user passes is checked here: it must lie in the user half
+ * (so no user can make the kernel read or write kernel memory), and any
+ * fault while copying (unmapped, read-only) becomes -EFAULT, never a panic.
+ */
+#ifndef KERNEL_MM_UACCESS_H
+#define KERNEL_MM_UACCESS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+bool access_ok(uint64_t addr, uint64_t size);
+int copy_from_user(void *dst, uint64_t src, size_t n);
+int copy_to_user(uint64_t dst, const void *src, size_t n);
+/* Length of the string copied (without the NUL), -EFAULT, or -ENAMETOOLONG if >= max. */
+long strncpy_from_user(char *dst, uint64_t src, size_t max);
+
+#endif

@@ -1,0 +1,160 @@
+/*
+ * Credentials, as Linux: an unprivileged task may only shuffle its own real,
+ * effective and saved ids; CAP_SETUID/CAP_SETGID allow any.  Changing the
+ * effective id makes the task non-dumpable (commit_creds), which is what
+ * keeps a set-id program's memory out of reach of ptrace and /proc.
+ * Capabilities follow the effective uid (root has them all).
+ */
+#include "kernel/errno.h"
+#include "kernel/mm/uaccess.h"
+#include "kernel/lib/string.h"
+#include "kernel/sched/task.h"
+#include "kernel/syscall/syscall.h"
+
+#define CAP_ALL          0x1ffffffffffULL
+#define PR_GET_DUMPABLE  3
+#define PR_SET_DUMPABLE  4
+#define PR_SET_NAME      15
+#define PR_GET_NAME      16
+#define KEEP             0xffffffffu
+
+static bool capable(int cap)
+{
+	return (current->cap_effective >> cap) & 1;
+}
+
+long sys_getuid(const struct syscall_args *a)
+{
+	(void)a;
+	return current->uid;
+}
+
+long sys_geteuid(const struct syscall_args *a)
+{
+	(void)a;
+	return current->euid;
+}
+
+long sys_getgid(const struct syscall_args *a)
+{
+	(void)a;
+	return current->gid;
+}
+
+long sys_getegid(const struct syscall_args *a)
+{
+	(void)a;
+	return current->egid;
+}
+
+static bool one_of(uint32_t v, uint32_t r, uint32_t e, uint32_t s)
+{
+	return v == KEEP || v == r || v == e || v == s;
+}
+
+static void fixup_caps(void)
+{
+	current->cap_effective = current->euid == 0 ? CAP_ALL : 0;
+}
+
+long sys_setresuid(const struct syscall_args *a)
+{
+	struct task_struct *t = current;
+	uint32_t r = (uint32_t)a->a0, e = (uint32_t)a->a1, s = (uint32_t)a->a2, old_e = t->euid;
+
+	if (!capable(CAP_SETUID) &&
+	    !(one_of(r, t->uid, t->euid, t->suid) && one_of(e, t->uid, t->euid, t->suid) &&
+	      one_of(s, t->uid, t->euid, t->suid)))
+		return -EPERM;
+	if (r != KEEP)
+		t->uid = r;
+	if (e != KEEP)
+		t->euid = e;
+	if (s != KEEP)
+		t->suid = s;
+	t->fsuid = t->euid;
+	if (t->euid != old_e)
+		t->dumpable = 0;
+	fixup_caps();
+	return 0;
+}
+
+long sys_setuid(const struct syscall_args *a)
+{
+	struct syscall_args b = { a->a0, a->a0, a->a0, 0, 0, 0 };
+
+	if (capable(CAP_SETUID))
+		return sys_setresuid(&b);
+	b.a0 = KEEP;
+	b.a2 = KEEP;
+	return sys_setresuid(&b);
+}
+
+long sys_setresgid(const struct syscall_args *a)
+{
+	struct task_struct *t = current;
+	uint32_t r = (uint32_t)a->a0, e = (uint32_t)a->a1, s = (uint32_t)a->a2, old_e = t->egid;
+
+	if (!capable(CAP_SETGID) &&
+	    !(one_of(r, t->gid, t->egid, t->sgid) && one_of(e, t->gid, t->egid, t->sgid) &&
+	      one_of(s, t->gid, t->egid, t->sgid)))
+		return -EPERM;
+	if (r != KEEP)
+		t->gid = r;
+	if (e != KEEP)
+		t->egid = e;
+	if (s != KEEP)
+		t->sgid = s;
+	t->fsgid = t->egid;
+	if (t->egid != old_e)
+		t->dumpable = 0;
+	return 0;
+}
+
+static long put_three(const struct syscall_args *a, uint32_t r, uint32_t e, uint32_t s)
+{
+	if (copy_to_user(a->a0, &r, 4) || copy_to_user(a->a1, &e, 4) || copy_to_user(a->a2, &s, 4))
+		return -EFAULT;
+	return 0;
+}
+
+long sys_getresuid(const struct syscall_args *a)
+{
+	return put_three(a, current->uid, current->euid, current->suid);
+}
+
+long sys_getresgid(const struct syscall_args *a)
+{
+	return put_three(a, current->gid, current->egid, current->sgid);
+}
+
+long sys_prctl(const struct syscall_args *a)
+{
+	char name[TASK_COMM_LEN];
+	long rc;
+
+	switch (a->a0) {
+	case PR_GET_DUMPABLE:
+		return current->dumpable;
+	case PR_SET_DUMPABLE:
+		if (a->a1 > 1)
+			return -EINVAL;
+		current->dumpable = (int)a->a1;
+		return 0;
+	case PR_SET_NAME:
+		rc = strncpy_from_user(name, a->a1, sizeof(name));
+		if (rc == -ENAMETOOLONG) {
+			if (copy_from_user(name, a->a1, sizeof(name) - 1))
+				return -EFAULT;
+			name[sizeof(name) - 1] = '\0';
+		} else if (rc < 0) {
+			return rc;
+		}
+		task_set_comm(current, name);
+		return 0;
+	case PR_GET_NAME:
+		return copy_to_user(a->a1, current->comm, sizeof(current->comm)) ? -EFAULT : 0;
+	default:
+		return -EINVAL;
+	}
+}

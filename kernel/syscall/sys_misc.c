@@ -1,0 +1,86 @@
+/* sched_yield, nanosleep, clock_gettime and getrandom. */
+#include "kernel/arch/timer.h"
+#include "kernel/arch/cpu.h"
+#include "kernel/arch/tsc.h"
+#include "kernel/errno.h"
+#include "kernel/mm/uaccess.h"
+#include "kernel/rng_glue.h"
+#include "kernel/sched/sched.h"
+#include "kernel/syscall/syscall.h"
+
+#define GRND_NONBLOCK 1
+#define GRND_RANDOM   2
+#define GRND_INSECURE 4
+#define NSEC          1000000000ULL
+
+struct timespec_k {
+	int64_t tv_sec, tv_nsec;
+};
+
+long sys_sched_yield(const struct syscall_args *a)
+{
+	(void)a;
+	schedule();
+	return 0;
+}
+
+/* Named as Linux's, so /proc/<pid>/wchan shows what a sleeper waits in. */
+static void do_nanosleep(uint64_t ticks)
+{
+	sleep_until(jiffies + ticks, (const void *)do_nanosleep);
+}
+
+long sys_nanosleep(const struct syscall_args *a)
+{
+	struct timespec_k ts;
+	uint64_t ns, ticks, hz = timer_hz();
+
+	if (copy_from_user(&ts, a->a0, sizeof(ts)))
+		return -EFAULT;
+	if (ts.tv_sec < 0 || ts.tv_nsec < 0 || ts.tv_nsec >= (int64_t)NSEC)
+		return -EINVAL;
+	if ((uint64_t)ts.tv_sec > 1000000)
+		ts.tv_sec = 1000000; /* about 11 days: longer than any run */
+	ns = (uint64_t)ts.tv_sec * NSEC + (uint64_t)ts.tv_nsec;
+	ticks = (ns * hz + NSEC - 1) / NSEC;
+	do_nanosleep(ticks ? ticks + 1 : 0); /* +1: a partial tick is not a tick */
+	return 0;
+}
+
+/* CLOCK_REALTIME (0) and CLOCK_MONOTONIC (1) both count from boot here. */
+long sys_clock_gettime(const struct syscall_args *a)
+{
+	uint64_t ns = tsc_to_ns(rdtsc());
+	struct timespec_k ts = { (int64_t)(ns / NSEC), (int64_t)(ns % NSEC) };
+
+	if (a->a0 > 1)
+		return -EINVAL;
+	return copy_to_user(a->a1, &ts, sizeof(ts)) ? -EFAULT : 0;
+}
+
+/*
+ * getrandom always draws from the ChaCha20 CRNG, as Linux 5.18+ does; the
+ * variant selected with rng= is what get_random_int() (ASLR, canaries)
+ * uses, not what user space asks for.
+ */
+long sys_getrandom(const struct syscall_args *a)
+{
+	const struct rng_variant *crng = rng_find("chacha20-batched");
+	uint8_t buf[256];
+	uint64_t len = a->a1 > 33554431 ? 33554431 : a->a1, done = 0;
+
+	if (a->a2 & ~(uint64_t)(GRND_NONBLOCK | GRND_RANDOM | GRND_INSECURE) ||
+	    ((a->a2 & GRND_RANDOM) && (a->a2 & GRND_INSECURE)))
+		return -EINVAL;
+	if (!access_ok(a->a0, len))
+		return -EFAULT;
+	while (done < len) {
+		uint64_t n = len - done < sizeof(buf) ? len - done : sizeof(buf);
+
+		crng->get_bytes(buf, n);
+		if (copy_to_user(a->a0 + done, buf, n))
+			return done ? (long)done : -EFAULT;
+		done += n;
+	}
+	return (long)done;
+}

@@ -1,0 +1,133 @@
+/* Process calls: getpid, getppid, fork, exit, wait4, spawn, and the pid list for ps. */
+#include "kernel/errno.h"
+#include "kernel/lib/string.h"
+#include "kernel/mm/uaccess.h"
+#include "kernel/sched/proc.h"
+#include "kernel/sched/sched.h"
+#include "kernel/syscall/syscall.h"
+#include "kernel/arch/timer.h"
+
+long sys_getpid(const struct syscall_args *a)
+{
+	(void)a;
+	return current->pid;
+}
+
+long sys_getppid(const struct syscall_args *a)
+{
+	(void)a;
+	return current->parent ? current->parent->pid : 0;
+}
+
+long sys_fork(const struct syscall_args *a)
+{
+	(void)a;
+	return do_fork(current->regs);
+}
+
+long sys_exit(const struct syscall_args *a)
+{
+	do_exit(W_EXITCODE((int)a->a0));
+}
+
+struct timeval_k {
+	int64_t tv_sec, tv_usec;
+};
+
+/* struct rusage: utime and stime first, 14 longs after. */
+struct rusage_k {
+	struct timeval_k utime, stime;
+	int64_t rest[14];
+};
+
+static struct timeval_k ticks_to_tv(uint64_t ticks)
+{
+	unsigned hz = timer_hz();
+	struct timeval_k tv = { (int64_t)(ticks / hz), (int64_t)((ticks % hz) * 1000000 / hz) };
+
+	return tv;
+}
+
+long sys_wait4(const struct syscall_args *a)
+{
+	int pid = (int)a->a0, options = (int)a->a2, status = 0;
+	uint64_t ut = 0, st = 0;
+	long rc;
+
+	if (options & ~(WNOHANG | 0x2 | 0x8 | 0x40000000 | 0x80000000))
+		return -EINVAL;
+	if ((a->a1 && !access_ok(a->a1, sizeof(int))) ||
+	    (a->a3 && !access_ok(a->a3, sizeof(struct rusage_k))))
+		return -EFAULT;
+	rc = do_wait(pid > 0 ? pid : -1, options, &status, &ut, &st);
+	if (rc <= 0)
+		return rc;
+	/* As Linux: the child is reaped even when the result cannot be stored. */
+	if (a->a1 && copy_to_user(a->a1, &status, sizeof(status)))
+		return -EFAULT;
+	if (a->a3) {
+		struct rusage_k ru;
+
+		memset(&ru, 0, sizeof(ru));
+		ru.utime = ticks_to_tv(ut);
+		ru.stime = ticks_to_tv(st);
+		if (copy_to_user(a->a3, &ru, sizeof(ru)))
+			return -EFAULT;
+	}
+	return rc;
+}
+
+/* spawn(const char *name, char *const argv[]): argv may be NULL (then argv = {name}). */
+long sys_spawn(const struct syscall_args *a)
+{
+	static char names[SPAWN_MAX_ARGS][SPAWN_ARG_LEN];
+	char *argv[SPAWN_MAX_ARGS];
+	char prog[32];
+	int argc = 0;
+	long rc = strncpy_from_user(prog, a->a0, sizeof(prog));
+
+	if (rc < 0)
+		return rc == -ENAMETOOLONG ? -ENOENT : rc;
+	if (!a->a1) {
+		strlcpy(names[0], prog, SPAWN_ARG_LEN);
+		argv[argc++] = names[0];
+	}
+	for (; a->a1; argc++) {
+		uint64_t p;
+
+		if (copy_from_user(&p, a->a1 + 8 * (uint64_t)argc, 8))
+			return -EFAULT;
+		if (!p)
+			break;
+		if (argc == SPAWN_MAX_ARGS)
+			return -E2BIG;
+		rc = strncpy_from_user(names[argc], p, SPAWN_ARG_LEN);
+		if (rc < 0)
+			return rc == -ENAMETOOLONG ? -E2BIG : rc;
+		argv[argc] = names[argc];
+	}
+	if (argc == 0)
+		return -EINVAL;
+	return do_spawn(prog, argc, argv);
+}
+
+/* getdents_pids(int *buf, int max): the live pids in table order. */
+long sys_getdents_pids(const struct syscall_args *a)
+{
+	int n = 0, max = (int)a->a1;
+
+	if (max < 0)
+		return -EINVAL;
+	if (!access_ok(a->a0, (uint64_t)max * sizeof(int)))
+		return -EFAULT;
+	for (int i = 0; i < NR_TASKS && n < max; i++) {
+		int pid = tasks[i].pid;
+
+		if (tasks[i].state == TASK_UNUSED)
+			continue;
+		if (copy_to_user(a->a0 + (uint64_t)n * sizeof(int), &pid, sizeof(pid)))
+			return -EFAULT;
+		n++;
+	}
+	return n;
+}

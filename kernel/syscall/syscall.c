@@ -1,0 +1,75 @@
+/*
+ * System-call entry: MSR setup and the dispatch table.  The assembly entry
+ * (arch/switch.asm) saves the user registers as a struct trap_frame at the
+ * top of the task's kernel stack; the return value goes back in rax.
+ */
+#include "kernel/arch/cpu.h"
+#include "kernel/arch/gdt.h"
+#include "kernel/errno.h"
+#include "kernel/sched/sched.h"
+#include "kernel/syscall/syscall.h"
+
+void syscall_entry(void);
+
+static const struct {
+	unsigned nr;
+	syscall_fn fn;
+} table[] = {
+	{ __NR_read, sys_read },
+	{ __NR_write, sys_write },
+	{ __NR_open, sys_open },
+	{ __NR_close, sys_close },
+	{ __NR_lseek, sys_lseek },
+	{ __NR_mmap, sys_mmap },
+	{ __NR_munmap, sys_munmap },
+	{ __NR_brk, sys_brk },
+	{ __NR_sched_yield, sys_sched_yield },
+	{ __NR_nanosleep, sys_nanosleep },
+	{ __NR_getpid, sys_getpid },
+	{ __NR_fork, sys_fork },
+	{ __NR_exit, sys_exit },
+	{ __NR_wait4, sys_wait4 },
+	{ __NR_getuid, sys_getuid },
+	{ __NR_getgid, sys_getgid },
+	{ __NR_setuid, sys_setuid },
+	{ __NR_geteuid, sys_geteuid },
+	{ __NR_getegid, sys_getegid },
+	{ __NR_getppid, sys_getppid },
+	{ __NR_setresuid, sys_setresuid },
+	{ __NR_getresuid, sys_getresuid },
+	{ __NR_setresgid, sys_setresgid },
+	{ __NR_getresgid, sys_getresgid },
+	{ __NR_prctl, sys_prctl },
+	{ __NR_clock_gettime, sys_clock_gettime },
+	{ __NR_exit_group, sys_exit },
+	{ __NR_getrandom, sys_getrandom },
+	{ __NR_spawn, sys_spawn },
+	{ __NR_aslrbench_job, sys_aslrbench_job },
+	{ __NR_aslrbench_test, sys_aslrbench_test },
+	{ __NR_getdents_pids, sys_getdents_pids },
+};
+
+void syscall_init(void)
+{
+	wrmsr(MSR_EFER, rdmsr(MSR_EFER) | EFER_SCE);
+	/* sysret loads CS = STAR[63:48] + 16, SS = + 8; syscall CS = STAR[47:32]. */
+	wrmsr(MSR_STAR, ((uint64_t)(USER_DS - 3 - 8) << 48) | ((uint64_t)KERNEL_CS << 32));
+	wrmsr(MSR_LSTAR, (uint64_t)syscall_entry);
+	wrmsr(MSR_SFMASK, 0x40700); /* IF, DF, TF, AC cleared on entry */
+}
+
+void syscall_dispatch(struct trap_frame *f)
+{
+	struct syscall_args a = { f->rdi, f->rsi, f->rdx, f->r10, f->r8, f->r9 };
+	long ret = -ENOSYS;
+
+	current->regs = f;
+	for (unsigned i = 0; i < sizeof(table) / sizeof(table[0]); i++) {
+		if (table[i].nr == f->rax) {
+			ret = table[i].fn(&a);
+			break;
+		}
+	}
+	f->rax = (uint64_t)ret;
+	preempt_from_user();
+}

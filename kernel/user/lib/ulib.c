@@ -1,0 +1,284 @@
+/* The user programs' C library (see ulib.h). */
+#include "kernel/user/lib/ulib.h"
+
+long syscall6(long nr, long a, long b, long c, long d, long e, long f)
+{
+	register long r10 __asm__("r10") = d;
+	register long r8 __asm__("r8") = e;
+	register long r9 __asm__("r9") = f;
+	long ret;
+
+	__asm__ volatile("syscall"
+			 : "=a"(ret)
+			 : "a"(nr), "D"(a), "S"(b), "d"(c), "r"(r10), "r"(r8), "r"(r9)
+			 : "rcx", "r11", "memory");
+	return ret;
+}
+
+long write(int fd, const void *buf, size_t n)
+{
+	return syscall3(__NR_write, fd, buf, n);
+}
+
+long read(int fd, void *buf, size_t n)
+{
+	return syscall3(__NR_read, fd, buf, n);
+}
+
+long open(const char *path, int flags)
+{
+	return syscall2(__NR_open, path, flags);
+}
+
+long close(int fd)
+{
+	return syscall1(__NR_close, fd);
+}
+
+long fork(void)
+{
+	return syscall0(__NR_fork);
+}
+
+long spawn(const char *name, char *const argv[])
+{
+	return syscall2(__NR_spawn, name, argv);
+}
+
+long wait4(int pid, int *status, int options, void *rusage)
+{
+	return syscall6(__NR_wait4, pid, (long)status, options, (long)rusage, 0, 0);
+}
+
+long getpid(void)
+{
+	return syscall0(__NR_getpid);
+}
+
+long getppid(void)
+{
+	return syscall0(__NR_getppid);
+}
+
+long sched_yield(void)
+{
+	return syscall0(__NR_sched_yield);
+}
+
+long nanosleep(const struct timespec *req, struct timespec *rem)
+{
+	return syscall2(__NR_nanosleep, req, rem);
+}
+
+long getrandom(void *buf, size_t n, unsigned flags)
+{
+	return syscall3(__NR_getrandom, buf, n, flags);
+}
+
+void *brk(void *addr)
+{
+	return (void *)syscall1(__NR_brk, addr);
+}
+
+long mmap_anon(size_t len, int prot)
+{
+	return syscall6(__NR_mmap, 0, (long)len, prot, 0x22, -1, 0);
+}
+
+long munmap(void *addr, size_t len)
+{
+	return syscall2(__NR_munmap, addr, len);
+}
+
+uint64_t now_ns(void)
+{
+	struct timespec ts = { 0, 0 };
+
+	syscall2(__NR_clock_gettime, 1, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
+}
+
+void sleep_ms(unsigned ms)
+{
+	struct timespec ts = { ms / 1000, (int64_t)(ms % 1000) * 1000000 };
+
+	nanosleep(&ts, 0);
+}
+
+void exit(int code)
+{
+	for (;;)
+		syscall1(__NR_exit, code);
+}
+
+size_t strlen(const char *s)
+{
+	size_t n = 0;
+
+	while (s[n])
+		n++;
+	return n;
+}
+
+int strcmp(const char *a, const char *b)
+{
+	while (*a && *a == *b) {
+		a++;
+		b++;
+	}
+	return (unsigned char)*a - (unsigned char)*b;
+}
+
+int strncmp(const char *a, const char *b, size_t n)
+{
+	for (; n; n--, a++, b++) {
+		if (*a != *b)
+			return (unsigned char)*a - (unsigned char)*b;
+		if (!*a)
+			return 0;
+	}
+	return 0;
+}
+
+void *memcpy(void *d, const void *s, size_t n)
+{
+	unsigned char *dd = d;
+	const unsigned char *ss = s;
+
+	while (n--)
+		*dd++ = *ss++;
+	return d;
+}
+
+void *memset(void *d, int c, size_t n)
+{
+	unsigned char *dd = d;
+
+	while (n--)
+		*dd++ = (unsigned char)c;
+	return d;
+}
+
+long atol(const char *s)
+{
+	long v = 0, sign = 1;
+
+	if (*s == '-') {
+		sign = -1;
+		s++;
+	}
+	while (*s >= '0' && *s <= '9')
+		v = v * 10 + (*s++ - '0');
+	return v * sign;
+}
+
+static void put(char *buf, size_t size, size_t *n, char c)
+{
+	if (*n + 1 < size)
+		buf[*n] = c;
+	(*n)++;
+}
+
+/* %d %u %x %lx %ld %lu %s %c %p with width and '0' padding: enough for the programs here. */
+int vsnprintf(char *buf, size_t size, const char *fmt, va_list ap)
+{
+	size_t n = 0;
+
+	for (; *fmt; fmt++) {
+		char tmp[24], pad = ' ';
+		int width = 0, lng = 0, len = 0, neg = 0;
+		uint64_t v;
+
+		if (*fmt != '%') {
+			put(buf, size, &n, *fmt);
+			continue;
+		}
+		fmt++;
+		if (*fmt == '0')
+			pad = '0';
+		while (*fmt >= '0' && *fmt <= '9')
+			width = width * 10 + (*fmt++ - '0');
+		while (*fmt == 'l') {
+			lng = 1;
+			fmt++;
+		}
+		if (*fmt == 's') {
+			const char *s = va_arg(ap, const char *);
+
+			s = s ? s : "(null)";
+			for (int k = (int)strlen(s); k < width; k++)
+				put(buf, size, &n, ' ');
+			while (*s)
+				put(buf, size, &n, *s++);
+			continue;
+		}
+		if (*fmt == 'c') {
+			put(buf, size, &n, (char)va_arg(ap, int));
+			continue;
+		}
+		if (*fmt == 'd') {
+			int64_t sv = lng ? va_arg(ap, int64_t) : va_arg(ap, int);
+
+			neg = sv < 0;
+			v = neg ? (uint64_t)0 - (uint64_t)sv : (uint64_t)sv;
+		} else if (*fmt == 'p') {
+			v = (uint64_t)va_arg(ap, void *);
+		} else if (*fmt == 'u' || *fmt == 'x') {
+			v = lng ? va_arg(ap, uint64_t) : va_arg(ap, unsigned);
+		} else {
+			put(buf, size, &n, '%');
+			if (*fmt)
+				put(buf, size, &n, *fmt);
+			else
+				fmt--;
+			continue;
+		}
+		unsigned base = (*fmt == 'x' || *fmt == 'p') ? 16 : 10;
+
+		do {
+			tmp[len++] = "0123456789abcdef"[v % base];
+			v /= base;
+		} while (v);
+		if (neg)
+			tmp[len++] = '-';
+		for (int k = len; k < width; k++)
+			put(buf, size, &n, pad);
+		while (len)
+			put(buf, size, &n, tmp[--len]);
+	}
+	if (size)
+		buf[n < size ? n : size - 1] = '\0';
+	return (int)n;
+}
+
+int snprintf(char *buf, size_t size, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(buf, size, fmt, ap);
+	va_end(ap);
+	return n;
+}
+
+int printf(const char *fmt, ...)
+{
+	char buf[512];
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	write(1, buf, (size_t)n < sizeof(buf) ? (size_t)n : sizeof(buf) - 1);
+	return n;
+}
+
+void __libc_start(long *sp)
+{
+	int argc = (int)sp[0];
+	char **argv = (char **)(sp + 1);
+
+	exit(main(argc, argv));
+}

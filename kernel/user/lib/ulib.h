@@ -1,0 +1,69 @@
+/* The user programs' C library: system calls, strings, printf.  Freestanding. */
+#ifndef USER_ULIB_H
+#define USER_ULIB_H
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "kernel/syscall/syscall.h"
+
+#define EPERM   1
+#define ENOENT  2
+#define EAGAIN  11
+#define ENOMEM  12
+#define EACCES  13
+#define EFAULT  14
+#define ECHILD  10
+#define EINVAL  22
+#define ENOSYS  38
+#define ENAMETOOLONG 36
+#define WNOHANG 1
+#define WIFEXITED(s)   (((s) & 0x7f) == 0)
+#define WEXITSTATUS(s) (((s) >> 8) & 0xff)
+#define WIFSIGNALED(s) (((s) & 0x7f) != 0 && ((s) & 0x7f) != 0x7f)
+#define WTERMSIG(s)    ((s) & 0x7f)
+
+struct timespec {
+	int64_t tv_sec, tv_nsec;
+};
+
+long syscall6(long nr, long a, long b, long c, long d, long e, long f);
+#define syscall0(n)          syscall6(n, 0, 0, 0, 0, 0, 0)
+#define syscall1(n, a)       syscall6(n, (long)(a), 0, 0, 0, 0, 0)
+#define syscall2(n, a, b)    syscall6(n, (long)(a), (long)(b), 0, 0, 0, 0)
+#define syscall3(n, a, b, c) syscall6(n, (long)(a), (long)(b), (long)(c), 0, 0, 0)
+
+/* Thin wrappers: return the kernel's value, -errno on failure (no errno variable). */
+long write(int fd, const void *buf, size_t n);
+long read(int fd, void *buf, size_t n);
+long open(const char *path, int flags);
+long close(int fd);
+long fork(void);
+long spawn(const char *name, char *const argv[]);
+long wait4(int pid, int *status, int options, void *rusage);
+long getpid(void);
+long getppid(void);
+long sched_yield(void);
+long nanosleep(const struct timespec *req, struct timespec *rem);
+long getrandom(void *buf, size_t n, unsigned flags);
+void *brk(void *addr);
+long mmap_anon(size_t len, int prot);
+long munmap(void *addr, size_t len);
+uint64_t now_ns(void);
+void sleep_ms(unsigned ms);
+__attribute__((noreturn)) void exit(int code);
+
+size_t strlen(const char *s);
+int strcmp(const char *a, const char *b);
+int strncmp(const char *a, const char *b, size_t n);
+void *memcpy(void *d, const void *s, size_t n);
+void *memset(void *d, int c, size_t n);
+long atol(const char *s);
+int vsnprintf(char *buf, size_t size, const char *fmt, va_list ap);
+int snprintf(char *buf, size_t size, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+int printf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+int main(int argc, char **argv);
+
+#endif

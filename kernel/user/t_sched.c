@@ -1,0 +1,34 @@
+/*
+ * Preemption: a child spins in user mode for a second; the parent, which
+ * only sleeps briefly, must get the CPU back long before the spinner ends.
+ */
+#include "kernel/user/lib/ulib.h"
+
+int main(int argc, char **argv)
+{
+	(void)argc;
+	(void)argv;
+	int status;
+	long pid = fork(), early;
+
+	if (pid == 0) {
+		uint64_t end = now_ns() + 1000000000ULL;
+
+		while (now_ns() < end)
+			;
+		exit(0);
+	}
+	if (pid < 0) {
+		printf("t_sched: FAIL: fork %ld\n", pid);
+		return 1;
+	}
+	for (int i = 0; i < 5; i++)
+		sleep_ms(10);
+	early = wait4((int)pid, &status, WNOHANG, 0);
+	wait4((int)pid, &status, 0, 0);
+	if (early != 0) {
+		printf("t_sched: FAIL: the spinner finished before the sleeper ran again\n");
+		return 1;
+	}
+	return 0;
+}
