@@ -4,6 +4,7 @@
  * spawn, fork and wait like any process.  Each job ends the run through
  * qemu_exit with its status.
  */
+#include "kernel/bench_job.h"
 #include "kernel/cmdline.h"
 #include "kernel/console/printk.h"
 #include "kernel/errno.h"
@@ -34,6 +35,8 @@ long sys_aslrbench_job(const struct syscall_args *a)
 	switch (kconfig.mode) {
 	case MODE_TEST:
 		job_test();
+	case MODE_BENCH:
+		job_bench();
 	default:
 		/* Named, not faked: these jobs arrive with their issues. */
 		kprintf("aslrbench: mode=%s is not implemented in this build\n",

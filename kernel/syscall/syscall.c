@@ -47,6 +47,7 @@ static const struct {
 	{ __NR_aslrbench_job, sys_aslrbench_job },
 	{ __NR_aslrbench_test, sys_aslrbench_test },
 	{ __NR_getdents_pids, sys_getdents_pids },
+	{ __NR_bench_submit, sys_bench_submit },
 };
 
 void syscall_init(void)

@@ -37,6 +37,7 @@
 #define __NR_aslrbench_job  501 /* init: run the job the command line asks for */
 #define __NR_aslrbench_test 502 /* mode=test only: hooks for the in-kernel tests */
 #define __NR_getdents_pids  503 /* the pids in /proc, for ps */
+#define __NR_bench_submit   504 /* a benchmark program hands its samples to the kernel */
 
 struct syscall_args {
 	uint64_t a0, a1, a2, a3, a4, a5;
@@ -77,5 +78,6 @@ long sys_spawn(const struct syscall_args *a);
 long sys_aslrbench_job(const struct syscall_args *a);
 long sys_aslrbench_test(const struct syscall_args *a);
 long sys_getdents_pids(const struct syscall_args *a);
+long sys_bench_submit(const struct syscall_args *a);
 
 #endif

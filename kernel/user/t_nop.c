@@ -1,0 +1,9 @@
+/* Exits at once: what the spawn benchmark starts. */
+#include "kernel/user/lib/ulib.h"
+
+int main(int argc, char **argv)
+{
+	(void)argc;
+	(void)argv;
+	return 0;
+}
