@@ -1,0 +1,83 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * platform.c - the environment the 2009 generators read.
+ *
+ * Why: get_random_int() of 2.6.29/2.6.30 mixed current->pid, jiffies and
+ * get_cycles() into its hash.  Those values are what an attacker can guess,
+ * so tests and the replay tool must be able to inject them exactly.  The
+ * kernel installs its own accessors; the host default is pid 1, jiffies 0,
+ * RDTSC cycles and HZ 250.
+ */
+#include "rng/rng.h"
+#include "rng/util.h"
+
+static uint32_t default_pid(void)
+{
+	return 1;
+}
+
+static uint64_t default_jiffies(void)
+{
+	return 0;
+}
+
+static uint64_t default_cycles(void)
+{
+	uint32_t lo, hi;
+
+	__asm__ __volatile__("rdtsc" : "=a"(lo), "=d"(hi));
+	return (uint64_t)hi << 32 | lo;
+}
+
+static const struct rng_platform default_platform = {
+	.current_pid = default_pid,
+	.jiffies = default_jiffies,
+	.get_cycles = default_cycles,
+	.hz = 250,
+};
+
+static const struct rng_platform *platform = &default_platform;
+
+void rng_set_platform(const struct rng_platform *p)
+{
+	platform = p ? p : &default_platform;
+}
+
+uint32_t rng_current_pid(void)
+{
+	return platform->current_pid ? platform->current_pid() : 1;
+}
+
+uint64_t rng_jiffies(void)
+{
+	return platform->jiffies ? platform->jiffies() : 0;
+}
+
+uint64_t rng_get_cycles(void)
+{
+	return platform->get_cycles ? platform->get_cycles() : default_cycles();
+}
+
+uint32_t rng_hz(void)
+{
+	return platform->hz ? platform->hz : 250;
+}
+
+/* ---- seed folding -------------------------------------------------------
+ * Why: every variant's init() takes seed material of arbitrary length; a
+ * fold keeps all of it (nothing is silently dropped) without allocating.
+ */
+void rng_fold_seed(const void *seed, size_t len, uint32_t *out, size_t n)
+{
+	const uint8_t *b = seed;
+	size_t k;
+
+	if (!out || !n)
+		return;
+	for (k = 0; k < n; k++)
+		out[k] = 0;
+	if (!b)
+		return;
+	for (k = 0; k < len; k++)
+		out[(k / 4) % n] ^= (uint32_t)b[k] << (8 * (k % 4));
+}

@@ -1,0 +1,53 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * rng.h - every random number generator Linux used behind get_random_int()
+ * (ASLR offsets, stack canaries, fork) since 2009, behind one interface.
+ *
+ * The files in rng/ are freestanding: the same objects build into the
+ * aslrbench kernel and into the host tools and tests.  They include only
+ * <stdint.h>, <stddef.h>, <stdbool.h> (and <cpuid.h>).
+ */
+#ifndef RNG_RNG_H
+#define RNG_RNG_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/*
+ * The environment the 2009-era generators read: the current task's pid,
+ * the jiffies counter and the cycle counter.  The kernel installs its own;
+ * tests and replays inject a simulated one.  Without one, pid is 1,
+ * jiffies is 0, get_cycles is RDTSC and hz is 250.
+ */
+struct rng_platform {
+	uint32_t (*current_pid)(void);
+	uint64_t (*jiffies)(void);
+	uint64_t (*get_cycles)(void);
+	uint32_t hz; /* jiffies per second, for the 300 s re-key */
+};
+/* @p is kept (not copied): it must stay valid; NULL restores the default */
+void rng_set_platform(const struct rng_platform *p);
+
+struct rng_variant {
+	const char *name;	 /* contract name, e.g. "md4-2.6.30" */
+	const char *summary;	 /* one line */
+	bool secure;		 /* considered cryptographically secure today */
+	bool (*available)(void); /* false e.g. for rdrand without CPUID bit */
+	/* seed material (EFI RNG / RDSEED / fixed hex in deterministic runs) */
+	void (*init)(const void *seed, size_t len);
+	uint32_t (*get_u32)(void);		  /* what get_random_int() returns */
+	void (*get_bytes)(void *buf, size_t len); /* bulk path, may be NULL */
+};
+
+/* NULL-terminated, in the order of the DESIGN table */
+extern const struct rng_variant *const rng_variants[];
+const struct rng_variant *rng_find(const char *name); /* NULL if unknown */
+/* feeds the 2.6.29 input pool, as add_interrupt_randomness() did */
+void rng_add_interrupt_randomness(uint32_t irq, uint64_t cycles);
+void rng_seed_all(const void *seed, size_t len); /* init every variant */
+
+/* Number of variants in rng_variants[] */
+#define RNG_NR_VARIANTS 8
+
+#endif /* RNG_RNG_H */

@@ -1,0 +1,75 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * util.h - small helpers shared by the rng/ files: rotations, byte order,
+ * the platform accessors and seed folding.  Header-only and freestanding.
+ */
+#ifndef RNG_UTIL_H
+#define RNG_UTIL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+static inline uint32_t rol32(uint32_t w, unsigned int s)
+{
+	return (w << (s & 31)) | (w >> ((-s) & 31));
+}
+
+static inline uint32_t get_le32(const void *p)
+{
+	const uint8_t *b = p;
+
+	return (uint32_t)b[0] | (uint32_t)b[1] << 8 | (uint32_t)b[2] << 16 | (uint32_t)b[3] << 24;
+}
+
+static inline void put_le32(void *p, uint32_t w)
+{
+	uint8_t *b = p;
+
+	b[0] = (uint8_t)w;
+	b[1] = (uint8_t)(w >> 8);
+	b[2] = (uint8_t)(w >> 16);
+	b[3] = (uint8_t)(w >> 24);
+}
+
+static inline uint32_t get_be32(const void *p)
+{
+	const uint8_t *b = p;
+
+	return (uint32_t)b[0] << 24 | (uint32_t)b[1] << 16 | (uint32_t)b[2] << 8 | (uint32_t)b[3];
+}
+
+static inline void put_be32(void *p, uint32_t w)
+{
+	uint8_t *b = p;
+
+	b[0] = (uint8_t)(w >> 24);
+	b[1] = (uint8_t)(w >> 16);
+	b[2] = (uint8_t)(w >> 8);
+	b[3] = (uint8_t)w;
+}
+
+/*
+ * Secrets must not survive on the stack or in a consumed batch; like
+ * memzero_explicit(), the barrier keeps the compiler from dropping the store.
+ */
+static inline void rng_memzero_explicit(void *p, size_t len)
+{
+	__builtin_memset(p, 0, len);
+	__asm__ __volatile__("" : : "r"(p) : "memory");
+}
+
+/* The environment (see struct rng_platform); implemented in platform.c */
+uint32_t rng_current_pid(void);
+uint64_t rng_jiffies(void);
+uint64_t rng_get_cycles(void);
+uint32_t rng_hz(void);
+
+/*
+ * Fold seed material of any length into @n words: byte k goes into word
+ * (k / 4) % n at bit 8 * (k % 4).  Deterministic runs pass short hex seeds,
+ * boots pass 32+ bytes from EFI_RNG_PROTOCOL/RDSEED; callers that need
+ * uniform keys run the folded words through their own hash or cipher.
+ */
+void rng_fold_seed(const void *seed, size_t len, uint32_t *out, size_t n);
+
+#endif /* RNG_UTIL_H */
