@@ -46,7 +46,7 @@ size_t fmt_fixed(char *dst, int64_t v, unsigned decimals)
 }
 
 /* Room kept back so that jrec_end can always close the object. */
-#define JREC_TAIL ",\"truncated\":true}"
+#define JREC_TAIL    ",\"truncated\":true}"
 #define JREC_RESERVE (sizeof(JREC_TAIL))
 
 /* Appends raw bytes; on overflow marks the record full and appends nothing. */
@@ -81,10 +81,10 @@ static void put_escaped(struct jrec *r, const char *s)
 		unsigned char c = (unsigned char)*s;
 
 		if (c == '"' || c == '\\') {
-			char e[2] = { '\\', (char)c };
+			char e[2] = {'\\', (char)c};
 			put(r, e, 2);
 		} else if (c < 0x20 || c == 0x7f) {
-			char e[6] = { '\\', 'u', '0', '0', hex[c >> 4], hex[c & 15] };
+			char e[6] = {'\\', 'u', '0', '0', hex[c >> 4], hex[c & 15]};
 			put(r, e, 6);
 		} else {
 			put(r, (const char *)&c, 1);

@@ -1,0 +1,94 @@
+#!/bin/sh
+# bench-host smoke test (TAP): a tiny run (--samples 10 --ensembles 2) must
+# exit 0 and log parseable "@@" records: a linux boot record, the timer
+# floor, a cycles_per_call record for every rng variant and the 4 peers
+# (numbers when available, "available":false otherwise) and a summary.
+# Nothing here depends on speed.
+set -u
+
+root=$(cd "$(dirname "$0")/../.." && pwd)
+bin=${BENCH_HOST:-$root/build/host/bench-host}
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+n=0
+failed=0
+
+tap() { # tap OK|FAIL name [detail]
+	n=$((n + 1))
+	if [ "$1" = OK ]; then
+		echo "ok $n - $2"
+	else
+		echo "not ok $n - $2${3:+: $3}"
+		failed=$((failed + 1))
+	fi
+}
+
+if [ ! -x "$bin" ]; then
+	echo "1..1"
+	echo "not ok 1 - bench-host built ($bin missing)"
+	exit 1
+fi
+
+if "$bin" --samples 10 --ensembles 2 --cold-samples 2 --no-fifo \
+	--log "$tmp/log" >"$tmp/out" 2>"$tmp/err"; then
+	tap OK "bench-host --samples 10 --ensembles 2 exits 0"
+else
+	tap FAIL "bench-host --samples 10 --ensembles 2 exits 0" "$(head -c 300 "$tmp/err")"
+fi
+
+if cmp -s "$tmp/out" "$tmp/log"; then
+	tap OK "--log file holds what was printed"
+else
+	tap FAIL "--log file holds what was printed"
+fi
+
+grep '^@@ ' "$tmp/log" | sed 's/^@@ //' >"$tmp/records"
+
+if command -v python3 >/dev/null 2>&1; then
+	if python3 -c '
+import json, sys
+for i, line in enumerate(open(sys.argv[1]), 1):
+    json.loads(line)
+' "$tmp/records" 2>"$tmp/perr"; then
+		tap OK "every @@ record is valid JSON"
+	else
+		tap FAIL "every @@ record is valid JSON" "$(tail -n 1 "$tmp/perr")"
+	fi
+else
+	n=$((n + 1))
+	echo "ok $n - every @@ record is valid JSON # SKIP no python3"
+fi
+
+check() { # check name pattern: some record matches pattern
+	if grep -q -- "$2" "$tmp/records"; then
+		tap OK "$1"
+	else
+		tap FAIL "$1" "no record matching $2"
+	fi
+}
+
+check "boot record from linux with irqs_off:false" \
+	'^{"type":"boot","platform":"linux",.*"irqs_off":false'
+check "boot record has tsc_hz, invariant_tsc, hypervisor, kernel" \
+	'"invariant_tsc":[a-z]*,"hypervisor":[a-z]*,.*"tsc_hz":[0-9]*,.*"kernel":"'
+check "timer floor record" '"suite":"timer","rng":"none","metric":"cycles_per_call"'
+
+fields='"min":[0-9.]*,"median":[0-9.]*,"mean":[0-9.]*,"p99":[0-9.]*,"max":[0-9.]*,"var":[0-9.]*,"ensembles":2,"samples":10,'
+"$bin" --list >"$tmp/names"
+while read -r name; do
+	head='"suite":"rng","rng":"'"$name"'","metric":"cycles_per_call"'
+	if grep -q -- "$head,\"available\":false" "$tmp/records"; then
+		tap OK "$name: reported unavailable"
+	else
+		check "$name: cycles_per_call with every statistic" "$head,\"unit\":\"cycles\",$fields"
+	fi
+done <"$tmp/names"
+
+for peer in getrandom-syscall arc4random openssl-RAND_bytes libsodium-randombytes_random; do
+	check "peer $peer measured" "\"rng\":\"$peer\",\"metric\":\"cycles_per_call\",\"unit\""
+done
+
+check "summary record with status 0" '^{"type":"summary",.*"failed":0,.*"status":0}$'
+
+echo "1..$n"
+[ "$failed" -eq 0 ]
