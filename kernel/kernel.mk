@@ -21,6 +21,8 @@ KERNEL_OBJS := $(patsubst %.c,$(BUILD)/k/%.o,$(KERNEL_C) $(BENCH_SRCS)) \
 	$(patsubst %.c,$(BUILD)/k/%.o,$(RNG_SRCS)) \
 	$(patsubst %.asm,$(BUILD)/k/%.o,$(KERNEL_ASM)) $(BUILD)/user/progtab.o
 
+-include kernel/console/font.mk
+
 $(BUILD)/k/rng/%.o: rng/%.c
 	@mkdir -p $(@D)
 	@echo "  KCC     $@"
@@ -36,9 +38,9 @@ $(BUILD)/k/%.o: %.asm
 	@echo "  NASM    $@"
 	$(Q)$(NASM) -f elf64 -g -o $@ $<
 
-$(BUILD)/kernel.elf: $(KERNEL_OBJS) kernel/kernel.ld
+$(BUILD)/kernel.elf: $(KERNEL_OBJS) $(KERNEL_EXTRA_OBJS) kernel/kernel.ld
 	@echo "  LD      $@"
-	$(Q)$(LD) $(KLDFLAGS) -o $@ $(KERNEL_OBJS) $(shell $(KCC) -print-libgcc-file-name)
+	$(Q)$(LD) $(KLDFLAGS) -o $@ $(KERNEL_OBJS) $(KERNEL_EXTRA_OBJS) $(shell $(KCC) -print-libgcc-file-name)
 
 # The ESP copy: no debug info (build/kernel.elf keeps it for addr2line).
 $(BUILD)/kernel.esp.elf: $(BUILD)/kernel.elf

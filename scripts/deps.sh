@@ -17,6 +17,8 @@ packages=(
 	libssl-dev libsodium-dev                # bench-host peers
 	python3 python3-matplotlib              # log -> report and plots
 	shellcheck                              # script lint in the tests
+	clang libclang-rt-14-dev                # libFuzzer targets (make fuzz)
+	console-setup-linux                     # the screen console's font (Terminus)
 	socat util-linux e2fsprogs              # serial capture and USB writer tests
 )
 

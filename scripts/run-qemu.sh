@@ -3,6 +3,12 @@
 #
 #   scripts/run-qemu.sh [--iso FILE] [--usb] [--cmdline "k=v ..."] [--deterministic]
 #                       [--timeout SEC] [--log FILE] [--accel auto|kvm|tcg] [--memory MB]
+#                       [--screenshot FILE] [--no-serial] [--resolution WxH]
+#
+# --screenshot FILE: the screen at the end of the run as a PNG (QEMU monitor
+# screendump).  --no-serial: no serial port at all, as on many PCs (the log is
+# empty, the status still comes back, a loader refusal ends only by timeout).
+# --resolution WxH: the screen mode OVMF sets (std VGA's EDID says WxH).
 #
 # Exit status: 0 the job passed; 1 it failed; 2 bad kernel command line;
 # 3 kernel panic; 4 the loader refused to boot (message in the log);
@@ -18,13 +24,14 @@ set -euo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
 iso="$here/build/aslrbench.iso"
 usb=0 cmdline="" have_cmdline=0 deterministic=0 timeout=300 log="" accel=auto mem=512
+screenshot="" no_serial=0 resolution=""
 QEMU=${QEMU:-qemu-system-x86_64}
 OVMF_CODE=${OVMF_CODE:-/usr/share/OVMF/OVMF_CODE_4M.fd}
 OVMF_VARS=${OVMF_VARS:-/usr/share/OVMF/OVMF_VARS_4M.fd}
 DETERMINISTIC_SEED=6173726c62656e6368 # "aslrbench"
 
 usage() {
-	sed -n '2,14p' "$0" | sed 's/^# \{0,1\}//' >&2
+	sed -n '2,20p' "$0" | sed 's/^# \{0,1\}//' >&2
 	exit 2
 }
 note() { echo "run-qemu: $*" >&2; }
@@ -39,6 +46,9 @@ while [ $# -gt 0 ]; do
 	--log) [ $# -ge 2 ] || usage; log=$2; shift 2 ;;
 	--accel) [ $# -ge 2 ] || usage; accel=$2; shift 2 ;;
 	--memory) [ $# -ge 2 ] || usage; mem=$2; shift 2 ;;
+	--screenshot) [ $# -ge 2 ] || usage; screenshot=$2; shift 2 ;;
+	--no-serial) no_serial=1; shift ;;
+	--resolution) [ $# -ge 2 ] || usage; resolution=$2; shift 2 ;;
 	-h | --help) usage ;;
 	*) note "unknown option '$1'"; usage ;;
 	esac
@@ -46,6 +56,23 @@ done
 case $timeout in '' | *[!0-9]*) note "--timeout needs whole seconds"; exit 2 ;; esac
 case $mem in '' | *[!0-9]*) note "--memory needs megabytes"; exit 2 ;; esac
 case $accel in auto | kvm | tcg) ;; *) note "--accel must be auto, kvm or tcg"; exit 2 ;; esac
+vga_args=(-vga std)
+if [ -n "$resolution" ]; then
+	case $resolution in
+	[1-9]*x[1-9]*) xres=${resolution%x*} yres=${resolution#*x} ;;
+	*) xres="" yres="" ;;
+	esac
+	case $xres$yres in '' | *[!0-9]*) note "--resolution needs WxH, e.g. 1920x1080"; exit 2 ;; esac
+	vgamem=16
+	while [ $((vgamem << 20)) -lt $((xres * yres * 4)) ] && [ "$vgamem" -lt 256 ]; do
+		vgamem=$((vgamem * 2))
+	done
+	vga_args=(-vga none -device "VGA,xres=$xres,yres=$yres,vgamem_mb=$vgamem")
+fi
+if [ -n "$screenshot" ]; then
+	mkdir -p "$(dirname "$screenshot")"
+	rm -f "$screenshot"
+fi
 [ -r "$iso" ] || { note "no image '$iso' (run 'make iso')"; exit 2; }
 for f in "$OVMF_CODE" "$OVMF_VARS"; do
 	[ -r "$f" ] || { note "missing firmware $f (run scripts/deps.sh)"; exit 2; }
@@ -53,9 +80,11 @@ done
 command -v "$QEMU" >/dev/null || { note "missing $QEMU (run scripts/deps.sh)"; exit 2; }
 
 tmp=$(mktemp -d)
-qpid=""
+qpid="" watcher="" feeder=""
 cleanup() {
 	[ -z "$qpid" ] || kill "$qpid" 2>/dev/null || true
+	[ -z "$watcher" ] || kill "$watcher" 2>/dev/null || true
+	[ -z "$feeder" ] || kill "$feeder" 2>/dev/null || true
 	rm -rf "$tmp"
 }
 trap cleanup EXIT
@@ -76,7 +105,7 @@ if [ "$deterministic" = 1 ] || [ "$have_cmdline" = 1 ]; then
 fi
 cp "$OVMF_VARS" "$tmp/vars.fd"
 
-base_args=(-machine q35 -m "$mem" -no-reboot -display none -vga std -monitor none
+base_args=(-machine q35 -m "$mem" -no-reboot -display none "${vga_args[@]}" -monitor none
 	-drive "if=pflash,format=raw,readonly=on,file=$OVMF_CODE"
 	-drive "if=pflash,format=raw,file=$tmp/vars.fd"
 	-device isa-debug-exit,iobase=0xf4,iosize=0x04)
@@ -102,6 +131,16 @@ kvm_works() {
 }
 
 args=("${base_args[@]}")
+if [ -n "$screenshot" ]; then
+	# The handshake (kernel/console/fbcon.c, fbcon_exit_hold): this fw_cfg file
+	# asks the kernel to keep its last screen up for 1000 ms before it writes
+	# its status; it says so on the debug console (port 0xe9), and the watcher
+	# below then has the monitor (on fifos: no socat, no socket) stop the
+	# guest, dump the screen and let it go on to its exit.  Serial or not.
+	mkfifo "$tmp/mon.in" "$tmp/mon.out" "$tmp/dbg.in" "$tmp/dbg.out"
+	args+=(-monitor "pipe:$tmp/mon" -fw_cfg "name=opt/aslrbench/screen-hold-ms,string=1000"
+		-chardev "pipe,id=dbg,path=$tmp/dbg" -device isa-debugcon,iobase=0xe9,chardev=dbg)
+fi
 if [ "$deterministic" = 1 ]; then
 	# One guest instruction per virtual nanosecond and no idle time skew:
 	# rdtsc then counts instructions, identically on every run.
@@ -121,14 +160,55 @@ else
 	args+=(-drive "if=none,id=cd,format=raw,readonly=on,media=cdrom,file=$iso"
 		-device ide-cd,drive=cd,bootindex=1)
 fi
-args+=(-chardev stdio,id=ser0,signal=off -serial chardev:ser0)
+# Interactive: the serial port is the terminal.  Piped (a script): input
+# is held back until the kernel says it reads the port, because the
+# firmware reads and drops serial input while it runs.
+piped=0
+if [ "$no_serial" = 1 ]; then
+	args+=(-serial none)
+elif [ -t 0 ]; then
+	args+=(-chardev stdio,id=ser0,signal=off -serial chardev:ser0)
+else
+	mkfifo "$tmp/ser.in" "$tmp/ser.out"
+	args+=(-chardev "pipe,id=ser0,path=$tmp/ser" -serial chardev:ser0)
+	piped=1
+fi
+
+# The dump goes to $tmp first: a dump cut short by QEMU's exit is no PNG.
+png_complete() { [ -s "$1" ] && [ "$(tail -c 8 "$1" | od -An -tx1 | tr -d ' \n')" = 49454e44ae426082 ]; }
+watch_for_screen() {
+	local line
+	exec 4<>"$tmp/mon.in" # replies go to mon.out unread: a few lines, far below a pipe's 64 KiB
+	while IFS= read -r line; do
+		case $line in
+		*"screen ready"*) printf 'stop\nscreendump %s -f png\ncont\n' "$tmp/screen.png" >&4 ;;
+		esac
+	done <"$tmp/dbg.out"
+}
 
 # Serial output goes through a reader that tees the log and notices the
 # loader's refusal: the firmware would otherwise go on to other boot options.
 mkfifo "$tmp/serial"
 exec 3<&0
-timeout -k 5 "$timeout" "$QEMU" "${args[@]}" <&3 >"$tmp/serial" 2>"$tmp/qemu.err" &
-qpid=$!
+if [ "$piped" = 1 ]; then
+	timeout -k 5 "$timeout" "$QEMU" "${args[@]}" </dev/null >"$tmp/qemu.out" 2>"$tmp/qemu.err" &
+	qpid=$!
+	# The feeder waits for the kernel's "console ready" line (seen below).
+	(
+		until [ -e "$tmp/ready" ]; do sleep 0.1; done
+		cat <&3
+	) >"$tmp/ser.in" &
+	feeder=$!
+	serial_src="$tmp/ser.out"
+else
+	timeout -k 5 "$timeout" "$QEMU" "${args[@]}" <&3 >"$tmp/serial" 2>"$tmp/qemu.err" &
+	qpid=$!
+	serial_src="$tmp/serial"
+fi
+if [ -n "$screenshot" ]; then
+	watch_for_screen &
+	watcher=$!
+fi
 loader_failed=0
 [ -z "$log" ] || : >"$log"
 while IFS= read -r line || [ -n "$line" ]; do
@@ -136,14 +216,29 @@ while IFS= read -r line || [ -n "$line" ]; do
 	[ -z "$log" ] || printf '%s\n' "$line" >>"$log"
 	case $line in
 	*"aslrbench loader: error:"*) loader_failed=1 ;;
+	*"aslrbench: console ready"*) : >"$tmp/ready" ;;
 	*"aslrbench loader: returning to the firmware"*) [ "$loader_failed" = 0 ] || kill "$qpid" 2>/dev/null || true ;;
 	esac
-done <"$tmp/serial"
+done <"$serial_src"
 set +e
 wait "$qpid"
 st=$?
 set -e
 qpid=""
+if [ -n "$feeder" ]; then
+	kill "$feeder" 2>/dev/null || true
+	feeder=""
+fi
+if [ -n "$screenshot" ]; then
+	kill "$watcher" 2>/dev/null || true
+	wait "$watcher" 2>/dev/null || true
+	watcher=""
+	if png_complete "$tmp/screen.png"; then
+		cp "$tmp/screen.png" "$screenshot"
+	else
+		note "no screenshot: the kernel did not reach its exit with a screen console"
+	fi
+fi
 
 if [ "$loader_failed" = 1 ]; then
 	note "the loader refused to boot the image (see the message above)"
