@@ -20,7 +20,7 @@ HOST_TOOLS  :=
 
 .SECONDARY:
 
-.PHONY: all iso img run test test-host test-qemu bench-host deps clean fuzz \
+.PHONY: baseline all iso img run test test-host test-qemu bench-host deps clean fuzz \
 	rng-quality rng-quality-quick usb format
 
 all: host-all iso
@@ -30,6 +30,7 @@ all: host-all iso
 -include kernel/kernel.mk
 -include boot/boot.mk
 -include iso/iso.mk
+-include tests/tests.mk
 
 host-all: $(HOST_TOOLS) $(HOST_TESTS)
 
@@ -50,6 +51,12 @@ test-host: host-all
 
 test-qemu: iso $(BUILD)/nokernel.iso
 	$(Q)scripts/test.sh --qemu-only
+
+# Re-record the deterministic instruction counts the regression test compares with.
+baseline: iso
+	$(Q)scripts/run-qemu.sh --deterministic --cmdline "mode=bench suite=rng samples=200 ensembles=5" \
+		--log $(BUILD)/baseline.log >/dev/null
+	$(Q)scripts/baseline.py write $(BUILD)/baseline.log bench/baseline/deterministic-rng.tsv
 
 usb: iso
 	$(Q)scripts/write-usb.sh $(BUILD)/aslrbench.iso $(DEV)

@@ -19,7 +19,7 @@ struct kconfig kconfig = {
 	.hz = 250,
 };
 
-static const char *const mode_names[] = { "bench", "test", "shell", "attack" };
+static const char *const mode_names[] = {"bench", "test", "shell", "attack"};
 
 const char *mode_name(enum run_mode m)
 {
@@ -87,15 +87,16 @@ static void rng_names(char *buf, size_t len)
 	buf[0] = '\0';
 	for (int i = 0; rng_variants[i]; i++)
 		n += (size_t)ksnprintf(buf + n, n < len ? len - n : 0, "%s%s", i ? "|" : "",
-				      rng_variants[i]->name);
+				       rng_variants[i]->name);
 }
 
 /* One key=value; returns 0, or -1 with err filled. */
 static int apply(const char *key, const char *val, char *err, size_t errlen)
 {
-	static const char *const bools[] = { "0", "1" };
-	static const char *const vas[] = { "0", "1", "2" };
-	static const char *const profiles[] = { "x86_64", "ia32" };
+	static const char *const bools[] = {"0", "1"};
+	static const char *const vas[] = {"0", "1", "2"};
+	static const char *const scopes[] = {"0", "1", "2", "3"};
+	static const char *const profiles[] = {"x86_64", "ia32"};
 	uint32_t u;
 	int i;
 
@@ -124,6 +125,14 @@ static int apply(const char *key, const char *val, char *err, size_t errlen)
 		if ((i = pick(val, profiles, 2)) < 0)
 			goto bad;
 		kconfig.aslr_ia32 = i;
+	} else if (!strcmp(key, "hidepid")) {
+		if ((i = pick(val, vas, 3)) < 0)
+			goto bad;
+		kconfig.hidepid = i;
+	} else if (!strcmp(key, "ptrace_scope")) {
+		if ((i = pick(val, scopes, 4)) < 0)
+			goto bad;
+		kconfig.ptrace_scope = i;
 	} else if (!strcmp(key, "hz")) {
 		if (parse_uint(val, 10000, &u) || u < 20)
 			goto bad;
@@ -146,22 +155,25 @@ static int apply(const char *key, const char *val, char *err, size_t errlen)
 	} else {
 		ksnprintf(err, errlen,
 			  "unknown key '%s' (accepted keys: mode rng proc_leak_fix "
-			  "randomize_va_space aslr_profile hz seed suite samples ensembles)",
+			  "randomize_va_space aslr_profile hidepid ptrace_scope hz seed suite "
+			  "samples ensembles)",
 			  key);
 		return -1;
 	}
 	return 0;
 bad:
 	ksnprintf(err, errlen, "bad value '%s' for %s (accepted: %s)", val, key,
-		  !strcmp(key, "mode")                 ? "bench|test|shell|attack"
+		  !strcmp(key, "mode")		       ? "bench|test|shell|attack"
 		  : !strcmp(key, "proc_leak_fix")      ? "0|1"
 		  : !strcmp(key, "randomize_va_space") ? "0|1|2"
+		  : !strcmp(key, "hidepid")	       ? "0|1|2"
+		  : !strcmp(key, "ptrace_scope")       ? "0|1|2|3"
 		  : !strcmp(key, "aslr_profile")       ? "x86_64|ia32"
-		  : !strcmp(key, "hz")                 ? "an integer from 20 to 10000"
-		  : !strcmp(key, "seed")               ? "1 to 64 bytes as an even number of hex digits"
-		  : !strcmp(key, "suite")              ? "a suite or test-group name, up to 31 characters"
-		  : !strcmp(key, "samples")            ? "an integer from 1 to 10000000"
-						       : "an integer from 1 to 100000");
+		  : !strcmp(key, "hz")		       ? "an integer from 20 to 10000"
+		  : !strcmp(key, "seed")    ? "1 to 64 bytes as an even number of hex digits"
+		  : !strcmp(key, "suite")   ? "a suite or test-group name, up to 31 characters"
+		  : !strcmp(key, "samples") ? "an integer from 1 to 10000000"
+					    : "an integer from 1 to 100000");
 	return -1;
 }
 

@@ -12,7 +12,7 @@
 #include "kernel/jobs.h"
 #include "kernel/lib/string.h"
 #include "kernel/mm/pmm.h"
-#include "kernel/sched/task.h"
+#include "kernel/sched/sched.h"
 #include "kernel/syscall/syscall.h"
 #include "kernel/test/ktest.h"
 
@@ -37,6 +37,8 @@ long sys_aslrbench_job(const struct syscall_args *a)
 		job_test();
 	case MODE_BENCH:
 		job_bench();
+	case MODE_SHELL:
+		return 1; /* init starts the shell */
 	default:
 		/* Named, not faked: these jobs arrive with their issues. */
 		kprintf("aslrbench: mode=%s is not implemented in this build\n",
@@ -52,6 +54,13 @@ static __attribute__((noinline)) void smash_stack(const char *src, size_t n)
 
 	memcpy(buf, src, n);
 	__asm__ volatile("" : : "r"(buf) : "memory");
+}
+
+static int parked;
+
+void ktest_release_parked(void)
+{
+	wake_up(&parked);
 }
 
 /* Test hooks, mode=test only, so no other run can reach them. */
@@ -73,7 +82,21 @@ long sys_aslrbench_test(const struct syscall_args *a)
 		return 0;
 	case 4:
 		return (long)pmm_free_count();
+	case 5: /* t_park: sleep until ktest_release_parked() */
+		sleep_on(&parked, (const void *)sys_aslrbench_test);
+		return 0;
 	default:
 		return -EINVAL;
 	}
+}
+
+/* reboot(2), power-off only: root ends the run with a success status. */
+long sys_reboot(const struct syscall_args *a)
+{
+	if (!(current->cap_effective & (1ULL << 22))) /* CAP_SYS_BOOT */
+		return -EPERM;
+	if (a->a0 != 0xfee1dead || a->a1 != 672274793 || a->a2 != 0x4321fedc)
+		return -EINVAL;
+	kprintf("aslrbench: power off\n");
+	qemu_exit(EXIT_OK);
 }

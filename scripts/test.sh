@@ -120,6 +120,75 @@ expect_text() {
 	fi
 }
 
+# Two deterministic runs of the rng suite (in parallel: one per core) must
+# agree to the last digit, and stay within tolerance of the committed baseline.
+deterministic_tests() {
+	local a="$logs/qemu-det-a.log" b="$logs/qemu-det-b.log" pa pb sa sb
+	local cmd="mode=bench suite=rng samples=200 ensembles=5"
+	scripts/run-qemu.sh --deterministic --cmdline "$cmd" --timeout 400 --log "$a" >/dev/null 2>"$a.err" &
+	pa=$!
+	scripts/run-qemu.sh --deterministic --cmdline "$cmd" --timeout 400 --log "$b" >/dev/null 2>"$b.err" &
+	pb=$!
+	wait "$pa"; sa=$?
+	wait "$pb"; sb=$?
+	if [ "$sa" -ne 0 ] || [ "$sb" -ne 0 ]; then
+		fail "qemu/deterministic" "run-qemu.sh exited $sa and $sb (logs: $a $b)"
+		return
+	fi
+	if diff <(grep -a '^@@ ' "$a" | tr -d '\r') <(grep -a '^@@ ' "$b" | tr -d '\r') >"$logs/det.diff"; then
+		pass "qemu/deterministic: two runs gave identical records"
+	else
+		fail "qemu/deterministic" "the two runs differ (see $logs/det.diff)"
+	fi
+	scripts/baseline.py check "$a" bench/baseline/deterministic-rng.tsv >"$logs/baseline.log" 2>&1
+	tap_suite "baseline" "$logs/baseline.log" $?
+}
+
+# The 2009 leak through the serial shell, driven by a piped script: as uid
+# 1000, init's stat must show zeros in fields 28-30 and its maps must be
+# denied; with proc_leak_fix=0 the same fields must show.
+stat_fields_28_30() {
+	/usr/bin/python3 - "$1" <<'PY'
+import sys
+for raw in open(sys.argv[1], encoding="utf-8", errors="replace"):
+    line = raw.strip()
+    if line.startswith("1 (init) "):
+        f = line[line.rindex(")") + 2:].split()
+        print(f[25], f[26], f[27])  # fields 28, 29, 30
+        break
+PY
+}
+
+shell_tests() {
+	local script=$'id\nsu 1000\nid\ncat /proc/1/stat\ncat /proc/1/maps\nexit\npoweroff\n'
+	local log="$logs/qemu-shell-fixed.log" got
+	if printf '%s' "$script" | scripts/run-qemu.sh --cmdline "mode=shell" --timeout 120 --log "$log" >/dev/null 2>"$log.err"; then
+		pass "qemu/shell-fixed: piped script ran to poweroff"
+	else
+		fail "qemu/shell-fixed" "run-qemu.sh failed (log: $log)"
+	fi
+	expect_text qemu/shell-fixed "$log" "uid=1000 euid=1000"
+	expect_text qemu/shell-fixed "$log" '$ cat /proc/1/maps'
+	expect_text qemu/shell-fixed "$log" "cat: /proc/1/maps: Permission denied"
+	got=$(stat_fields_28_30 "$log")
+	if [ "$got" = "0 0 0" ]; then
+		pass "qemu/shell-fixed: startstack, kstkesp, kstkeip of init read as 0 0 0"
+	else
+		fail "qemu/shell-fixed" "init's stat fields 28-30 as uid 1000: '$got', expected '0 0 0'"
+	fi
+	log="$logs/qemu-shell-leak.log"
+	if printf '%s' "$script" | scripts/run-qemu.sh --cmdline "mode=shell proc_leak_fix=0" --timeout 120 --log "$log" >/dev/null 2>"$log.err"; then
+		pass "qemu/shell-leak: piped script ran to poweroff"
+	else
+		fail "qemu/shell-leak" "run-qemu.sh failed (log: $log)"
+	fi
+	got=$(stat_fields_28_30 "$log")
+	case $got in
+	"" | *" 0"* | "0 "*) fail "qemu/shell-leak" "fields 28-30 with the fix off: '$got', expected three non-zero values" ;;
+	*) pass "qemu/shell-leak: init's startstack, kstkesp, kstkeip leak: $got" ;;
+	esac
+}
+
 qemu_tests() {
 	boot cd 0 --cmdline "mode=test" --timeout 300
 	kernel_records cd
@@ -133,6 +202,15 @@ qemu_tests() {
 	if boot no-kernel 4 --iso build/nokernel.iso --timeout 120; then
 		expect_text qemu/no-kernel "$logs/qemu-no-kernel.log" 'cannot read \aslrbench\kernel.elf'
 	fi
+	if boot bench 0 --timeout 300; then
+		expect_text qemu/bench "$logs/qemu-bench.log" '"type":"summary"'
+		for suite in timer rng fork spawn; do
+			expect_text qemu/bench "$logs/qemu-bench.log" "\"suite\":\"$suite\""
+		done
+		expect_text qemu/bench "$logs/qemu-bench.log" '"rng_share_pct":'
+	fi
+	deterministic_tests
+	shell_tests
 	if boot fault-report 3 --cmdline "mode=test suite=fault_unhandled" --timeout 120; then
 		for s in "page fault at 0xffffc00000400000" "RIP=" "CR2=" "backtrace"; do
 			expect_text qemu/fault-report "$logs/qemu-fault-report.log" "$s"

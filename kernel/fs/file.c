@@ -68,7 +68,7 @@ static long console_write_op(struct file *f, const char *kbuf, size_t n)
 	return (long)n;
 }
 
-static const struct file_ops console_ops = { console_read, console_write_op, 0 };
+static const struct file_ops console_ops = {console_read, console_write_op, 0};
 static struct file *the_console;
 
 struct file *console_file(void)

@@ -15,17 +15,23 @@
 static char ring[RING];
 static unsigned head, tail; /* head: next write; tail: next read */
 
+/*
+ * Drains the UART only while the ring has room: a full ring leaves bytes in
+ * the UART, whose full FIFO makes QEMU stop reading its input, so a long
+ * piped script is held back rather than lost.
+ */
 void tty_poll(void)
 {
-	int c;
 	bool got = false;
 
-	while ((c = serial_getc()) >= 0) {
-		if (head - tail < RING) {
-			ring[head % RING] = (char)c;
-			head++;
-			got = true;
-		}
+	while (head - tail < RING) {
+		int c = serial_getc();
+
+		if (c < 0)
+			break;
+		ring[head % RING] = (char)c;
+		head++;
+		got = true;
 	}
 	if (got)
 		wake_up(ring);

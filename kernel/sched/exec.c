@@ -22,19 +22,19 @@
 #include "kernel/arch/timer.h"
 #include "kernel/user/programs.h"
 
-#define ET_DYN          3
-#define PT_DYNAMIC      2
-#define DT_NULL         0
-#define DT_RELA         7
-#define DT_RELASZ       8
-#define DT_RELAENT      9
-#define R_X86_64_NONE   0
+#define ET_DYN		  3
+#define PT_DYNAMIC	  2
+#define DT_NULL		  0
+#define DT_RELA		  7
+#define DT_RELASZ	  8
+#define DT_RELAENT	  9
+#define R_X86_64_NONE	  0
 #define R_X86_64_RELATIVE 8
-#define MAX_SEG_SPAN    (256ULL << 20)
-#define STACK_VMA_SIZE  (8ULL << 20) /* RLIMIT_STACK's default */
-#define AT_NULL   0
-#define AT_PAGESZ 6
-#define AT_ENTRY  9
+#define MAX_SEG_SPAN	  (256ULL << 20)
+#define STACK_VMA_SIZE	  (8ULL << 20) /* RLIMIT_STACK's default */
+#define AT_NULL		  0
+#define AT_PAGESZ	  6
+#define AT_ENTRY	  9
 
 struct elf_rela {
 	uint64_t r_offset;
@@ -56,10 +56,10 @@ static int check_elf(const uint8_t *img, uint64_t size, uint64_t *span)
 	uint64_t end = 0;
 
 	if (size < sizeof(*eh) || memcmp(eh->e_ident, "\177ELF", 4) ||
-	    eh->e_ident[4] != ELFCLASS64 || eh->e_ident[5] != ELFDATA2LSB ||
-	    eh->e_type != ET_DYN || eh->e_machine != EM_X86_64 ||
-	    eh->e_phentsize != sizeof(Elf64_Phdr) || eh->e_phnum == 0 || eh->e_phnum > 32 ||
-	    eh->e_phoff > size || size - eh->e_phoff < eh->e_phnum * sizeof(Elf64_Phdr))
+	    eh->e_ident[4] != ELFCLASS64 || eh->e_ident[5] != ELFDATA2LSB || eh->e_type != ET_DYN ||
+	    eh->e_machine != EM_X86_64 || eh->e_phentsize != sizeof(Elf64_Phdr) ||
+	    eh->e_phnum == 0 || eh->e_phnum > 32 || eh->e_phoff > size ||
+	    size - eh->e_phoff < eh->e_phnum * sizeof(Elf64_Phdr))
 		return -ENOEXEC;
 	for (int i = 0; i < eh->e_phnum; i++) {
 		const Elf64_Phdr *ph = (const Elf64_Phdr *)(img + eh->e_phoff) + i;
@@ -68,8 +68,7 @@ static int check_elf(const uint8_t *img, uint64_t size, uint64_t *span)
 			continue;
 		if (ph->p_memsz > MAX_SEG_SPAN || ph->p_vaddr > MAX_SEG_SPAN - ph->p_memsz ||
 		    ph->p_filesz > ph->p_memsz || ph->p_offset > size ||
-		    size - ph->p_offset < ph->p_filesz ||
-		    (ph->p_vaddr - ph->p_offset) % PAGE_SIZE)
+		    size - ph->p_offset < ph->p_filesz || (ph->p_vaddr - ph->p_offset) % PAGE_SIZE)
 			return -ENOEXEC;
 		if (ph->p_vaddr + ph->p_memsz > end)
 			end = ph->p_vaddr + ph->p_memsz;
@@ -271,7 +270,9 @@ long do_spawn(const char *name, int argc, char *const argv[])
 		free_task(p);
 		return -ENOMEM;
 	}
+	rng_spawn_pid = p->pid;
 	rc = build_mm(p->mm, prog, argc, argv, &entry, &sp);
+	rng_spawn_pid = 0;
 	if (rc) {
 		mm_put(p->mm);
 		free_task(p);

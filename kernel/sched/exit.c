@@ -53,7 +53,8 @@ long do_wait(int pid, int options, int *status, uint64_t *utime, uint64_t *stime
 			struct task_struct *c = &tasks[i];
 			long cpid;
 
-			if (c->state == TASK_UNUSED || c->parent != me || (pid > 0 && c->pid != pid))
+			if (c->state == TASK_UNUSED || c->parent != me ||
+			    (pid > 0 && c->pid != pid))
 				continue;
 			have_child = true;
 			if (c->state != TASK_ZOMBIE)

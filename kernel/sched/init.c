@@ -10,6 +10,7 @@
 #include "kernel/exit.h"
 #include "kernel/errno.h"
 #include "kernel/fs/file.h"
+#include "kernel/fs/proc/proc.h"
 #include "kernel/mm/mm.h"
 #include "kernel/sched/proc.h"
 #include "kernel/sched/sched.h"
@@ -18,7 +19,7 @@
 static int fault_signal(uint64_t vector)
 {
 	switch (vector) {
-	case 0: /* #DE */
+	case 0:	 /* #DE */
 	case 16: /* #MF */
 	case 19: /* #XM */
 		return SIGFPE;
@@ -63,17 +64,19 @@ void __stack_chk_fail(void)
 	if (!t || t == &idle_task || !t->mm)
 		panic("stack smashing detected in the kernel");
 	kprintf("stack smashing detected in %s[%d]: its kernel stack was overwritten; "
-		"killing it\n", t->comm, t->pid);
+		"killing it\n",
+		t->comm, t->pid);
 	do_exit(W_SIGNALED(SIGABRT));
 }
 
 void proc_init(void)
 {
-	char *argv[] = { "init" };
+	char *argv[] = {"init"};
 	long pid;
 
 	sched_init();
 	syscall_init();
+	proc_init_fs();
 	user_fault_hook = user_fault;
 	uaccess_fault_hook = uaccess_fault;
 	return_to_user_hook = preempt_from_user;
@@ -86,4 +89,10 @@ void proc_init(void)
 		kprintf("aslrbench: cannot start init (%ld)\n", pid);
 		qemu_exit(EXIT_PANIC);
 	}
+	/*
+	 * From here every byte on the serial port reaches the console buffer.
+	 * run-qemu.sh holds piped input back until it sees this line, because the
+	 * firmware reads (and drops) serial input while it runs.
+	 */
+	kprintf("aslrbench: console ready\n");
 }

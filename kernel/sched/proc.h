@@ -8,16 +8,16 @@
 #include "kernel/sched/task.h"
 
 /* wait4 status encoding, as Linux: exited (code << 8) or killed by (signal). */
-#define W_EXITCODE(code) (((code) & 0xff) << 8)
-#define W_SIGNALED(sig)  ((sig) & 0x7f)
-#define SIGTRAP 5
-#define SIGILL  4
-#define SIGABRT 6
-#define SIGBUS  7
-#define SIGFPE  8
-#define SIGKILL 9
-#define SIGSEGV 11
-#define WNOHANG 1
+#define W_EXITCODE(code) (((code)&0xff) << 8)
+#define W_SIGNALED(sig)	 ((sig)&0x7f)
+#define SIGTRAP		 5
+#define SIGILL		 4
+#define SIGABRT		 6
+#define SIGBUS		 7
+#define SIGFPE		 8
+#define SIGKILL		 9
+#define SIGSEGV		 11
+#define WNOHANG		 1
 
 long do_fork(struct trap_frame *regs);
 void prepare_kernel_stack(struct task_struct *p, const struct trap_frame *regs);

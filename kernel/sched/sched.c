@@ -34,6 +34,8 @@ static void timer_tick(bool from_user)
 		cur->utime++;
 	else if (cur != &idle_task)
 		cur->stime++;
+	else
+		idle_ticks++;
 	for (int i = 0; i < NR_TASKS; i++) {
 		struct task_struct *t = &tasks[i];
 

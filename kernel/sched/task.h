@@ -11,21 +11,21 @@
 #include "kernel/arch/traps.h"
 #include "kernel/percpu.h"
 
-#define NR_TASKS        64 /* a full table makes fork return -EAGAIN */
-#define TASK_COMM_LEN   16
-#define TASK_CMDLINE    256
-#define KSTACK_PAGES    4
-#define NR_OPEN         16
-#define CAP_SYS_PTRACE  19
-#define CAP_SETUID      7
-#define CAP_SETGID      6
-#define CAP_SYS_ADMIN   21
+#define NR_TASKS       64 /* a full table makes fork return -EAGAIN */
+#define TASK_COMM_LEN  16
+#define TASK_CMDLINE   256
+#define KSTACK_PAGES   4
+#define NR_OPEN	       16
+#define CAP_SYS_PTRACE 19
+#define CAP_SETUID     7
+#define CAP_SETGID     6
+#define CAP_SYS_ADMIN  21
 
 enum task_state {
 	TASK_UNUSED = 0,
-	TASK_RUNNING,     /* runnable or on the CPU ("R") */
+	TASK_RUNNING,	    /* runnable or on the CPU ("R") */
 	TASK_INTERRUPTIBLE, /* sleeping ("S") */
-	TASK_ZOMBIE,      /* exited, waiting for its parent ("Z") */
+	TASK_ZOMBIE,	    /* exited, waiting for its parent ("Z") */
 };
 
 struct mm_struct;
@@ -44,19 +44,19 @@ struct task_struct {
 	uint64_t cap_effective;
 	int dumpable; /* 1 normally; 0 after a set-id change or prctl */
 
-	uint64_t start_time; /* jiffies at fork/spawn */
+	uint64_t start_time;   /* jiffies at fork/spawn */
 	uint64_t utime, stime; /* ticks spent in user / kernel mode */
 	uint64_t min_flt, maj_flt;
 
 	/* Kernel stack; the user registers sit at its top while in the kernel. */
-	uint64_t kstack;     /* lowest address */
-	uint64_t kernel_rsp; /* saved by switch_to */
+	uint64_t kstack;	 /* lowest address */
+	uint64_t kernel_rsp;	 /* saved by switch_to */
 	struct trap_frame *regs; /* user registers: KSTK_EIP/KSTK_ESP read them */
 	uint8_t fpu[512] __attribute__((aligned(16)));
 
-	const void *wchan; /* where it sleeps: a kernel function's address */
+	const void *wchan;	/* where it sleeps: a kernel function's address */
 	const void *sleep_chan; /* what wakes it */
-	uint64_t sleep_until; /* jiffies, for nanosleep; 0 = not timed */
+	uint64_t sleep_until;	/* jiffies, for nanosleep; 0 = not timed */
 
 	struct mm_struct *mm;
 	uint64_t stack_canary;

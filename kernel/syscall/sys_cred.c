@@ -11,12 +11,12 @@
 #include "kernel/sched/task.h"
 #include "kernel/syscall/syscall.h"
 
-#define CAP_ALL          0x1ffffffffffULL
-#define PR_GET_DUMPABLE  3
-#define PR_SET_DUMPABLE  4
-#define PR_SET_NAME      15
-#define PR_GET_NAME      16
-#define KEEP             0xffffffffu
+#define CAP_ALL		0x1ffffffffffULL
+#define PR_GET_DUMPABLE 3
+#define PR_SET_DUMPABLE 4
+#define PR_SET_NAME	15
+#define PR_GET_NAME	16
+#define KEEP		0xffffffffu
 
 static bool capable(int cap)
 {
@@ -81,7 +81,7 @@ long sys_setresuid(const struct syscall_args *a)
 
 long sys_setuid(const struct syscall_args *a)
 {
-	struct syscall_args b = { a->a0, a->a0, a->a0, 0, 0, 0 };
+	struct syscall_args b = {a->a0, a->a0, a->a0, 0, 0, 0};
 
 	if (capable(CAP_SETUID))
 		return sys_setresuid(&b);

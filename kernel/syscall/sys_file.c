@@ -5,8 +5,7 @@
 #include "kernel/sched/task.h"
 #include "kernel/syscall/syscall.h"
 
-#define CHUNK 512
-#define O_ACCMODE 3
+#define CHUNK  512
 #define MAX_RW (1UL << 30)
 
 static struct file *fget(uint64_t fd)
@@ -77,8 +76,6 @@ long sys_open(const struct syscall_args *a)
 
 	if (rc < 0)
 		return rc;
-	if (((int)a->a1 & O_ACCMODE) != 0)
-		return -EACCES; /* everything here is read-only, except as below */
 	for (fd = 0; fd < NR_OPEN && current->files[fd]; fd++)
 		;
 	if (fd == NR_OPEN)

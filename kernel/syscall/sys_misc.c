@@ -11,7 +11,7 @@
 #define GRND_NONBLOCK 1
 #define GRND_RANDOM   2
 #define GRND_INSECURE 4
-#define NSEC          1000000000ULL
+#define NSEC	      1000000000ULL
 
 struct timespec_k {
 	int64_t tv_sec, tv_nsec;
@@ -25,7 +25,7 @@ long sys_sched_yield(const struct syscall_args *a)
 }
 
 /* Named as Linux's, so /proc/<pid>/wchan shows what a sleeper waits in. */
-static void do_nanosleep(uint64_t ticks)
+void do_nanosleep(uint64_t ticks)
 {
 	sleep_until(jiffies + ticks, (const void *)do_nanosleep);
 }
@@ -51,7 +51,7 @@ long sys_nanosleep(const struct syscall_args *a)
 long sys_clock_gettime(const struct syscall_args *a)
 {
 	uint64_t ns = tsc_to_ns(rdtsc());
-	struct timespec_k ts = { (int64_t)(ns / NSEC), (int64_t)(ns % NSEC) };
+	struct timespec_k ts = {(int64_t)(ns / NSEC), (int64_t)(ns % NSEC)};
 
 	if (a->a0 > 1)
 		return -EINVAL;

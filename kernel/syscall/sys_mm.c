@@ -21,8 +21,8 @@ long sys_mmap(const struct syscall_args *a)
 
 	/* Only what user programs here need; the rest says so with EINVAL. */
 	if (!len || len > TASK_SIZE || (a->a2 & ~7ULL) ||
-	    (a->a3 & ~(uint64_t)(MAP_PRIVATE | MAP_ANONYMOUS)) ||
-	    !(a->a3 & MAP_ANONYMOUS) || !(a->a3 & MAP_PRIVATE) || (int)a->a4 != -1)
+	    (a->a3 & ~(uint64_t)(MAP_PRIVATE | MAP_ANONYMOUS)) || !(a->a3 & MAP_ANONYMOUS) ||
+	    !(a->a3 & MAP_PRIVATE) || (int)a->a4 != -1)
 		return -EINVAL;
 	len = (len + PAGE_SIZE - 1) & ~(PAGE_SIZE - 1);
 	addr = mm_get_unmapped_area(mm, len);

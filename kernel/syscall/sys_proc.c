@@ -1,5 +1,6 @@
 /* Process calls: getpid, getppid, fork, exit, wait4, spawn, and the pid list for ps. */
 #include "kernel/errno.h"
+#include "kernel/fs/proc/proc.h"
 #include "kernel/lib/string.h"
 #include "kernel/mm/uaccess.h"
 #include "kernel/sched/proc.h"
@@ -43,7 +44,7 @@ struct rusage_k {
 static struct timeval_k ticks_to_tv(uint64_t ticks)
 {
 	unsigned hz = timer_hz();
-	struct timeval_k tv = { (int64_t)(ticks / hz), (int64_t)((ticks % hz) * 1000000 / hz) };
+	struct timeval_k tv = {(int64_t)(ticks / hz), (int64_t)((ticks % hz) * 1000000 / hz)};
 
 	return tv;
 }
@@ -123,7 +124,9 @@ long sys_getdents_pids(const struct syscall_args *a)
 	for (int i = 0; i < NR_TASKS && n < max; i++) {
 		int pid = tasks[i].pid;
 
-		if (tasks[i].state == TASK_UNUSED)
+		int err;
+
+		if (tasks[i].state == TASK_UNUSED || !proc_pid_visible(&tasks[i], &err))
 			continue;
 		if (copy_to_user(a->a0 + (uint64_t)n * sizeof(int), &pid, sizeof(pid)))
 			return -EFAULT;

@@ -15,39 +15,40 @@ static const struct {
 	unsigned nr;
 	syscall_fn fn;
 } table[] = {
-	{ __NR_read, sys_read },
-	{ __NR_write, sys_write },
-	{ __NR_open, sys_open },
-	{ __NR_close, sys_close },
-	{ __NR_lseek, sys_lseek },
-	{ __NR_mmap, sys_mmap },
-	{ __NR_munmap, sys_munmap },
-	{ __NR_brk, sys_brk },
-	{ __NR_sched_yield, sys_sched_yield },
-	{ __NR_nanosleep, sys_nanosleep },
-	{ __NR_getpid, sys_getpid },
-	{ __NR_fork, sys_fork },
-	{ __NR_exit, sys_exit },
-	{ __NR_wait4, sys_wait4 },
-	{ __NR_getuid, sys_getuid },
-	{ __NR_getgid, sys_getgid },
-	{ __NR_setuid, sys_setuid },
-	{ __NR_geteuid, sys_geteuid },
-	{ __NR_getegid, sys_getegid },
-	{ __NR_getppid, sys_getppid },
-	{ __NR_setresuid, sys_setresuid },
-	{ __NR_getresuid, sys_getresuid },
-	{ __NR_setresgid, sys_setresgid },
-	{ __NR_getresgid, sys_getresgid },
-	{ __NR_prctl, sys_prctl },
-	{ __NR_clock_gettime, sys_clock_gettime },
-	{ __NR_exit_group, sys_exit },
-	{ __NR_getrandom, sys_getrandom },
-	{ __NR_spawn, sys_spawn },
-	{ __NR_aslrbench_job, sys_aslrbench_job },
-	{ __NR_aslrbench_test, sys_aslrbench_test },
-	{ __NR_getdents_pids, sys_getdents_pids },
-	{ __NR_bench_submit, sys_bench_submit },
+	{__NR_read, sys_read},
+	{__NR_write, sys_write},
+	{__NR_open, sys_open},
+	{__NR_close, sys_close},
+	{__NR_lseek, sys_lseek},
+	{__NR_mmap, sys_mmap},
+	{__NR_munmap, sys_munmap},
+	{__NR_brk, sys_brk},
+	{__NR_sched_yield, sys_sched_yield},
+	{__NR_nanosleep, sys_nanosleep},
+	{__NR_getpid, sys_getpid},
+	{__NR_fork, sys_fork},
+	{__NR_exit, sys_exit},
+	{__NR_wait4, sys_wait4},
+	{__NR_getuid, sys_getuid},
+	{__NR_getgid, sys_getgid},
+	{__NR_setuid, sys_setuid},
+	{__NR_geteuid, sys_geteuid},
+	{__NR_getegid, sys_getegid},
+	{__NR_getppid, sys_getppid},
+	{__NR_setresuid, sys_setresuid},
+	{__NR_getresuid, sys_getresuid},
+	{__NR_setresgid, sys_setresgid},
+	{__NR_getresgid, sys_getresgid},
+	{__NR_prctl, sys_prctl},
+	{__NR_reboot, sys_reboot},
+	{__NR_clock_gettime, sys_clock_gettime},
+	{__NR_exit_group, sys_exit},
+	{__NR_getrandom, sys_getrandom},
+	{__NR_spawn, sys_spawn},
+	{__NR_aslrbench_job, sys_aslrbench_job},
+	{__NR_aslrbench_test, sys_aslrbench_test},
+	{__NR_getdents_pids, sys_getdents_pids},
+	{__NR_bench_submit, sys_bench_submit},
 };
 
 void syscall_init(void)
@@ -61,7 +62,7 @@ void syscall_init(void)
 
 void syscall_dispatch(struct trap_frame *f)
 {
-	struct syscall_args a = { f->rdi, f->rsi, f->rdx, f->r10, f->r8, f->r9 };
+	struct syscall_args a = {f->rdi, f->rsi, f->rdx, f->r10, f->r8, f->r9};
 	long ret = -ENOSYS;
 
 	current->regs = f;

@@ -8,6 +8,16 @@ int main(int argc, char **argv)
 	(void)argc;
 	(void)argv;
 	rc = syscall0(__NR_aslrbench_job);
+	if (rc == 1) { /* mode=shell: run the shell, power off when it ends */
+		int status;
+		long pid = spawn("sh", 0);
+
+		if (pid > 0)
+			wait4((int)pid, &status, 0, 0);
+		else
+			printf("init: cannot start sh (%ld)\n", pid);
+		syscall6(__NR_reboot, 0xfee1dead, 672274793, 0x4321fedc, 0, 0, 0);
+	}
 	printf("init: the job returned %ld\n", rc);
 	return 1;
 }

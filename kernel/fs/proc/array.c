@@ -1,0 +1,107 @@
+/*
+ * /proc/<pid>/stat and /proc/<pid>/status, after fs/proc/array.c.
+ *
+ * do_task_stat carries the 2009 patch: a reader that fails
+ * ptrace_may_access(task, PTRACE_MODE_READ) sees 0 for kstkeip, kstkesp,
+ * wchan and startstack, the four values that reveal where the target's
+ * code and stack are.  With proc_leak_fix=0 the check is skipped, as in
+ * 2.6.29 before the patch, so the leak can be shown.
+ */
+#include "kernel/arch/timer.h"
+#include "kernel/fs/proc/internal.h"
+#include "kernel/fs/proc/stat_format.h"
+#include "kernel/lib/string.h"
+#include "kernel/lib/vsprintf.h"
+#include "kernel/mm/mm.h"
+#include "kernel/security/ptrace.h"
+
+static char task_state_char(const struct task_struct *t)
+{
+	switch (t->state) {
+	case TASK_RUNNING:
+		return 'R';
+	case TASK_ZOMBIE:
+		return 'Z';
+	default:
+		return 'S';
+	}
+}
+
+uint64_t jiffies_to_clock_t(uint64_t j)
+{
+	return j * USER_HZ / timer_hz();
+}
+
+static uint64_t task_vsize(const struct mm_struct *mm)
+{
+	uint64_t v = 0;
+
+	for (int i = 0; i < mm->nvmas; i++)
+		v += mm->vmas[i].end - mm->vmas[i].start;
+	return v;
+}
+
+long proc_pid_stat(struct task_struct *task, char *buf)
+{
+	struct task_stat_fields f;
+	struct mm_struct *mm = task->mm;
+	bool permitted = !proc_leak_fix || ptrace_may_access(task, PTRACE_MODE_READ);
+	int n;
+
+	memset(&f, 0, sizeof(f));
+	f.pid = task->pid;
+	memcpy(f.comm, task->comm, sizeof(f.comm));
+	f.state = task_state_char(task);
+	f.ppid = task->parent ? task->parent->pid : 0;
+	f.pgid = f.sid = 1; /* one session, led by init */
+	f.tty_pgrp = -1;
+	f.min_flt = task->min_flt;
+	f.maj_flt = task->maj_flt;
+	f.utime = jiffies_to_clock_t(task->utime);
+	f.stime = jiffies_to_clock_t(task->stime);
+	f.priority = 20;
+	f.num_threads = 1;
+	f.start_time = jiffies_to_clock_t(task->start_time);
+	f.rsslim = ~0UL;
+	f.exit_signal = 17; /* SIGCHLD */
+	if (mm) {
+		f.vsize = task_vsize(mm);
+		f.rss = mm->rss_pages;
+		f.start_code = mm->start_code;
+		f.end_code = mm->end_code;
+		if (permitted) {
+			f.start_stack = mm->start_stack;
+			f.kstkeip = task->regs ? task->regs->rip : 0;
+			f.kstkesp = task->regs ? task->regs->rsp : 0;
+		}
+	}
+	if (permitted)
+		f.wchan = task->state == TASK_INTERRUPTIBLE ? (uint64_t)task->wchan : 0;
+	n = format_task_stat(buf, PROC_BUF, &f);
+	return n < PROC_BUF ? n : PROC_BUF - 1;
+}
+
+long proc_pid_status(struct task_struct *task, char *buf)
+{
+	static const char *const states[] = {"X (dead)", "R (running)", "S (sleeping)",
+					     "Z (zombie)"};
+	struct mm_struct *mm = task->mm;
+	uint64_t vm = mm ? task_vsize(mm) / 1024 : 0, rss = mm ? mm->rss_pages * 4 : 0;
+	int n;
+
+	n = ksnprintf(buf, PROC_BUF,
+		      "Name:\t%s\nState:\t%s\nTgid:\t%d\nPid:\t%d\nPPid:\t%d\nTracerPid:\t0\n"
+		      "Uid:\t%u\t%u\t%u\t%u\nGid:\t%u\t%u\t%u\t%u\nFDSize:\t%d\nGroups:\t\n",
+		      task->comm, states[task->state & 3], task->pid, task->pid,
+		      task->parent ? task->parent->pid : 0, task->uid, task->euid, task->suid,
+		      task->fsuid, task->gid, task->egid, task->sgid, task->fsgid, NR_OPEN);
+	if (mm)
+		n += ksnprintf(buf + n, PROC_BUF - (size_t)n,
+			       "VmPeak:\t%8lu kB\nVmSize:\t%8lu kB\nVmRSS:\t%8lu kB\n", vm, vm,
+			       rss);
+	n += ksnprintf(buf + n, PROC_BUF - (size_t)n,
+		       "Threads:\t1\nCapInh:\t0000000000000000\nCapPrm:\t%016lx\n"
+		       "CapEff:\t%016lx\nCapBnd:\tffffffffffffffff\n",
+		       task->cap_effective, task->cap_effective);
+	return n < PROC_BUF ? n : PROC_BUF - 1;
+}

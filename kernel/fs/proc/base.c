@@ -1,0 +1,96 @@
+/*
+ * /proc/<pid>/wchan and cmdline, /proc/uptime and the two sysctls.
+ *
+ * wchan follows proc_pid_wchan after the 2009 patch: a known kernel
+ * function is shown by name to anyone; a bare address only to a reader
+ * that passes ptrace_may_access (or to everyone with proc_leak_fix=0).
+ */
+#include "kernel/arch/timer.h"
+#include "kernel/cmdline.h"
+#include "kernel/errno.h"
+#include "kernel/fs/proc/internal.h"
+#include "kernel/fs/proc/path.h"
+#include "kernel/fs/tty.h"
+#include "kernel/lib/string.h"
+#include "kernel/lib/vsprintf.h"
+#include "kernel/mm/layout.h"
+#include "kernel/rng_glue.h"
+#include "kernel/sched/proc.h"
+#include "kernel/sched/sched.h"
+#include "kernel/security/ptrace.h"
+
+int proc_leak_fix = 1;
+int hidepid;
+uint64_t idle_ticks; /* ticks the idle task ran: /proc/uptime's second field */
+
+/* The sleeping points of this kernel, named as their Linux counterparts (kallsyms). */
+const char *wchan_symbol(const void *wchan)
+{
+	if (wchan == (const void *)do_wait)
+		return "do_wait";
+	if (wchan == (const void *)n_tty_read)
+		return "n_tty_read";
+	if (wchan == (const void *)do_nanosleep)
+		return "do_nanosleep";
+	return 0;
+}
+
+long proc_pid_wchan(struct task_struct *task, char *buf)
+{
+	const void *w = task->state == TASK_INTERRUPTIBLE ? task->wchan : 0;
+	const char *sym = wchan_symbol(w);
+
+	if (sym)
+		return ksnprintf(buf, PROC_BUF, "%s", sym);
+	if (proc_leak_fix && !ptrace_may_access(task, PTRACE_MODE_READ))
+		return 0;
+	return ksnprintf(buf, PROC_BUF, "%lu", (uint64_t)w);
+}
+
+long proc_pid_cmdline(struct task_struct *task, char *buf)
+{
+	uint32_t n = task->cmdline_len < PROC_BUF ? task->cmdline_len : PROC_BUF;
+
+	if (!task->mm)
+		return 0; /* zombies have no arguments left, as in Linux */
+	memcpy(buf, task->cmdline, n);
+	return n;
+}
+
+long proc_uptime(char *buf)
+{
+	uint64_t up = jiffies * 100 / timer_hz(), idle = idle_ticks * 100 / timer_hz();
+
+	return ksnprintf(buf, PROC_BUF, "%lu.%02lu %lu.%02lu\n", up / 100, up % 100, idle / 100,
+			 idle % 100);
+}
+
+long proc_sysctl_read(int node, char *buf)
+{
+	if (node == PROC_NODE_RANDOMIZE_VA_SPACE)
+		return ksnprintf(buf, PROC_BUF, "%d\n", randomize_va_space);
+	return ksnprintf(buf, PROC_BUF, "%s\n", rng_current()->name);
+}
+
+/* Root only (EPERM otherwise, the sysctl's mode being 0644); EINVAL on bad values. */
+long proc_sysctl_write(int node, const char *kbuf, size_t n)
+{
+	char val[40];
+	size_t len = n;
+
+	if (!capable(CAP_SYS_ADMIN))
+		return -EPERM;
+	if (len && kbuf[len - 1] == '\n')
+		len--;
+	if (len == 0 || len >= sizeof(val))
+		return -EINVAL;
+	memcpy(val, kbuf, len);
+	val[len] = '\0';
+	if (node == PROC_NODE_RANDOMIZE_VA_SPACE) {
+		if (len != 1 || val[0] < '0' || val[0] > '2')
+			return -EINVAL;
+		randomize_va_space = val[0] - '0';
+		return (long)n;
+	}
+	return rng_select(val) ? -EINVAL : (long)n;
+}

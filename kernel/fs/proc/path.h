@@ -1,0 +1,39 @@
+/*
+ * /proc path parsing, a pure function (no kernel state), so it is fuzzed on
+ * the host exactly as it runs in the kernel.
+ */
+#ifndef KERNEL_FS_PROC_PATH_H
+#define KERNEL_FS_PROC_PATH_H
+
+#include <stddef.h>
+
+#define PROC_PATH_MAX 256
+
+enum proc_node {
+	PROC_NODE_ROOT,	   /* /proc */
+	PROC_NODE_PID_DIR, /* /proc/<pid> */
+	PROC_NODE_STAT,
+	PROC_NODE_STATUS,
+	PROC_NODE_MAPS,
+	PROC_NODE_WCHAN,
+	PROC_NODE_CMDLINE,
+	PROC_NODE_UPTIME,
+	PROC_NODE_SYS_DIR, /* /proc/sys, /proc/sys/kernel */
+	PROC_NODE_RANDOMIZE_VA_SPACE,
+	PROC_NODE_RNG_VARIANT,
+};
+
+struct proc_path {
+	enum proc_node node;
+	int pid; /* for per-pid nodes; -1 for /proc/self (resolved by the caller) */
+};
+
+/*
+ * Parses an absolute path under /proc.  Returns 0, or -ENOENT (no such
+ * entry: unknown names, bad pids like "12abc" or "007", empty components,
+ * "." and ".." components, a trailing slash on a file), -ENAMETOOLONG.
+ */
+int proc_parse_path(const char *path, struct proc_path *out);
+int proc_node_is_dir(enum proc_node n);
+
+#endif

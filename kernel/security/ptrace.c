@@ -1,0 +1,40 @@
+/* ptrace_may_access for real tasks: their credentials through ptrace_rule(). */
+#include "kernel/security/ptrace.h"
+
+int ptrace_scope;
+
+bool capable(int cap)
+{
+	return (current->cap_effective >> cap) & 1;
+}
+
+static void creds_of(const struct task_struct *t, struct ptrace_creds *c)
+{
+	c->uid = t->uid;
+	c->euid = t->euid;
+	c->suid = t->suid;
+	c->gid = t->gid;
+	c->egid = t->egid;
+	c->sgid = t->sgid;
+	c->cap_effective = t->cap_effective;
+	c->has_mm = t->mm != 0;
+	c->dumpable = t->dumpable;
+}
+
+static bool is_ancestor(const struct task_struct *a, const struct task_struct *t)
+{
+	for (; t; t = t->parent)
+		if (t == a)
+			return true;
+	return false;
+}
+
+bool ptrace_may_access(struct task_struct *task, unsigned mode)
+{
+	struct ptrace_creds r, t;
+	struct ptrace_ctx ctx = {task == current, is_ancestor(current, task->parent), ptrace_scope};
+
+	creds_of(current, &r);
+	creds_of(task, &t);
+	return ptrace_rule(&r, &t, &ctx, mode) == 0;
+}

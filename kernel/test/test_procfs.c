@@ -1,0 +1,213 @@
+/*
+ * /proc and the 2009 patch, tested with real tasks: the readers are ring-3
+ * programs (t_proc) whose credentials the kernel sets before they first run.
+ */
+#include "kernel/arch/timer.h"
+#include "kernel/fs/proc/internal.h"
+#include "kernel/lib/string.h"
+#include "kernel/lib/vsprintf.h"
+#include "kernel/sched/proc.h"
+#include "kernel/sched/sched.h"
+#include "kernel/security/ptrace.h"
+#include "kernel/security/ptrace_cases.h"
+#include "kernel/test/ktest.h"
+
+#define CAP_ALL 0x1ffffffffffULL
+
+static void set_ids(struct task_struct *t, const struct ptrace_case_ids *id)
+{
+	t->uid = id->uid;
+	t->euid = t->fsuid = id->euid;
+	t->suid = id->suid;
+	t->gid = id->gid;
+	t->egid = t->fsgid = id->egid;
+	t->sgid = id->sgid;
+	t->cap_effective = id->euid == 0 ? CAP_ALL : 0;
+}
+
+static const struct ptrace_case_ids uid1000 = {1000, 1000, 1000, 1000, 1000, 1000};
+
+/* Spawns argv as `ids` (NULL: as root) and waits; the status, or -errno. */
+static long run_as(const struct ptrace_case_ids *ids, int dumpable, int argc, char **argv)
+{
+	int status = 0;
+	long pid = do_spawn(argv[0], argc, argv);
+	struct task_struct *t;
+
+	if (pid < 0)
+		return pid;
+	t = find_task_by_pid((int)pid);
+	if (ids)
+		set_ids(t, ids);
+	t->dumpable = dumpable;
+	return do_wait((int)pid, 0, &status, 0, 0) < 0 ? -1 : status;
+}
+
+static void nap(void)
+{
+	sleep_until(jiffies + 1, (const void *)nap);
+}
+
+/* Spawns t_park and returns once it sleeps in the kernel (so a release cannot miss it). */
+static long park(void)
+{
+	char *argv[] = {"t_park"};
+	long pid = do_spawn("t_park", 1, argv);
+	struct task_struct *t = pid > 0 ? find_task_by_pid((int)pid) : 0;
+
+	for (int i = 0; t && i < 1000 && !(t->state == TASK_INTERRUPTIBLE && t->wchan); i++)
+		nap();
+	return pid;
+}
+
+static void unpark(void)
+{
+	int status;
+
+	ktest_release_parked();
+	while (do_wait(-1, 0, &status, 0, 0) > 0)
+		;
+}
+
+static enum ktest_result proc_stat_format(struct ktest_ctx *t)
+{
+	char *argv[] = {"t_proc", "format"};
+	long st = run_as(0, 1, 2, argv);
+
+	return st == 0 ? KTEST_PASS : ktest_fail(t, "t_proc format: status 0x%lx", st);
+}
+KTEST(proc_stat_format);
+
+static enum ktest_result proc_leak_fixed(struct ktest_ctx *t)
+{
+	char *argv[] = {"t_proc", "leak", "fixed"};
+	int saved = proc_leak_fix;
+	long victim = park(), st;
+
+	if (victim < 0)
+		return ktest_fail(t, "spawn: %ld", victim);
+	proc_leak_fix = 1;
+	st = run_as(&uid1000, 1, 3, argv);
+	proc_leak_fix = saved;
+	unpark();
+	return st == 0 ? KTEST_PASS : ktest_fail(t, "t_proc leak fixed: status 0x%lx", st);
+}
+KTEST(proc_leak_fixed);
+
+static enum ktest_result proc_leak_demo(struct ktest_ctx *t)
+{
+	char pid[12], *argv[] = {"t_proc", "leak", "demo", pid};
+	int saved = proc_leak_fix;
+	long victim = park(), st;
+
+	if (victim < 0)
+		return ktest_fail(t, "spawn: %ld", victim);
+	ksnprintf(pid, sizeof(pid), "%ld", victim);
+	proc_leak_fix = 0;
+	st = run_as(&uid1000, 1, 4, argv);
+	proc_leak_fix = saved;
+	unpark();
+	return st == 0 ? KTEST_PASS : ktest_fail(t, "t_proc leak demo: status 0x%lx", st);
+}
+KTEST(proc_leak_demo);
+
+static enum ktest_result proc_bad_input(struct ktest_ctx *t)
+{
+	char *argv[] = {"t_proc", "bad"};
+	long st = run_as(0, 1, 2, argv);
+
+	if (st != 0)
+		return ktest_fail(t, "as root: status 0x%lx", st);
+	st = run_as(&uid1000, 1, 2, argv);
+	return st == 0 ? KTEST_PASS : ktest_fail(t, "as uid 1000: status 0x%lx", st);
+}
+KTEST(proc_bad_input);
+
+/* A target with the case's credentials: parked, or a zombie. */
+static struct task_struct *make_target(const struct ptrace_case *c)
+{
+	char *nop[] = {"t_nop"};
+	long pid = c->target_zombie ? do_spawn("t_nop", 1, nop) : park();
+	struct task_struct *tt;
+
+	if (pid < 0)
+		return 0;
+	tt = find_task_by_pid((int)pid);
+	set_ids(tt, &c->target);
+	tt->dumpable = c->target_dumpable;
+	for (int i = 0; i < 50 && c->target_zombie && tt->state != TASK_ZOMBIE; i++)
+		nap();
+	return tt;
+}
+
+/* READ cases: a ring-3 reader opens /proc/<pid>/maps. */
+static int read_case(const struct ptrace_case *c, struct task_struct *target)
+{
+	char pid[12], *argv[] = {"t_proc", "access", pid};
+	long st;
+
+	if (c->same_task)
+		strlcpy(pid, "self", sizeof(pid));
+	else
+		ksnprintf(pid, sizeof(pid), "%d", target->pid);
+	st = run_as(&c->reader, c->same_task ? c->target_dumpable : 1, 3, argv);
+	return st == 0 ? 1 : st == W_EXITCODE(1) ? 0 : -1;
+}
+
+/*
+ * ATTACH cases: there is no ptrace(2) here, so the kernel takes the reader's
+ * credentials itself (as init, the parent of every target: an ancestor) and
+ * asks ptrace_may_access about the real target.
+ */
+static int attach_case(const struct ptrace_case *c, struct task_struct *target)
+{
+	struct task_struct *me = current, saved = *me;
+	struct task_struct *parent = target->parent;
+	int ok;
+
+	set_ids(me, &c->reader);
+	if (!c->reader_ancestor)
+		target->parent = 0;
+	ptrace_scope = c->scope;
+	ok = c->same_task ? ptrace_may_access(me, PTRACE_MODE_ATTACH)
+			  : ptrace_may_access(target, PTRACE_MODE_ATTACH);
+	ptrace_scope = 0;
+	target->parent = parent;
+	set_ids(me, &(struct ptrace_case_ids){saved.uid, saved.euid, saved.suid, saved.gid,
+					      saved.egid, saved.sgid});
+	me->cap_effective = saved.cap_effective;
+	return ok;
+}
+
+static enum ktest_result proc_access_matrix(struct ktest_ctx *t)
+{
+	unsigned n = sizeof(ptrace_cases) / sizeof(ptrace_cases[0]);
+
+	for (unsigned i = 0; i < n; i++) {
+		const struct ptrace_case *c = &ptrace_cases[i];
+		struct task_struct *target = make_target(c);
+		int got, status;
+
+		if (!target)
+			return ktest_fail(t, "case '%s': no target", c->name);
+		if (c->attach) {
+			got = attach_case(c, target);
+		} else {
+			ptrace_scope = c->scope;
+			got = read_case(c, target);
+			ptrace_scope = 0;
+		}
+		if (c->target_zombie)
+			do_wait(target->pid, 0, &status, 0, 0);
+		else
+			unpark();
+		if (got != c->allowed)
+			return ktest_fail(t, "case %u '%s': %s, expected %s", i, c->name,
+					  got < 0 ? "reader failed"
+					  : got	  ? "allowed"
+						  : "denied",
+					  c->allowed ? "allowed" : "denied");
+	}
+	return KTEST_PASS;
+}
+KTEST(proc_access_matrix);

@@ -1,0 +1,29 @@
+# tests/: host tests of kernel code that runs unchanged on the host (the /proc
+# path parser, the stat formatter, the ptrace rule) and their fuzz targets.
+PROC_HOST_SRCS := kernel/fs/proc/path.c kernel/fs/proc/stat_format.c kernel/lib/vsprintf.c
+FUZZ_CC     ?= clang
+FUZZ_FLAGS  := -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all -I.
+FUZZ_TARGETS := $(HOST)/fuzz_proc_path $(HOST)/fuzz_stat_format
+FUZZ_SECONDS ?= 60
+
+HOST_TESTS += $(HOST)/test_ptrace
+HOST_TOOLS += $(FUZZ_TARGETS)
+
+$(HOST)/test_ptrace: tests/proc/test_ptrace.c kernel/security/ptrace_rules.c \
+		kernel/security/ptrace_rules.h kernel/security/ptrace_cases.h
+	@mkdir -p $(@D)
+	@echo "  HOSTCC  $@"
+	$(Q)$(HOST_CC) $(HOST_CFLAGS) $(CHECK_CFLAGS) -o $@ tests/proc/test_ptrace.c \
+		kernel/security/ptrace_rules.c $(CHECK_LIBS)
+
+$(HOST)/fuzz_%: tests/fuzz/fuzz_%.c $(PROC_HOST_SRCS)
+	@mkdir -p $(@D)
+	@echo "  FUZZCC  $@"
+	$(Q)$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ $< $(PROC_HOST_SRCS)
+
+.PHONY: fuzz
+fuzz: $(FUZZ_TARGETS)
+	$(Q)for f in $(FUZZ_TARGETS); do \
+		mkdir -p $(BUILD)/fuzz-corpus/$$(basename $$f); \
+		$$f -max_total_time=$(FUZZ_SECONDS) -print_final_stats=1 \
+			$(BUILD)/fuzz-corpus/$$(basename $$f) || exit 1; done
