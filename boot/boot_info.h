@@ -11,16 +11,16 @@
 
 #include <stdint.h>
 
-#define BOOT_INFO_MAGIC   0x544f4f42524c5341ULL /* "ASLRBOOT" little-endian */
+#define BOOT_INFO_MAGIC	  0x544f4f42524c5341ULL /* "ASLRBOOT" little-endian */
 #define BOOT_INFO_VERSION 1
 
 /* The kernel is linked here; the loader maps nothing, the entry stub does. */
-#define KERNEL_VBASE     0xffffffff80000000ULL
-#define KERNEL_MAX_SPAN  (64ULL << 20) /* a sane upper bound for the image */
-#define KERNEL_ALIGN     (2ULL << 20)  /* the entry stub maps 2 MiB pages */
+#define KERNEL_VBASE	0xffffffff80000000ULL
+#define KERNEL_MAX_SPAN (64ULL << 20) /* a sane upper bound for the image */
+#define KERNEL_ALIGN	(2ULL << 20)  /* the entry stub maps 2 MiB pages */
 
 #define BOOT_CMDLINE_MAX 1024
-#define BOOT_SEED_MAX    64
+#define BOOT_SEED_MAX	 64
 
 /* Memory types the kernel cares about (values of the UEFI spec). */
 enum boot_mem_type {
@@ -86,7 +86,7 @@ struct boot_info {
 	uint32_t seed_len; /* bytes from EFI_RNG_PROTOCOL, 0 when absent */
 	uint8_t seed[BOOT_SEED_MAX];
 
-	uint32_t exit_retries; /* ExitBootServices attempts beyond the first */
+	uint32_t exit_retries;	    /* ExitBootServices attempts beyond the first */
 	uint32_t cmdline_from_file; /* 1 when cmdline.txt was read */
 	char cmdline[BOOT_CMDLINE_MAX];
 };

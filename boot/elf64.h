@@ -6,12 +6,12 @@
 
 #define ELFCLASS64  2
 #define ELFDATA2LSB 1
-#define ET_EXEC     2
+#define ET_EXEC	    2
 #define EM_X86_64   62
-#define PT_LOAD     1
-#define PF_X        1
-#define PF_W        2
-#define PF_R        4
+#define PT_LOAD	    1
+#define PF_X	    1
+#define PF_W	    2
+#define PF_R	    4
 
 typedef struct {
 	unsigned char e_ident[16];

@@ -17,7 +17,7 @@
 #define KERNEL_PATH  L"\\aslrbench\\kernel.elf"
 #define CMDLINE_PATH L"\\aslrbench\\cmdline.txt"
 #define FILE_MAX     (32ULL << 20)
-#define MAX_4G       0xffffffffULL
+#define MAX_4G	     0xffffffffULL
 
 static EFI_HANDLE image_handle;
 
@@ -292,7 +292,8 @@ static void copy_map(struct boot_info *bi, const UINT8 *map, UINTN map_size, UIN
 	UINTN n = map_size / desc_size;
 
 	for (UINTN i = 0; i < n; i++) {
-		const EFI_MEMORY_DESCRIPTOR *d = (const EFI_MEMORY_DESCRIPTOR *)(map + i * desc_size);
+		const EFI_MEMORY_DESCRIPTOR *d =
+			(const EFI_MEMORY_DESCRIPTOR *)(map + i * desc_size);
 
 		out[i].type = d->Type;
 		out[i].pad = 0;

@@ -9,6 +9,7 @@
  *          not estimated from the rng suite.
  *   spawn  cycles per spawn+exit+wait of an empty program (ASLR draws five
  *          numbers from the variant per spawn).
+ *   aslr   layout entropy per region per variant (kernel/aslr_suite.c).
  *
  * The user program hands its raw samples to the kernel (bench_submit), which
  * computes the statistics with the same code as every other suite.
@@ -20,6 +21,7 @@
 #include "bench/stats.h"
 #include "bench/tsc.h"
 #include "bench/suites.h"
+#include "kernel/aslr_suite.h"
 #include "kernel/bench_job.h"
 #include "kernel/cmdline.h"
 #include "kernel/console/printk.h"
@@ -107,8 +109,8 @@ static int stats_of(uint32_t *s, uint32_t e, uint32_t per, uint32_t overhead,
 static int run_measurer(const char *prog, const char *target, uint32_t n)
 {
 	char e[12], s[12];
-	char *argv[] = { (char *)prog, (char *)bench_serialise_name(cfg.serialise), e, s,
-			 (char *)target };
+	char *argv[] = {(char *)prog, (char *)bench_serialise_name(cfg.serialise), e, s,
+			(char *)target};
 	int status = -1;
 	long pid;
 
@@ -137,8 +139,7 @@ static uint32_t lfence_floor(void)
 	return m;
 }
 
-static void proc_suite(const char *suite, const char *prog, const char *target,
-		       const char *metric)
+static void proc_suite(const char *suite, const char *prog, const char *target, const char *metric)
 {
 	uint32_t n = PROC_ENSEMBLES * PROC_SAMPLES;
 	const struct rng_variant *saved = rng_current();
@@ -166,10 +167,12 @@ static void proc_suite(const char *suite, const char *prog, const char *target,
 		}
 		bench_record_begin(&r, line, sizeof(line), &res, suite, v->name, metric, "cycles");
 		if (fork_rng_cap && fork_rng_count == n &&
-		    !stats_of(fork_rng_samples, PROC_ENSEMBLES, PROC_SAMPLES, lfence_floor(), &rres)) {
+		    !stats_of(fork_rng_samples, PROC_ENSEMBLES, PROC_SAMPLES, lfence_floor(),
+			      &rres)) {
 			share_m = res.st.median_m ? rres.st.median_m * 100000 / res.st.median_m : 0;
 			bench_jrec_milli(&r, "rng_share_pct", (unsigned __int128)share_m);
-			bench_jrec_milli(&r, "rng_cycles_median", (unsigned __int128)rres.st.median_m);
+			bench_jrec_milli(&r, "rng_cycles_median",
+					 (unsigned __int128)rres.st.median_m);
 		}
 		bench_record_emit(&r);
 		run.measured++;
@@ -178,8 +181,8 @@ static void proc_suite(const char *suite, const char *prog, const char *target,
 				  (share_m % 1000) / 10);
 			ksnprintf(rng_txt, sizeof(rng_txt), "%ld", rres.st.median_m / 1000);
 		}
-		kprintf("  %-18s %12ld %12u %14s %8s\n", v->name, res.st.median_m / 1000, res.st.p99,
-			rng_txt, share_txt);
+		kprintf("  %-18s %12ld %12u %14s %8s\n", v->name, res.st.median_m / 1000,
+			res.st.p99, rng_txt, share_txt);
 	}
 	fork_rng_cap = 0;
 	rng_select(saved->name);
@@ -192,16 +195,17 @@ static bool want(const char *suite)
 
 void job_bench(void)
 {
-	static const char *const suites[] = { "timer", "rng", "fork", "spawn" };
+	static const char *const suites[] = {"timer", "rng", "fork", "spawn", "aslr"};
 	uint32_t n = PROC_ENSEMBLES * PROC_SAMPLES;
 	struct bench_cpu cpu;
 	bool known = !kconfig.suite[0];
 
-	for (unsigned i = 0; i < 4; i++)
+	for (unsigned i = 0; i < 5; i++)
 		known |= !strcmp(kconfig.suite, suites[i]);
 	if (!known) {
 		kprintf("aslrbench: bad command line: bad value '%s' for suite in mode=bench "
-			"(accepted: timer|rng|fork|spawn)\n", kconfig.suite);
+			"(accepted: timer|rng|fork|spawn|aslr)\n",
+			kconfig.suite);
 		qemu_exit(EXIT_CMDLINE);
 	}
 	bench_cpu_detect(&cpu);
@@ -216,7 +220,8 @@ void job_bench(void)
 	cfg.nflush = 1;
 	bench_run_init(&run);
 	kprintf("bench: serialisation %s, %u ensembles x %u samples, interrupts off while "
-		"timing\n", bench_serialise_name(cfg.serialise), cfg.ensembles, cfg.samples);
+		"timing\n",
+		bench_serialise_name(cfg.serialise), cfg.ensembles, cfg.samples);
 	/* The floor is needed by every later suite, so it always runs. */
 	bench_suite_timer(&cfg, &run);
 	if (want("rng"))
@@ -239,6 +244,8 @@ void job_bench(void)
 	free_u32(submitted[1], n);
 	free_u32(fork_rng_samples, n);
 	fork_rng_samples = 0;
+	if (want("aslr"))
+		aslr_suite(&run.measured, &run.failed);
 	bench_emit_summary(&run, run.failed ? 1 : 0);
 	qemu_exit(run.failed ? EXIT_FAILED : EXIT_OK);
 }

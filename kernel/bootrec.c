@@ -16,7 +16,7 @@
 
 static const char *fb_format(uint32_t f)
 {
-	static const char *const names[] = { "none", "rgb", "bgr", "bitmask" };
+	static const char *const names[] = {"none", "rgb", "bgr", "bitmask"};
 
 	return f < 4 ? names[f] : "unknown";
 }

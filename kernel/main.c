@@ -17,12 +17,14 @@
 #include "kernel/boot.h"
 #include "kernel/bootrec.h"
 #include "kernel/cmdline.h"
+#include "kernel/console/fbcon.h"
 #include "kernel/console/printk.h"
 #include "kernel/console/serial.h"
 #include "kernel/exit.h"
 #include "kernel/sched/proc.h"
 #include "kernel/sched/sched.h"
 #include "kernel/lib/string.h"
+#include "kernel/mm/layout.h"
 #include "kernel/mm/pmm.h"
 #include "kernel/mm/vmm.h"
 #include "kernel/percpu.h"
@@ -86,8 +88,12 @@ __attribute__((noreturn)) void kmain(struct boot_info *bi, uint64_t phys_base)
 	idt_init();
 	pmm_init(&boot_info_copy);
 	vmm_init(&boot_info_copy);
+	fbcon_init(&boot_info_copy.fb);
 	lapic_init();
 	parse_cmdline_or_die();
+	/* layout.c reads its own knobs (tests change them temporarily) */
+	randomize_va_space = kconfig.randomize_va_space;
+	aslr_ia32 = kconfig.aslr_ia32;
 	timer_init(kconfig.hz);
 	tsc_init();
 	irq_enable();

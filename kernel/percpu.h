@@ -12,11 +12,11 @@
 struct task_struct;
 
 struct percpu {
-	struct percpu *self;        /* 0 */
-	uint64_t kernel_rsp;        /* 8: syscall entry stack */
-	uint64_t user_rsp;          /* 16: scratch for the syscall entry */
-	uint64_t unused[2];         /* 24, 32 */
-	uint64_t stack_canary;      /* 40: read by -fstack-protector */
+	struct percpu *self;	      /* 0 */
+	uint64_t kernel_rsp;	      /* 8: syscall entry stack */
+	uint64_t user_rsp;	      /* 16: scratch for the syscall entry */
+	uint64_t unused[2];	      /* 24, 32 */
+	uint64_t stack_canary;	      /* 40: read by -fstack-protector */
 	struct task_struct *cur_task; /* 48: what `current` reads */
 };
 

@@ -11,6 +11,7 @@
 #include "kernel/arch/timer.h"
 #include "kernel/cmdline.h"
 #include "kernel/percpu.h"
+#include "kernel/sched/task.h"
 #include "kernel/boot.h"
 #include "kernel/console/printk.h"
 #include "kernel/lib/string.h"
@@ -20,12 +21,22 @@ static const struct rng_variant *cur;
 static const char *seed_source = "none";
 static int ready;
 
-/* The task layer sets this; until then the boot context is pid 0, as Linux's swapper. */
-uint32_t (*rng_pid_hook)(void);
+/*
+ * The pid the variants read: the current task's, except while spawn builds
+ * a new program's layout, when it is the new task's own pid, as in Linux,
+ * where exec runs in the process that gets the new layout.  The boot
+ * context is pid 0, as Linux's swapper.
+ */
+int rng_spawn_pid;
 
 static uint32_t plat_pid(void)
 {
-	return rng_pid_hook ? rng_pid_hook() : 0;
+	struct task_struct *t;
+
+	if (rng_spawn_pid)
+		return (uint32_t)rng_spawn_pid;
+	t = percpu0.cur_task;
+	return t ? (uint32_t)t->pid : 0;
 }
 
 static uint64_t plat_jiffies(void)
@@ -38,7 +49,7 @@ static uint64_t plat_cycles(void)
 	return rdtsc();
 }
 
-static struct rng_platform plat = { plat_pid, plat_jiffies, plat_cycles, 250 };
+static struct rng_platform plat = {plat_pid, plat_jiffies, plat_cycles, 250};
 
 static int rdseed64(uint64_t *v)
 {
@@ -112,6 +123,11 @@ int rng_glue_init(const char *variant, char *err, unsigned long errlen)
 		ksnprintf(err, errlen, "unknown rng variant '%s'", variant);
 		return -1;
 	}
+}
+
+const struct rng_platform *rng_glue_platform(void)
+{
+	return &plat;
 }
 
 int rng_select(const char *name)

@@ -16,5 +16,9 @@ const struct rng_variant *rng_current(void);
 int rng_select(const char *name); /* -EINVAL unknown, -ENODEV unavailable */
 void add_interrupt_randomness(int irq);
 const char *rng_seed_source(void);
+/* The kernel's own environment for the variants (tests restore it). */
+const struct rng_platform *rng_glue_platform(void);
+/* Non-zero while spawn builds a layout: the pid the variants see (exec semantics). */
+extern int rng_spawn_pid;
 
 #endif

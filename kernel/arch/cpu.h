@@ -146,15 +146,15 @@ static inline void halt(void)
 	__asm__ volatile("hlt");
 }
 
-#define MSR_EFER       0xc0000080
-#define MSR_STAR       0xc0000081
-#define MSR_LSTAR      0xc0000082
-#define MSR_SFMASK     0xc0000084
-#define MSR_FS_BASE    0xc0000100
-#define MSR_GS_BASE    0xc0000101
-#define MSR_KGS_BASE   0xc0000102
-#define MSR_APIC_BASE  0x1b
-#define EFER_SCE       (1ULL << 0)
-#define EFER_NXE       (1ULL << 11)
+#define MSR_EFER      0xc0000080
+#define MSR_STAR      0xc0000081
+#define MSR_LSTAR     0xc0000082
+#define MSR_SFMASK    0xc0000084
+#define MSR_FS_BASE   0xc0000100
+#define MSR_GS_BASE   0xc0000101
+#define MSR_KGS_BASE  0xc0000102
+#define MSR_APIC_BASE 0x1b
+#define EFER_SCE      (1ULL << 0)
+#define EFER_NXE      (1ULL << 11)
 
 #endif

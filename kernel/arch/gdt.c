@@ -34,7 +34,7 @@ void tss_set_rsp0(uint64_t rsp0)
 void gdt_init(void)
 {
 	uint64_t base = (uint64_t)&tss, limit = sizeof(tss) - 1;
-	struct desc_ptr p = { sizeof(gdt) - 1, (uint64_t)gdt };
+	struct desc_ptr p = {sizeof(gdt) - 1, (uint64_t)gdt};
 
 	gdt[0] = 0;
 	gdt[1] = 0x00af9a000000ffffULL; /* kernel code: L, P, DPL0 */

@@ -33,7 +33,7 @@ void idt_init(void)
 	struct {
 		uint16_t limit;
 		uint64_t base;
-	} __attribute__((packed)) p = { sizeof(idt) - 1, (uint64_t)idt };
+	} __attribute__((packed)) p = {sizeof(idt) - 1, (uint64_t)idt};
 
 	for (int v = 0; v < 256; v++)
 		set_gate(v, isr_table[v], v == 8 ? 1 : 0, 0);

@@ -10,12 +10,12 @@
 #include "kernel/arch/lapic.h"
 #include "kernel/mm/vmm.h"
 
-#define REG_EOI      0x0b0
-#define REG_SVR      0x0f0
-#define REG_LVT_TMR  0x320
+#define REG_EOI	      0x0b0
+#define REG_SVR	      0x0f0
+#define REG_LVT_TMR   0x320
 #define REG_LVT_LINT0 0x350
 #define REG_LVT_LINT1 0x360
-#define LVT_MASKED   (1u << 16)
+#define LVT_MASKED    (1u << 16)
 
 static volatile uint32_t *mmio;
 static bool x2apic;
@@ -44,8 +44,8 @@ void lapic_init(void)
 		mmio = phys_to_virt(base & 0xfffff000ULL);
 	lapic_write(REG_SVR, 0x100 | LAPIC_SPURIOUS_VECTOR);
 	lapic_write(REG_LVT_TMR, LVT_MASKED);
-	lapic_write(REG_LVT_LINT0, 0x700);  /* ExtINT: the 8259's interrupts */
-	lapic_write(REG_LVT_LINT1, 0x400);  /* NMI */
+	lapic_write(REG_LVT_LINT0, 0x700); /* ExtINT: the 8259's interrupts */
+	lapic_write(REG_LVT_LINT1, 0x400); /* NMI */
 }
 
 void lapic_eoi(void)

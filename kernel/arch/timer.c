@@ -15,9 +15,9 @@
 #define PIC1_DATA 0x21
 #define PIC2_CMD  0xa0
 #define PIC2_DATA 0xa1
-#define PIT_CH0   0x40
-#define PIT_CH2   0x42
-#define PIT_CMD   0x43
+#define PIT_CH0	  0x40
+#define PIT_CH2	  0x42
+#define PIT_CMD	  0x43
 #define IRQ_BASE  32
 
 volatile uint64_t jiffies;

@@ -18,13 +18,38 @@
 #include "kernel/exit.h"
 
 static const char *const exc_names[32] = {
-	"divide error", "debug", "NMI", "breakpoint", "overflow", "bound range",
-	"invalid opcode", "device not available", "double fault", "coprocessor overrun",
-	"invalid TSS", "segment not present", "stack fault", "general protection",
-	"page fault", "reserved", "x87 FP error", "alignment check", "machine check",
-	"SIMD FP error", "virtualization", "control protection", "reserved", "reserved",
-	"reserved", "reserved", "reserved", "reserved", "hypervisor injection",
-	"VMM communication", "security", "reserved",
+	"divide error",
+	"debug",
+	"NMI",
+	"breakpoint",
+	"overflow",
+	"bound range",
+	"invalid opcode",
+	"device not available",
+	"double fault",
+	"coprocessor overrun",
+	"invalid TSS",
+	"segment not present",
+	"stack fault",
+	"general protection",
+	"page fault",
+	"reserved",
+	"x87 FP error",
+	"alignment check",
+	"machine check",
+	"SIMD FP error",
+	"virtualization",
+	"control protection",
+	"reserved",
+	"reserved",
+	"reserved",
+	"reserved",
+	"reserved",
+	"reserved",
+	"hypervisor injection",
+	"VMM communication",
+	"security",
+	"reserved",
 };
 
 static irq_handler_t handlers[256];
@@ -95,8 +120,8 @@ static __attribute__((noreturn)) void die(struct trap_frame *f)
 {
 	const char *name = f->vector < 32 ? exc_names[f->vector] : "interrupt";
 
-	kprintf("\nKERNEL PANIC: unhandled exception %lu (%s), error code 0x%lx\n", f->vector,
-		name, f->error);
+	kprintf("\nKERNEL PANIC: unhandled exception %lu (%s), error code 0x%lx\n", f->vector, name,
+		f->error);
 	if (f->vector == 14)
 		kprintf("  page fault at 0x%lx: %s, %s, %s mode\n", read_cr2(),
 			(f->error & 1) ? "protection violation" : "page not present",

@@ -40,13 +40,19 @@ void tsc_init(void)
 		m[i] = measure_once();
 	/* Median of three. */
 	if (m[0] > m[1]) {
-		t = m[0]; m[0] = m[1]; m[1] = t;
+		t = m[0];
+		m[0] = m[1];
+		m[1] = t;
 	}
 	if (m[1] > m[2]) {
-		t = m[1]; m[1] = m[2]; m[2] = t;
+		t = m[1];
+		m[1] = m[2];
+		m[2] = t;
 	}
 	if (m[0] > m[1]) {
-		t = m[0]; m[0] = m[1]; m[1] = t;
+		t = m[0];
+		m[0] = m[1];
+		m[1] = t;
 	}
 	hz = m[1];
 	source = "pit";

@@ -12,15 +12,15 @@
 #include "kernel/arch/cpu.h"
 #include "kernel/console/serial.h"
 
-#define COM1     0x3f8
+#define COM1	 0x3f8
 #define REG_DATA 0
-#define REG_IER  1
-#define REG_FCR  2
-#define REG_LCR  3
-#define REG_MCR  4
-#define REG_LSR  5
-#define REG_SCR  7
-#define LSR_DR   0x01
+#define REG_IER	 1
+#define REG_FCR	 2
+#define REG_LCR	 3
+#define REG_MCR	 4
+#define REG_LSR	 5
+#define REG_SCR	 7
+#define LSR_DR	 0x01
 #define LSR_THRE 0x20
 
 static bool present;

@@ -24,16 +24,16 @@
 #include "kernel/mm/pmm.h"
 #include "kernel/rng_glue.h"
 
-#define MMAP_MIN_GAP  (128ULL << 20)
-#define RLIMIT_STACK  (8ULL << 20)
-#define BRK_RANGE     0x02000000ULL
+#define MMAP_MIN_GAP (128ULL << 20)
+#define RLIMIT_STACK (8ULL << 20)
+#define BRK_RANGE    ASLR_BRK_RANGE
 
 int randomize_va_space = 2;
 int aslr_ia32;
 
 static const struct aslr_profile profiles[2] = {
-	{ "x86_64", 0x00007ffffffff000ULL, 0x00007ffffffff000ULL, 0x0000555555554000ULL, 22, 28 },
-	{ "ia32", 0xffffe000ULL, 0xffffe000ULL, 0xaaaaa000ULL, 11, 8 },
+	{"x86_64", 0x00007ffffffff000ULL, 0x00007ffffffff000ULL, 0x0000555555554000ULL, 22, 28},
+	{"ia32", 0xffffe000ULL, 0xffffe000ULL, 0xaaaaa000ULL, 11, 8},
 };
 
 const struct aslr_profile *aslr_profile_by_index(int ia32)
@@ -72,7 +72,7 @@ static uint64_t randomize_stack_top(const struct aslr_profile *p)
 static uint64_t arch_align_stack(uint64_t sp)
 {
 	if (randomize_va_space)
-		sp -= get_random_int() % 8192;
+		sp -= get_random_int() % ASLR_STACK_ALIGN;
 	return sp & ~0xfULL;
 }
 
@@ -84,16 +84,23 @@ static uint64_t randomize_range(uint64_t start, uint64_t end)
 	return page_align(get_random_int() % (end - start) + start);
 }
 
+uint64_t aslr_mmap_top(const struct aslr_profile *p)
+{
+	uint64_t gap = RLIMIT_STACK < MMAP_MIN_GAP ? MMAP_MIN_GAP : RLIMIT_STACK;
+
+	return page_align(p->task_size - gap);
+}
+
 void arch_pick_mmap_layout(struct mm_struct *mm, uint64_t exe_span)
 {
 	const struct aslr_profile *p = aslr_current_profile();
-	uint64_t gap = RLIMIT_STACK < MMAP_MIN_GAP ? MMAP_MIN_GAP : RLIMIT_STACK;
 
 	/* Linux's order of draws in load_elf_binary: mmap layout, stack top, ... */
-	mm->mmap_base = page_align(p->task_size - gap - mmap_rnd(p));
+	mm->mmap_base = page_align(aslr_mmap_top(p) - mmap_rnd(p));
 	mm->stack_top = randomize_stack_top(p);
 	mm->exe_base = p->dyn_base + mmap_rnd(p);
 	mm->start_stack = arch_align_stack(mm->stack_top);
+	mm->stack_align_sp = mm->start_stack; /* setup_stack moves start_stack down */
 	mm->start_brk = page_align(mm->exe_base + exe_span);
 	if (randomize_va_space > 1) {
 		uint64_t b = randomize_range(mm->start_brk, mm->start_brk + BRK_RANGE);

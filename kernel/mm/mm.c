@@ -160,7 +160,7 @@ int mm_add_vma(struct mm_struct *mm, uint64_t start, uint64_t end, uint32_t flag
 		return -ENOMEM;
 	for (i = mm->nvmas; i > 0 && mm->vmas[i - 1].start > start; i--)
 		mm->vmas[i] = mm->vmas[i - 1];
-	mm->vmas[i] = (struct vm_area){ start, end, flags, kind, pgoff };
+	mm->vmas[i] = (struct vm_area){start, end, flags, kind, pgoff};
 	mm->nvmas++;
 	return 0;
 }

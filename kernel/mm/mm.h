@@ -8,20 +8,20 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#define TASK_SIZE   0x00007ffffffff000ULL /* the x86_64 user half, as Linux */
-#define NR_VMAS     32
-#define VM_READ     1
-#define VM_WRITE    2
-#define VM_EXEC     4
+#define TASK_SIZE    0x00007ffffffff000ULL /* the x86_64 user half, as Linux */
+#define NR_VMAS	     32
+#define VM_READ	     1
+#define VM_WRITE     2
+#define VM_EXEC	     4
 #define VM_GROWSDOWN 8
 
 enum vma_kind { VMA_ANON, VMA_EXE, VMA_HEAP, VMA_STACK };
 
 struct vm_area {
 	uint64_t start, end; /* [start, end), page aligned */
-	uint32_t flags;      /* VM_* */
+	uint32_t flags;	     /* VM_* */
 	enum vma_kind kind;
-	uint64_t pgoff;      /* offset in the executable, for maps */
+	uint64_t pgoff; /* offset in the executable, for maps */
 };
 
 struct mm_struct {
@@ -33,12 +33,14 @@ struct mm_struct {
 	/* Layout, as Linux's mm_struct: /proc reads these. */
 	uint64_t exe_base, start_code, end_code, start_data, end_data;
 	uint64_t start_brk, brk, start_stack, stack_top, mmap_base;
+	/* sp after arch_align_stack, before the initial stack is written (ASLR suite) */
+	uint64_t stack_align_sp;
 	uint64_t rss_pages;
 };
 
-struct mm_struct *mm_create(void); /* empty user half, kernel half shared */
+struct mm_struct *mm_create(void);		 /* empty user half, kernel half shared */
 struct mm_struct *mm_dup(struct mm_struct *old); /* fork: copy-on-write */
-void mm_put(struct mm_struct *mm); /* drops a user; frees at zero */
+void mm_put(struct mm_struct *mm);		 /* drops a user; frees at zero */
 int mm_add_vma(struct mm_struct *mm, uint64_t start, uint64_t end, uint32_t flags,
 	       enum vma_kind kind, uint64_t pgoff);
 struct vm_area *find_vma(struct mm_struct *mm, uint64_t addr);

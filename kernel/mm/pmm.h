@@ -10,8 +10,8 @@
 #define PAGE_SHIFT 12
 
 void pmm_init(const struct boot_info *bi);
-void pmm_physmap_live(void); /* the identity map is gone: re-point the bitmap */
-uint64_t pmm_alloc_page(void);          /* physical address, 0 when none left */
+void pmm_physmap_live(void);		/* the identity map is gone: re-point the bitmap */
+uint64_t pmm_alloc_page(void);		/* physical address, 0 when none left */
 uint64_t pmm_alloc_pages(size_t count); /* contiguous */
 void pmm_free_page(uint64_t phys);
 void pmm_free_pages(uint64_t phys, size_t count);

@@ -28,7 +28,8 @@ int copy_to_user(uint64_t dst, const void *src, size_t n)
 long strncpy_from_user(char *dst, uint64_t src, size_t max)
 {
 	for (size_t i = 0; i < max; i++) {
-		if (!access_ok(src + i, 1) || __get_user_u8((uint8_t *)dst + i, (const uint8_t *)(src + i)))
+		if (!access_ok(src + i, 1) ||
+		    __get_user_u8((uint8_t *)dst + i, (const uint8_t *)(src + i)))
 			return -EFAULT;
 		if (!dst[i])
 			return (long)i;

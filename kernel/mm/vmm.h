@@ -9,17 +9,17 @@
 /* All physical memory is mapped here (2 MiB pages, no execute). */
 #define PHYS_OFFSET 0xffff800000000000ULL
 
-#define PTE_P   (1ULL << 0)
-#define PTE_W   (1ULL << 1)
-#define PTE_U   (1ULL << 2)
-#define PTE_PWT (1ULL << 3)
-#define PTE_PCD (1ULL << 4)
-#define PTE_A   (1ULL << 5)
-#define PTE_D   (1ULL << 6)
-#define PTE_PS  (1ULL << 7)
-#define PTE_G   (1ULL << 8)
-#define PTE_COW (1ULL << 9) /* software bit: copy on write */
-#define PTE_NX  (1ULL << 63)
+#define PTE_P	 (1ULL << 0)
+#define PTE_W	 (1ULL << 1)
+#define PTE_U	 (1ULL << 2)
+#define PTE_PWT	 (1ULL << 3)
+#define PTE_PCD	 (1ULL << 4)
+#define PTE_A	 (1ULL << 5)
+#define PTE_D	 (1ULL << 6)
+#define PTE_PS	 (1ULL << 7)
+#define PTE_G	 (1ULL << 8)
+#define PTE_COW	 (1ULL << 9) /* software bit: copy on write */
+#define PTE_NX	 (1ULL << 63)
 #define PTE_ADDR 0x000ffffffffff000ULL
 
 extern uint64_t kernel_phys_base; /* where the loader put the image */

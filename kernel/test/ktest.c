@@ -42,7 +42,7 @@ static bool selected(const struct ktest *k, const char *filter)
 
 static void report(const struct ktest *k, enum ktest_result r, const struct ktest_ctx *t)
 {
-	static const char *const names[] = { "pass", "fail", "skip" };
+	static const char *const names[] = {"pass", "fail", "skip"};
 	char line[512];
 	struct jrec rec;
 

@@ -27,17 +27,20 @@ struct ktest {
  * The section holds pointers, not the structs: the compiler may pad structs
  * in a section to 16 bytes, pointers are always 8 apart.
  */
-#define KTEST_DEFINE(fn_, explicit_)                                               \
-	static const struct ktest ktest_##fn_ = { #fn_, fn_, explicit_ };          \
-	static const struct ktest *const ktest_ptr_##fn_                           \
+#define KTEST_DEFINE(fn_, explicit_)                                                               \
+	static const struct ktest ktest_##fn_ = {#fn_, fn_, explicit_};                            \
+	static const struct ktest *const ktest_ptr_##fn_                                           \
 		__attribute__((used, section(".ktests"))) = &ktest_##fn_
-#define KTEST(fn_)          KTEST_DEFINE(fn_, false)
+#define KTEST(fn_)	    KTEST_DEFINE(fn_, false)
 #define KTEST_EXPLICIT(fn_) KTEST_DEFINE(fn_, true)
 
 enum ktest_result ktest_fail(struct ktest_ctx *t, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 enum ktest_result ktest_skip(struct ktest_ctx *t, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
+
+/* Wakes every t_park program (kernel/user/t_park.c) so it exits. */
+void ktest_release_parked(void);
 
 /* Runs the tests `filter` selects ("" = all); returns the number failed, -1 if none matched. */
 int ktest_run_all(const char *filter);

@@ -6,7 +6,7 @@
 #include "kernel/mm/vmm.h"
 #include "kernel/test/ktest.h"
 
-#define NPAGES 64
+#define NPAGES	64
 #define TEST_VA 0xffffc00000000000ULL /* an unused kernel-half slot */
 
 static enum ktest_result pmm_alloc_free(struct ktest_ctx *t)
@@ -31,8 +31,8 @@ static enum ktest_result pmm_alloc_free(struct ktest_ctx *t)
 		return ktest_fail(t, "contiguous allocation failed");
 	pmm_free_pages(run, 8);
 	if (pmm_free_count() != before)
-		return ktest_fail(t, "free count %lu after freeing, expected %lu",
-				  pmm_free_count(), before);
+		return ktest_fail(t, "free count %lu after freeing, expected %lu", pmm_free_count(),
+				  before);
 	return KTEST_PASS;
 }
 KTEST(pmm_alloc_free);

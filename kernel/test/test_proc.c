@@ -40,7 +40,7 @@ static void sleep_ms(unsigned ms)
 
 static enum ktest_result fork_cow(struct ktest_ctx *t)
 {
-	char *argv[] = { "t_fork", "cow" };
+	char *argv[] = {"t_fork", "cow"};
 
 	return expect_exit0(t, 2, argv);
 }
@@ -48,8 +48,8 @@ KTEST(fork_cow);
 
 static enum ktest_result fork_wait_exit_code(struct ktest_ctx *t)
 {
-	char *argv[] = { "t_fork", "exitcode" };
-	char *sl[] = { "t_sleep", "10" };
+	char *argv[] = {"t_fork", "exitcode"};
+	char *sl[] = {"t_sleep", "10"};
 
 	if (run(2, sl) != W_EXITCODE(0))
 		return ktest_fail(t, "t_sleep did not exit 0");
@@ -59,7 +59,7 @@ KTEST(fork_wait_exit_code);
 
 static enum ktest_result sched_preempt(struct ktest_ctx *t)
 {
-	char *argv[] = { "t_sched" };
+	char *argv[] = {"t_sched"};
 
 	return expect_exit0(t, 1, argv);
 }
@@ -68,7 +68,7 @@ KTEST(sched_preempt);
 /* Parent and children hold distinct canaries drawn from the selected variant. */
 static enum ktest_result canary_per_task(struct ktest_ctx *t)
 {
-	char *argv[] = { "t_fork", "hold", "4" };
+	char *argv[] = {"t_fork", "hold", "4"};
 	uint64_t seen[NR_TASKS];
 	int n = 0, status;
 	long pid;
@@ -99,7 +99,7 @@ KTEST(canary_per_task);
 /* The overflow kills the task that caused it; a sibling finishes normally. */
 static enum ktest_result canary_smash(struct ktest_ctx *t)
 {
-	char *victim[] = { "t_canary" }, *sibling[] = { "t_sleep", "150" };
+	char *victim[] = {"t_canary"}, *sibling[] = {"t_sleep", "150"};
 	int st1 = -1, st2 = -1;
 	long p1, p2;
 
@@ -123,12 +123,12 @@ static enum ktest_result user_fault_kill(struct ktest_ctx *t)
 		const char *mode;
 		int sig;
 	} cases[] = {
-		{ "segv", SIGSEGV }, { "kernel", SIGSEGV }, { "ud", SIGILL },
-		{ "de", SIGFPE },    { "gp", SIGSEGV },     { "nx", SIGSEGV },
+		{"segv", SIGSEGV}, {"kernel", SIGSEGV}, {"ud", SIGILL},
+		{"de", SIGFPE},	   {"gp", SIGSEGV},	{"nx", SIGSEGV},
 	};
 
 	for (unsigned i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-		char *argv[] = { "t_fault", (char *)cases[i].mode };
+		char *argv[] = {"t_fault", (char *)cases[i].mode};
 		long st = run(2, argv);
 
 		if (st != W_SIGNALED(cases[i].sig))
@@ -141,7 +141,7 @@ KTEST(user_fault_kill);
 
 static enum ktest_result syscall_efault(struct ktest_ctx *t)
 {
-	char *argv[] = { "t_efault" };
+	char *argv[] = {"t_efault"};
 
 	return expect_exit0(t, 1, argv);
 }
@@ -149,7 +149,7 @@ KTEST(syscall_efault);
 
 static enum ktest_result fork_bomb(struct ktest_ctx *t)
 {
-	char *argv[] = { "t_fork", "bomb" };
+	char *argv[] = {"t_fork", "bomb"};
 	int before = nr_tasks_in_use();
 	enum ktest_result r = expect_exit0(t, 2, argv);
 
@@ -162,7 +162,7 @@ KTEST(fork_bomb);
 /* Forks under a page floor: -ENOMEM, and every page back afterwards. */
 static enum ktest_result oom_fork(struct ktest_ctx *t)
 {
-	char *argv[] = { "t_fork", "oom" };
+	char *argv[] = {"t_fork", "oom"};
 	uint64_t before = pmm_free_count();
 	long st;
 
@@ -179,7 +179,7 @@ KTEST(oom_fork);
 
 static enum ktest_result page_leak(struct ktest_ctx *t)
 {
-	char *argv[] = { "t_fork", "leak", "10000" };
+	char *argv[] = {"t_fork", "leak", "10000"};
 	uint64_t before = pmm_free_count();
 	enum ktest_result r = expect_exit0(t, 3, argv);
 

@@ -18,10 +18,10 @@ static void expect(const char *what, long got)
 int main(int argc, char **argv)
 {
 	static const char ro[64] = "read-only";
-	const void *bad[] = { (void *)0xffffffff80001000ULL, (void *)0x1000,
-			      (void *)0x0000800000000000ULL, (void *)0xfffffffffffff000ULL };
-	char *argv_bad[] = { "t_efault", (char *)0x1000, 0 };
-	struct timespec ts = { 0, 1000 };
+	const void *bad[] = {(void *)0xffffffff80001000ULL, (void *)0x1000,
+			     (void *)0x0000800000000000ULL, (void *)0xfffffffffffff000ULL};
+	char *argv_bad[] = {"t_efault", (char *)0x1000, 0};
+	struct timespec ts = {0, 1000};
 	int status;
 
 	(void)argc;

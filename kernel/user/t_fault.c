@@ -4,7 +4,7 @@
 int main(int argc, char **argv)
 {
 	const char *m = argc > 1 ? argv[1] : "";
-	static const unsigned char ret_insn[] = { 0xc3 };
+	static const unsigned char ret_insn[] = {0xc3};
 
 	if (!strcmp(m, "segv"))
 		*(volatile int *)0 = 1;
@@ -14,7 +14,9 @@ int main(int argc, char **argv)
 		__asm__ volatile("ud2");
 	else if (!strcmp(m, "de"))
 		__asm__ volatile("xor %%edx, %%edx; mov $1, %%eax; xor %%ecx, %%ecx; div %%ecx"
-				 : : : "eax", "ecx", "edx");
+				 :
+				 :
+				 : "eax", "ecx", "edx");
 	else if (!strcmp(m, "gp"))
 		__asm__ volatile("hlt");
 	else if (!strcmp(m, "nx"))

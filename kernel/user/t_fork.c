@@ -61,7 +61,7 @@ static int test_cow(void)
 
 static int test_exitcode(void)
 {
-	static const int codes[] = { 0, 1, 42, 255 };
+	static const int codes[] = {0, 1, 42, 255};
 	int status;
 
 	for (unsigned i = 0; i < sizeof(codes) / sizeof(codes[0]); i++) {

@@ -92,7 +92,7 @@ long munmap(void *addr, size_t len)
 
 uint64_t now_ns(void)
 {
-	struct timespec ts = { 0, 0 };
+	struct timespec ts = {0, 0};
 
 	syscall2(__NR_clock_gettime, 1, &ts);
 	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
@@ -100,7 +100,7 @@ uint64_t now_ns(void)
 
 void sleep_ms(unsigned ms)
 {
-	struct timespec ts = { ms / 1000, (int64_t)(ms % 1000) * 1000000 };
+	struct timespec ts = {ms / 1000, (int64_t)(ms % 1000) * 1000000};
 
 	nanosleep(&ts, 0);
 }

@@ -8,29 +8,29 @@
 
 #include "kernel/syscall/syscall.h"
 
-#define EPERM   1
-#define ENOENT  2
-#define EAGAIN  11
-#define ENOMEM  12
-#define EACCES  13
-#define EFAULT  14
-#define ECHILD  10
-#define EINVAL  22
-#define ENOSYS  38
-#define ENAMETOOLONG 36
-#define WNOHANG 1
-#define WIFEXITED(s)   (((s) & 0x7f) == 0)
+#define EPERM	       1
+#define ENOENT	       2
+#define EAGAIN	       11
+#define ENOMEM	       12
+#define EACCES	       13
+#define EFAULT	       14
+#define ECHILD	       10
+#define EINVAL	       22
+#define ENOSYS	       38
+#define ENAMETOOLONG   36
+#define WNOHANG	       1
+#define WIFEXITED(s)   (((s)&0x7f) == 0)
 #define WEXITSTATUS(s) (((s) >> 8) & 0xff)
-#define WIFSIGNALED(s) (((s) & 0x7f) != 0 && ((s) & 0x7f) != 0x7f)
-#define WTERMSIG(s)    ((s) & 0x7f)
+#define WIFSIGNALED(s) (((s)&0x7f) != 0 && ((s)&0x7f) != 0x7f)
+#define WTERMSIG(s)    ((s)&0x7f)
 
 struct timespec {
 	int64_t tv_sec, tv_nsec;
 };
 
 long syscall6(long nr, long a, long b, long c, long d, long e, long f);
-#define syscall0(n)          syscall6(n, 0, 0, 0, 0, 0, 0)
-#define syscall1(n, a)       syscall6(n, (long)(a), 0, 0, 0, 0, 0)
+#define syscall0(n)	     syscall6(n, 0, 0, 0, 0, 0, 0)
+#define syscall1(n, a)	     syscall6(n, (long)(a), 0, 0, 0, 0, 0)
 #define syscall2(n, a, b)    syscall6(n, (long)(a), (long)(b), 0, 0, 0, 0)
 #define syscall3(n, a, b, c) syscall6(n, (long)(a), (long)(b), (long)(c), 0, 0, 0)
 

@@ -1,0 +1,58 @@
+/*
+ * The ASLR suite (mode=bench suite=aslr) and the helpers the ASLR tests
+ * share with it: spawn a program, read the child's layout from its
+ * mm_struct (the kernel's own view, the ground truth), reap it.
+ */
+#ifndef KERNEL_ASLR_SUITE_H
+#define KERNEL_ASLR_SUITE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "kernel/mm/layout.h"
+
+struct mm_struct;
+
+/* One process's layout, as its mm_struct holds it. */
+struct aslr_layout {
+	uint64_t stack_top;	 /* randomize_stack_top */
+	uint64_t stack_align_sp; /* arch_align_stack(stack_top) */
+	uint64_t mmap_base;	 /* TASK_SIZE - gap - mmap_rnd */
+	uint64_t start_brk;	 /* randomize_range(end of exe, + 32 MiB) */
+	uint64_t exe_base;	 /* ELF_ET_DYN_BASE + mmap_rnd */
+	uint64_t exe_end;	 /* end of the highest executable segment (page aligned) */
+	uint64_t canary;	 /* the task's stack canary (drawn after the layout) */
+};
+
+enum aslr_region { ASLR_STACK, ASLR_STACK_OFFSET, ASLR_MMAP, ASLR_BRK, ASLR_EXE, ASLR_NR_REGIONS };
+
+extern const char *const aslr_region_names[ASLR_NR_REGIONS];
+
+void aslr_read_layout(const struct mm_struct *mm, uint64_t canary, struct aslr_layout *out);
+
+/* Spawns prog (argv = { prog }), reads the child's layout, reaps it: 0 or -errno. */
+long aslr_spawn_layout(const char *prog, struct aslr_layout *out);
+
+/*
+ * The value a region's statistics are computed over: stack = stack_top,
+ * stack_offset = stack_top - stack_align_sp, mmap = mmap_base,
+ * brk = start_brk - exe_end (the brk rule's own offset; the address
+ * start_brk also carries the exe base's randomness), exe = exe_base.
+ */
+uint64_t aslr_region_value(const struct aslr_layout *l, enum aslr_region r);
+
+/* Bits the rule for region r draws under profile p (22/11, 9, 28/8, 13, 28/8). */
+uint32_t aslr_region_bits(enum aslr_region r, const struct aslr_profile *p);
+
+/*
+ * The draw the rule made, recovered from the layout: an index in
+ * [0, 2^bits) that is uniform when get_random_int() is.  false when the
+ * value is outside the rule's range or misaligned.
+ */
+bool aslr_region_index(const struct aslr_layout *l, enum aslr_region r,
+		       const struct aslr_profile *p, uint64_t *idx);
+
+/* mode=bench suite=aslr; adds the (variant, profile) pairs measured and failed. */
+void aslr_suite(unsigned *measured, unsigned *failed);
+
+#endif
