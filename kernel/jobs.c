@@ -4,6 +4,7 @@
  * spawn, fork and wait like any process.  Each job ends the run through
  * qemu_exit with its status.
  */
+#include "kernel/attack/lab.h"
 #include "kernel/bench_job.h"
 #include "kernel/cmdline.h"
 #include "kernel/console/printk.h"
@@ -39,6 +40,8 @@ long sys_aslrbench_job(const struct syscall_args *a)
 		job_bench();
 	case MODE_SHELL:
 		return 1; /* init starts the shell */
+	case MODE_ATTACK:
+		job_attack();
 	default:
 		/* Named, not faked: these jobs arrive with their issues. */
 		kprintf("aslrbench: mode=%s is not implemented in this build\n",

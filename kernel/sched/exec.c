@@ -20,6 +20,7 @@
 #include "kernel/sched/proc.h"
 #include "kernel/sched/sched.h"
 #include "kernel/arch/timer.h"
+#include "kernel/arch/cpu.h"
 #include "kernel/user/programs.h"
 
 #define ET_DYN		  3
@@ -295,4 +296,49 @@ long do_spawn(const char *name, int argc, char *const argv[])
 	prepare_kernel_stack(p, &regs);
 	start_task(p);
 	return p->pid;
+}
+
+/*
+ * execve: the calling task becomes a new program, keeping its pid, parent,
+ * credentials and open files, with a freshly randomised layout (drawn, as
+ * in Linux, while the task's own pid is current).  The old address space is
+ * released only once the new one is complete, so a failure leaves the
+ * caller running.
+ */
+long do_execve(const char *name, int argc, char *const argv[])
+{
+	const struct user_program *prog = find_program(name);
+	struct task_struct *t = current;
+	struct mm_struct *mm, *old = t->mm;
+	struct trap_frame *regs = t->regs;
+	uint64_t entry, sp;
+	int rc;
+
+	if (!prog)
+		return -ENOENT;
+	if (argc < 1 || argc > SPAWN_MAX_ARGS)
+		return -E2BIG;
+	mm = mm_create();
+	if (!mm)
+		return -ENOMEM;
+	rc = build_mm(mm, prog, argc, argv, &entry, &sp);
+	if (rc) {
+		mm_put(mm);
+		return rc;
+	}
+	t->mm = mm;
+	write_cr3(mm->pml4);
+	mm_put(old);
+	task_set_comm(t, prog->name);
+	set_cmdline(t, argc, argv);
+	t->dumpable = t->euid == t->uid && t->egid == t->gid;
+	memset(regs, 0, sizeof(*regs));
+	regs->rip = entry;
+	regs->rsp = sp;
+	regs->cs = 0x23;
+	regs->ss = 0x1b;
+	regs->rflags = 0x202;
+	fpu_init_task(t);
+	__asm__ volatile("fxrstor64 %0" : : "m"(t->fpu));
+	return 0;
 }

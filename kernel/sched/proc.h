@@ -28,6 +28,8 @@ void dup_files(struct task_struct *p, const struct task_struct *from);
 #define SPAWN_ARG_LEN  128
 /* argv holds kernel strings; returns the child's pid or -errno. */
 long do_spawn(const char *name, int argc, char *const argv[]);
+/* The caller becomes `name` (same pid); 0 or -errno, the caller intact on failure. */
+long do_execve(const char *name, int argc, char *const argv[]);
 
 __attribute__((noreturn)) void do_exit(int status);
 /* pid: > 0 that child, else any; status/utime/stime may be NULL. */

@@ -78,14 +78,12 @@ long sys_wait4(const struct syscall_args *a)
 	return rc;
 }
 
-/* spawn(const char *name, char *const argv[]): argv may be NULL (then argv = {name}). */
-long sys_spawn(const struct syscall_args *a)
+/* Copies a program name and argv (NULL: {name}) from user memory; argc or -errno. */
+static long get_args(const struct syscall_args *a, char *prog, size_t plen, char **argv)
 {
 	static char names[SPAWN_MAX_ARGS][SPAWN_ARG_LEN];
-	char *argv[SPAWN_MAX_ARGS];
-	char prog[32];
 	int argc = 0;
-	long rc = strncpy_from_user(prog, a->a0, sizeof(prog));
+	long rc = strncpy_from_user(prog, a->a0, plen);
 
 	if (rc < 0)
 		return rc == -ENAMETOOLONG ? -ENOENT : rc;
@@ -107,9 +105,27 @@ long sys_spawn(const struct syscall_args *a)
 			return rc == -ENAMETOOLONG ? -E2BIG : rc;
 		argv[argc] = names[argc];
 	}
-	if (argc == 0)
-		return -EINVAL;
-	return do_spawn(prog, argc, argv);
+	return argc ? argc : -EINVAL;
+}
+
+/* spawn(const char *name, char *const argv[]): argv may be NULL (then argv = {name}). */
+long sys_spawn(const struct syscall_args *a)
+{
+	char prog[32], *argv[SPAWN_MAX_ARGS];
+	long argc = get_args(a, prog, sizeof(prog), argv);
+
+	return argc < 0 ? argc : do_spawn(prog, (int)argc, argv);
+}
+
+/* execve(name, argv, envp): a built-in program by name ("/bin/" optional); envp ignored. */
+long sys_execve(const struct syscall_args *a)
+{
+	char prog[40], *argv[SPAWN_MAX_ARGS];
+	long argc = get_args(a, prog, sizeof(prog), argv);
+
+	if (argc < 0)
+		return argc;
+	return do_execve(strncmp(prog, "/bin/", 5) ? prog : prog + 5, (int)argc, argv);
 }
 
 /* getdents_pids(int *buf, int max): the live pids in table order. */

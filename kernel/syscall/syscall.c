@@ -27,6 +27,8 @@ static const struct {
 	{__NR_nanosleep, sys_nanosleep},
 	{__NR_getpid, sys_getpid},
 	{__NR_fork, sys_fork},
+	{__NR_execve, sys_execve},
+	{__NR_aslrbench_lab, sys_aslrbench_lab},
 	{__NR_exit, sys_exit},
 	{__NR_wait4, sys_wait4},
 	{__NR_getuid, sys_getuid},

@@ -16,6 +16,7 @@
 #define __NR_nanosleep	   35
 #define __NR_getpid	   39
 #define __NR_fork	   57
+#define __NR_execve	   59
 #define __NR_exit	   60
 #define __NR_wait4	   61
 #define __NR_getuid	   102
@@ -39,6 +40,7 @@
 #define __NR_aslrbench_test 502 /* mode=test only: hooks for the in-kernel tests */
 #define __NR_getdents_pids  503 /* the pids in /proc, for ps */
 #define __NR_bench_submit   504 /* a benchmark program hands its samples to the kernel */
+#define __NR_aslrbench_lab  505 /* attack lab: park, ready, submit a prediction */
 
 struct syscall_args {
 	uint64_t a0, a1, a2, a3, a4, a5;
@@ -77,9 +79,11 @@ long sys_prctl(const struct syscall_args *a);
 long sys_reboot(const struct syscall_args *a);
 long sys_getrandom(const struct syscall_args *a);
 long sys_spawn(const struct syscall_args *a);
+long sys_execve(const struct syscall_args *a);
 long sys_aslrbench_job(const struct syscall_args *a);
 long sys_aslrbench_test(const struct syscall_args *a);
 long sys_getdents_pids(const struct syscall_args *a);
 long sys_bench_submit(const struct syscall_args *a);
+long sys_aslrbench_lab(const struct syscall_args *a);
 
 #endif

@@ -219,6 +219,25 @@ static void rng(const char *name)
 	close((int)fd);
 }
 
+/* attack [STRATEGY] [VARIANT]: one lab cell, with and without the /proc fix (root). */
+static void attack(int argc, char **argv)
+{
+	char cur[40] = "chacha20-batched";
+	long fd = open("/proc/sys/kernel/rng_variant", 0), n, rc;
+
+	if (fd >= 0) {
+		n = read((int)fd, cur, sizeof(cur) - 1);
+		cur[n > 0 ? n - 1 : 0] = '\0';
+		close((int)fd);
+	}
+	rc = syscall3(__NR_aslrbench_lab, 4, argc > 1 ? argv[1] : "proc-leak",
+		      argc > 2 ? argv[2] : cur);
+	if (rc)
+		printf("attack: %s (strategies: proc-leak pid-jiffies-collision state-replay "
+		       "brute-force)\n",
+		       err_name(rc));
+}
+
 static void help(void)
 {
 	puts_n("commands:\n"
@@ -229,8 +248,9 @@ static void help(void)
 	       "  su UID            (root) a shell as UID; exit returns\n"
 	       "  rng [NAME]        show or (root) set the get_random_int() variant\n"
 	       "  exit              leave this shell\n"
+	       "  attack [S] [RNG]  (root) 20 attack-lab trials of strategy S against RNG\n"
 	       "  poweroff          (root) end the run\n"
-	       "  bench aslr attack not available in this build yet\n");
+	       "  bench aslr        not available from the shell: use mode=bench\n");
 }
 
 static int shell(void)
@@ -264,9 +284,10 @@ static int shell(void)
 			long rc = syscall6(__NR_reboot, 0xfee1dead, 672274793, 0x4321fedc, 0, 0, 0);
 
 			printf("poweroff: %s\n", err_name(rc));
-		} else if (!strcmp(argv[0], "bench") || !strcmp(argv[0], "aslr") ||
-			   !strcmp(argv[0], "attack"))
-			printf("%s: not available in this build yet\n", argv[0]);
+		} else if (!strcmp(argv[0], "attack")) {
+			attack(argc, argv);
+		} else if (!strcmp(argv[0], "bench") || !strcmp(argv[0], "aslr"))
+			printf("%s: not available from the shell; boot with mode=bench\n", argv[0]);
 		else
 			printf("%s: unknown command (try help)\n", argv[0]);
 	}

@@ -59,6 +59,7 @@ int strcmp(const char *a, const char *b);
 int strncmp(const char *a, const char *b, size_t n);
 void *memcpy(void *d, const void *s, size_t n);
 void *memset(void *d, int c, size_t n);
+int memcmp(const void *a, const void *b, size_t n);
 long atol(const char *s);
 int vsnprintf(char *buf, size_t size, const char *fmt, va_list ap);
 int snprintf(char *buf, size_t size, const char *fmt, ...) __attribute__((format(printf, 3, 4)));

@@ -1,0 +1,285 @@
+/*
+ * The attack lab: can an unprivileged local user learn where a root
+ * daemon's stack, mmap area and executable are?
+ *
+ * Each trial spawns an attacker (the `lab` program as uid 1000, using only
+ * system calls and /proc), then a victim (`lab victim`, root, freshly
+ * randomised by its own spawn, then asleep in the kernel).  The attacker
+ * hands its predictions to the kernel (__NR_aslrbench_lab, op SUBMIT) in
+ * the order it would try them; the kernel compares them with the victim's
+ * mm_struct, which the attacker never sees.  A region counts as found when
+ * one of the attacker's guesses equals the truth; the guess's position is
+ * what it cost.
+ *
+ * Strategies (see kernel/user/lab.c for the attacker's side):
+ *   proc-leak              stat's startstack / kstkeip (the patch's leak)
+ *   pid-jiffies-collision  make a process whose pid + jiffies equals the
+ *                          victim's within the key period, read its layout
+ *   state-replay           predict the next layout from the latest one
+ *                          observed (the kept-state variants' secret unknown)
+ *   brute-force            one uniform guess per region; mean_guesses is the
+ *                          expectation, (2^bits + 1) / 2
+ */
+#include "bench/jrec.h"
+#include "kernel/arch/timer.h"
+#include "kernel/attack/lab.h"
+#include "kernel/aslr_suite.h"
+#include "kernel/cmdline.h"
+#include "kernel/console/printk.h"
+#include "kernel/errno.h"
+#include "kernel/exit.h"
+#include "kernel/fs/proc/internal.h"
+#include "kernel/lib/string.h"
+#include "kernel/lib/vsprintf.h"
+#include "kernel/mm/layout.h"
+#include "kernel/mm/mm.h"
+#include "kernel/mm/uaccess.h"
+#include "kernel/rng_glue.h"
+#include "kernel/sched/proc.h"
+#include "kernel/sched/sched.h"
+#include "kernel/syscall/syscall.h"
+
+#define LAB_MAX_GUESSES 64
+#define LAB_UID		1000
+#define OP_PARK		1
+#define OP_READY	2
+#define OP_SUBMIT	3
+#define OP_RUN_CELL	4 /* the shell's `attack` command (root) */
+
+const char *const lab_strategy_names[LAB_NR] = {"proc-leak", "pid-jiffies-collision",
+						"state-replay", "brute-force"};
+const char *const lab_region_names[LAB_NR_REGIONS] = {"stack", "mmap", "exe"};
+
+/* The running trial: guesses as submitted, and the rendezvous. */
+static struct {
+	bool active;
+	bool ready;
+	uint32_t n[LAB_NR_REGIONS];
+	uint64_t guess[LAB_NR_REGIONS][LAB_MAX_GUESSES];
+} trial;
+static int park_chan, ready_chan;
+
+static long lab_shell_cell(uint64_t ustrategy, uint64_t urng);
+
+long sys_aslrbench_lab(const struct syscall_args *a)
+{
+	switch (a->a0) {
+	case OP_PARK: /* the victim: sleep until the trial ends */
+		if (!trial.active || current->euid != 0)
+			return -EPERM;
+		sleep_on(&park_chan, (const void *)do_nanosleep);
+		return 0;
+	case OP_READY: /* the attacker: set up, send the victim */
+		if (!trial.active)
+			return -EPERM;
+		trial.ready = true;
+		wake_up(&ready_chan);
+		return 0;
+	case OP_SUBMIT: /* a guess: region, value */
+		if (!trial.active || current->uid != LAB_UID)
+			return -EPERM;
+		if (a->a1 >= LAB_NR_REGIONS)
+			return -EINVAL;
+		if (trial.n[a->a1] >= LAB_MAX_GUESSES)
+			return -ENOSPC;
+		trial.guess[a->a1][trial.n[a->a1]++] = a->a2;
+		return 0;
+	case OP_RUN_CELL:
+		return lab_shell_cell(a->a1, a->a2);
+	default:
+		return -EINVAL;
+	}
+}
+
+static long spawn_as(const char *const *argv, int argc, uint32_t uid)
+{
+	long pid = do_spawn(argv[0], argc, (char *const *)argv);
+	struct task_struct *t;
+
+	if (pid < 0 || !uid)
+		return pid;
+	t = find_task_by_pid((int)pid);
+	t->uid = t->euid = t->suid = t->fsuid = uid;
+	t->gid = t->egid = t->sgid = t->fsgid = uid;
+	t->cap_effective = 0;
+	return pid;
+}
+
+static void reap_all(void)
+{
+	int status;
+
+	trial.active = false;
+	wake_up(&park_chan);
+	while (do_wait(-1, 0, &status, 0, 0) > 0)
+		;
+}
+
+static uint64_t truth_of(const struct aslr_layout *l, enum lab_region r)
+{
+	return r == LAB_STACK ? l->stack_top : r == LAB_MMAP ? l->mmap_base : l->exe_base;
+}
+
+/* One trial; false when the machinery (not the attack) failed. */
+static bool one_trial(enum lab_strategy s, struct lab_cell_result *out)
+{
+	char hz[12];
+	const char *att[] = {"lab", "attack", lab_strategy_names[s], hz};
+	const char *vic[] = {"lab", "victim"};
+	struct aslr_layout truth;
+	struct task_struct *v;
+	long apid, vpid;
+	int status = -1;
+
+	memset(&trial, 0, sizeof(trial));
+	trial.active = true;
+	ksnprintf(hz, sizeof(hz), "%u", timer_hz());
+	apid = spawn_as(att, 4, LAB_UID);
+	if (apid < 0)
+		return false;
+	for (int i = 0; i < 5000 && !trial.ready; i++)
+		sleep_until(jiffies + 1, (const void *)one_trial);
+	vpid = trial.ready ? spawn_as(vic, 2, 0) : -1;
+	if (vpid < 0) {
+		reap_all();
+		return false;
+	}
+	v = find_task_by_pid((int)vpid);
+	aslr_read_layout(v->mm, v->stack_canary, &truth);
+	do_wait((int)apid, 0, &status, 0, 0);
+	reap_all();
+	if (status != 0)
+		return false;
+	out->trials++;
+	for (int r = 0; r < LAB_NR_REGIONS; r++) {
+		if (trial.n[r])
+			out->attempted[r]++;
+		for (uint32_t g = 0; g < trial.n[r]; g++) {
+			if (trial.guess[r][g] == truth_of(&truth, (enum lab_region)r)) {
+				out->successes[r]++;
+				out->guess_sum[r] += g + 1;
+				break;
+			}
+		}
+	}
+	return true;
+}
+
+int lab_run_cell(enum lab_strategy s, const char *rng, int leak_fix, int ia32, uint32_t trials,
+		 struct lab_cell_result *out)
+{
+	const struct rng_variant *saved = rng_current();
+	int saved_fix = proc_leak_fix, saved_ia32 = aslr_ia32, rc = 0;
+
+	memset(out, 0, sizeof(*out));
+	if (rng_select(rng))
+		return -ENODEV;
+	proc_leak_fix = leak_fix;
+	aslr_ia32 = ia32;
+	for (uint32_t i = 0; i < trials; i++) {
+		if (!one_trial(s, out)) {
+			rc = -EIO;
+			break;
+		}
+	}
+	proc_leak_fix = saved_fix;
+	aslr_ia32 = saved_ia32;
+	rng_select(saved->name);
+	return rc;
+}
+
+static uint32_t region_bits(enum lab_region r, const struct aslr_profile *p)
+{
+	return r == LAB_STACK ? p->stack_rnd_bits : p->mmap_rnd_bits;
+}
+
+void lab_report_cell(enum lab_strategy s, const char *rng, int leak_fix, int ia32,
+		     const struct lab_cell_result *r)
+{
+	const struct aslr_profile *p = aslr_profile_by_index(ia32);
+
+	for (int g = 0; g < LAB_NR_REGIONS; g++) {
+		char line[512];
+		struct jrec rec;
+		uint32_t bits = region_bits((enum lab_region)g, p);
+
+		if (s == LAB_PROC_LEAK && g == LAB_MMAP)
+			continue; /* stat carries nothing that points into the mmap area */
+		jrec_begin(&rec, line, sizeof(line), "attack");
+		jrec_str(&rec, "strategy", lab_strategy_names[s]);
+		jrec_str(&rec, "rng", rng);
+		jrec_u64(&rec, "proc_leak_fix", (uint64_t)leak_fix);
+		jrec_str(&rec, "profile", p->name);
+		jrec_str(&rec, "region", lab_region_names[g]);
+		jrec_u64(&rec, "trials", r->trials);
+		jrec_u64(&rec, "successes", r->successes[g]);
+		if (s == LAB_BRUTE_FORCE) /* the expectation for one value among 2^bits */
+			jrec_fixed(&rec, "mean_guesses", (int64_t)(((1ULL << bits) + 1) * 5), 1);
+		else if (r->successes[g])
+			jrec_fixed(&rec, "mean_guesses",
+				   (int64_t)(r->guess_sum[g] * 1000 / r->successes[g]), 3);
+		jrec_u64(&rec, "attempted", r->attempted[g]);
+		jrec_u64(&rec, "entropy_bits", bits);
+		console_puts(jrec_end(&rec));
+		kprintf("  %-22s %-17s fix=%d %-6s %-5s %4u/%-4u\n", lab_strategy_names[s], rng,
+			leak_fix, p->name, lab_region_names[g], r->successes[g], r->trials);
+	}
+}
+
+void job_attack(void)
+{
+	uint32_t trials = kconfig.samples ? kconfig.samples : 100;
+	int failed = 0;
+
+	kprintf("attack lab: %u trials per cell; attacker uid %d, victim root\n", trials, LAB_UID);
+	for (int s = 0; s < LAB_NR; s++) {
+		if (kconfig.suite[0] && strcmp(kconfig.suite, lab_strategy_names[s]))
+			continue;
+		for (int i = 0; rng_variants[i]; i++) {
+			if (!rng_variants[i]->available())
+				continue;
+			for (int fix = 0; fix < 2; fix++) {
+				for (int ia32 = 0; ia32 < 2; ia32++) {
+					struct lab_cell_result r;
+					const char *name = rng_variants[i]->name;
+
+					if (lab_run_cell((enum lab_strategy)s, name, fix, ia32,
+							 trials, &r)) {
+						kprintf("attack: %s %s: the trial machinery "
+							"failed\n",
+							lab_strategy_names[s], name);
+						failed++;
+					}
+					lab_report_cell((enum lab_strategy)s, name, fix, ia32, &r);
+				}
+			}
+		}
+	}
+	qemu_exit(failed ? EXIT_FAILED : EXIT_OK);
+}
+
+/* attack [strategy] [variant] from the shell: one cell per proc_leak_fix, 20 trials. */
+static long lab_shell_cell(uint64_t ustrategy, uint64_t urng)
+{
+	char strategy[32], rng[32];
+	int s;
+
+	if (!(current->cap_effective & 1ULL << 21)) /* CAP_SYS_ADMIN */
+		return -EPERM;
+	if (strncpy_from_user(strategy, ustrategy, sizeof(strategy)) < 0 ||
+	    strncpy_from_user(rng, urng, sizeof(rng)) < 0)
+		return -EFAULT;
+	for (s = 0; s < LAB_NR && strcmp(strategy, lab_strategy_names[s]); s++)
+		;
+	if (s == LAB_NR || !rng_find(rng))
+		return -EINVAL;
+	for (int fix = 0; fix < 2; fix++) {
+		struct lab_cell_result r;
+		int rc = lab_run_cell((enum lab_strategy)s, rng, fix, aslr_ia32, 20, &r);
+
+		if (rc)
+			return rc;
+		lab_report_cell((enum lab_strategy)s, rng, fix, aslr_ia32, &r);
+	}
+	return 0;
+}

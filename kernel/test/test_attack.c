@@ -1,0 +1,87 @@
+/*
+ * The attack lab's claims as tests (kernel/attack/lab.c runs the trials):
+ * the 2009 /proc leak gives the stack and executable away, the patch takes
+ * them back to chance, and ipid-2.6.29's pid + jiffies collision works
+ * where the kept-state and ChaCha20 variants do not.
+ */
+#include "kernel/attack/lab.h"
+#include "kernel/test/ktest.h"
+
+#define LEAK_TRIALS	 100
+#define COLLISION_TRIALS 20
+
+/*
+ * What `guesses` tries at one value among 2^bits give over `trials`: the
+ * expected count plus 4, far beyond its spread at these sizes, so only a
+ * real effect exceeds it.
+ */
+static uint32_t chance_bound(uint32_t trials, uint32_t guesses, uint32_t bits)
+{
+	uint64_t expect_m = (uint64_t)trials * guesses * 1000 >> bits; /* thousandths */
+
+	return (uint32_t)(expect_m / 1000) + 4;
+}
+
+static enum ktest_result attack_leak_on(struct ktest_ctx *t)
+{
+	struct lab_cell_result r;
+
+	if (lab_run_cell(LAB_PROC_LEAK, "chacha20-batched", 0, 0, LEAK_TRIALS, &r))
+		return ktest_fail(t, "trial machinery failed after %u trials", r.trials);
+	if (r.successes[LAB_STACK] * 100 < 99 * r.trials ||
+	    r.successes[LAB_EXE] * 100 < 99 * r.trials)
+		return ktest_fail(t, "leak found stack %u/%u, exe %u/%u (want >= 99 %%)",
+				  r.successes[LAB_STACK], r.trials, r.successes[LAB_EXE], r.trials);
+	return KTEST_PASS;
+}
+KTEST(attack_leak_on);
+
+static enum ktest_result attack_leak_off(struct ktest_ctx *t)
+{
+	struct lab_cell_result r;
+
+	if (lab_run_cell(LAB_PROC_LEAK, "chacha20-batched", 1, 0, LEAK_TRIALS, &r))
+		return ktest_fail(t, "trial machinery failed after %u trials", r.trials);
+	/* With the fields zeroed the attacker guesses once per region. */
+	if (r.successes[LAB_STACK] > chance_bound(r.trials, 1, 22) ||
+	    r.successes[LAB_EXE] > chance_bound(r.trials, 1, 28))
+		return ktest_fail(t, "with the fix: stack %u/%u, exe %u/%u, above brute force",
+				  r.successes[LAB_STACK], r.trials, r.successes[LAB_EXE], r.trials);
+	return KTEST_PASS;
+}
+KTEST(attack_leak_off);
+
+static enum ktest_result attack_collision_ipid(struct ktest_ctx *t)
+{
+	struct lab_cell_result r;
+
+	if (lab_run_cell(LAB_COLLISION, "ipid-2.6.29", 1, 0, COLLISION_TRIALS, &r))
+		return ktest_fail(t, "trial machinery failed after %u trials", r.trials);
+	for (int g = 0; g < LAB_NR_REGIONS; g++)
+		if (r.successes[g] * 100 < 90 * r.trials)
+			return ktest_fail(t, "%s: %u/%u (want >= 90 %%)", lab_region_names[g],
+					  r.successes[g], r.trials);
+	return KTEST_PASS;
+}
+KTEST(attack_collision_ipid);
+
+static enum ktest_result attack_collision_secure(struct ktest_ctx *t)
+{
+	static const char *const names[] = {"md4-2.6.30", "chacha20-batched"};
+
+	for (int v = 0; v < 2; v++) {
+		struct lab_cell_result r;
+
+		if (lab_run_cell(LAB_COLLISION, names[v], 1, 0, COLLISION_TRIALS, &r))
+			return ktest_fail(t, "%s: trial machinery failed", names[v]);
+		/* 21 candidate layouts per trial against 22- and 28-bit regions. */
+		if (r.successes[LAB_STACK] > chance_bound(r.trials, 21, 22) ||
+		    r.successes[LAB_MMAP] > chance_bound(r.trials, 21, 28) ||
+		    r.successes[LAB_EXE] > chance_bound(r.trials, 21, 28))
+			return ktest_fail(t, "%s: %u/%u/%u of %u, better than chance", names[v],
+					  r.successes[LAB_STACK], r.successes[LAB_MMAP],
+					  r.successes[LAB_EXE], r.trials);
+	}
+	return KTEST_PASS;
+}
+KTEST(attack_collision_secure);

