@@ -211,6 +211,9 @@ qemu_tests() {
 	fi
 	deterministic_tests
 	shell_tests
+	if boot attack 0 --cmdline "mode=attack samples=5 suite=proc-leak" --timeout 300; then
+		expect_text qemu/attack "$logs/qemu-attack.log" '"type":"attack","strategy":"proc-leak"'
+	fi
 	if boot fault-report 3 --cmdline "mode=test suite=fault_unhandled" --timeout 120; then
 		for s in "page fault at 0xffffc00000400000" "RIP=" "CR2=" "backtrace"; do
 			expect_text qemu/fault-report "$logs/qemu-fault-report.log" "$s"
