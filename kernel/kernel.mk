@@ -36,7 +36,7 @@ $(BUILD)/k/%.o: %.c
 $(BUILD)/k/%.o: %.asm
 	@mkdir -p $(@D)
 	@echo "  NASM    $@"
-	$(Q)$(NASM) -f elf64 -g -o $@ $<
+	$(Q)$(NASM) -f elf64 -g -MD $(@:.o=.d) -o $@ $<
 
 $(BUILD)/kernel.elf: $(KERNEL_OBJS) $(KERNEL_EXTRA_OBJS) kernel/kernel.ld
 	@echo "  LD      $@"

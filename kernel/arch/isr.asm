@@ -8,6 +8,8 @@
 bits 64
 default rel
 
+%include "kernel/arch/regs.inc"
+
 extern trap_dispatch
 global isr_table
 
@@ -30,41 +32,13 @@ isr_common:
 	jz .k1
 	swapgs
 .k1:
-	push rax
-	push rbx
-	push rcx
-	push rdx
-	push rsi
-	push rdi
-	push rbp
-	push r8
-	push r9
-	push r10
-	push r11
-	push r12
-	push r13
-	push r14
-	push r15
+	PUSH_REGS
 	mov rdi, rsp
 	cld
 	call trap_dispatch
 global ret_to_user
 ret_to_user:                            ; also the first return of a new task
-	pop r15
-	pop r14
-	pop r13
-	pop r12
-	pop r11
-	pop r10
-	pop r9
-	pop r8
-	pop rbp
-	pop rdi
-	pop rsi
-	pop rdx
-	pop rcx
-	pop rbx
-	pop rax
+	POP_REGS
 	add rsp, 16
 	test qword [rsp + 8], 3
 	jz .k2

@@ -3,6 +3,8 @@
 bits 64
 default rel
 
+%include "kernel/arch/regs.inc"
+
 extern syscall_dispatch
 global __switch_to_asm
 global syscall_entry
@@ -46,41 +48,13 @@ syscall_entry:
 	push rcx                        ; rip
 	push 0                          ; error
 	push 0x80                       ; vector: marks a syscall frame
-	push rax
-	push rbx
-	push rcx
-	push rdx
-	push rsi
-	push rdi
-	push rbp
-	push r8
-	push r9
-	push r10
-	push r11
-	push r12
-	push r13
-	push r14
-	push r15
+	PUSH_REGS
 	mov rdi, rsp
 	cld
 	sti
 	call syscall_dispatch
 	cli
-	pop r15
-	pop r14
-	pop r13
-	pop r12
-	pop r11
-	pop r10
-	pop r9
-	pop r8
-	pop rbp
-	pop rdi
-	pop rsi
-	pop rdx
-	pop rcx
-	pop rbx
-	pop rax
+	POP_REGS
 	add rsp, 16
 	; sysret to a non-canonical RIP would fault in ring 0 on the user's
 	; stack (the Intel SYSRET pitfall): take the iret path for any RIP

@@ -28,19 +28,6 @@ static void submit(int region, uint64_t v)
 	lab(OP_SUBMIT, region, (long)v);
 }
 
-static long slurp(const char *path, char *buf, long cap)
-{
-	long fd = open(path, 0), n, total = 0;
-
-	if (fd < 0)
-		return fd;
-	while (total < cap - 1 && (n = read((int)fd, buf + total, (size_t)(cap - 1 - total))) > 0)
-		total += n;
-	close((int)fd);
-	buf[total] = '\0';
-	return total;
-}
-
 static uint64_t hex(const char *s)
 {
 	uint64_t v = 0;
@@ -62,7 +49,7 @@ static uint64_t stat_field(const char *pid, int k, char *state)
 	int f = 2;
 
 	snprintf(path, sizeof(path), "/proc/%s/stat", pid);
-	if (slurp(path, buf, sizeof(buf)) <= 0)
+	if (read_file(path, buf, sizeof(buf)) <= 0)
 		return 0;
 	for (p = buf + strlen(buf); p > buf && *p != ')'; p--)
 		;
@@ -85,7 +72,7 @@ static int find_victim(void)
 			char path[40], buf[64];
 
 			snprintf(path, sizeof(path), "/proc/%d/cmdline", pids[i]);
-			if (slurp(path, buf, sizeof(buf)) == 11 && !memcmp(buf, "lab\0victim", 11))
+			if (read_file(path, buf, sizeof(buf)) == 11 && !memcmp(buf, "lab\0victim", 11))
 				return pids[i];
 		}
 		sleep_ms(4);
@@ -99,7 +86,7 @@ static void own_layout(uint64_t *stack_top, uint64_t *mmap_base, uint64_t *exe)
 	char maps[4096], *line = maps;
 	long m;
 
-	slurp("/proc/self/maps", maps, sizeof(maps));
+	read_file("/proc/self/maps", maps, sizeof(maps));
 	*exe = hex(maps);
 	*stack_top = 0;
 	while (*line) {
@@ -185,7 +172,7 @@ static uint64_t now_jiffies(long hz)
 	char buf[64], *p = buf;
 	uint64_t cs;
 
-	slurp("/proc/uptime", buf, sizeof(buf));
+	read_file("/proc/uptime", buf, sizeof(buf));
 	cs = (uint64_t)atol(p) * 100;
 	while (*p && *p != '.')
 		p++;

@@ -21,19 +21,6 @@ static void check(int ok, const char *what, long got)
 	}
 }
 
-static long slurp(const char *path, char *buf, long cap)
-{
-	long fd = open(path, 0), n, total = 0;
-
-	if (fd < 0)
-		return fd;
-	while (total < cap - 1 && (n = read((int)fd, buf + total, (size_t)(cap - 1 - total))) > 0)
-		total += n;
-	close((int)fd);
-	buf[total] = '\0';
-	return total;
-}
-
 /* Splits a stat line into its 44 fields (comm without parentheses); returns the count. */
 static int stat_fields(char *line, char **f)
 {
@@ -77,7 +64,7 @@ static int test_format(void)
 	uint64_t esp, eip, sstack;
 	int stack_ok = 0, eip_ok = 0;
 
-	n = slurp("/proc/self/stat", buf, sizeof(buf));
+	n = read_file("/proc/self/stat", buf, sizeof(buf));
 	check(n > 0, "read /proc/self/stat", n);
 	/* 1-byte reads give the same bytes as one big read (snapshots differ only in time fields).
 	 */
@@ -103,7 +90,7 @@ static int test_format(void)
 	check(sstack != 0 && esp != 0 && eip != 0, "startstack, kstkesp, kstkeip shown to self",
 	      (long)eip);
 	check(esp <= sstack + 8192, "kstkesp at or below the start of the stack", (long)esp);
-	slurp("/proc/self/maps", maps, sizeof(maps));
+	read_file("/proc/self/maps", maps, sizeof(maps));
 	for (char *p = maps; *p;) {
 		uint64_t lo = 0, hi = 0;
 
@@ -149,7 +136,7 @@ static int leak_fixed(void)
 		if (pids[i] == getpid())
 			continue;
 		snprintf(path, sizeof(path), "/proc/%d/stat", pids[i]);
-		if (slurp(path, buf, sizeof(buf)) <= 0 || stat_fields(buf, f) != NFIELDS)
+		if (read_file(path, buf, sizeof(buf)) <= 0 || stat_fields(buf, f) != NFIELDS)
 			continue;
 		others++;
 		check(num(f[27]) == 0, "startstack of another task is 0", (long)num(f[27]));
@@ -157,7 +144,7 @@ static int leak_fixed(void)
 		check(num(f[29]) == 0, "kstkeip of another task is 0", (long)num(f[29]));
 		check(num(f[34]) == 0, "wchan field of another task is 0", (long)num(f[34]));
 		snprintf(path, sizeof(path), "/proc/%d/wchan", pids[i]);
-		rc = slurp(path, buf, sizeof(buf));
+		rc = read_file(path, buf, sizeof(buf));
 		check(rc >= 0 && !is_numeric(buf), "wchan file shows no number", rc);
 		snprintf(path, sizeof(path), "/proc/%d/maps", pids[i]);
 		rc = open(path, 0);
@@ -174,7 +161,7 @@ static int leak_demo(int pid)
 	char path[40], buf[1024], *f[NFIELDS + 2];
 
 	snprintf(path, sizeof(path), "/proc/%d/stat", pid);
-	check(slurp(path, buf, sizeof(buf)) > 0 && stat_fields(buf, f) == NFIELDS, "read stat", 0);
+	check(read_file(path, buf, sizeof(buf)) > 0 && stat_fields(buf, f) == NFIELDS, "read stat", 0);
 	check(num(f[27]) != 0, "startstack leaks", 0);
 	check(num(f[28]) != 0, "kstkesp leaks", 0);
 	check(num(f[29]) != 0, "kstkeip leaks", 0);
@@ -227,7 +214,7 @@ static int bad_input(void)
 		check(write((int)fd, "prandom", 7) == -EPERM, "unprivileged rng_variant write", 0);
 	}
 	close((int)fd);
-	rc = slurp("/proc/uptime", buf, sizeof(buf));
+	rc = read_file("/proc/uptime", buf, sizeof(buf));
 	check(rc > 0 && buf[rc - 1] == '\n', "/proc/uptime", rc);
 	return failures ? 1 : 0;
 }

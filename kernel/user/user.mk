@@ -6,12 +6,18 @@ USER_CFLAGS := -std=gnu11 -O2 -g -ffreestanding -fno-builtin -nostdlib -fPIE -fn
 	-Wall -Wextra -Werror -I.
 USER_LDFLAGS := -nostdlib -static-pie -Wl,--no-dynamic-linker -Wl,-z,max-page-size=4096 \
 	-Wl,-z,separate-code -Wl,-z,noexecstack -Wl,--build-id=none
-ULIB_OBJS := $(BUILD)/user/lib/crt0.o $(BUILD)/user/lib/ulib.o
+ULIB_OBJS := $(BUILD)/user/lib/crt0.o $(BUILD)/user/lib/ulib.o $(BUILD)/user/lib/string.o
 
 $(BUILD)/user/lib/crt0.o: kernel/user/lib/crt0.asm
 	@mkdir -p $(@D)
 	@echo "  NASM    $@"
 	$(Q)$(NASM) -f elf64 -o $@ $<
+
+# The kernel's string functions serve user programs too (freestanding C).
+$(BUILD)/user/lib/string.o: kernel/lib/string.c kernel/lib/string.h
+	@mkdir -p $(@D)
+	@echo "  UCC     $@"
+	$(Q)$(KCC) $(USER_CFLAGS) -c $< -o $@
 
 $(BUILD)/user/%.o: kernel/user/%.c kernel/user/lib/ulib.h kernel/syscall/syscall.h
 	@mkdir -p $(@D)

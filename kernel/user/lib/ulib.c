@@ -116,62 +116,17 @@ void exit(int code)
 		syscall1(__NR_exit, code);
 }
 
-size_t strlen(const char *s)
+long read_file(const char *path, char *buf, long cap)
 {
-	size_t n = 0;
+	long fd = open(path, 0), n, total = 0;
 
-	while (s[n])
-		n++;
-	return n;
-}
-
-int strcmp(const char *a, const char *b)
-{
-	while (*a && *a == *b) {
-		a++;
-		b++;
-	}
-	return (unsigned char)*a - (unsigned char)*b;
-}
-
-int strncmp(const char *a, const char *b, size_t n)
-{
-	for (; n; n--, a++, b++) {
-		if (*a != *b)
-			return (unsigned char)*a - (unsigned char)*b;
-		if (!*a)
-			return 0;
-	}
-	return 0;
-}
-
-void *memcpy(void *d, const void *s, size_t n)
-{
-	unsigned char *dd = d;
-	const unsigned char *ss = s;
-
-	while (n--)
-		*dd++ = *ss++;
-	return d;
-}
-
-void *memset(void *d, int c, size_t n)
-{
-	unsigned char *dd = d;
-
-	while (n--)
-		*dd++ = (unsigned char)c;
-	return d;
-}
-
-int memcmp(const void *a, const void *b, size_t n)
-{
-	const unsigned char *x = a, *y = b;
-
-	for (; n; n--, x++, y++)
-		if (*x != *y)
-			return *x - *y;
-	return 0;
+	if (fd < 0)
+		return fd;
+	while (total < cap - 1 && (n = read((int)fd, buf + total, (size_t)(cap - 1 - total))) > 0)
+		total += n;
+	close((int)fd);
+	buf[total] = '\0';
+	return total;
 }
 
 long atol(const char *s)

@@ -6,6 +6,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "kernel/lib/string.h" /* the kernel's own string functions, shared */
 #include "kernel/syscall/syscall.h"
 
 #define EPERM	       1
@@ -54,13 +55,9 @@ uint64_t now_ns(void);
 void sleep_ms(unsigned ms);
 __attribute__((noreturn)) void exit(int code);
 
-size_t strlen(const char *s);
-int strcmp(const char *a, const char *b);
-int strncmp(const char *a, const char *b, size_t n);
-void *memcpy(void *d, const void *s, size_t n);
-void *memset(void *d, int c, size_t n);
-int memcmp(const void *a, const void *b, size_t n);
 long atol(const char *s);
+/* A whole (small) file into buf, NUL-terminated; its length or -errno. */
+long read_file(const char *path, char *buf, long cap);
 int vsnprintf(char *buf, size_t size, const char *fmt, va_list ap);
 int snprintf(char *buf, size_t size, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 int printf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
