@@ -23,7 +23,7 @@ HOST_TOOLS  :=
 .PHONY: baseline all iso img run test test-host test-qemu bench-host deps clean fuzz \
 	rng-quality rng-quality-quick usb format
 
-all: host-all iso
+all: host-all iso img
 
 -include rng/rng.mk
 -include bench/bench.mk

@@ -17,4 +17,9 @@ $(BUILD)/nokernel.iso: $(BUILD)/boot/BOOTX64.EFI iso/cmdline.txt iso/mkimage.sh
 		--cmdline-file iso/cmdline.txt
 	$(Q)iso/mkimage.sh iso $@ $(BUILD)/nokernel.img
 
+$(BUILD)/aslrbench.img: $(BUILD)/esp.img iso/mkimage.sh
+	@echo "  IMG     $@"
+	$(Q)iso/mkimage.sh img $@ $<
+
 iso: $(BUILD)/aslrbench.iso
+img: $(BUILD)/aslrbench.img

@@ -6,6 +6,8 @@
 #   iso/mkimage.sh set-cmdline ESP.img "k=v ..."     (rewrites cmdline.txt in place)
 #   iso/mkimage.sh get-cmdline ESP.img               (prints cmdline.txt)
 #   iso/mkimage.sh extract-esp IN.iso OUT.img
+#   iso/mkimage.sh img OUT.img ESP.img              (raw GPT disk: one ESP at 1 MiB)
+#   iso/mkimage.sh esp-offset IMAGE                  (bytes to the ESP: 0 for an ESP, 1 MiB for img)
 #
 # mtools and xorriso only: no loop mounts, no root.  Timestamps, volume serial
 # and GPT GUIDs derive from SOURCE_DATE_EPOCH so that two builds of the same
@@ -69,12 +71,40 @@ make_iso() {
 	[ -s "$out" ] || die "iso: xorriso failed"
 }
 
+# A GPT disk with the ESP as its only partition, at 1 MiB (2048 sectors):
+# what `dd` puts on a USB stick when a plain disk image is preferred to the
+# hybrid ISO.  GUIDs derive from SOURCE_DATE_EPOCH for reproducible bytes.
+make_img() {
+	local out=$1 esp=$2 esp_sectors total guid
+	[ -f "$esp" ] || die "img: no ESP image $esp"
+	esp_sectors=$(($(stat -c %s "$esp") / 512))
+	total=$((2048 + esp_sectors + 2048))
+	guid=$(printf '%08x' "$SOURCE_DATE_EPOCH")
+	rm -f "$out"
+	truncate -s $((total * 512)) "$out"
+	sgdisk -o -U "$guid-4153-4c52-8000-000000000001" \
+		-n "1:2048:+$esp_sectors" -t 1:ef00 -c 1:ASLRBENCH \
+		-u "1:$guid-4153-4c52-8000-000000000002" "$out" >/dev/null 2>&1 ||
+		die "img: sgdisk failed"
+	dd if="$esp" of="$out" bs=512 seek=2048 conv=notrunc status=none
+}
+
+# Where the FAT file system starts: an ISO's ESP is extracted first, a raw
+# GPT image carries it at 1 MiB, a bare ESP image at 0.
+esp_offset() {
+	if [ "$(dd if="$1" bs=1 skip=512 count=8 status=none)" = "EFI PART" ]; then
+		echo 1048576
+	else
+		echo 0
+	fi
+}
+
 set_cmdline() {
 	local esp=$1 line=$2 tmp
 	tmp=$(mktemp)
 	printf '%s\n' "$line" >"$tmp"
 	stamp "$tmp"
-	mcopy -o -m -i "$esp" "$tmp" ::/aslrbench/cmdline.txt
+	mcopy -o -m -i "$esp@@$(esp_offset "$esp")" "$tmp" ::/aslrbench/cmdline.txt
 	rm -f "$tmp"
 }
 
@@ -82,7 +112,9 @@ case ${1:-} in
 esp) shift; make_esp "$@" ;;
 iso) shift; make_iso "$@" ;;
 set-cmdline) set_cmdline "$2" "$3" ;;
-get-cmdline) mtype -i "$2" ::/aslrbench/cmdline.txt ;;
+get-cmdline) mtype -i "$2@@$(esp_offset "$2")" ::/aslrbench/cmdline.txt ;;
+img) shift; make_img "$@" ;;
+esp-offset) esp_offset "$2" ;;
 extract-esp)
 	rm -f "$3"
 	xorriso -report_about WARNING -osirrox on -indev "$2" -extract /efi.img "$3" >/dev/null 2>&1 ||

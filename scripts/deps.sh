@@ -11,7 +11,7 @@ set -euo pipefail
 packages=(
 	build-essential pkg-config nasm gnu-efi # kernel, loader, host tools
 	qemu-system-x86 ovmf                    # boot under UEFI
-	xorriso mtools dosfstools               # ESP image and hybrid ISO
+	xorriso mtools dosfstools gdisk         # ESP image, hybrid ISO, GPT disk image
 	check                                   # host unit-test framework
 	dieharder ent                           # RNG statistics
 	libssl-dev libsodium-dev                # bench-host peers

@@ -92,7 +92,11 @@ trap 'exit 130' INT TERM
 
 # A copy of the image with another cmdline.txt: the kernel is not rebuilt.
 if [ "$deterministic" = 1 ] || [ "$have_cmdline" = 1 ]; then
-	"$here/iso/mkimage.sh" extract-esp "$iso" "$tmp/esp.img"
+	if [ "$(dd if="$iso" bs=1 skip=32769 count=5 status=none)" = CD001 ]; then
+		"$here/iso/mkimage.sh" extract-esp "$iso" "$tmp/esp.img"
+	else
+		cp "$iso" "$tmp/esp.img" # a raw disk image (make img): edited in place
+	fi
 	if [ "$have_cmdline" = 0 ]; then
 		cmdline=$("$here/iso/mkimage.sh" get-cmdline "$tmp/esp.img" | grep -v '^#' | tr '\r\n' '  ')
 	fi
@@ -100,8 +104,12 @@ if [ "$deterministic" = 1 ] || [ "$have_cmdline" = 1 ]; then
 		case " $cmdline " in *" seed="*) ;; *) cmdline="$cmdline seed=$DETERMINISTIC_SEED" ;; esac
 	fi
 	"$here/iso/mkimage.sh" set-cmdline "$tmp/esp.img" "$cmdline"
-	"$here/iso/mkimage.sh" iso "$tmp/boot.iso" "$tmp/esp.img"
-	iso="$tmp/boot.iso"
+	if [ "$("$here/iso/mkimage.sh" esp-offset "$tmp/esp.img")" = 0 ]; then
+		"$here/iso/mkimage.sh" iso "$tmp/boot.iso" "$tmp/esp.img"
+		iso="$tmp/boot.iso"
+	else
+		iso="$tmp/esp.img"
+	fi
 fi
 cp "$OVMF_VARS" "$tmp/vars.fd"
 
