@@ -139,6 +139,9 @@ static uint32_t lfence_floor(void)
 	return m;
 }
 
+/* RNG share of fork per variant (milli-percent), for the summary screen. */
+static int64_t fork_share_m[BENCH_RUN_ROWS];
+
 static void proc_suite(const char *suite, const char *prog, const char *target, const char *metric)
 {
 	uint32_t n = PROC_ENSEMBLES * PROC_SAMPLES;
@@ -170,6 +173,7 @@ static void proc_suite(const char *suite, const char *prog, const char *target, 
 		    !stats_of(fork_rng_samples, PROC_ENSEMBLES, PROC_SAMPLES, lfence_floor(),
 			      &rres)) {
 			share_m = res.st.median_m ? rres.st.median_m * 100000 / res.st.median_m : 0;
+			fork_share_m[i] = share_m;
 			bench_jrec_milli(&r, "rng_share_pct", (unsigned __int128)share_m);
 			bench_jrec_milli(&r, "rng_cycles_median",
 					 (unsigned __int128)rres.st.median_m);
@@ -247,5 +251,14 @@ void job_bench(void)
 	if (want("aslr"))
 		aslr_suite(&run.measured, &run.failed);
 	bench_emit_summary(&run, run.failed ? 1 : 0);
+	{
+		const char *names[BENCH_RUN_ROWS];
+		unsigned n = 0;
+
+		for (; rng_variants[n] && n < BENCH_RUN_ROWS; n++)
+			names[n] = rng_variants[n]->name;
+		bench_summary_screen(&run, names, fork_share_m, n,
+				     cpu.hypervisor && !kconfig.seed_len);
+	}
 	qemu_exit(run.failed ? EXIT_FAILED : EXIT_OK);
 }

@@ -422,5 +422,13 @@ ok "1920x1080 boot: PNG complete, 1920x1080" decode 1920 1920 1080 2
 ok "1920x1080 boot: 2x font, 120x33 cells" shows 1920 "1920x1080 BGRX pitch 1920 at 0xc0000000, font 8x16 x2: 120x33 text"
 ok "1920x1080 boot: screen text = serial log, row for row" matches_log 1920 120 33
 
+# mode=bench on a machine without a serial port ends on the summary screen.
+run benchsum "mode=bench suite=rng samples=200 ensembles=2" --no-serial
+ok "no-serial bench: exit status 0" rc_is benchsum 0
+ok "no-serial bench: PNG complete, 1280x800" decode benchsum 1280 800 1
+ok "no-serial bench: summary screen drawn" shows benchsum "aslrbench - results of this run"
+ok "no-serial bench: summary lists md4-2.6.30" shows benchsum "md4-2.6.30"
+ok "no-serial bench: summary lists chacha20-batched" shows benchsum "chacha20-batched"
+
 echo "1..$n"
 [ "$failed" -eq 0 ]
