@@ -45,6 +45,7 @@
 #define OP_READY	2
 #define OP_SUBMIT	3
 #define OP_RUN_CELL	4 /* the shell's `attack` command (root) */
+#define OP_ASLR_SUITE	5 /* the shell's `aslr` command (root) */
 
 const char *const lab_strategy_names[LAB_NR] = {"proc-leak", "pid-jiffies-collision",
 						"state-replay", "brute-force"};
@@ -60,6 +61,7 @@ static struct {
 static int park_chan, ready_chan;
 
 static long lab_shell_cell(uint64_t ustrategy, uint64_t urng);
+static long lab_shell_aslr(uint64_t samples);
 
 long sys_aslrbench_lab(const struct syscall_args *a)
 {
@@ -86,6 +88,8 @@ long sys_aslrbench_lab(const struct syscall_args *a)
 		return 0;
 	case OP_RUN_CELL:
 		return lab_shell_cell(a->a1, a->a2);
+	case OP_ASLR_SUITE:
+		return lab_shell_aslr(a->a1);
 	default:
 		return -EINVAL;
 	}
@@ -282,4 +286,20 @@ static long lab_shell_cell(uint64_t ustrategy, uint64_t urng)
 		lab_report_cell((enum lab_strategy)s, rng, fix, aslr_ia32, &r);
 	}
 	return 0;
+}
+
+/* aslr [N] from the shell: the ASLR entropy suite with N spawns per cell (default 200). */
+static long lab_shell_aslr(uint64_t samples)
+{
+	uint32_t saved = kconfig.samples;
+	unsigned measured = 0, failed = 0;
+
+	if (!(current->cap_effective & 1ULL << 21)) /* CAP_SYS_ADMIN */
+		return -EPERM;
+	if (samples > 100000)
+		return -EINVAL;
+	kconfig.samples = samples ? (uint32_t)samples : 200;
+	aslr_suite(&measured, &failed);
+	kconfig.samples = saved;
+	return failed ? -EIO : 0;
 }

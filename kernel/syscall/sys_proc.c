@@ -128,7 +128,11 @@ long sys_execve(const struct syscall_args *a)
 	return do_execve(strncmp(prog, "/bin/", 5) ? prog : prog + 5, (int)argc, argv);
 }
 
-/* getdents_pids(int *buf, int max): the live pids in table order. */
+/*
+ * getdents_pids(int *buf, int max): the live pids in table order; with
+ * hidepid=2 the ones the reader may not see are left out (hidepid=1 lists
+ * them and denies their files).
+ */
 long sys_getdents_pids(const struct syscall_args *a)
 {
 	int n = 0, max = (int)a->a1;
@@ -142,7 +146,8 @@ long sys_getdents_pids(const struct syscall_args *a)
 
 		int err;
 
-		if (tasks[i].state == TASK_UNUSED || !proc_pid_visible(&tasks[i], &err))
+		if (tasks[i].state == TASK_UNUSED ||
+		    (!proc_pid_visible(&tasks[i], &err) && err == -ENOENT))
 			continue;
 		if (copy_to_user(a->a0 + (uint64_t)n * sizeof(int), &pid, sizeof(pid)))
 			return -EFAULT;

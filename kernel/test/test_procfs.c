@@ -211,3 +211,44 @@ static enum ktest_result proc_access_matrix(struct ktest_ctx *t)
 	return KTEST_PASS;
 }
 KTEST(proc_access_matrix);
+
+/* hidepid (Linux 3.3): 1 denies other users' pid files (EPERM), 2 also hides them (ENOENT). */
+static enum ktest_result proc_hidepid(struct ktest_ctx *t)
+{
+	static const struct {
+		int hidepid, root, want_open, want_listed;
+	} cases[] = {
+		{0, 0, 0, 1},
+		{1, 0, 1 /* EPERM */, 1},
+		{2, 0, 2 /* ENOENT */, 0},
+		{2, 1, 0, 1},
+	};
+	char path[40], pid[12];
+	int saved = hidepid;
+	long victim = park();
+
+	if (victim < 0)
+		return ktest_fail(t, "spawn: %ld", victim);
+	ksnprintf(path, sizeof(path), "/proc/%ld/stat", victim);
+	ksnprintf(pid, sizeof(pid), "%ld", victim);
+	for (unsigned i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		char *o[] = {"t_proc", "open", path}, *l[] = {"t_proc", "listed", pid};
+		const struct ptrace_case_ids *who = cases[i].root ? 0 : &uid1000;
+		long st_open, st_list;
+
+		hidepid = cases[i].hidepid;
+		st_open = run_as(who, 1, 3, o);
+		st_list = run_as(who, 1, 3, l);
+		hidepid = saved;
+		if (st_open != W_EXITCODE(cases[i].want_open) ||
+		    (st_list == 0) != cases[i].want_listed) {
+			unpark();
+			return ktest_fail(t, "hidepid=%d %s: open status 0x%lx, listed %s",
+					  cases[i].hidepid, cases[i].root ? "root" : "uid 1000",
+					  st_open, st_list == 0 ? "yes" : "no");
+		}
+	}
+	unpark();
+	return KTEST_PASS;
+}
+KTEST(proc_hidepid);

@@ -250,7 +250,8 @@ static void help(void)
 	       "  exit              leave this shell\n"
 	       "  attack [S] [RNG]  (root) 20 attack-lab trials of strategy S against RNG\n"
 	       "  poweroff          (root) end the run\n"
-	       "  bench aslr        not available from the shell: use mode=bench\n");
+	       "  aslr [N]          (root) ASLR entropy, N spawns per variant and profile\n"
+	       "  bench             boot with mode=bench instead\n");
 }
 
 static int shell(void)
@@ -286,8 +287,13 @@ static int shell(void)
 			printf("poweroff: %s\n", err_name(rc));
 		} else if (!strcmp(argv[0], "attack")) {
 			attack(argc, argv);
-		} else if (!strcmp(argv[0], "bench") || !strcmp(argv[0], "aslr"))
-			printf("%s: not available from the shell; boot with mode=bench\n", argv[0]);
+		} else if (!strcmp(argv[0], "aslr")) {
+			long rc = syscall2(__NR_aslrbench_lab, 5, argc > 1 ? atol(argv[1]) : 0);
+
+			if (rc)
+				printf("aslr: %s\n", err_name(rc));
+		} else if (!strcmp(argv[0], "bench"))
+			printf("bench: boot with mode=bench (the suites need the whole machine)\n");
 		else
 			printf("%s: unknown command (try help)\n", argv[0]);
 	}

@@ -6,6 +6,8 @@
  *   t_proc leak demo PID   (proc_leak_fix=0) PID's kstkeip/kstkesp/startstack show
  *   t_proc bad             bad paths, buffers and writes get the right errno
  *   t_proc access PID      exit 0 if PID's maps can be read, 1 if EACCES
+ *   t_proc open PATH       exit status = the errno of open(PATH), 0 if it opens
+ *   t_proc listed PID      exit 0 if PID is in the /proc listing
  */
 #include "kernel/user/lib/ulib.h"
 
@@ -161,7 +163,8 @@ static int leak_demo(int pid)
 	char path[40], buf[1024], *f[NFIELDS + 2];
 
 	snprintf(path, sizeof(path), "/proc/%d/stat", pid);
-	check(read_file(path, buf, sizeof(buf)) > 0 && stat_fields(buf, f) == NFIELDS, "read stat", 0);
+	check(read_file(path, buf, sizeof(buf)) > 0 && stat_fields(buf, f) == NFIELDS, "read stat",
+	      0);
 	check(num(f[27]) != 0, "startstack leaks", 0);
 	check(num(f[28]) != 0, "kstkesp leaks", 0);
 	check(num(f[29]) != 0, "kstkeip leaks", 0);
@@ -239,6 +242,21 @@ int main(int argc, char **argv)
 			return 0;
 		return rc == -EACCES ? 1 : 2;
 	}
-	printf("usage: t_proc format | leak fixed | leak demo PID | bad | access PID\n");
+	if (argc >= 3 && !strcmp(argv[1], "open")) { /* exit status: errno, 0 when it opens */
+		long rc = open(argv[2], 0);
+
+		return rc >= 0 ? 0 : (int)-rc;
+	}
+	if (argc >= 3 && !strcmp(argv[1], "listed")) { /* exit 0 when PID is in the listing */
+		int pids[64], want = (int)atol(argv[2]);
+		long n = syscall2(__NR_getdents_pids, pids, 64);
+
+		for (long i = 0; i < n; i++)
+			if (pids[i] == want)
+				return 0;
+		return 1;
+	}
+	printf("usage: t_proc format | leak fixed | leak demo PID | bad | access PID | open PATH"
+	       " | listed PID\n");
 	return 2;
 }
