@@ -3,6 +3,7 @@
  * figures (which CPU, which clock, emulated or not, which settings).
  */
 #include "bench/cpu.h"
+#include "kernel/arch/acpi.h"
 #include "bench/jrec.h"
 #include "kernel/arch/timer.h"
 #include "kernel/arch/tsc.h"
@@ -21,12 +22,27 @@ static const char *fb_format(uint32_t f)
 	return f < 4 ? names[f] : "unknown";
 }
 
+/* Conditions that make this run's figures less trustworthy, comma-separated. */
+static const char *warnings(const struct bench_cpu *c, char *buf, size_t len)
+{
+	size_t n = 0;
+
+	buf[0] = '\0';
+	if (!c->invariant_tsc)
+		n += (size_t)ksnprintf(buf + n, len - n, "%stsc_not_invariant", n ? "," : "");
+	if (c->hypervisor && !kconfig.seed_len && n < len)
+		n += (size_t)ksnprintf(buf + n, len - n, "%semulated_cycles", n ? "," : "");
+	if (!serial_present() && n < len)
+		ksnprintf(buf + n, len - n, "%sno_serial", n ? "," : "");
+	return buf;
+}
+
 void emit_boot_record(void)
 {
 	const struct boot_info *bi = &boot_info_copy;
 	struct bench_cpu c;
 	struct jrec r;
-	char line[1800];
+	char line[1800], buf[96];
 
 	bench_cpu_detect(&c);
 	jrec_begin(&r, line, sizeof(line), "boot");
@@ -58,6 +74,10 @@ void emit_boot_record(void)
 	jrec_u64(&r, "fb_height", bi->fb.height);
 	jrec_bool(&r, "serial", serial_present());
 	jrec_u64(&r, "cpus_used", 1);
+	jrec_u64(&r, "cpus_present", acpi_facts.cpus_present);
+	jrec_u64(&r, "serial_port", serial_port());
+	jrec_bool(&r, "acpi_spcr", acpi_facts.spcr_found);
+	jrec_str(&r, "warnings", warnings(&c, buf, sizeof(buf)));
 	jrec_u64(&r, "exit_boot_retries", bi->exit_retries);
 	jrec_str(&r, "cmdline", bi->cmdline);
 	console_puts(jrec_end(&r));

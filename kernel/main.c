@@ -7,6 +7,7 @@
  * RNG (it needs jiffies and the seed), and only then the job.
  */
 #include "boot/boot_info.h"
+#include "kernel/arch/acpi.h"
 #include "kernel/arch/cpu.h"
 #include "kernel/arch/gdt.h"
 #include "kernel/arch/idt.h"
@@ -18,6 +19,7 @@
 #include "kernel/bootrec.h"
 #include "kernel/cmdline.h"
 #include "kernel/console/fbcon.h"
+#include "kernel/console/keyboard.h"
 #include "kernel/console/printk.h"
 #include "kernel/console/serial.h"
 #include "kernel/exit.h"
@@ -70,6 +72,17 @@ static void parse_cmdline_or_die(void)
 	qemu_exit(EXIT_CMDLINE);
 }
 
+/* The firmware's SPCR names the console UART: switch to it when it answers. */
+static void use_spcr_serial(void)
+{
+	uint16_t port = acpi_facts.spcr_port;
+
+	if (!port || port == serial_port())
+		return;
+	if (serial_init_port(port))
+		kprintf("aslrbench: serial console moved to I/O port 0x%x (ACPI SPCR)\n", port);
+}
+
 static void seed_canary(void)
 {
 	percpu0.stack_canary = ((uint64_t)get_random_int() << 32) | get_random_int();
@@ -89,6 +102,9 @@ __attribute__((noreturn)) void kmain(struct boot_info *bi, uint64_t phys_base)
 	pmm_init(&boot_info_copy);
 	vmm_init(&boot_info_copy);
 	fbcon_init(&boot_info_copy.fb);
+	acpi_init(boot_info_copy.rsdp);
+	use_spcr_serial();
+	kbd_init();
 	lapic_init();
 	parse_cmdline_or_die();
 	/* layout.c reads its own knobs (tests change them temporarily) */

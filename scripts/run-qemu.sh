@@ -2,9 +2,11 @@
 # Boots an aslrbench image under OVMF and exits with the kernel's status.
 #
 #   scripts/run-qemu.sh [--iso FILE] [--usb] [--cmdline "k=v ..."] [--deterministic]
-#                       [--timeout SEC] [--log FILE] [--accel auto|kvm|tcg] [--memory MB]
-#                       [--screenshot FILE] [--no-serial] [--resolution WxH]
+#                       [--timeout SEC] [--log FILE] [--accel auto|kvm|tcg] [--memory MB] [--smp N]
+#                       [--screenshot FILE] [--no-serial] [--resolution WxH] [--keys TEXT]
 #
+# --keys TEXT: typed on the PS/2 keyboard (QEMU monitor sendkey) once the
+# kernel reads its console; \n is Enter.
 # --screenshot FILE: the screen at the end of the run as a PNG (QEMU monitor
 # screendump).  --no-serial: no serial port at all, as on many PCs (the log is
 # empty, the status still comes back, a loader refusal ends only by timeout).
@@ -23,7 +25,7 @@ set -euo pipefail
 
 here=$(cd "$(dirname "$0")/.." && pwd)
 iso="$here/build/aslrbench.iso"
-usb=0 cmdline="" have_cmdline=0 deterministic=0 timeout=300 log="" accel=auto mem=512
+usb=0 cmdline="" have_cmdline=0 deterministic=0 timeout=300 log="" accel=auto mem=512 smp=1 keys=""
 screenshot="" no_serial=0 resolution=""
 QEMU=${QEMU:-qemu-system-x86_64}
 OVMF_CODE=${OVMF_CODE:-/usr/share/OVMF/OVMF_CODE_4M.fd}
@@ -46,6 +48,8 @@ while [ $# -gt 0 ]; do
 	--log) [ $# -ge 2 ] || usage; log=$2; shift 2 ;;
 	--accel) [ $# -ge 2 ] || usage; accel=$2; shift 2 ;;
 	--memory) [ $# -ge 2 ] || usage; mem=$2; shift 2 ;;
+	--smp) [ $# -ge 2 ] || usage; smp=$2; shift 2 ;;
+	--keys) [ $# -ge 2 ] || usage; keys=$2; shift 2 ;;
 	--screenshot) [ $# -ge 2 ] || usage; screenshot=$2; shift 2 ;;
 	--no-serial) no_serial=1; shift ;;
 	--resolution) [ $# -ge 2 ] || usage; resolution=$2; shift 2 ;;
@@ -55,6 +59,7 @@ while [ $# -gt 0 ]; do
 done
 case $timeout in '' | *[!0-9]*) note "--timeout needs whole seconds"; exit 2 ;; esac
 case $mem in '' | *[!0-9]*) note "--memory needs megabytes"; exit 2 ;; esac
+case $smp in '' | *[!0-9]* | 0) note "--smp needs a CPU count"; exit 2 ;; esac
 case $accel in auto | kvm | tcg) ;; *) note "--accel must be auto, kvm or tcg"; exit 2 ;; esac
 vga_args=(-vga std)
 if [ -n "$resolution" ]; then
@@ -80,11 +85,12 @@ done
 command -v "$QEMU" >/dev/null || { note "missing $QEMU (run scripts/deps.sh)"; exit 2; }
 
 tmp=$(mktemp -d)
-qpid="" watcher="" feeder=""
+qpid="" watcher="" feeder="" keyer=""
 cleanup() {
 	[ -z "$qpid" ] || kill "$qpid" 2>/dev/null || true
 	[ -z "$watcher" ] || kill "$watcher" 2>/dev/null || true
 	[ -z "$feeder" ] || kill "$feeder" 2>/dev/null || true
+	[ -z "$keyer" ] || kill "$keyer" 2>/dev/null || true
 	rm -rf "$tmp"
 }
 trap cleanup EXIT
@@ -113,7 +119,7 @@ if [ "$deterministic" = 1 ] || [ "$have_cmdline" = 1 ]; then
 fi
 cp "$OVMF_VARS" "$tmp/vars.fd"
 
-base_args=(-machine q35 -m "$mem" -no-reboot -display none "${vga_args[@]}" -monitor none
+base_args=(-machine q35 -m "$mem" -smp "$smp" -no-reboot -display none "${vga_args[@]}" -monitor none
 	-drive "if=pflash,format=raw,readonly=on,file=$OVMF_CODE"
 	-drive "if=pflash,format=raw,file=$tmp/vars.fd"
 	-device isa-debug-exit,iobase=0xf4,iosize=0x04)
@@ -139,6 +145,10 @@ kvm_works() {
 }
 
 args=("${base_args[@]}")
+if [ -n "$keys" ] && [ -z "$screenshot" ]; then
+	mkfifo "$tmp/mon.in" "$tmp/mon.out"
+	args+=(-monitor "pipe:$tmp/mon")
+fi
 if [ -n "$screenshot" ]; then
 	# The handshake (kernel/console/fbcon.c, fbcon_exit_hold): this fw_cfg file
 	# asks the kernel to keep its last screen up for 1000 ms before it writes
@@ -194,10 +204,41 @@ watch_for_screen() {
 	done <"$tmp/dbg.out"
 }
 
+# QEMU's name for the key that types one character (US layout).
+key_name() {
+	case $1 in
+	[a-z0-9]) printf '%s' "$1" ;;
+	[A-Z]) printf 'shift-%s' "$(printf '%s' "$1" | tr '[:upper:]' '[:lower:]')" ;;
+	' ') printf spc ;;
+	$'\n') printf ret ;;
+	/) printf slash ;;
+	.) printf dot ;;
+	-) printf minus ;;
+	=) printf equal ;;
+	_) printf shift-minus ;;
+	*) return 1 ;;
+	esac
+}
+
+# One key every 30 ms: QEMU's PS/2 queue holds 16 bytes, and the guest polls
+# it at every timer tick, so a faster burst would be dropped by the device.
+send_keys() {
+	local i c name
+	exec 5<>"$tmp/mon.in"
+	cat "$tmp/mon.out" >/dev/null &
+	for ((i = 0; i < ${#keys}; i++)); do
+		c=${keys:i:1}
+		name=$(key_name "$c") || { note "--keys: cannot type '$c'"; continue; }
+		printf 'sendkey %s 10\n' "$name" >&5
+		sleep 0.03
+	done
+}
+
 # Serial output goes through a reader that tees the log and notices the
 # loader's refusal: the firmware would otherwise go on to other boot options.
 mkfifo "$tmp/serial"
-exec 3<&0
+# stdin may be closed (CI): then there is simply nothing to feed.
+exec 3<&0 2>/dev/null || exec 3</dev/null
 if [ "$piped" = 1 ]; then
 	timeout -k 5 "$timeout" "$QEMU" "${args[@]}" </dev/null >"$tmp/qemu.out" 2>"$tmp/qemu.err" &
 	qpid=$!
@@ -224,7 +265,13 @@ while IFS= read -r line || [ -n "$line" ]; do
 	[ -z "$log" ] || printf '%s\n' "$line" >>"$log"
 	case $line in
 	*"aslrbench loader: error:"*) loader_failed=1 ;;
-	*"aslrbench: console ready"*) : >"$tmp/ready" ;;
+	*"aslrbench: console ready"*)
+		: >"$tmp/ready"
+		if [ -n "$keys" ]; then
+			send_keys &
+			keyer=$!
+		fi
+		;;
 	*"aslrbench loader: returning to the firmware"*) [ "$loader_failed" = 0 ] || kill "$qpid" 2>/dev/null || true ;;
 	esac
 done <"$serial_src"

@@ -90,7 +90,7 @@ host_tests() {
 boot() {
 	local name=$1 want=$2 log="$logs/qemu-$1.log" st
 	shift 2
-	scripts/run-qemu.sh --log "$log" "$@" >/dev/null 2>"$log.err"
+	scripts/run-qemu.sh --log "$log" "$@" </dev/null >/dev/null 2>"$log.err"
 	st=$?
 	if [ "$st" -ne "$want" ]; then
 		fail "qemu/$name" "run-qemu.sh exited $st, expected $want (log: $log)"
@@ -212,6 +212,10 @@ qemu_tests() {
 	boot usb 0 --usb --cmdline "mode=test" --timeout 300
 	kernel_records usb
 	boot img-usb 0 --usb --iso build/aslrbench.img --cmdline "mode=test suite=paging" --timeout 120
+	# Two CPUs present: the kernel counts them (ACPI MADT) and uses one.
+	if boot smp2 0 --smp 2 --cmdline "mode=test suite=paging" --timeout 120; then
+		expect_text qemu/smp2 "$logs/qemu-smp2.log" '"cpus_used":1,"cpus_present":2'
+	fi
 	if boot bad-cmdline 2 --cmdline "mode=nonsense" --timeout 120; then
 		expect_text qemu/bad-cmdline "$logs/qemu-bad-cmdline.log" "bad value 'nonsense' for mode (accepted: bench|test|shell|attack)"
 	fi
@@ -227,6 +231,10 @@ qemu_tests() {
 	fi
 	deterministic_tests
 	shell_tests
+	# The shell typed at on the PS/2 keyboard instead of the serial port.
+	if boot keyboard 0 --cmdline "mode=shell" --keys $'id\npoweroff\n' --timeout 120; then
+		expect_text qemu/keyboard "$logs/qemu-keyboard.log" "uid=0 euid=0 suid=0"
+	fi
 	if boot attack 0 --cmdline "mode=attack samples=5 suite=proc-leak" --timeout 300; then
 		expect_text qemu/attack "$logs/qemu-attack.log" '"type":"attack","strategy":"proc-leak"'
 	fi

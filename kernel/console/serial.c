@@ -1,5 +1,6 @@
 /*
- * COM1, 16550-compatible, polled.
+ * The serial console: a 16550-compatible UART, polled; COM1 unless the
+ * firmware's ACPI SPCR table names another I/O port.
  *
  * Why polled: output must survive a crash (the exception report is the most
  * important text we print), so it never depends on interrupts.  Why the
@@ -24,24 +25,37 @@
 #define LSR_THRE 0x20
 
 static bool present;
+static uint16_t base = COM1;
+
+/* Probes and programs the UART at `port`; the console switches to it if it answers. */
+bool serial_init_port(uint16_t port)
+{
+	outb(port + REG_SCR, 0x5a);
+	if (inb(port + REG_SCR) != 0x5a)
+		return false;
+	outb(port + REG_SCR, 0xa5);
+	if (inb(port + REG_SCR) != 0xa5)
+		return false;
+	base = port;
+	outb(base + REG_IER, 0x00);
+	outb(base + REG_LCR, 0x80); /* DLAB: divisor 1 = 115200 baud */
+	outb(base + REG_DATA, 0x01);
+	outb(base + REG_IER, 0x00);
+	outb(base + REG_LCR, 0x03); /* 8N1 */
+	outb(base + REG_FCR, 0xc7); /* FIFOs on, cleared */
+	outb(base + REG_MCR, 0x03); /* DTR, RTS; no loopback */
+	present = true;
+	return true;
+}
 
 bool serial_init(void)
 {
-	outb(COM1 + REG_SCR, 0x5a);
-	if (inb(COM1 + REG_SCR) != 0x5a)
-		return false;
-	outb(COM1 + REG_SCR, 0xa5);
-	if (inb(COM1 + REG_SCR) != 0xa5)
-		return false;
-	outb(COM1 + REG_IER, 0x00);
-	outb(COM1 + REG_LCR, 0x80); /* DLAB: divisor 1 = 115200 baud */
-	outb(COM1 + REG_DATA, 0x01);
-	outb(COM1 + REG_IER, 0x00);
-	outb(COM1 + REG_LCR, 0x03); /* 8N1 */
-	outb(COM1 + REG_FCR, 0xc7); /* FIFOs on, cleared */
-	outb(COM1 + REG_MCR, 0x03); /* DTR, RTS; no loopback */
-	present = true;
-	return true;
+	return serial_init_port(COM1);
+}
+
+uint16_t serial_port(void)
+{
+	return present ? base : 0;
 }
 
 bool serial_present(void)
@@ -53,9 +67,9 @@ static void put(char c)
 {
 	/* Bounded: a wedged UART costs a little time per byte, never a hang. */
 	for (unsigned spins = 0; spins < 100000; spins++)
-		if (inb(COM1 + REG_LSR) & LSR_THRE)
+		if (inb(base + REG_LSR) & LSR_THRE)
 			break;
-	outb(COM1 + REG_DATA, (uint8_t)c);
+	outb(base + REG_DATA, (uint8_t)c);
 }
 
 void serial_write(const char *s, size_t n)
@@ -71,7 +85,7 @@ void serial_write(const char *s, size_t n)
 
 int serial_getc(void)
 {
-	if (!present || !(inb(COM1 + REG_LSR) & LSR_DR))
+	if (!present || !(inb(base + REG_LSR) & LSR_DR))
 		return -1;
-	return inb(COM1 + REG_DATA);
+	return inb(base + REG_DATA);
 }

@@ -1,11 +1,12 @@
 /*
- * Console input.  The UART is polled from the timer tick into a ring
- * buffer, and readers sleep until a byte arrives.  Raw bytes, no echo:
+ * Console input.  The UART and the PS/2 keyboard are polled from the timer
+ * tick into one ring buffer, and readers sleep until a byte arrives.  Raw bytes, no echo:
  * the shell does its own line editing.  QEMU holds back piped input while
  * the guest's FIFO is full, so a script piped into the serial port loses
  * nothing; the 4 KiB ring absorbs bursts between ticks.
  */
 #include "kernel/arch/cpu.h"
+#include "kernel/console/keyboard.h"
 #include "kernel/console/serial.h"
 #include "kernel/fs/tty.h"
 #include "kernel/sched/sched.h"
@@ -27,6 +28,8 @@ void tty_poll(void)
 	while (head - tail < RING) {
 		int c = serial_getc();
 
+		if (c < 0)
+			c = kbd_getc();
 		if (c < 0)
 			break;
 		ring[head % RING] = (char)c;

@@ -16,6 +16,7 @@
 #include "kernel/errno.h"
 
 static uint64_t kernel_pml4;
+static uint64_t physmap_top; /* the physmap covers [0, physmap_top) */
 static bool physmap_live;
 
 extern const char __kernel_start[], __text_end[], __rodata_end[], __kernel_end[];
@@ -194,6 +195,7 @@ void vmm_init(const struct boot_info *bi)
 		if (!next_level(phys_to_virt(kernel_pml4), i, true, false))
 			panic("vmm: out of memory for the kernel PDPTs");
 	map_physmap(top);
+	physmap_top = top;
 	map_kernel_image();
 	write_cr3(kernel_pml4);
 	physmap_live = true;
@@ -203,4 +205,10 @@ void vmm_init(const struct boot_info *bi)
 uint64_t vmm_kernel_pml4(void)
 {
 	return kernel_pml4;
+}
+
+uint64_t vmm_physmap_top(void)
+{
+	/* Before the physmap, the boot stub's identity map covers 4 GiB. */
+	return physmap_live ? physmap_top : 0x100000000ULL;
 }

@@ -29,6 +29,7 @@ uint64_t virt_to_phys(const void *virt); /* kernel image and physmap only */
 
 void vmm_init(const struct boot_info *bi);
 uint64_t vmm_kernel_pml4(void);
+uint64_t vmm_physmap_top(void); /* phys_to_virt is valid below this */
 
 /* Page-table operations on any address space (pml4 is physical). */
 int vmm_map_page(uint64_t pml4, uint64_t va, uint64_t pa, uint64_t flags);

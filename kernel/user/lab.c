@@ -15,7 +15,13 @@
 #define STACK	  0
 #define MMAP	  1
 #define EXE	  2
-#define POOL	  21 /* collision: 3 children for each sum offset in -3..3 */
+/*
+ * collision: 3 children for each sum offset in -5..+2.  The victim's start
+ * (stat, 1/100 s) and our clock (/proc/uptime, 1/100 s) are each known to
+ * about a jiffy and a half at HZ 250, and a sleeper wakes a tick or two late,
+ * so the sum we reach lies between 2 below and 5 above the one aimed at.
+ */
+#define POOL	  24
 #define PAGE	  4096ULL
 
 static long lab(long op, long a, long b)
@@ -192,7 +198,7 @@ static void collision_child(int idx, long hz)
 {
 	char vpid[12], *argv[] = {"lab", "report", 0};
 	int victim = find_victim();
-	long offset = idx % 7 - 3;
+	long offset = idx % 8 - 5;
 	uint64_t start_cs, vj, target, now;
 
 	if (victim < 0)

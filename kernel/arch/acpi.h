@@ -1,0 +1,20 @@
+#ifndef KERNEL_ARCH_ACPI_H
+#define KERNEL_ARCH_ACPI_H
+
+#include <stdint.h>
+
+/*
+ * What the firmware's ACPI tables say that the benchmark reports or uses:
+ * how many CPUs exist (MADT; only one is used) and where the serial console
+ * is (SPCR).  All fields stay 0 when a table is absent or fails its checks.
+ */
+struct acpi_facts {
+	uint32_t cpus_present; /* enabled or online-capable local (x2)APICs */
+	uint16_t spcr_port;    /* an I/O-port 16550 named by SPCR */
+	uint8_t spcr_found;
+};
+
+void acpi_init(uint64_t rsdp_phys);
+extern struct acpi_facts acpi_facts;
+
+#endif
