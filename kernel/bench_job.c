@@ -192,6 +192,17 @@ static void proc_suite(const char *suite, const char *prog, const char *target, 
 	rng_select(saved->name);
 }
 
+/* The headline table on the screen, in the registry's order of variants. */
+static void summary_screen(bool emulated)
+{
+	const char *names[BENCH_RUN_ROWS];
+	unsigned n = 0;
+
+	for (; rng_variants[n] && n < BENCH_RUN_ROWS; n++)
+		names[n] = rng_variants[n]->name;
+	bench_summary_screen(&run, names, fork_share_m, n, emulated);
+}
+
 static bool want(const char *suite)
 {
 	return !kconfig.suite[0] || !strcmp(kconfig.suite, suite);
@@ -251,14 +262,6 @@ void job_bench(void)
 	if (want("aslr"))
 		aslr_suite(&run.measured, &run.failed);
 	bench_emit_summary(&run, run.failed ? 1 : 0);
-	{
-		const char *names[BENCH_RUN_ROWS];
-		unsigned n = 0;
-
-		for (; rng_variants[n] && n < BENCH_RUN_ROWS; n++)
-			names[n] = rng_variants[n]->name;
-		bench_summary_screen(&run, names, fork_share_m, n,
-				     cpu.hypervisor && !kconfig.seed_len);
-	}
+	summary_screen(cpu.hypervisor && !kconfig.seed_len);
 	qemu_exit(run.failed ? EXIT_FAILED : EXIT_OK);
 }

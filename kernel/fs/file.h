@@ -24,6 +24,7 @@ struct file {
 	int refs;
 	uint64_t pos;
 	char *data; /* snapshot of a generated file (a page), or NULL */
+	int node;   /* which /proc file (enum proc_node), for writes */
 	size_t size;
 };
 

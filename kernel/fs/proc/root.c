@@ -28,8 +28,7 @@ static long proc_read(struct file *f, char *kbuf, size_t n)
 
 static long sysctl_write(struct file *f, const char *kbuf, size_t n)
 {
-	/* The node is kept in the snapshot's last byte slot (see open_sysctl). */
-	return proc_sysctl_write((int)f->data[PROC_BUF - 1], kbuf, n);
+	return proc_sysctl_write(f->node, kbuf, n);
 }
 
 static const struct file_ops proc_ops = {proc_read, 0, 0};
@@ -108,8 +107,7 @@ static long proc_open(const char *path, int flags, struct file **out)
 		return len;
 	}
 	f->size = (size_t)len < PROC_BUF - 1 ? (size_t)len : PROC_BUF - 1;
-	if (sysctl)
-		f->data[PROC_BUF - 1] = (char)pp.node;
+	f->node = pp.node;
 	*out = f;
 	return 0;
 }
