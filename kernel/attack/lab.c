@@ -156,15 +156,19 @@ static bool one_trial(enum lab_strategy s, struct lab_cell_result *out)
 		return false;
 	out->trials++;
 	for (int r = 0; r < LAB_NR_REGIONS; r++) {
+		uint32_t used = trial.n[r]; /* all of them, unless one hits */
+
 		if (trial.n[r])
 			out->attempted[r]++;
 		for (uint32_t g = 0; g < trial.n[r]; g++) {
 			if (trial.guess[r][g] == truth_of(&truth, (enum lab_region)r)) {
 				out->successes[r]++;
-				out->guess_sum[r] += g + 1;
+				out->guess_sum_hit[r] += g + 1;
+				used = g + 1;
 				break;
 			}
 		}
+		out->guess_sum[r] += used;
 	}
 	return true;
 }
@@ -217,11 +221,20 @@ void lab_report_cell(enum lab_strategy s, const char *rng, int leak_fix, int ia3
 		jrec_str(&rec, "region", lab_region_names[g]);
 		jrec_u64(&rec, "trials", r->trials);
 		jrec_u64(&rec, "successes", r->successes[g]);
-		if (s == LAB_BRUTE_FORCE) /* the expectation for one value among 2^bits */
+		/*
+		 * mean_guesses: guesses spent per trial (up to the hit, or all of them
+		 * when none hit); for brute force, the expectation for finding one
+		 * value among 2^bits by trying them in turn, (2^bits + 1) / 2.
+		 */
+		if (s == LAB_BRUTE_FORCE)
 			jrec_fixed(&rec, "mean_guesses", (int64_t)(((1ULL << bits) + 1) * 5), 1);
-		else if (r->successes[g])
+		else
 			jrec_fixed(&rec, "mean_guesses",
-				   (int64_t)(r->guess_sum[g] * 1000 / r->successes[g]), 3);
+				   r->trials ? (int64_t)(r->guess_sum[g] * 1000 / r->trials) : 0,
+				   3);
+		if (r->successes[g])
+			jrec_fixed(&rec, "mean_guesses_to_hit",
+				   (int64_t)(r->guess_sum_hit[g] * 1000 / r->successes[g]), 3);
 		jrec_u64(&rec, "attempted", r->attempted[g]);
 		jrec_u64(&rec, "entropy_bits", bits);
 		console_puts(jrec_end(&rec));

@@ -10,8 +10,9 @@ enum lab_region { LAB_STACK, LAB_MMAP, LAB_EXE, LAB_NR_REGIONS };
 struct lab_cell_result {
 	uint32_t trials;
 	uint32_t successes[LAB_NR_REGIONS];
-	uint64_t guess_sum[LAB_NR_REGIONS]; /* guesses used in successful trials */
-	uint32_t attempted[LAB_NR_REGIONS]; /* trials where the strategy made a guess */
+	uint64_t guess_sum[LAB_NR_REGIONS];	/* guesses spent, over all trials */
+	uint64_t guess_sum_hit[LAB_NR_REGIONS]; /* guesses spent in successful trials */
+	uint32_t attempted[LAB_NR_REGIONS];	/* trials where the strategy made a guess */
 };
 
 extern const char *const lab_strategy_names[LAB_NR];
