@@ -434,14 +434,16 @@ def section_attack(records):
     if not att:
         return out + ["_No attack records._", ""]
     multi = multi_source(records)
-    head = (["log"] if multi else []) + ["strategy", "variant", "proc_leak_fix", "profile",
-                                         "trials", "successes", "success %", "mean_guesses"]
+    regions = any("region" in r for r in att)  # the kernel reports each region apart
+    head = (["log"] if multi else []) + ["strategy", "variant", "proc_leak_fix", "profile"] + \
+        (["region"] if regions else []) + ["trials", "successes", "success %", "mean_guesses"]
     body = []
     for r in att:
         pct = success_pct(r)
         body.append(([r["source"]] if multi else []) +
-                    [r.get("strategy"), r.get("rng"), r.get("proc_leak_fix"), r.get("profile"),
-                     r.get("trials"), r.get("successes"),
+                    [r.get("strategy"), r.get("rng"), r.get("proc_leak_fix"), r.get("profile")] +
+                    ([r.get("region")] if regions else []) +
+                    [r.get("trials"), r.get("successes"),
                      None if pct is None else f"{pct:.1f}", r.get("mean_guesses")])
     return out + [md_table(head, body), ""]
 
@@ -570,10 +572,25 @@ def plot_aslr_entropy(plt, records, path, _emu):
     save(plt, fig, path)
 
 
+def merge_attack_cells(rows):
+    """One bar per (log, strategy, variant, fix, profile): regions pooled, so a
+    full matrix (hundreds of records) stays a readable plot."""
+    cells = {}
+    for r in rows:
+        key = (r.get("source"), r.get("strategy"), r.get("rng"), r.get("proc_leak_fix"),
+               r.get("profile"))
+        c = cells.setdefault(key, dict(r, trials=0, successes=0))
+        c["trials"] += num(r.get("trials")) or 0
+        c["successes"] += num(r.get("successes")) or 0
+    return list(cells.values())
+
+
 def plot_attack(plt, records, path, _emu):
     rows = [r for r in of_type(records, "attack") if success_pct(r) is not None]
     if not rows:
         return "no `attack` records with `trials` and `successes`"
+    if any("region" in r for r in rows):
+        rows = merge_attack_cells(rows)
     multi = multi_source(records)
     profiles = len({r.get("profile") for r in rows}) > 1
     labels = [label(r, multi, "strategy", "rng").replace(" ", " / ") +
@@ -587,7 +604,7 @@ def plot_attack(plt, records, path, _emu):
     ax.invert_yaxis()               # log order, top to bottom
     ax.set_xlim(0, 100)
     ax.set_xlabel("attack success rate (%)")
-    ax.set_title("Attack lab (fix = proc_leak_fix)")
+    ax.set_title("Attack lab (fix = proc_leak_fix; regions pooled)")
     save(plt, fig, path)
 
 
