@@ -18,7 +18,8 @@
 # (about 1.5 GB per variant) and PSAMPLES psamples (default 100, env
 # RNG_QUALITY_PSAMPLES; fewer skews dieharder's final KS p-value), and ent
 # on 16 MB; dieharder's own CPU time and urandom-2.6.29 (about 5 MB/s)
-# dominate: roughly 3-5 minutes per variant.
+# dominate.  On a 2-core machine the first three variants took about 17
+# minutes; expect well over an hour for all eight.
 #
 # WEAK (p < 0.005 or p > 0.995) turns up by chance in about 1% of results
 # and is not a failure; FAILED (p < 1e-6) is.  Exit status: --quick 0 if
