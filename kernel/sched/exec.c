@@ -21,6 +21,7 @@
 #include "kernel/sched/sched.h"
 #include "kernel/arch/timer.h"
 #include "kernel/arch/cpu.h"
+#include "kernel/arch/gdt.h"
 #include "kernel/user/programs.h"
 
 #define ET_DYN		  3
@@ -252,46 +253,68 @@ static int build_mm(struct mm_struct *mm, const struct user_program *prog, int a
 	return setup_stack(mm, argc, argv, *entry, sp);
 }
 
-long do_spawn(const char *name, int argc, char *const argv[])
+/* -ENOENT for an unknown program, -E2BIG for a bad argument count, else 0. */
+static int check_program(const char *name, int argc)
+{
+	if (!find_program(name))
+		return -ENOENT;
+	return argc < 1 || argc > SPAWN_MAX_ARGS ? -E2BIG : 0;
+}
+
+/*
+ * The new program's address space and first user registers, its layout
+ * drawn as if `pid` were current (exec semantics).  *mmp is NULL on failure.
+ */
+static int load_program(const char *name, int argc, char *const argv[], int pid,
+			struct mm_struct **mmp, struct trap_frame *regs)
 {
 	const struct user_program *prog = find_program(name);
-	struct task_struct *p;
-	struct trap_frame regs;
 	uint64_t entry, sp;
-	int rc;
+	int rc = check_program(name, argc);
 
-	if (!prog)
-		return -ENOENT;
-	if (argc < 1 || argc > SPAWN_MAX_ARGS)
-		return -E2BIG;
-	if ((rc = alloc_task(&p)))
+	*mmp = 0;
+	if (rc)
 		return rc;
-	p->mm = mm_create();
-	if (!p->mm) {
-		free_task(p);
+	*mmp = mm_create();
+	if (!*mmp)
 		return -ENOMEM;
-	}
-	rng_spawn_pid = p->pid;
-	rc = build_mm(p->mm, prog, argc, argv, &entry, &sp);
+	rng_spawn_pid = pid;
+	rc = build_mm(*mmp, prog, argc, argv, &entry, &sp);
 	rng_spawn_pid = 0;
 	if (rc) {
-		mm_put(p->mm);
+		mm_put(*mmp);
+		*mmp = 0;
+		return rc;
+	}
+	memset(regs, 0, sizeof(*regs));
+	regs->rip = entry;
+	regs->rsp = sp;
+	regs->cs = USER_CS;
+	regs->ss = USER_DS;
+	regs->rflags = 0x202;
+	return 0;
+}
+
+long do_spawn(const char *name, int argc, char *const argv[])
+{
+	struct task_struct *p;
+	struct trap_frame regs;
+	int rc = check_program(name, argc);
+
+	if (rc || (rc = alloc_task(&p)))
+		return rc;
+	rc = load_program(name, argc, argv, p->pid, &p->mm, &regs);
+	if (rc) {
 		free_task(p);
 		return rc;
 	}
 	copy_creds(p, current);
 	dup_files(p, current);
-	task_set_comm(p, prog->name);
+	task_set_comm(p, find_program(name)->name);
 	set_cmdline(p, argc, argv);
 	p->parent = current;
 	p->start_time = jiffies;
 	p->stack_canary = get_random_int();
-	memset(&regs, 0, sizeof(regs));
-	regs.rip = entry;
-	regs.rsp = sp;
-	regs.cs = 0x23;
-	regs.ss = 0x1b;
-	regs.rflags = 0x202;
 	fpu_init_task(p);
 	prepare_kernel_stack(p, &regs);
 	start_task(p);
@@ -307,37 +330,20 @@ long do_spawn(const char *name, int argc, char *const argv[])
  */
 long do_execve(const char *name, int argc, char *const argv[])
 {
-	const struct user_program *prog = find_program(name);
 	struct task_struct *t = current;
 	struct mm_struct *mm, *old = t->mm;
-	struct trap_frame *regs = t->regs;
-	uint64_t entry, sp;
-	int rc;
+	struct trap_frame regs;
+	int rc = load_program(name, argc, argv, t->pid, &mm, &regs);
 
-	if (!prog)
-		return -ENOENT;
-	if (argc < 1 || argc > SPAWN_MAX_ARGS)
-		return -E2BIG;
-	mm = mm_create();
-	if (!mm)
-		return -ENOMEM;
-	rc = build_mm(mm, prog, argc, argv, &entry, &sp);
-	if (rc) {
-		mm_put(mm);
+	if (rc)
 		return rc;
-	}
 	t->mm = mm;
 	write_cr3(mm->pml4);
 	mm_put(old);
-	task_set_comm(t, prog->name);
+	task_set_comm(t, find_program(name)->name);
 	set_cmdline(t, argc, argv);
 	t->dumpable = t->euid == t->uid && t->egid == t->gid;
-	memset(regs, 0, sizeof(*regs));
-	regs->rip = entry;
-	regs->rsp = sp;
-	regs->cs = 0x23;
-	regs->ss = 0x1b;
-	regs->rflags = 0x202;
+	*t->regs = regs;
 	fpu_init_task(t);
 	__asm__ volatile("fxrstor64 %0" : : "m"(t->fpu));
 	return 0;

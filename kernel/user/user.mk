@@ -6,15 +6,16 @@ USER_CFLAGS := -std=gnu11 -O2 -g -ffreestanding -fno-builtin -nostdlib -fPIE -fn
 	-Wall -Wextra -Werror -I.
 USER_LDFLAGS := -nostdlib -static-pie -Wl,--no-dynamic-linker -Wl,-z,max-page-size=4096 \
 	-Wl,-z,separate-code -Wl,-z,noexecstack -Wl,--build-id=none
-ULIB_OBJS := $(BUILD)/user/lib/crt0.o $(BUILD)/user/lib/ulib.o $(BUILD)/user/lib/string.o
+ULIB_OBJS := $(BUILD)/user/lib/crt0.o $(BUILD)/user/lib/ulib.o $(BUILD)/user/lib/string.o \
+	$(BUILD)/user/lib/vsprintf.o
 
 $(BUILD)/user/lib/crt0.o: kernel/user/lib/crt0.asm
 	@mkdir -p $(@D)
 	@echo "  NASM    $@"
 	$(Q)$(NASM) -f elf64 -o $@ $<
 
-# The kernel's string functions serve user programs too (freestanding C).
-$(BUILD)/user/lib/string.o: kernel/lib/string.c kernel/lib/string.h
+# The kernel's string functions and formatter serve user programs too (freestanding C).
+$(BUILD)/user/lib/%.o: kernel/lib/%.c kernel/lib/%.h
 	@mkdir -p $(@D)
 	@echo "  UCC     $@"
 	$(Q)$(KCC) $(USER_CFLAGS) -c $< -o $@

@@ -142,92 +142,13 @@ long atol(const char *s)
 	return v * sign;
 }
 
-static void put(char *buf, size_t size, size_t *n, char c)
-{
-	if (*n + 1 < size)
-		buf[*n] = c;
-	(*n)++;
-}
-
-/* %d %u %x %lx %ld %lu %s %c %p with width and '0' padding: enough for the programs here. */
-int vsnprintf(char *buf, size_t size, const char *fmt, va_list ap)
-{
-	size_t n = 0;
-
-	for (; *fmt; fmt++) {
-		char tmp[24], pad = ' ';
-		int width = 0, lng = 0, len = 0, neg = 0;
-		uint64_t v;
-
-		if (*fmt != '%') {
-			put(buf, size, &n, *fmt);
-			continue;
-		}
-		fmt++;
-		if (*fmt == '0')
-			pad = '0';
-		while (*fmt >= '0' && *fmt <= '9')
-			width = width * 10 + (*fmt++ - '0');
-		while (*fmt == 'l') {
-			lng = 1;
-			fmt++;
-		}
-		if (*fmt == 's') {
-			const char *s = va_arg(ap, const char *);
-
-			s = s ? s : "(null)";
-			for (int k = (int)strlen(s); k < width; k++)
-				put(buf, size, &n, ' ');
-			while (*s)
-				put(buf, size, &n, *s++);
-			continue;
-		}
-		if (*fmt == 'c') {
-			put(buf, size, &n, (char)va_arg(ap, int));
-			continue;
-		}
-		if (*fmt == 'd') {
-			int64_t sv = lng ? va_arg(ap, int64_t) : va_arg(ap, int);
-
-			neg = sv < 0;
-			v = neg ? (uint64_t)0 - (uint64_t)sv : (uint64_t)sv;
-		} else if (*fmt == 'p') {
-			v = (uint64_t)va_arg(ap, void *);
-		} else if (*fmt == 'u' || *fmt == 'x') {
-			v = lng ? va_arg(ap, uint64_t) : va_arg(ap, unsigned);
-		} else {
-			put(buf, size, &n, '%');
-			if (*fmt)
-				put(buf, size, &n, *fmt);
-			else
-				fmt--;
-			continue;
-		}
-		unsigned base = (*fmt == 'x' || *fmt == 'p') ? 16 : 10;
-
-		do {
-			tmp[len++] = "0123456789abcdef"[v % base];
-			v /= base;
-		} while (v);
-		if (neg)
-			tmp[len++] = '-';
-		for (int k = len; k < width; k++)
-			put(buf, size, &n, pad);
-		while (len)
-			put(buf, size, &n, tmp[--len]);
-	}
-	if (size)
-		buf[n < size ? n : size - 1] = '\0';
-	return (int)n;
-}
-
 int snprintf(char *buf, size_t size, const char *fmt, ...)
 {
 	va_list ap;
 	int n;
 
 	va_start(ap, fmt);
-	n = vsnprintf(buf, size, fmt, ap);
+	n = kvsnprintf(buf, size, fmt, ap);
 	va_end(ap);
 	return n;
 }
@@ -239,7 +160,7 @@ int printf(const char *fmt, ...)
 	int n;
 
 	va_start(ap, fmt);
-	n = vsnprintf(buf, sizeof(buf), fmt, ap);
+	n = kvsnprintf(buf, sizeof(buf), fmt, ap);
 	va_end(ap);
 	write(1, buf, (size_t)n < sizeof(buf) ? (size_t)n : sizeof(buf) - 1);
 	return n;

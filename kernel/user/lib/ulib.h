@@ -6,7 +6,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "kernel/lib/string.h" /* the kernel's own string functions, shared */
+#include "kernel/lib/string.h"	 /* the kernel's own string functions, shared */
+#include "kernel/lib/vsprintf.h" /* and its printf formatter */
 #include "kernel/syscall/syscall.h"
 
 #define EPERM	       1
@@ -58,7 +59,6 @@ __attribute__((noreturn)) void exit(int code);
 long atol(const char *s);
 /* A whole (small) file into buf, NUL-terminated; its length or -errno. */
 long read_file(const char *path, char *buf, long cap);
-int vsnprintf(char *buf, size_t size, const char *fmt, va_list ap);
 int snprintf(char *buf, size_t size, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 int printf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
