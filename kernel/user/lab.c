@@ -16,12 +16,13 @@
 #define MMAP	  1
 #define EXE	  2
 /*
- * collision: 3 children for each sum offset in -5..+2.  The victim's start
+ * collision: 2 children for each sum offset in -7..+3.  The victim's start
  * (stat, 1/100 s) and our clock (/proc/uptime, 1/100 s) are each known to
- * about a jiffy and a half at HZ 250, and a sleeper wakes a tick or two late,
- * so the sum we reach lies between 2 below and 5 above the one aimed at.
+ * about a jiffy and a half at HZ 250, a sleeper wakes a tick or two late,
+ * and on a loaded host exec itself can take a tick or more, so the sum we
+ * reach lies a few below to several above the one aimed at.
  */
-#define POOL	  24
+#define POOL	  22
 #define PAGE	  4096ULL
 
 static long lab(long op, long a, long b)
@@ -198,7 +199,7 @@ static void collision_child(int idx, long hz)
 {
 	char vpid[12], *argv[] = {"lab", "report", 0};
 	int victim = find_victim();
-	long offset = idx % 8 - 5;
+	long offset = idx % 11 - 7;
 	uint64_t start_cs, vj, target, now;
 
 	if (victim < 0)
