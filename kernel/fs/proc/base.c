@@ -5,7 +5,9 @@
  * function is shown by name to anyone; a bare address only to a reader
  * that passes ptrace_may_access (or to everyone with proc_leak_fix=0).
  */
+#include "kernel/arch/cpu.h"
 #include "kernel/arch/timer.h"
+#include "kernel/arch/tsc.h"
 #include "kernel/cmdline.h"
 #include "kernel/errno.h"
 #include "kernel/fs/proc/internal.h"
@@ -63,6 +65,18 @@ long proc_uptime(char *buf)
 
 	return ksnprintf(buf, PROC_BUF, "%lu.%02lu %lu.%02lu\n", up / 100, up % 100, idle / 100,
 			 idle % 100);
+}
+
+/*
+ * The lines of 2.6.29's /proc/timer_list that matter here.  That file was
+ * world-readable and printed each CPU's jiffies, which hands a local
+ * attacker the exact clock the 2.6.29 generator mixes with the pid.
+ */
+long proc_timer_list(char *buf)
+{
+	return ksnprintf(buf, PROC_BUF,
+			 "Timer List Version: v0.4\nnow at %lu nsecs\n\ncpu: 0\n  jiffies: %lu\n",
+			 tsc_to_ns(rdtsc()), jiffies);
 }
 
 long proc_sysctl_read(int node, char *buf)

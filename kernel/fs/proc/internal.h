@@ -16,6 +16,7 @@ long proc_pid_maps(struct task_struct *task, char *buf);
 long proc_pid_wchan(struct task_struct *task, char *buf);
 long proc_pid_cmdline(struct task_struct *task, char *buf);
 long proc_uptime(char *buf);
+long proc_timer_list(char *buf);
 long proc_sysctl_read(int node, char *buf);
 long proc_sysctl_write(int node, const char *kbuf, size_t n);
 

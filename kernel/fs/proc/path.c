@@ -109,6 +109,10 @@ int proc_parse_path(const char *path, struct proc_path *out)
 		out->node = PROC_NODE_UPTIME;
 		return 0;
 	}
+	if (n == 2 && is(part[1], len[1], "timer_list")) {
+		out->node = PROC_NODE_TIMER_LIST;
+		return 0;
+	}
 	if (!is(part[1], len[1], "sys") || (n >= 3 && !is(part[2], len[2], "kernel")))
 		return -ENOENT;
 	if (n <= 3) {

@@ -18,7 +18,8 @@ enum proc_node {
 	PROC_NODE_WCHAN,
 	PROC_NODE_CMDLINE,
 	PROC_NODE_UPTIME,
-	PROC_NODE_SYS_DIR, /* /proc/sys, /proc/sys/kernel */
+	PROC_NODE_TIMER_LIST, /* 2.6.29's world-readable /proc/timer_list, jiffies only */
+	PROC_NODE_SYS_DIR,    /* /proc/sys, /proc/sys/kernel */
 	PROC_NODE_RANDOMIZE_VA_SPACE,
 	PROC_NODE_RNG_VARIANT,
 };

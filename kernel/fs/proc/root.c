@@ -60,6 +60,8 @@ static long generate(const struct proc_path *pp, struct task_struct *task, char 
 		return proc_pid_cmdline(task, buf);
 	case PROC_NODE_UPTIME:
 		return proc_uptime(buf);
+	case PROC_NODE_TIMER_LIST:
+		return proc_timer_list(buf);
 	case PROC_NODE_RANDOMIZE_VA_SPACE:
 	case PROC_NODE_RNG_VARIANT:
 		return proc_sysctl_read(pp->node, buf);
