@@ -20,7 +20,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		abort();
 	if (rc == 0 && (strncmp(path, "/proc", 5) || strstr(path, "..") || strstr(path, "//")))
 		abort(); /* accepted something outside the grammar */
-	if (rc == 0 && pp.node > PROC_NODE_TIMER_LIST)
+	if (rc == 0 && pp.node >= PROC_NODE_COUNT)
 		abort();
 	return 0;
 }

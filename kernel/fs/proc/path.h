@@ -22,6 +22,7 @@ enum proc_node {
 	PROC_NODE_SYS_DIR,    /* /proc/sys, /proc/sys/kernel */
 	PROC_NODE_RANDOMIZE_VA_SPACE,
 	PROC_NODE_RNG_VARIANT,
+	PROC_NODE_COUNT, /* not a node: how many there are */
 };
 
 struct proc_path {
