@@ -8,6 +8,7 @@
  * endian) words and adds the result into hash[].
  */
 #include "rng/md5.h"
+#include "rng/md_le.h"
 #include "rng/util.h"
 
 #define F1(x, y, z) ((z) ^ ((x) & ((y) ^ (z))))
@@ -95,36 +96,8 @@ void md5_transform(uint32_t hash[MD5_DIGEST_WORDS], const uint32_t in[16])
 	hash[3] += d;
 }
 
-/* ---- full-hash wrapper, for the RFC 1321 suite only ---------------------- */
-static void md5_block(uint32_t hash[4], const uint8_t *p)
-{
-	uint32_t w[16];
-	int i;
-
-	for (i = 0; i < 16; i++)
-		w[i] = get_le32(p + 4 * i);
-	md5_transform(hash, w);
-}
-
+/* The full hash, for the RFC test vectors only (framing in md_le.c). */
 void md5_digest(const void *msg, size_t len, uint8_t out[16])
 {
-	uint32_t hash[4] = {0x67452301u, 0xefcdab89u, 0x98badcfeu, 0x10325476u};
-	const uint8_t *p = msg;
-	uint8_t tail[128];
-	size_t rest = len % 64, full = len - rest, tlen, i;
-	uint64_t bits = (uint64_t)len * 8;
-
-	for (i = 0; i < full; i += 64)
-		md5_block(hash, p + i);
-	__builtin_memset(tail, 0, sizeof(tail));
-	if (rest)
-		__builtin_memcpy(tail, p + full, rest);
-	tail[rest] = 0x80;
-	tlen = rest < 56 ? 64 : 128;
-	for (i = 0; i < 8; i++)
-		tail[tlen - 8 + i] = (uint8_t)(bits >> (8 * i));
-	for (i = 0; i < tlen; i += 64)
-		md5_block(hash, tail + i);
-	for (i = 0; i < 4; i++)
-		put_le32(out + 4 * i, hash[i]);
+	md_le_digest(md5_transform, msg, len, out);
 }

@@ -2,7 +2,7 @@
 # Included by the top-level Makefile (BUILD, HOST, Q, HOST_CC, HOST_CFLAGS).
 
 # Freestanding sources: these compile unchanged into the kernel.
-RNG_SRCS := rng/platform.c rng/halfmd4.c rng/md4.c rng/md5.c rng/sha1.c \
+RNG_SRCS := rng/platform.c rng/halfmd4.c rng/md4.c rng/md5.c rng/md_le.c rng/sha1.c \
 	rng/chacha20.c rng/pool.c rng/keydata.c rng/prandom.c rng/ipid_2629.c \
 	rng/md4_2630.c rng/sha1_mackall.c rng/urandom_2629.c rng/md5_3x.c \
 	rng/chacha20_batched.c rng/rdrand.c rng/registry.c
