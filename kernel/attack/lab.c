@@ -105,7 +105,7 @@ static long spawn_as(const char *const *argv, int argc, uint32_t uid)
 	t = find_task_by_pid((int)pid);
 	t->uid = t->euid = t->suid = t->fsuid = uid;
 	t->gid = t->egid = t->sgid = t->fsgid = uid;
-	t->cap_effective = 0;
+	task_fixup_caps(t);
 	return pid;
 }
 

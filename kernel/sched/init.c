@@ -80,7 +80,7 @@ void proc_init(void)
 	user_fault_hook = user_fault;
 	uaccess_fault_hook = uaccess_fault;
 	return_to_user_hook = preempt_from_user;
-	idle_task.cap_effective = 0x1ffffffffffULL; /* root, all capabilities */
+	task_fixup_caps(&idle_task); /* root (euid 0): all capabilities */
 	idle_task.dumpable = 1;
 	for (int fd = 0; fd < 3; fd++)
 		idle_task.files[fd] = console_file();

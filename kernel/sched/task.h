@@ -79,6 +79,16 @@ static inline struct task_struct *get_current(void)
 }
 #define current get_current()
 
+/*
+ * Capabilities follow the effective uid, as Linux's default for root: all of
+ * them at euid 0, none otherwise.  Call after changing euid.
+ */
+#define CAP_FULL_SET 0x1ffffffffffULL
+static inline void task_fixup_caps(struct task_struct *t)
+{
+	t->cap_effective = t->euid == 0 ? CAP_FULL_SET : 0;
+}
+
 struct task_struct *find_task_by_pid(int pid);
 /* pid assigned, kernel stack allocated; -EAGAIN when the table is full, -ENOMEM */
 int alloc_task(struct task_struct **out);

@@ -11,7 +11,6 @@
 #include "kernel/sched/task.h"
 #include "kernel/syscall/syscall.h"
 
-#define CAP_ALL		0x1ffffffffffULL
 #define PR_GET_DUMPABLE 3
 #define PR_SET_DUMPABLE 4
 #define PR_SET_NAME	15
@@ -52,11 +51,6 @@ static bool one_of(uint32_t v, uint32_t r, uint32_t e, uint32_t s)
 	return v == KEEP || v == r || v == e || v == s;
 }
 
-static void fixup_caps(void)
-{
-	current->cap_effective = current->euid == 0 ? CAP_ALL : 0;
-}
-
 long sys_setresuid(const struct syscall_args *a)
 {
 	struct task_struct *t = current;
@@ -75,7 +69,7 @@ long sys_setresuid(const struct syscall_args *a)
 	t->fsuid = t->euid;
 	if (t->euid != old_e)
 		t->dumpable = 0;
-	fixup_caps();
+	task_fixup_caps(t);
 	return 0;
 }
 

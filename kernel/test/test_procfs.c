@@ -12,8 +12,6 @@
 #include "kernel/security/ptrace_cases.h"
 #include "kernel/test/ktest.h"
 
-#define CAP_ALL 0x1ffffffffffULL
-
 static void set_ids(struct task_struct *t, const struct ptrace_case_ids *id)
 {
 	t->uid = id->uid;
@@ -22,7 +20,7 @@ static void set_ids(struct task_struct *t, const struct ptrace_case_ids *id)
 	t->gid = id->gid;
 	t->egid = t->fsgid = id->egid;
 	t->sgid = id->sgid;
-	t->cap_effective = id->euid == 0 ? CAP_ALL : 0;
+	task_fixup_caps(t);
 }
 
 static const struct ptrace_case_ids uid1000 = {1000, 1000, 1000, 1000, 1000, 1000};
