@@ -133,6 +133,7 @@ static bool one_trial(enum lab_strategy s, struct lab_cell_result *out)
 	struct aslr_layout truth;
 	struct task_struct *v;
 	long apid, vpid;
+	uint64_t deadline;
 	int status = -1;
 
 	memset(&trial, 0, sizeof(trial));
@@ -141,8 +142,9 @@ static bool one_trial(enum lab_strategy s, struct lab_cell_result *out)
 	apid = spawn_as(att, 4, LAB_UID);
 	if (apid < 0)
 		return false;
-	for (int i = 0; i < 5000 && !trial.ready; i++)
-		sleep_until(jiffies + 1, (const void *)one_trial);
+	deadline = jiffies + 20 * (uint64_t)timer_hz(); /* a stuck attacker ends the run */
+	while (!trial.ready && jiffies < deadline)
+		sleep_on_timeout(&ready_chan, deadline, (const void *)one_trial);
 	vpid = trial.ready ? spawn_as(vic, 2, 0) : -1;
 	if (vpid < 0) {
 		reap_all();

@@ -303,6 +303,8 @@ long do_spawn(const char *name, int argc, char *const argv[])
 
 	if (rc || (rc = alloc_task(&p)))
 		return rc;
+	/* Linux stamps start_time at fork, before exec draws the layout. */
+	p->start_time = jiffies;
 	rc = load_program(name, argc, argv, p->pid, &p->mm, &regs);
 	if (rc) {
 		free_task(p);
@@ -313,7 +315,6 @@ long do_spawn(const char *name, int argc, char *const argv[])
 	task_set_comm(p, find_program(name)->name);
 	set_cmdline(p, argc, argv);
 	p->parent = current;
-	p->start_time = jiffies;
 	p->stack_canary = get_random_int();
 	fpu_init_task(p);
 	prepare_kernel_stack(p, &regs);

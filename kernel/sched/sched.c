@@ -7,6 +7,11 @@
  * no locks beyond masking interrupts around what the timer touches.  A
  * spinning user task still cannot starve anyone: the timer sets
  * need_resched and the switch happens on the way back to ring 3.
+ *
+ * A task woken from a sleep runs before the round robin resumes, and a
+ * timer wake-up ends the current slice: Linux's wakeup preemption in its
+ * simplest form.  Without it a task that slept until a given jiffy (a
+ * timer, the attack lab's collision) would start up to a slice late.
  */
 #include "kernel/arch/cpu.h"
 #include "kernel/arch/gdt.h"
@@ -39,8 +44,10 @@ static void timer_tick(bool from_user)
 	for (int i = 0; i < NR_TASKS; i++) {
 		struct task_struct *t = &tasks[i];
 
-		if (t->state == TASK_INTERRUPTIBLE && t->sleep_until && jiffies >= t->sleep_until)
+		if (t->state == TASK_INTERRUPTIBLE && t->sleep_until && jiffies >= t->sleep_until) {
 			wake_up_process(t);
+			cur->need_resched = true;
+		}
 	}
 	if (cur == &idle_task || jiffies >= slice_end)
 		cur->need_resched = true;
@@ -65,14 +72,19 @@ void sched_init(void)
 static struct task_struct *pick_next(struct task_struct *prev)
 {
 	int start = prev == &idle_task ? 0 : (int)(prev - tasks) + 1;
+	struct task_struct *rr = 0;
 
 	for (int n = 0; n < NR_TASKS; n++) {
 		struct task_struct *t = &tasks[(start + n) % NR_TASKS];
 
-		if (t->state == TASK_RUNNING)
+		if (t->state != TASK_RUNNING)
+			continue;
+		if (t->woken)
 			return t;
+		if (!rr)
+			rr = t;
 	}
-	return &idle_task;
+	return rr ? rr : &idle_task;
 }
 
 static void context_switch(struct task_struct *prev, struct task_struct *next)
@@ -102,6 +114,7 @@ void schedule(void)
 	next = pick_next(prev);
 	if (next == prev && prev->state != TASK_RUNNING)
 		next = &idle_task;
+	next->woken = false;
 	slice_end = jiffies + TIMESLICE;
 	if (next != prev)
 		context_switch(prev, next);
@@ -112,6 +125,7 @@ void wake_up_process(struct task_struct *t)
 {
 	if (t->state == TASK_INTERRUPTIBLE) {
 		t->state = TASK_RUNNING;
+		t->woken = true;
 		t->sleep_chan = 0;
 		t->sleep_until = 0;
 		t->wchan = 0;
@@ -148,6 +162,21 @@ void sleep_until(uint64_t until, const void *wchan)
 	while (jiffies < until) {
 		t->sleep_until = until;
 		t->sleep_chan = &t->sleep_until;
+		t->wchan = wchan;
+		t->state = TASK_INTERRUPTIBLE;
+		schedule();
+	}
+	irq_restore(flags);
+}
+
+void sleep_on_timeout(const void *chan, uint64_t until, const void *wchan)
+{
+	uint64_t flags = irq_save();
+	struct task_struct *t = current;
+
+	if (jiffies < until) {
+		t->sleep_until = until;
+		t->sleep_chan = chan;
 		t->wchan = wchan;
 		t->state = TASK_INTERRUPTIBLE;
 		schedule();

@@ -15,6 +15,8 @@ void sleep_on(const void *chan, const void *wchan);
 void wake_up(const void *chan);
 /* Sleeps until jiffies reaches `until`. */
 void sleep_until(uint64_t until, const void *wchan);
+/* Sleeps until wake_up(chan) or until jiffies reaches `until`, whichever is first. */
+void sleep_on_timeout(const void *chan, uint64_t until, const void *wchan);
 void start_task(struct task_struct *t);	      /* make runnable a task set up by fork/spawn */
 void fpu_init_task(struct task_struct *t);    /* clean x87/SSE state (spawn) */
 void fpu_copy_current(struct task_struct *t); /* the caller's live state (fork) */

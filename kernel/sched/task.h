@@ -62,6 +62,7 @@ struct task_struct {
 	uint64_t stack_canary;
 	int exit_code; /* wait4 status encoding */
 	bool need_resched;
+	bool woken; /* woken from a sleep since it last ran: runs first */
 
 	struct file *files[NR_OPEN];
 	char cmdline[TASK_CMDLINE]; /* argv, NUL-separated, as /proc/pid/cmdline */

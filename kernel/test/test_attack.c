@@ -22,6 +22,12 @@ static uint32_t chance_bound(uint32_t trials, uint32_t guesses, uint32_t bits)
 	return (uint32_t)(expect_m / 1000) + 4;
 }
 
+/* Guesses the attacker made per trial, rounded up. */
+static uint32_t per_trial(const struct lab_cell_result *r, int region)
+{
+	return r->trials ? (uint32_t)((r->guess_sum[region] + r->trials - 1) / r->trials) : 0;
+}
+
 static enum ktest_result attack_leak_on(struct ktest_ctx *t)
 {
 	struct lab_cell_result r;
@@ -74,10 +80,10 @@ static enum ktest_result attack_collision_secure(struct ktest_ctx *t)
 
 		if (lab_run_cell(LAB_COLLISION, names[v], 1, 0, COLLISION_TRIALS, &r))
 			return ktest_fail(t, "%s: trial machinery failed", names[v]);
-		/* 21 candidate layouts per trial against 22- and 28-bit regions. */
-		if (r.successes[LAB_STACK] > chance_bound(r.trials, 21, 22) ||
-		    r.successes[LAB_MMAP] > chance_bound(r.trials, 21, 28) ||
-		    r.successes[LAB_EXE] > chance_bound(r.trials, 21, 28))
+		/* The attacker's pool: as many candidate layouts per trial as children. */
+		if (r.successes[LAB_STACK] > chance_bound(r.trials, per_trial(&r, LAB_STACK), 22) ||
+		    r.successes[LAB_MMAP] > chance_bound(r.trials, per_trial(&r, LAB_MMAP), 28) ||
+		    r.successes[LAB_EXE] > chance_bound(r.trials, per_trial(&r, LAB_EXE), 28))
 			return ktest_fail(t, "%s: %u/%u/%u of %u, better than chance", names[v],
 					  r.successes[LAB_STACK], r.successes[LAB_MMAP],
 					  r.successes[LAB_EXE], r.trials);

