@@ -100,7 +100,7 @@ __attribute__((noreturn)) void kmain(struct boot_info *bi, uint64_t phys_base)
 	gdt_init();
 	idt_init();
 	pmm_init(&boot_info_copy);
-	vmm_init(&boot_info_copy);
+	vmm_init();
 	fbcon_init(&boot_info_copy.fb);
 	acpi_init(boot_info_copy.rsdp);
 	use_spcr_serial();

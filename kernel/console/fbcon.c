@@ -22,6 +22,7 @@
 #include "kernel/arch/cpu.h"
 #include "kernel/arch/tsc.h"
 #include "kernel/console/fbcon.h"
+#include "kernel/mm/ioremap.h"
 #include "kernel/console/printk.h"
 #include "kernel/console/serial.h"
 #include "kernel/lib/string.h"
@@ -57,6 +58,7 @@ enum esc_state { ST_NORMAL, ST_ESC, ST_CSI, ST_OSC, ST_OSC_ESC };
 static struct {
 	bool active;
 	uint64_t fb_phys;
+	uint32_t *fb;		       /* write-combining mapping (kernel/mm/ioremap.c) */
 	uint32_t width, height, pitch; /* pixels */
 	uint32_t scale, cell_w, cell_h;
 	unsigned cols, rows;
@@ -222,7 +224,15 @@ static uint16_t glyph_for(uint32_t cp)
 
 static uint32_t *fb(void)
 {
-	return phys_to_virt(con.fb_phys);
+	return con.fb;
+}
+
+const void *fbcon_mapping(uint64_t *phys)
+{
+	if (!con.active)
+		return 0;
+	*phys = con.fb_phys;
+	return con.fb;
 }
 
 /* An 8-bit colour channel placed into a GOP bit mask. */
@@ -663,6 +673,12 @@ bool fbcon_init(const struct boot_framebuffer *f)
 
 	memset(&con, 0, sizeof(con));
 	con.fb_phys = f->base;
+	con.fb = ioremap_wc(f->base, f->size > need ? f->size : need);
+	if (!con.fb) {
+		kprintf("fbcon: framebuffer at 0x%lx cannot be mapped; no screen console\n",
+			f->base);
+		return false;
+	}
 	con.width = f->width;
 	con.height = f->height;
 	con.pitch = f->pitch;

@@ -40,6 +40,8 @@ enum fbcon_color {
  */
 bool fbcon_init(const struct boot_framebuffer *fb);
 bool fbcon_active(void);
+/* The framebuffer's kernel mapping and its physical address; NULL while inactive. */
+const void *fbcon_mapping(uint64_t *phys);
 
 /* Terminal output: \n \r \t \b, UTF-8, ANSI CSI (SGR colours, H, J, K, A-D). */
 void fbcon_write(const char *s, size_t n);

@@ -9,6 +9,7 @@
  * upper-half entries.
  */
 #include "kernel/mm/vmm.h"
+#include "kernel/arch/pat.h"
 #include "kernel/mm/pmm.h"
 #include "kernel/arch/cpu.h"
 #include "kernel/arch/traps.h"
@@ -168,10 +169,11 @@ static void map_kernel_image(void)
 	}
 }
 
-void vmm_init(const struct boot_info *bi)
+void vmm_init(void)
 {
 	uint64_t top = pmm_max_phys();
 
+	pat_init(); /* before any mapping that asks for write-combining */
 	/* NX bit usable, and writes to read-only pages fault in ring 0 too. */
 	wrmsr(MSR_EFER, rdmsr(MSR_EFER) | EFER_NXE);
 	write_cr0(read_cr0() | (1ULL << 16));
@@ -179,8 +181,6 @@ void vmm_init(const struct boot_info *bi)
 
 	if (top < 0x100000000ULL)
 		top = 0x100000000ULL; /* the low 4 GiB hold the LAPIC, IOAPIC, PCI holes */
-	if (bi->fb.base && bi->fb.base + bi->fb.size > top)
-		top = bi->fb.base + bi->fb.size;
 	top = (top + (2ULL << 20) - 1) & ~((2ULL << 20) - 1);
 
 	kernel_pml4 = new_table();

@@ -27,7 +27,7 @@ extern uint64_t kernel_phys_base; /* where the loader put the image */
 void *phys_to_virt(uint64_t phys);
 uint64_t virt_to_phys(const void *virt); /* kernel image and physmap only */
 
-void vmm_init(const struct boot_info *bi);
+void vmm_init(void);
 uint64_t vmm_kernel_pml4(void);
 uint64_t vmm_physmap_top(void); /* phys_to_virt is valid below this */
 

@@ -1,0 +1,18 @@
+#ifndef KERNEL_ARCH_PAT_H
+#define KERNEL_ARCH_PAT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#define MSR_IA32_PAT 0x277
+#define PAT_UC	     0x00
+#define PAT_WC	     0x01
+#define PAT_WB	     0x06
+#define PAT_UC_MINUS 0x07
+
+void pat_init(void);
+bool pat_enabled(void);	      /* false on CPUs without PAT */
+uint64_t pat_wc_flags(void);  /* PTE bits for write-combining (4 KiB pages) */
+unsigned cpu_phys_bits(void); /* MAXPHYADDR */
+
+#endif
