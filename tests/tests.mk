@@ -27,3 +27,13 @@ fuzz: $(FUZZ_TARGETS)
 		mkdir -p $(BUILD)/fuzz-corpus/$$(basename $$f); \
 		$$f -max_total_time=$(FUZZ_SECONDS) -print_final_stats=1 \
 			$(BUILD)/fuzz-corpus/$$(basename $$f) || exit 1; done
+
+# pmm_init against hostile firmware maps: the real pmm.c, host stubs in the test.
+HOST_TESTS += $(HOST)/test_pmm_map
+
+$(HOST)/test_pmm_map: tests/mm/test_pmm_map.c kernel/mm/pmm.c kernel/mm/pmm.h \
+		kernel/mm/vmm.h boot/boot_info.h
+	@mkdir -p $(@D)
+	@echo "  HOSTCC  $@"
+	$(Q)$(HOST_CC) $(HOST_CFLAGS) $(CHECK_CFLAGS) -o $@ tests/mm/test_pmm_map.c \
+		kernel/mm/pmm.c $(CHECK_LIBS)
