@@ -5,6 +5,7 @@
  * where the kept-state and ChaCha20 variants do not.
  */
 #include "kernel/attack/lab.h"
+#include "kernel/console/printk.h"
 #include "kernel/test/ktest.h"
 
 #define LEAK_TRIALS	 100
@@ -63,6 +64,8 @@ static enum ktest_result attack_collision_ipid(struct ktest_ctx *t)
 
 	if (lab_run_cell(LAB_COLLISION, "ipid-2.6.29", 1, 0, COLLISION_TRIALS, &r))
 		return ktest_fail(t, "trial machinery failed after %u trials", r.trials);
+	kprintf("  collision against ipid-2.6.29: stack %u, mmap %u, exe %u of %u\n",
+		r.successes[LAB_STACK], r.successes[LAB_MMAP], r.successes[LAB_EXE], r.trials);
 	for (int g = 0; g < LAB_NR_REGIONS; g++)
 		if (r.successes[g] * 100 < 90 * r.trials)
 			return ktest_fail(t, "%s: %u/%u (want >= 90 %%)", lab_region_names[g],
