@@ -16,9 +16,9 @@
 #define MMAP	  1
 #define EXE	  2
 /*
- * collision: the pool has one child per jiffy the victim's start could be
- * (see candidates_max) plus two, as the nearest pids have the least time to
- * react; POOL_MAX bounds it at high HZ.
+ * collision: the pool has two children per jiffy the victim's start could
+ * be (see candidates_max), so a child that misses its jiffy has a stand-in;
+ * POOL_MAX bounds it at high HZ.
  */
 #define POOL_MAX 32
 #define PAGE	 4096ULL
@@ -86,15 +86,7 @@ static int is_victim(int pid)
 	return read_file(path, buf, sizeof(buf)) == 11 && !memcmp(buf, "lab\0victim", 11);
 }
 
-/*
- * The victim's pid: the process whose cmdline is "lab victim".  The kernel
- * spawns it as soon as we yield after READY, and hands out pids in order,
- * so `hint` (the next pid after our own processes) is all we probe at
- * first; every process is looked at (each once) only if that fails for a
- * while.  Polling yields rather than sleeps: a sleep costs two ticks, and
- * the collision's children have few to spare; probing one pid keeps the
- * pollers from starving the kernel's spawn of the victim.
- */
+/* A process not seen before whose cmdline is the victim's; seen[] grows. */
 static int scan_new_pids(int *seen, int *nseen)
 {
 	int pids[64];
@@ -115,6 +107,15 @@ static int scan_new_pids(int *seen, int *nseen)
 	return -1;
 }
 
+/*
+ * The victim's pid: the process whose cmdline is "lab victim".  The kernel
+ * spawns it as soon as we yield after READY, and hands out pids in order,
+ * so `hint` (the next pid after our own processes) is all we probe at
+ * first; every process is looked at (each once) only if that fails for a
+ * while.  Polling yields rather than sleeps: a sleep costs two ticks, and
+ * the collision's children have few to spare; probing one pid keeps the
+ * pollers from starving the kernel's spawn of the victim.
+ */
 static int find_victim(long hz, int hint)
 {
 	uint64_t deadline = now_jiffies() + 10 * (uint64_t)hz;
