@@ -15,11 +15,13 @@
 # Sizes: --quick runs 4 tests with small tsamples and 100 psamples (about
 # 20 MB per variant, dieharder reads ahead) and ent on 1 MB: ~20 s in all.
 # --full runs 14 tests with tsamples cut to ~1/10 of dieharder's defaults
-# (about 1.5 GB per variant) and PSAMPLES psamples (default 100, env
-# RNG_QUALITY_PSAMPLES; fewer skews dieharder's final KS p-value), and ent
-# on 16 MB; dieharder's own CPU time and urandom-2.6.29 (about 5 MB/s)
-# dominate.  On a 2-core machine the first three variants took about 17
-# minutes; expect well over an hour for all eight.
+# and PSAMPLES psamples (default 100, env RNG_QUALITY_PSAMPLES; fewer skews
+# dieharder's final KS p-value), and ent on 16 MB.  dab_bytedistrib reads
+# 3 words per sample, about 6 GB of the ~8 GB a variant streams; at
+# urandom-2.6.29's ~4.5 MB/s that test alone takes about 30 minutes, the
+# other variants about 6 minutes each (dieharder-bound).  The run recorded
+# in rng/quality.md took 105 minutes on a 2-core machine shared with other
+# work.
 #
 # WEAK (p < 0.005 or p > 0.995) turns up by chance in about 1% of results
 # and is not a failure; FAILED (p < 1e-6) is.  Exit status: --quick 0 if
@@ -73,9 +75,8 @@ if [ "$mode" = quick ]; then
 else
 	p=${RNG_QUALITY_PSAMPLES:-100}
 	ent_words=4194304
-	# tsamples cut from dieharder's defaults to keep about 1.5 GB per
-	# variant (dieharder's defaults would read ~12 GB; urandom-2.6.29
-	# streams ~5 MB/s); psamples stay at 100 for an unskewed final KS test.
+	# tsamples cut from dieharder's defaults (see Sizes above); psamples
+	# stay at 100 for an unskewed final KS test.
 	# diehard_count_1s_str keeps its default tsamples and diehard_bitstream
 	# is left out: with other tsamples both FAIL even for good generators.
 	tests=(
