@@ -132,15 +132,26 @@ void wake_up_process(struct task_struct *t)
 	}
 }
 
-void sleep_on(const void *chan, const void *wchan)
+/*
+ * Every sleep: until wake_up(chan), or the tick that brings jiffies to
+ * `until` (0: no timeout).  Called with interrupts off.
+ */
+static void sleep_current(const void *chan, uint64_t until, const void *wchan)
 {
-	uint64_t flags = irq_save();
 	struct task_struct *t = current;
 
 	t->sleep_chan = chan;
+	t->sleep_until = until;
 	t->wchan = wchan;
 	t->state = TASK_INTERRUPTIBLE;
 	schedule();
+}
+
+void sleep_on(const void *chan, const void *wchan)
+{
+	uint64_t flags = irq_save();
+
+	sleep_current(chan, 0, wchan);
 	irq_restore(flags);
 }
 
@@ -157,30 +168,19 @@ void wake_up(const void *chan)
 void sleep_until(uint64_t until, const void *wchan)
 {
 	uint64_t flags = irq_save();
-	struct task_struct *t = current;
 
-	while (jiffies < until) {
-		t->sleep_until = until;
-		t->sleep_chan = &t->sleep_until;
-		t->wchan = wchan;
-		t->state = TASK_INTERRUPTIBLE;
-		schedule();
-	}
+	/* Its own field as the channel: no wake_up() can end this sleep early. */
+	while (jiffies < until)
+		sleep_current(&current->sleep_until, until, wchan);
 	irq_restore(flags);
 }
 
 void sleep_on_timeout(const void *chan, uint64_t until, const void *wchan)
 {
 	uint64_t flags = irq_save();
-	struct task_struct *t = current;
 
-	if (jiffies < until) {
-		t->sleep_until = until;
-		t->sleep_chan = chan;
-		t->wchan = wchan;
-		t->state = TASK_INTERRUPTIBLE;
-		schedule();
-	}
+	if (jiffies < until)
+		sleep_current(chan, until, wchan);
 	irq_restore(flags);
 }
 
