@@ -95,6 +95,23 @@ static inline void cpuid_count(uint32_t leaf, uint32_t sub, uint32_t r[4])
 			 : "a"(leaf), "c"(sub));
 }
 
+static inline void wbinvd(void)
+{
+	__asm__ volatile("wbinvd" ::: "memory");
+}
+
+/* MAXPHYADDR: CPUID 80000008h, or 36 where the leaf is missing (SDM). */
+static inline unsigned cpu_phys_bits(void)
+{
+	uint32_t r[4];
+
+	cpuid_count(0x80000000, 0, r);
+	if (r[0] < 0x80000008)
+		return 36;
+	cpuid_count(0x80000008, 0, r);
+	return (r[0] & 0xff) ? r[0] & 0xff : 36;
+}
+
 static inline uint64_t rdtsc(void)
 {
 	uint32_t lo, hi;

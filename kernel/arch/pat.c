@@ -22,11 +22,6 @@
 
 static bool have_pat;
 
-static void wbinvd(void)
-{
-	__asm__ volatile("wbinvd" ::: "memory");
-}
-
 /* Drops every TLB entry, global ones included, by toggling CR4.PGE. */
 static void flush_tlb_all(void)
 {
@@ -70,15 +65,4 @@ bool pat_enabled(void)
 uint64_t pat_wc_flags(void)
 {
 	return 1ULL << 3; /* PWT: entry 1, WC (write-through without PAT) */
-}
-
-unsigned cpu_phys_bits(void)
-{
-	uint32_t r[4];
-
-	cpuid_count(0x80000000, 0, r);
-	if (r[0] < 0x80000008)
-		return 36; /* the SDM's value when the leaf is missing */
-	cpuid_count(0x80000008, 0, r);
-	return (r[0] & 0xff) ? r[0] & 0xff : 36;
 }

@@ -11,8 +11,7 @@
 #define PAT_UC_MINUS 0x07
 
 void pat_init(void);
-bool pat_enabled(void);	      /* false on CPUs without PAT */
-uint64_t pat_wc_flags(void);  /* PTE bits for write-combining (4 KiB pages) */
-unsigned cpu_phys_bits(void); /* MAXPHYADDR */
+bool pat_enabled(void);	     /* false on CPUs without PAT */
+uint64_t pat_wc_flags(void); /* PTE bits for write-combining (4 KiB pages) */
 
 #endif

@@ -17,6 +17,7 @@
 #define PTE_A	 (1ULL << 5)
 #define PTE_D	 (1ULL << 6)
 #define PTE_PS	 (1ULL << 7)
+#define PTE_PAT	 (1ULL << 7) /* in a 4 KiB PTE; the same bit is PS in a PDE */
 #define PTE_G	 (1ULL << 8)
 #define PTE_COW	 (1ULL << 9) /* software bit: copy on write */
 #define PTE_NX	 (1ULL << 63)

@@ -15,7 +15,7 @@
 /* Flags a write-combining kernel mapping must have, and must not have. */
 static const char *wc_flags_wrong(uint64_t flags)
 {
-	if (!(flags & PTE_PWT) || (flags & PTE_PCD) || (flags & (1ULL << 7)))
+	if (!(flags & PTE_PWT) || (flags & PTE_PCD) || (flags & PTE_PAT))
 		return "PAT/PCD/PWT do not select entry 1 (WC)";
 	if (!(flags & PTE_W) || !(flags & PTE_NX) || (flags & PTE_U))
 		return "not a writable, no-execute, kernel-only page";
