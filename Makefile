@@ -49,8 +49,10 @@ test: deps
 test-host: host-all
 	$(Q)HOST_TESTS="$(HOST_TESTS)" scripts/test.sh --host-only
 
-test-qemu: iso $(BUILD)/nokernel.iso
-	$(Q)scripts/test.sh --qemu-only
+# T=NAME runs one boot of tests/qemu/boots.conf, G=GROUP a group (both may
+# be lists: T="cd usb"); `scripts/test.sh --list` shows them.
+test-qemu: iso img $(BUILD)/nokernel.iso
+	$(Q)scripts/test.sh --qemu-only $(foreach t,$(T),--boot $(t)) $(foreach g,$(G),--group $(g))
 
 # Re-record the deterministic instruction counts the regression test compares with.
 baseline: iso

@@ -1,107 +1,343 @@
 #!/usr/bin/env bash
-# The test driver behind `make test`.
+# The test driver behind `make test`, `make test-host` and `make test-qemu`.
 #
-#   scripts/test.sh [--host-only | --qemu-only]      (HOST_TESTS from the Makefile)
+# Usage: scripts/test.sh [OPTIONS]
 #
-# Every suite reports TAP-style lines ("ok N - name", "not ok N - name");
-# kernel boots report "@@ {"type":"test",...}" records, which are turned into
-# the same lines.  The last line is the total: "N passed, N failed".
-# Logs of every suite and boot are kept in build/test-logs/.
+#   --host-only        only the host suites: HOST_TESTS (from the Makefile),
+#                      every executable tests/sh/*.sh, the reproducible-image
+#                      check and shellcheck
+#   --qemu-only        only the QEMU boots of tests/qemu/boots.conf
+#   -T, --boot NAME    only the boot NAME (repeatable; implies --qemu-only)
+#   -G, --group GROUP  only the boots in GROUP (repeatable; implies --qemu-only)
+#   --list             list every boot with its groups and command line; exit 0
+#   --tap FILE         where the TAP goes besides stdout (default build/test.tap)
+#   --junit FILE       the JUnit XML (default build/test-results.xml)
+#   -h, --help         this text, on stdout; exit 0
+#
+# Output: TAP version 13 on stdout (numbered results, "# SKIP" where a
+# prerequisite is missing, the plan at the end), the same TAP in --tap FILE
+# (pure TAP: `prove -e cat build/test.tap` accepts it), JUnit XML in --junit
+# FILE, then one last plain line on stdout only: "N passed, N failed" (and
+# ", N skipped" when some were).  Progress ("[k/N] name (elapsed, ETA)", and
+# every 30 s which boot is still running) goes to stderr.  Logs of every
+# suite and boot: build/test-logs/.
+#
+# Exit status: 0 every test passed (or was skipped); 1 some test failed;
+# 2 bad arguments, an unknown boot or group, or a broken boots.conf.
 set -uo pipefail
 
 here=$(cd "$(dirname "$0")/.." && pwd)
 cd "$here" || exit 2
 logs=build/test-logs
-mkdir -p "$logs"
-passed=0 failed=0 skipped=0
-failures=()
-run_host=1 run_qemu=1
-case ${1:-} in
---host-only) run_qemu=0 ;;
---qemu-only) run_host=0 ;;
-esac
+boots_conf=tests/qemu/boots.conf
+tap=build/test.tap
+junit=build/test-results.xml
 
-pass() { passed=$((passed + 1)); echo "ok - $1"; }
-skip() { skipped=$((skipped + 1)); echo "ok - $1 # SKIP $2"; }
-fail() {
-	failed=$((failed + 1))
-	failures+=("$1${2:+: $2}")
-	echo "not ok - $1${2:+: $2}"
+usage() { sed -n '/^# Usage:/,/^# 2 bad/p' "$0" | sed 's/^# \{0,1\}//'; }
+die() {
+	echo "test.sh: $*" >&2
+	exit 2
 }
 
-# Counts the TAP lines of one suite's output; a suite that exits non-zero
-# without reporting a failure still counts as one failure.
+run_host=1 run_qemu=1 list=0
+want_boots=() want_groups=()
+while [ $# -gt 0 ]; do
+	case $1 in
+	--host-only) run_qemu=0 ;;
+	--qemu-only) run_host=0 ;;
+	-T | --boot | -G | --group | --tap | --junit)
+		{ [ $# -ge 2 ] && [ -n "$2" ]; } || die "$1 needs a value (see --help)"
+		case $1 in
+		-T | --boot) want_boots+=("$2") run_host=0 ;;
+		-G | --group) want_groups+=("$2") run_host=0 ;;
+		--tap) tap=$2 ;;
+		--junit) junit=$2 ;;
+		esac
+		shift
+		;;
+	--list) list=1 ;;
+	-h | --help)
+		usage
+		exit 0
+		;;
+	*) die "unknown option '$1' (see --help)" ;;
+	esac
+	shift
+done
+[ "$run_host" = 1 ] || [ "$run_qemu" = 1 ] || die "--host-only with --qemu-only, --boot or --group runs nothing"
+
+# ---- tests/qemu/boots.conf ---------------------------------------------------
+# One index per boot; expectations and checks are newline-separated lists.
+b_name=() b_groups=() b_image=() b_flags=() b_cmdline=() b_has_cmdline=() b_timeout=()
+b_status=() b_keys=() b_stdin=() b_runs=() b_records=() b_expect=() b_check=()
+parse_boots() {
+	local key value i=-1 ln=0
+	[ -r "$boots_conf" ] || die "cannot read $boots_conf"
+	while IFS= read -r line || [ -n "$line" ]; do
+		ln=$((ln + 1))
+		[[ ! $line =~ ^[[:space:]]*(#|$) ]] || continue
+		read -r key value <<<"$line"
+		if [ "${line:0:1}" != " " ] && [ "${line:0:1}" != $'\t' ]; then
+			{ [ "$key" = boot ] && [ -n "$value" ]; } || die "$boots_conf:$ln: expected 'boot NAME', got '$line'"
+			case $value in *[!a-z0-9-]*) die "$boots_conf:$ln: boot name '$value': use a-z, 0-9 and -" ;; esac
+			for n in "${b_name[@]}"; do [ "$n" != "$value" ] || die "$boots_conf:$ln: boot '$value' twice"; done
+			i=$((i + 1))
+			b_name[i]=$value b_groups[i]="" b_image[i]="" b_flags[i]="" b_cmdline[i]="" b_has_cmdline[i]=0
+			b_timeout[i]="" b_status[i]="" b_keys[i]="" b_stdin[i]="" b_runs[i]=1 b_records[i]=no
+			b_expect[i]="" b_check[i]=""
+			continue
+		fi
+		[ "$i" -ge 0 ] || die "$boots_conf:$ln: '$key' before the first 'boot NAME'"
+		case $key in
+		groups) b_groups[i]=$value ;;
+		image)
+			case $value in iso | img | nokernel) b_image[i]=$value ;; *) die "$boots_conf:$ln: image must be iso, img or nokernel" ;; esac
+			;;
+		flags) b_flags[i]=$value ;;
+		cmdline) b_cmdline[i]=$value b_has_cmdline[i]=1 ;;
+		timeout | status | runs)
+			case $value in '' | *[!0-9]*) die "$boots_conf:$ln: $key needs a number" ;; esac
+			case $key in timeout) b_timeout[i]=$value ;; status) b_status[i]=$value ;; runs) b_runs[i]=$value ;; esac
+			;;
+		keys) b_keys[i]=$value ;;
+		stdin) b_stdin[i]=$value ;;
+		records)
+			case $value in yes | no) b_records[i]=$value ;; *) die "$boots_conf:$ln: records must be yes or no" ;; esac
+			;;
+		expect) b_expect[i]+=$value$'\n' ;;
+		check)
+			declare -F "check_$(echo "${value%% *}" | tr - _)" >/dev/null ||
+				die "$boots_conf:$ln: no check '${value%% *}' in tests/qemu/checks.sh"
+			b_check[i]+=$value$'\n'
+			;;
+		*) die "$boots_conf:$ln: unknown key '$key'" ;;
+		esac
+	done <"$boots_conf"
+	for ((i = 0; i < ${#b_name[@]}; i++)); do
+		{ [ -n "${b_image[i]}" ] && [ -n "${b_timeout[i]}" ] && [ -n "${b_status[i]}" ]; } ||
+			die "$boots_conf: boot '${b_name[i]}' needs image, timeout and status"
+	done
+}
+# shellcheck source=tests/qemu/checks.sh
+. tests/qemu/checks.sh
+parse_boots
+
+if [ "$list" = 1 ]; then
+	for ((i = 0; i < ${#b_name[@]}; i++)); do
+		printf '%-14s %-16s %s\n' "${b_name[i]}" "${b_groups[i]:--}" \
+			"$([ "${b_has_cmdline[i]}" = 1 ] && echo "${b_cmdline[i]}" || echo "(image default)")"
+	done
+	exit 0
+fi
+
+# The boots to run: all, or those named or in a named group (file order).
+selected=()
+if [ "$run_qemu" = 1 ]; then
+	for w in "${want_boots[@]}"; do
+		found=0
+		for n in "${b_name[@]}"; do [ "$n" != "$w" ] || found=1; done
+		[ "$found" = 1 ] || die "no boot named '$w' in $boots_conf (see --list)"
+	done
+	for g in "${want_groups[@]}"; do
+		found=0
+		for ((i = 0; i < ${#b_name[@]}; i++)); do
+			case " all ${b_groups[i]} " in *" $g "*) found=1 ;; esac
+		done
+		[ "$found" = 1 ] || die "no group '$g' in $boots_conf (see --list)"
+	done
+	for ((i = 0; i < ${#b_name[@]}; i++)); do
+		take=0
+		[ ${#want_boots[@]} -gt 0 ] || [ ${#want_groups[@]} -gt 0 ] || take=1
+		for w in "${want_boots[@]}"; do [ "$w" != "${b_name[i]}" ] || take=1; done
+		for g in "${want_groups[@]}"; do
+			case " all ${b_groups[i]} " in *" $g "*) take=1 ;; esac
+		done
+		[ "$take" = 0 ] || selected+=("$i")
+	done
+fi
+
+# ---- results: TAP lines, counted -------------------------------------------
+mkdir -p "$logs" "$(dirname "$tap")" "$(dirname "$junit")"
+num=0 passed=0 failed=0 skipped=0
+failures=()
+: >"$tap"
+emit() {
+	printf '%s\n' "$1"
+	printf '%s\n' "$1" >>"$tap"
+}
+# A description may not hold a bare '#' (it would start a directive).
+desc() { printf '%s' "${1//#/\\#}" | tr '\r\n' '  '; }
+pass() {
+	num=$((num + 1)) passed=$((passed + 1))
+	emit "ok $num - $(desc "$1")"
+}
+skip() {
+	num=$((num + 1)) skipped=$((skipped + 1))
+	emit "ok $num - $(desc "$1") # SKIP $(desc "${2:-}")"
+}
+fail() {
+	num=$((num + 1)) failed=$((failed + 1))
+	failures+=("$1${2:+: $2}")
+	emit "not ok $num - $(desc "$1${2:+: $2}")"
+}
+
+# Turns one suite's TAP output into results; a suite that exits non-zero
+# without reporting a failure still counts as one failure, one that skips
+# as a whole ("1..0 # SKIP why") as one skip.
 tap_suite() {
-	local name=$1 log=$2 status=$3 line n_fail=0 n_any=0
+	local name=$1 log=$2 status=$3 line n_fail=0 n_any=0 rest why whole=""
 	while IFS= read -r line; do
+		line=${line%$'\r'}
 		case $line in
-		"not ok"*) n_any=$((n_any + 1)); n_fail=$((n_fail + 1)); fail "$name: ${line#not ok }" ;;
-		"ok "*"# SKIP"* | "ok "*"# skip"*) n_any=$((n_any + 1)); skip "$name: ${line#ok }" "" ;;
+		"1..0"*"# SKIP"* | "1..0"*"# skip"*) whole=${line#*# [Ss][Kk][Ii][Pp]} ;;
+		"Bail out!"*) n_any=$((n_any + 1)) n_fail=$((n_fail + 1)); fail "$name" "$line" ;;
+		"not ok"*) n_any=$((n_any + 1)) n_fail=$((n_fail + 1)); fail "$name: ${line#not ok }" ;;
+		"ok "*"# SKIP"* | "ok "*"# skip"*)
+			n_any=$((n_any + 1))
+			rest=${line#ok } why=${rest#*# [Ss][Kk][Ii][Pp]}
+			rest=${rest%%# [Ss][Kk][Ii][Pp]*}
+			skip "$name: ${rest%"${rest##*[! ]}"}" "${why# }"
+			;;
 		"ok "*) n_any=$((n_any + 1)); pass "$name: ${line#ok }" ;;
 		esac
 	done <"$log"
 	if [ "$status" -ne 0 ] && [ "$n_fail" -eq 0 ]; then
 		fail "$name" "exited with status $status (log: $log)"
+	elif [ "$n_any" -eq 0 ] && [ -n "$whole" ]; then
+		skip "$name" "${whole# }"
 	elif [ "$n_any" -eq 0 ]; then
 		fail "$name" "reported no test (log: $log)"
 	fi
 }
 
-host_tests() {
-	local t name log
-	for t in ${HOST_TESTS:-}; do
-		name=$(basename "$t")
-		log="$logs/host-$name.log"
-		"$t" >"$log" 2>&1
-		tap_suite "$name" "$log" $?
+# ---- progress on stderr ------------------------------------------------------
+# Every suite and boot is one item; the ETA adds up the items left, each at
+# its duration in the previous run (build/test-logs/durations.tsv), or at the
+# mean of this run's items so far when it has none.
+items=()
+declare -A prev_secs=()
+t0=$SECONDS item_k=0 done_secs=0
+if [ -r "$logs/durations.tsv" ]; then
+	while IFS=$'\t' read -r k v; do
+		case $v in '' | *[!0-9]*) ;; *) prev_secs[$k]=$v ;; esac
+	done <"$logs/durations.tsv"
+fi
+: >"$logs/durations.tsv.new"
+hms() { if [ "$1" -ge 60 ]; then printf '%dm%02ds' $(($1 / 60)) $(($1 % 60)); else printf '%ds' "$1"; fi; }
+item_start() { # item_start LABEL [WHAT]
+	local j left=0 unknown=0 eta
+	item_k=$((item_k + 1)) item_label=$1 item_t=$SECONDS
+	for ((j = item_k - 1; j < ${#items[@]}; j++)); do
+		if [ -n "${prev_secs[${items[j]}]:-}" ]; then
+			left=$((left + prev_secs[${items[j]}]))
+		else
+			unknown=$((unknown + 1))
+		fi
 	done
-	for t in tests/sh/*.sh; do
-		[ -x "$t" ] || continue
-		name=$(basename "$t" .sh)
-		log="$logs/sh-$name.log"
-		"$t" >"$log" 2>&1
-		tap_suite "$name" "$log" $?
-	done
-	# The image recipe is reproducible: same inputs, same bytes.
-	local r1 r2
-	r1=$(mktemp -d) r2=$(mktemp -d)
-	for d in "$r1" "$r2"; do
-		iso/mkimage.sh esp "$d/esp.img" --efi build/boot/BOOTX64.EFI --kernel build/kernel.esp.elf \
-			--cmdline-file iso/cmdline.txt >/dev/null 2>&1 &&
-			iso/mkimage.sh iso "$d/a.iso" "$d/esp.img" >/dev/null 2>&1 &&
-			iso/mkimage.sh img "$d/a.img" "$d/esp.img" >/dev/null 2>&1
-	done
-	if [ -s "$r1/a.iso" ] && cmp -s "$r1/a.iso" "$r2/a.iso" && cmp -s "$r1/a.img" "$r2/a.img"; then
-		pass "reproducible ISO and disk image"
-	else
-		fail "reproducible images" "two builds of the same inputs differ (or failed)"
+	if [ "$unknown" -gt 0 ] && [ "$item_k" -gt 1 ]; then
+		left=$((left + unknown * done_secs / (item_k - 1)))
+	elif [ "$unknown" -gt 0 ]; then
+		left=-1
 	fi
-	rm -rf "$r1" "$r2"
+	if [ "$left" -ge 0 ]; then eta="ETA $(hms "$left")"; else eta="ETA ?"; fi
+	printf '[%d/%d] %s%s (elapsed %s, %s)\n' "$item_k" "${#items[@]}" "$1" "${2:+: $2}" \
+		"$(hms $((SECONDS - t0)))" "$eta" >&2
+}
+item_end() {
+	local d=$((SECONDS - item_t))
+	done_secs=$((done_secs + d))
+	printf '%s\t%s\n' "$item_label" "$d" >>"$logs/durations.tsv.new"
+}
+# wait_running PID...: waits for them, saying every 30 s what still runs;
+# the status is that of the last PID.
+wait_running() {
+	local p st=0 next=$((SECONDS + 30))
+	while :; do
+		local alive=0
+		for p in "$@"; do ! kill -0 "$p" 2>/dev/null || alive=1; done
+		[ "$alive" = 1 ] || break
+		if [ "$SECONDS" -ge "$next" ]; then
+			printf '      ... %s still running (%s)\n' "$item_label" "$(hms $((SECONDS - item_t)))" >&2
+			next=$((SECONDS + 30))
+		fi
+		sleep 1
+	done
+	for p in "$@"; do
+		wait "$p"
+		st=$?
+	done
+	return "$st"
+}
+
+# ---- host suites ---------------------------------------------------------------
+host_suites=()
+if [ "$run_host" = 1 ]; then
+	for t in ${HOST_TESTS:-}; do host_suites+=("$t"); done
+	for t in tests/sh/*.sh; do [ ! -x "$t" ] || host_suites+=("$t"); done
+	for t in "${host_suites[@]}"; do
+		case $t in tests/sh/*) items+=("sh/$(basename "$t" .sh)") ;; *) items+=("host/$(basename "$t")") ;; esac
+	done
+	items+=(reproducible-images shellcheck)
+fi
+for i in "${selected[@]}"; do items+=("qemu/${b_name[i]}"); done
+
+host_tests() {
+	local t name log pid st
+	for t in "${host_suites[@]}"; do
+		case $t in
+		tests/sh/*) name=$(basename "$t" .sh) log="$logs/sh-$name.log" ;;
+		*) name=$(basename "$t") log="$logs/host-$name.log" ;;
+		esac
+		item_start "${items[item_k]}"
+		if [ ! -x "$t" ]; then
+			skip "$name" "$t not built (make host-all)"
+		else
+			"$t" >"$log" 2>&1 </dev/null &
+			pid=$!
+			wait_running "$pid"
+			st=$?
+			tap_suite "$name" "$log" "$st"
+		fi
+		item_end
+	done
+
+	# The image recipe is reproducible: same inputs, same bytes.
+	item_start reproducible-images
+	local r1 r2 d
+	if [ ! -r build/boot/BOOTX64.EFI ] || [ ! -r build/kernel.esp.elf ]; then
+		skip "reproducible ISO and disk image" "build/boot/BOOTX64.EFI or build/kernel.esp.elf missing (make all)"
+	else
+		r1=$(mktemp -d) r2=$(mktemp -d)
+		for d in "$r1" "$r2"; do
+			iso/mkimage.sh esp "$d/esp.img" --efi build/boot/BOOTX64.EFI --kernel build/kernel.esp.elf \
+				--cmdline-file iso/cmdline.txt >/dev/null 2>&1 &&
+				iso/mkimage.sh iso "$d/a.iso" "$d/esp.img" >/dev/null 2>&1 &&
+				iso/mkimage.sh img "$d/a.img" "$d/esp.img" >/dev/null 2>&1
+		done
+		if [ -s "$r1/a.iso" ] && cmp -s "$r1/a.iso" "$r2/a.iso" && cmp -s "$r1/a.img" "$r2/a.img"; then
+			pass "reproducible ISO and disk image"
+		else
+			fail "reproducible images" "two builds of the same inputs differ (or failed)"
+		fi
+		rm -rf "$r1" "$r2"
+	fi
+	item_end
+
+	item_start shellcheck
 	log="$logs/shellcheck.log"
-	if shellcheck scripts/*.sh iso/*.sh tests/sh/*.sh .ci/run >"$log" 2>&1; then
+	if ! command -v shellcheck >/dev/null; then
+		skip shellcheck "shellcheck not installed (scripts/deps.sh)"
+	elif shellcheck -x scripts/*.sh iso/*.sh tests/sh/*.sh tests/sh/lib/*.sh tests/qemu/*.sh .ci/run >"$log" 2>&1; then
 		pass "shellcheck"
 	else
 		fail "shellcheck" "see $log"
 	fi
+	item_end
 }
 
-# boot NAME EXPECTED_STATUS [run-qemu.sh args...]: boots, checks the status,
-# and turns the kernel's test records into results.
-boot() {
-	local name=$1 want=$2 log="$logs/qemu-$1.log" st
-	shift 2
-	scripts/run-qemu.sh --log "$log" "$@" </dev/null >/dev/null 2>"$log.err"
-	st=$?
-	if [ "$st" -ne "$want" ]; then
-		fail "qemu/$name" "run-qemu.sh exited $st, expected $want (log: $log)"
-		return 1
-	fi
-	pass "qemu/$name: exit status $st"
-	return 0
-}
-
+# ---- QEMU boots ----------------------------------------------------------------
 kernel_records() {
-	local name=$1 log="$logs/qemu-$1.log" n=0
+	local name=$1 log=$2 n=0 tname result detail
 	while IFS=$'\t' read -r tname result detail; do
 		n=$((n + 1))
 		case $result in
@@ -109,20 +345,7 @@ kernel_records() {
 		skip) skip "kernel/$name: $tname" "$detail" ;;
 		*) fail "kernel/$name: $tname" "$detail" ;;
 		esac
-	done < <(/usr/bin/python3 - "$log" <<'PY'
-import json, sys
-for raw in open(sys.argv[1], encoding="utf-8", errors="replace"):
-    i = raw.find("@@ ")
-    if i < 0:
-        continue
-    try:
-        r = json.loads(raw[i + 3:])
-    except ValueError:
-        continue
-    if r.get("type") == "test":
-        print(f'{r.get("name")}\t{r.get("result")}\t{r.get("detail", "")}')
-PY
-	)
+	done < <(tests/qemu/records.py tests "$log")
 	[ "$n" -gt 0 ] || fail "kernel/$name" "no test records in $log"
 }
 
@@ -135,122 +358,100 @@ expect_text() {
 	fi
 }
 
-# Two deterministic runs of the rng suite (in parallel: one per core) must
-# agree to the last digit, and stay within tolerance of the committed baseline.
-deterministic_tests() {
-	local a="$logs/qemu-det-a.log" b="$logs/qemu-det-b.log" pa pb sa sb
-	local cmd="mode=bench suite=rng samples=200 ensembles=5"
-	scripts/run-qemu.sh --deterministic --cmdline "$cmd" --timeout 400 --log "$a" >/dev/null 2>"$a.err" &
-	pa=$!
-	scripts/run-qemu.sh --deterministic --cmdline "$cmd" --timeout 400 --log "$b" >/dev/null 2>"$b.err" &
-	pb=$!
-	wait "$pa"; sa=$?
-	wait "$pb"; sb=$?
-	if [ "$sa" -ne 0 ] || [ "$sb" -ne 0 ]; then
-		fail "qemu/deterministic" "run-qemu.sh exited $sa and $sb (logs: $a $b)"
+# What a boot needs before it can run; prints why not, if not.
+boot_missing() {
+	local img=$1 f
+	[ -r "$img" ] || { echo "$img missing (make all build/nokernel.iso)"; return; }
+	command -v "${QEMU:-qemu-system-x86_64}" >/dev/null || { echo "${QEMU:-qemu-system-x86_64} not installed (scripts/deps.sh)"; return; }
+	for f in "${OVMF_CODE:-/usr/share/OVMF/OVMF_CODE_4M.fd}" "${OVMF_VARS:-/usr/share/OVMF/OVMF_VARS_4M.fd}"; do
+		[ -r "$f" ] || { echo "firmware $f missing (scripts/deps.sh)"; return; }
+	done
+}
+
+run_boot() {
+	local i=$1 name=${b_name[$1]} img why r log keys="" input="" pids=() st line check_name what
+	local -a args flags
+	case ${b_image[i]} in
+	iso) img=build/aslrbench.iso ;;
+	img) img=build/aslrbench.img ;;
+	nokernel) img=build/nokernel.iso ;;
+	esac
+	what="${b_cmdline[i]:-default command line}, timeout ${b_timeout[i]}s"
+	[ "${b_runs[i]}" = 1 ] || what+=", ${b_runs[i]} runs in parallel"
+	item_start "qemu/$name" "booting ($what)"
+	why=$(boot_missing "$img")
+	if [ -n "$why" ]; then
+		skip "qemu/$name" "$why"
+		item_end
 		return
 	fi
-	if diff <(grep -a '^@@ ' "$a" | tr -d '\r') <(grep -a '^@@ ' "$b" | tr -d '\r') >"$logs/det.diff"; then
-		pass "qemu/deterministic: two runs gave identical records"
-	else
-		fail "qemu/deterministic" "the two runs differ (see $logs/det.diff)"
+	read -ra flags <<<"${b_flags[i]}"
+	args=(--iso "$img" --timeout "${b_timeout[i]}" "${flags[@]}")
+	[ "${b_has_cmdline[i]}" = 0 ] || args+=(--cmdline "${b_cmdline[i]}")
+	if [ -n "${b_keys[i]}" ]; then
+		printf -v keys '%b' "${b_keys[i]}"
+		args+=(--keys "$keys")
 	fi
-	scripts/baseline.py check "$a" bench/baseline/deterministic-rng.tsv >"$logs/baseline.log" 2>&1
-	tap_suite "baseline" "$logs/baseline.log" $?
+	[ -z "${b_stdin[i]}" ] || printf -v input '%b' "${b_stdin[i]}"
+	boot_logs=()
+	for ((r = 1; r <= b_runs[i]; r++)); do
+		if [ "${b_runs[i]}" = 1 ]; then log="$logs/qemu-$name.log"; else log="$logs/qemu-$name-$r.log"; fi
+		boot_logs+=("$log")
+		if [ -n "$input" ]; then
+			printf '%s' "$input" | scripts/run-qemu.sh --log "$log" "${args[@]}" >/dev/null 2>"$log.err" &
+		else
+			scripts/run-qemu.sh --log "$log" "${args[@]}" </dev/null >/dev/null 2>"$log.err" &
+		fi
+		pids+=($!)
+	done
+	for ((r = 0; r < ${#pids[@]}; r++)); do
+		wait_running "${pids[r]}"
+		st=$?
+		log=${boot_logs[r]}
+		what="exit status"
+		[ "${b_runs[i]}" = 1 ] || what="run $((r + 1)) exit status"
+		if [ "$st" -eq "${b_status[i]}" ]; then
+			pass "qemu/$name: $what $st"
+		else
+			fail "qemu/$name: $what" "run-qemu.sh exited $st, expected ${b_status[i]} (log: $log, stderr: $log.err)"
+		fi
+	done
+	boot=$name
+	for log in "${boot_logs[@]}"; do
+		[ "${b_records[i]}" = no ] || kernel_records "$name" "$log"
+		while IFS= read -r line; do
+			[ -z "$line" ] || expect_text "qemu/$name" "$log" "$line"
+		done <<<"${b_expect[i]}"
+	done
+	while IFS= read -r line; do
+		[ -n "$line" ] || continue
+		read -ra args <<<"$line"
+		check_name=$(echo "${args[0]}" | tr - _)
+		"check_$check_name" "${args[@]:1}"
+	done <<<"${b_check[i]}"
+	item_end
 }
 
-# The 2009 leak through the serial shell, driven by a piped script: as uid
-# 1000, init's stat must show zeros in fields 28-30 and its maps must be
-# denied; with proc_leak_fix=0 the same fields must show.
-stat_fields_28_30() {
-	/usr/bin/python3 - "$1" <<'PY'
-import sys
-for raw in open(sys.argv[1], encoding="utf-8", errors="replace"):
-    line = raw.strip()
-    if line.startswith("1 (init) "):
-        f = line[line.rindex(")") + 2:].split()
-        print(f[25], f[26], f[27])  # fields 28, 29, 30
-        break
-PY
-}
-
-shell_tests() {
-	local script=$'id\nsu 1000\nid\ncat /proc/1/stat\ncat /proc/1/maps\nexit\npoweroff\n'
-	local log="$logs/qemu-shell-fixed.log" got
-	if printf '%s' "$script" | scripts/run-qemu.sh --cmdline "mode=shell" --timeout 120 --log "$log" >/dev/null 2>"$log.err"; then
-		pass "qemu/shell-fixed: piped script ran to poweroff"
-	else
-		fail "qemu/shell-fixed" "run-qemu.sh failed (log: $log)"
-	fi
-	expect_text qemu/shell-fixed "$log" "uid=1000 euid=1000"
-	expect_text qemu/shell-fixed "$log" '$ cat /proc/1/maps'
-	expect_text qemu/shell-fixed "$log" "cat: /proc/1/maps: Permission denied"
-	got=$(stat_fields_28_30 "$log")
-	if [ "$got" = "0 0 0" ]; then
-		pass "qemu/shell-fixed: startstack, kstkesp, kstkeip of init read as 0 0 0"
-	else
-		fail "qemu/shell-fixed" "init's stat fields 28-30 as uid 1000: '$got', expected '0 0 0'"
-	fi
-	log="$logs/qemu-shell-leak.log"
-	if printf '%s' "$script" | scripts/run-qemu.sh --cmdline "mode=shell proc_leak_fix=0" --timeout 120 --log "$log" >/dev/null 2>"$log.err"; then
-		pass "qemu/shell-leak: piped script ran to poweroff"
-	else
-		fail "qemu/shell-leak" "run-qemu.sh failed (log: $log)"
-	fi
-	got=$(stat_fields_28_30 "$log")
-	case $got in
-	"" | *" 0"* | "0 "*) fail "qemu/shell-leak" "fields 28-30 with the fix off: '$got', expected three non-zero values" ;;
-	*) pass "qemu/shell-leak: init's startstack, kstkesp, kstkeip leak: $got" ;;
-	esac
-}
-
-qemu_tests() {
-	boot cd 0 --cmdline "mode=test" --timeout 300
-	kernel_records cd
-	expect_text qemu/cd "$logs/qemu-cd.log" "stack smashing detected in t_canary"
-	expect_text qemu/cd "$logs/qemu-cd.log" "segfault at 0 ip"
-	boot usb 0 --usb --cmdline "mode=test" --timeout 300
-	kernel_records usb
-	boot img-usb 0 --usb --iso build/aslrbench.img --cmdline "mode=test suite=paging" --timeout 120
-	# Two CPUs present: the kernel counts them (ACPI MADT) and uses one.
-	if boot smp2 0 --smp 2 --cmdline "mode=test suite=paging" --timeout 120; then
-		expect_text qemu/smp2 "$logs/qemu-smp2.log" '"cpus_used":1,"cpus_present":2'
-	fi
-	if boot bad-cmdline 2 --cmdline "mode=nonsense" --timeout 120; then
-		expect_text qemu/bad-cmdline "$logs/qemu-bad-cmdline.log" "bad value 'nonsense' for mode (accepted: bench|test|shell|attack)"
-	fi
-	if boot no-kernel 4 --iso build/nokernel.iso --timeout 120; then
-		expect_text qemu/no-kernel "$logs/qemu-no-kernel.log" 'cannot read \aslrbench\kernel.elf'
-	fi
-	if boot bench 0 --timeout 300; then
-		expect_text qemu/bench "$logs/qemu-bench.log" '"type":"summary"'
-		for suite in timer rng fork spawn; do
-			expect_text qemu/bench "$logs/qemu-bench.log" "\"suite\":\"$suite\""
-		done
-		expect_text qemu/bench "$logs/qemu-bench.log" '"rng_share_pct":'
-	fi
-	deterministic_tests
-	shell_tests
-	# The shell typed at on the PS/2 keyboard instead of the serial port.
-	if boot keyboard 0 --cmdline "mode=shell" --keys $'id\npoweroff\n' --timeout 120; then
-		expect_text qemu/keyboard "$logs/qemu-keyboard.log" "uid=0 euid=0 suid=0"
-	fi
-	if boot attack 0 --cmdline "mode=attack samples=5 suite=proc-leak" --timeout 300; then
-		expect_text qemu/attack "$logs/qemu-attack.log" '"type":"attack","strategy":"proc-leak"'
-	fi
-	if boot fault-report 3 --cmdline "mode=test suite=fault_unhandled" --timeout 120; then
-		for s in "page fault at 0xffffc00000400000" "RIP=" "CR2=" "backtrace"; do
-			expect_text qemu/fault-report "$logs/qemu-fault-report.log" "$s"
-		done
-	fi
-}
-
+emit "TAP version 13"
 [ "$run_host" = 0 ] || host_tests
-[ "$run_qemu" = 0 ] || qemu_tests
+for i in "${selected[@]}"; do run_boot "$i"; done
+
+# The durations of a partial run refresh only the items it ran.
+touch "$logs/durations.tsv"
+awk -F '\t' 'NR == FNR { seen[$1] = 1; print; next } !($1 in seen)' \
+	"$logs/durations.tsv.new" "$logs/durations.tsv" >"$logs/durations.tsv.tmp"
+mv "$logs/durations.tsv.tmp" "$logs/durations.tsv"
+rm -f "$logs/durations.tsv.new"
 
 if [ ${#failures[@]} -gt 0 ]; then
-	echo "failures:"
-	printf '  %s\n' "${failures[@]}"
+	emit "# failures:"
+	for f in "${failures[@]}"; do emit "#   $(desc "$f")"; done
+fi
+emit "1..$num"
+printf '[done] %d tests in %s\n' "$num" "$(hms $((SECONDS - t0)))" >&2
+if ! scripts/tap2junit.py "$tap" "$junit"; then
+	echo "test.sh: could not write $junit" >&2
+	failed=$((failed + 1))
 fi
 if [ "$skipped" -gt 0 ]; then
 	echo "$passed passed, $failed failed, $skipped skipped"

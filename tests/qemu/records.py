@@ -1,0 +1,65 @@
+#!/usr/bin/env python3
+"""Reads what scripts/test.sh needs out of a QEMU boot log.
+
+  records.py tests LOG       one line per kernel test record
+                             ("@@ {"type":"test",...}"): NAME<TAB>RESULT<TAB>DETAIL
+  records.py stat-28-30 LOG  fields 28, 29 and 30 (startstack, kstkesp,
+                             kstkeip) of the first "1 (init) ..." line, the
+                             output of `cat /proc/1/stat` in the shell
+Exit status 0; 2 on bad arguments or an unreadable log.
+"""
+import json
+import sys
+
+
+def lines(path):
+    with open(path, encoding="utf-8", errors="replace") as f:
+        yield from f
+
+
+def flat(value):
+    # One TAB-separated line per record: no tabs or newlines inside a field.
+    return " ".join(str(value).split())
+
+
+def tests(path):
+    for raw in lines(path):
+        i = raw.find("@@ ")
+        if i < 0:
+            continue
+        try:
+            r = json.loads(raw[i + 3:])
+        except ValueError:
+            continue
+        if isinstance(r, dict) and r.get("type") == "test":
+            print(f'{flat(r.get("name"))}\t{flat(r.get("result"))}\t{flat(r.get("detail", ""))}')
+
+
+def stat_28_30(path):
+    for raw in lines(path):
+        line = raw.strip()
+        if line.startswith("1 (init) "):
+            f = line[line.rindex(")") + 2:].split()
+            if len(f) >= 28:
+                print(f[25], f[26], f[27])  # fields 28, 29, 30 (field 3 is f[0])
+            break
+
+
+def main(argv):
+    cmds = {"tests": tests, "stat-28-30": stat_28_30}
+    if len(argv) == 2 and argv[1] in ("-h", "--help"):
+        print(__doc__.strip())
+        return 0
+    if len(argv) != 3 or argv[1] not in cmds:
+        print(__doc__.strip(), file=sys.stderr)
+        return 2
+    try:
+        cmds[argv[1]](argv[2])
+    except OSError as e:
+        print(f"records.py: {e}", file=sys.stderr)
+        return 2
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))
