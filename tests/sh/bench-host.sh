@@ -10,36 +10,26 @@ root=$(cd "$(dirname "$0")/../.." && pwd)
 bin=${BENCH_HOST:-$root/build/host/bench-host}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-n=0
-failed=0
-
-tap() { # tap OK|FAIL name [detail]
-	n=$((n + 1))
-	if [ "$1" = OK ]; then
-		echo "ok $n - $2"
-	else
-		echo "not ok $n - $2${3:+: $3}"
-		failed=$((failed + 1))
-	fi
-}
+# shellcheck source=tests/sh/lib/tap.sh
+. "$root/tests/sh/lib/tap.sh"
 
 if [ ! -x "$bin" ]; then
-	echo "1..1"
-	echo "not ok 1 - bench-host built ($bin missing)"
+	tap_fail "bench-host built ($bin missing)"
+	tap_done
 	exit 1
 fi
 
 if "$bin" --samples 10 --ensembles 2 --cold-samples 2 --no-fifo \
 	--log "$tmp/log" >"$tmp/out" 2>"$tmp/err"; then
-	tap OK "bench-host --samples 10 --ensembles 2 exits 0"
+	tap_pass "bench-host --samples 10 --ensembles 2 exits 0"
 else
-	tap FAIL "bench-host --samples 10 --ensembles 2 exits 0" "$(head -c 300 "$tmp/err")"
+	tap_fail "bench-host --samples 10 --ensembles 2 exits 0" "$(head -c 300 "$tmp/err")"
 fi
 
 if cmp -s "$tmp/out" "$tmp/log"; then
-	tap OK "--log file holds what was printed"
+	tap_pass "--log file holds what was printed"
 else
-	tap FAIL "--log file holds what was printed"
+	tap_fail "--log file holds what was printed"
 fi
 
 grep '^@@ ' "$tmp/log" | sed 's/^@@ //' >"$tmp/records"
@@ -50,20 +40,19 @@ import json, sys
 for i, line in enumerate(open(sys.argv[1]), 1):
     json.loads(line)
 ' "$tmp/records" 2>"$tmp/perr"; then
-		tap OK "every @@ record is valid JSON"
+		tap_pass "every @@ record is valid JSON"
 	else
-		tap FAIL "every @@ record is valid JSON" "$(tail -n 1 "$tmp/perr")"
+		tap_fail "every @@ record is valid JSON" "$(tail -n 1 "$tmp/perr")"
 	fi
 else
-	n=$((n + 1))
-	echo "ok $n - every @@ record is valid JSON # SKIP no python3"
+	tap_skip "every @@ record is valid JSON" "no python3"
 fi
 
 check() { # check name pattern: some record matches pattern
 	if grep -q -- "$2" "$tmp/records"; then
-		tap OK "$1"
+		tap_pass "$1"
 	else
-		tap FAIL "$1" "no record matching $2"
+		tap_fail "$1" "no record matching $2"
 	fi
 }
 
@@ -78,7 +67,7 @@ fields='"min":[0-9.]*,"median":[0-9.]*,"mean":[0-9.]*,"p99":[0-9.]*,"max":[0-9.]
 while read -r name; do
 	head='"suite":"rng","rng":"'"$name"'","metric":"cycles_per_call"'
 	if grep -q -- "$head,\"available\":false" "$tmp/records"; then
-		tap OK "$name: reported unavailable"
+		tap_pass "$name: reported unavailable"
 	else
 		check "$name: cycles_per_call with every statistic" "$head,\"unit\":\"cycles\",$fields"
 	fi
@@ -90,5 +79,4 @@ done
 
 check "summary record with status 0" '^{"type":"summary",.*"failed":0,.*"status":0}$'
 
-echo "1..$n"
-[ "$failed" -eq 0 ]
+tap_done

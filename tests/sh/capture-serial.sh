@@ -19,39 +19,23 @@ cleanup() {
 }
 trap cleanup EXIT
 
-planned=10
-echo "1..$planned"
-num=0
-failed=0
-pass() { num=$((num + 1)); echo "ok $num - $1"; }
-skip() { num=$((num + 1)); echo "ok $num - $1 # SKIP $2"; }
-flunk() {
-    num=$((num + 1))
-    failed=$((failed + 1))
-    echo "not ok $num - $1"
-    shift
-    local l
-    for l in "$@"; do printf '%s\n' "$l" | sed 's/^/#   /'; done
-}
-check() { # check NAME CONDITION-STATUS DIAGNOSTICS...
-    local name=$1 st=$2
-    shift 2
-    if ((st == 0)); then pass "$name"; else flunk "$name" "$@"; fi
-}
+# shellcheck source=tests/sh/lib/tap.sh
+. "$top/tests/sh/lib/tap.sh"
+tap_plan 10
 
 # ---- usage -------------------------------------------------------------------
 out=$("$C" -h 2>&1); rc=$?
 [[ $rc -eq 0 && $out == *"Usage: "*"--until-summary"* ]]
-check "-h prints usage, exit 0" $? "exit $rc" "$out"
+tap_check $? "-h prints usage, exit 0" "exit $rc" "$out"
 out=$("$C" --bogus 2>&1); rc=$?
 [[ $rc -eq 2 && $out == *"unknown argument: --bogus"*"usage: "* ]]
-check "unknown argument: usage, exit 2" $? "exit $rc" "$out"
+tap_check $? "unknown argument: usage, exit 2" "exit $rc" "$out"
 out=$("$C" --baud fast 2>&1); rc=$?
 [[ $rc -eq 2 && $out == *"--baud needs a number"* ]]
-check "bad --baud: exit 2" $? "exit $rc" "$out"
+tap_check $? "bad --baud: exit 2" "exit $rc" "$out"
 out=$("$C" --device /dev/null --out "$tmp/null.log" 2>&1); rc=$?
 [[ $rc -eq 2 && $out == *"cannot configure /dev/null"* ]]
-check "not a serial port: exit 2" $? "exit $rc" "$out"
+tap_check $? "not a serial port: exit 2" "exit $rc" "$out"
 
 # ---- socat pty pair ----------------------------------------------------------
 why=
@@ -119,10 +103,10 @@ sent=$tmp/sent
 } >"$sent"
 
 if [[ -n $why ]]; then
-    skip "--until-summary stops by itself after the summary record" "$why"
-    skip "log holds exactly the bytes received (CRLF, NUL)" "$why"
-    skip "terminal shows the lines without CR" "$why"
-    skip "port released after the capture" "$why"
+    tap_skip "--until-summary stops by itself after the summary record" "$why"
+    tap_skip "log holds exactly the bytes received (CRLF, NUL)" "$why"
+    tap_skip "terminal shows the lines without CR" "$why"
+    tap_skip "port released after the capture" "$why"
 else
     log=$tmp/until.log
     if start_capture "$log" --until-summary; then
@@ -132,19 +116,19 @@ else
         rc=125
     fi
     [[ $rc -eq 0 ]] && grep -q 'summary record seen' "$log.err"
-    check "--until-summary stops by itself after the summary record" $? "exit $rc" "$(cat "$log.err" 2>/dev/null)"
+    tap_check $? "--until-summary stops by itself after the summary record" "exit $rc" "$(cat "$log.err" 2>/dev/null)"
     cmp -s "$sent" "$log"
-    check "log holds exactly the bytes received (CRLF, NUL)" $? "$(od -c "$log" | head -20)"
+    tap_check $? "log holds exactly the bytes received (CRLF, NUL)" "$(od -c "$log" | head -20)"
     [[ $(tail -n 1 "$log.out") == '@@ {"type": "summary", "passed": 1, "failed": 0, "skipped": 0, "exit": 0}' ]] &&
         ! grep -q $'\r' "$log.out"
-    check "terminal shows the lines without CR" $? "$(od -c "$log.out" | tail -5)"
+    tap_check $? "terminal shows the lines without CR" "$(od -c "$log.out" | tail -5)"
     holders=$(port_holders)
     [[ -z $holders ]]
-    check "port released after the capture" $? "still open by pid(s): $holders"
+    tap_check $? "port released after the capture" "still open by pid(s): $holders"
 fi
 
 if [[ -n $why ]]; then
-    skip "without --until-summary: runs past the summary, Ctrl-C stops it (exit 0)" "$why"
+    tap_skip "without --until-summary: runs past the summary, Ctrl-C stops it (exit 0)" "$why"
 else
     log=$tmp/ctrlc.log
     if start_capture "$log"; then
@@ -162,12 +146,12 @@ else
         rc=125
     fi
     [[ $rc -eq 0 ]] && cmp -s <(cat "$sent"; printf 'after the summary\r\n') "$log"
-    check "without --until-summary: runs past the summary, Ctrl-C stops it (exit 0)" $? \
+    tap_check $? "without --until-summary: runs past the summary, Ctrl-C stops it (exit 0)" \
         "exit $rc" "$(cat "$log.err" 2>/dev/null)" "$(od -c "$log" | tail -3)"
 fi
 
 if [[ -n $why ]]; then
-    skip "--until-summary: port closes before a summary, exit 1, log kept" "$why"
+    tap_skip "--until-summary: port closes before a summary, exit 1, log kept" "$why"
 else
     log=$tmp/hangup.log
     if start_capture "$log" --until-summary; then
@@ -181,12 +165,8 @@ else
         rc=125
     fi
     [[ $rc -eq 1 && $(cat "$log") == $'aslrbench: booting\r\npartial' ]] && grep -q 'closed' "$log.err"
-    check "--until-summary: port closes before a summary, exit 1, log kept" $? \
+    tap_check $? "--until-summary: port closes before a summary, exit 1, log kept" \
         "exit $rc" "$(cat "$log.err" 2>/dev/null)"
 fi
 
-if ((num != planned)); then
-    echo "# planned $planned tests but ran $num"
-    failed=$((failed + 1))
-fi
-exit $((failed > 0))
+tap_done

@@ -97,16 +97,10 @@ else
 	)
 fi
 
-n=0
-failed=0
-tap() { # status text
-	n=$((n + 1))
-	if [ "$mode" = quick ]; then
-		echo "$1 $n - $2"
-	else
-		echo "$1 $n - $2" >&2
-	fi
-}
+# The --full report goes to a file and its TAP lines to stderr.
+# shellcheck source=tests/sh/lib/tap.sh
+. "$here/tests/sh/lib/tap.sh"
+[ "$mode" = quick ] || TAP_TO_STDERR=1
 
 # worst assessment over all result lines of one dieharder run
 run_dieharder() { # variant args...
@@ -157,7 +151,7 @@ done
 ent_rows=""
 for v in $variants; do
 	if ! "$tool" stream "$v" --count 1 --format hex >/dev/null 2>&1; then
-		tap ok "$v # SKIP unavailable on this machine"
+		tap_skip "$v" "unavailable on this machine"
 		echo "| $v | unavailable |" >>"$out.tmp"
 		continue
 	fi
@@ -170,11 +164,10 @@ for v in $variants; do
 		row="$row $res |"
 		case "$res" in
 		FAILED* | ERROR*)
-			failed=$((failed + 1))
-			tap "not ok" "dieharder $v $name: $res"
+			tap_fail "dieharder $v $name: $res"
 			;;
-		WEAK*) tap ok "dieharder $v $name: $res # WEAK is not a failure" ;;
-		*) tap ok "dieharder $v $name: $res" ;;
+		WEAK*) tap_pass "dieharder $v $name: $res # WEAK is not a failure" ;;
+		*) tap_pass "dieharder $v $name: $res" ;;
 		esac
 	done
 	echo "$row" >>"$out.tmp"
@@ -184,10 +177,9 @@ for v in $variants; do
 	pct=$(echo "$entout" | sed -n 's/^would exceed this value \(.*\) percent of the times.*/\1/p')
 	ent_rows="$ent_rows| $v | $entropy | $chi | $pct |"$'\n'
 	if awk -v e="${entropy:-0}" 'BEGIN { exit !(e > 7.99) }'; then
-		tap ok "ent $v: entropy $entropy bits/byte"
+		tap_pass "ent $v: entropy $entropy bits/byte"
 	else
-		failed=$((failed + 1))
-		tap "not ok" "ent $v: entropy ${entropy:-?} bits/byte"
+		tap_fail "ent $v: entropy ${entropy:-?} bits/byte"
 	fi
 done
 
@@ -201,6 +193,8 @@ done
 } >>"$out.tmp"
 mv "$out.tmp" "$out"
 
-[ "$mode" = quick ] && echo "1..$n"
-[ "$mode" = full ] && echo "wrote $out ($n checks, $failed failed)" >&2
-[ "$mode" = full ] || [ "$failed" -eq 0 ]
+if [ "$mode" = full ]; then
+	echo "wrote $out ($tap_n checks, $tap_failed failed)" >&2
+	exit 0
+fi
+tap_done

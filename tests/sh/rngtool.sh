@@ -8,18 +8,8 @@ set -u
 
 here=$(cd "$(dirname "$0")/../.." && pwd)
 tool=${RNGTOOL:-$here/build/host/rngtool}
-n=0
-fails=0
-
-ok() { # condition-status description
-	n=$((n + 1))
-	if [ "$1" -eq 0 ]; then
-		echo "ok $n - $2"
-	else
-		echo "not ok $n - $2"
-		fails=$((fails + 1))
-	fi
-}
+# shellcheck source=tests/sh/lib/tap.sh
+. "$here/tests/sh/lib/tap.sh"
 
 if [ ! -x "$tool" ]; then
 	echo "1..0 # SKIP $tool not built"
@@ -32,71 +22,71 @@ secret=01234567,89abcdef,fedcba98,76543210,0badf00d,deadbeef,cafebabe,8badf00d,0
 # ---- kat: the fixed vector of tests/rng/test_rng_primitives.c
 out=$("$tool" kat half_md4 67452301 efcdab89 98badcfe 10325476 0 1 2 3 4 5 6 7)
 [ "$out" = "f254f422 89700c05 f254f422 ba8639e5 4e2d6a7c" ]
-ok $? "kat half_md4 known answer"
+tap_check $? "kat half_md4 known answer"
 out=$("$tool" kat half_md4 0 0 0 0 0 0 0 0 0 0 0 0)
 echo "$out" | grep -Eq '^[0-9a-f]{8}( [0-9a-f]{8}){4}$'
-ok $? "kat output is five 8-digit lowercase hex words"
+tap_check $? "kat output is five 8-digit lowercase hex words"
 ret=${out%% *}
 b1=$(echo "$out" | cut -d' ' -f3)
 [ "$ret" = "$b1" ]
-ok $? "kat RET equals the updated B1 (half_md4 returns buf[1])"
+tap_check $? "kat RET equals the updated B1 (half_md4 returns buf[1])"
 
 # ---- replay ipid-2.6.29: equal pid + jiffies, equal value; cycles ignored
 out=$("$tool" replay ipid-2.6.29 --secret "$secret" 1000:5000:1 999:5001:77 1001:5000:1)
 [ "$(echo "$out" | wc -l)" -eq 3 ] && ! echo "$out" | grep -Evq "$hex8"
-ok $? "replay ipid-2.6.29 prints one 8-digit hex word per call"
+tap_check $? "replay ipid-2.6.29 prints one 8-digit hex word per call"
 l1=$(echo "$out" | sed -n 1p)
 l2=$(echo "$out" | sed -n 2p)
 l3=$(echo "$out" | sed -n 3p)
 [ "$l1" = "$l2" ] && [ "$l1" != "$l3" ]
-ok $? "replay ipid-2.6.29: same pid+jiffies gives the same value"
+tap_check $? "replay ipid-2.6.29: same pid+jiffies gives the same value"
 
 # ---- replay md4-2.6.30: the state carries, and --state is the starting hash
 out=$("$tool" replay md4-2.6.30 --secret "$secret" 1000:5000:123 1000:5000:123)
 [ "$(echo "$out" | sed -n 1p)" != "$(echo "$out" | sed -n 2p)" ]
-ok $? "replay md4-2.6.30: same environment twice, different outputs"
+tap_check $? "replay md4-2.6.30: same environment twice, different outputs"
 a=$("$tool" replay md4-2.6.30 --secret "$secret" 1000:5000:123)
 b=$("$tool" replay md4-2.6.30 --secret "$secret" --state 0,0,0,0 1000:5000:123)
 c=$("$tool" replay md4-2.6.30 --secret "$secret" --state 1,0,0,0 1000:5000:123)
 [ "$a" = "$b" ] && [ "$a" != "$c" ]
-ok $? "replay md4-2.6.30: state defaults to zeros, --state is used"
+tap_check $? "replay md4-2.6.30: state defaults to zeros, --state is used"
 # hash[0] += pid + jiffies + cycles: only the sum matters
 d=$("$tool" replay md4-2.6.30 --secret "$secret" 1123:5000:0)
 e=$("$tool" replay md4-2.6.30 --secret "$secret" 0x1:0x1388:0x47b)
 [ "$a" = "$d" ] && [ "$e" = "$("$tool" replay md4-2.6.30 --secret "$secret" 1:5000:1147)" ]
-ok $? "replay md4-2.6.30: pid+jiffies+cycles sum; decimal and 0x hex values"
+tap_check $? "replay md4-2.6.30: pid+jiffies+cycles sum; decimal and 0x hex values"
 # first call from a zero state: a kat over the secret's first 8 words
 k=$("$tool" kat half_md4 17eb 0 0 0 01234567 89abcdef fedcba98 76543210 0badf00d deadbeef cafebabe 8badf00d)
 [ "$a" = "${k%% *}" ]
-ok $? "replay md4-2.6.30 equals kat half_md4 {0x17eb,0,0,0} over secret[0..7]"
+tap_check $? "replay md4-2.6.30 equals kat half_md4 {0x17eb,0,0,0} over secret[0..7]"
 
 # ---- stream
 out=$("$tool" stream chacha20-batched --seed 0102 --count 5 --format hex)
 [ "$(echo "$out" | wc -l)" -eq 5 ] && ! echo "$out" | grep -Evq "$hex8"
-ok $? "stream --format hex: N lines of 8-digit hex"
+tap_check $? "stream --format hex: N lines of 8-digit hex"
 [ "$("$tool" stream md4-2.6.30 --count 1000 | wc -c)" -eq 4000 ]
-ok $? "stream --format bin (default): 4 bytes per u32"
+tap_check $? "stream --format bin (default): 4 bytes per u32"
 x=$("$tool" stream md4-2.6.30 --seed ab --count 2 --format bin | od -An -tx4 -w8 | tr -s ' ' | sed 's/^ //')
 y=$("$tool" stream md4-2.6.30 --seed ab --count 2 --format hex | tr '\n' ' ' | sed 's/ $//')
 [ "$x" = "$y" ]
-ok $? "stream bin is little-endian, same words as hex"
+tap_check $? "stream bin is little-endian, same words as hex"
 [ "$("$tool" stream ipid-2.6.29 --format hex | wc -l)" -eq 16 ]
-ok $? "stream hex default count is 16"
+tap_check $? "stream hex default count is 16"
 [ "$("$tool" stream prandom | head -c 1000000 | wc -c)" -eq 1000000 ]
-ok $? "stream bin default is unbounded (1 MB read through a pipe)"
+tap_check $? "stream bin default is unbounded (1 MB read through a pipe)"
 s1=$("$tool" stream sha1-mackall --seed 00ff --count 4 --format hex)
 s2=$("$tool" stream sha1-mackall --seed 00ff --count 4 --format hex)
 s3=$("$tool" stream sha1-mackall --seed 00fe --count 4 --format hex)
 [ "$s1" = "$s2" ] && [ "$s1" != "$s3" ]
-ok $? "stream is deterministic for a seed"
+tap_check $? "stream is deterministic for a seed"
 for v in $("$tool" list | awk '$3 == "available" {print $1}'); do
 	"$tool" stream "$v" --count 4 --format hex >/dev/null
-	ok $? "stream $v runs"
+	tap_check $? "stream $v runs"
 done
 for v in $("$tool" list | awk '$3 == "unavailable" {print $1}'); do
 	"$tool" stream "$v" --count 4 >/dev/null 2>&1
 	[ $? -eq 1 ]
-	ok $? "stream $v (unavailable) exits 1"
+	tap_check $? "stream $v (unavailable) exits 1"
 done
 
 # ---- bad arguments: usage on stderr, exit status 2, nothing on stdout
@@ -108,7 +98,7 @@ bad() { # description args...
 	err=$(cat /tmp/rngtool.err.$$)
 	rm -f /tmp/rngtool.err.$$
 	[ $rc -eq 2 ] && [ -z "$outp" ] && echo "$err" | grep -q '^usage:'
-	ok $? "exit 2 + usage: $d"
+	tap_check $? "exit 2 + usage: $d"
 }
 bad "no command"
 bad "unknown command" frobnicate
@@ -138,5 +128,4 @@ bad "stream bad --format" stream prandom --format dec --count 1
 bad "stream non-hex --seed" stream prandom --seed xyz --count 1
 bad "stream unknown option" stream prandom --colour red
 
-echo "1..$n"
-[ "$fails" -eq 0 ]
+tap_done

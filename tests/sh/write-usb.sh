@@ -21,20 +21,9 @@ cleanup() {
 }
 trap cleanup EXIT
 
-planned=26
-echo "1..$planned"
-num=0
-failed=0
-pass() { num=$((num + 1)); echo "ok $num - $1"; }
-skip() { num=$((num + 1)); echo "ok $num - $1 # SKIP $2"; }
-flunk() {
-    num=$((num + 1))
-    failed=$((failed + 1))
-    echo "not ok $num - $1"
-    shift
-    local l
-    for l in "$@"; do printf '%s\n' "$l" | sed 's/^/#   /'; done
-}
+# shellcheck source=tests/sh/lib/tap.sh
+. "$top/tests/sh/lib/tap.sh"
+tap_plan 26
 
 # run [VAR=value ...] -- ARGS...: run the script with no controlling terminal
 # and stdin from /dev/null; sets rc and out (stdout + stderr).
@@ -49,9 +38,9 @@ run() {
 # expect NAME CODE REGEX: assert the last run's exit status and output.
 expect() {
     if [[ $rc -eq $2 ]] && grep -Eq -- "$3" <<<"$out"; then
-        pass "$1"
+        tap_pass "$1"
     else
-        flunk "$1" "expected exit $2 and /$3/, got exit $rc; output:" "$out"
+        tap_fail "$1" "expected exit $2 and /$3/, got exit $rc; output:" "$out"
     fi
 }
 
@@ -102,7 +91,7 @@ hook=(ASLRBENCH_LSBLK="$tmp/lsblk" ASLRBENCH_MOUNTS="$tmp/mounts" ASLRBENCH_SWAP
 
 needs_nodes() {
     [[ $nodes == yes ]] && return 0
-    skip "$1" "cannot mknod block-device nodes here (not root, or no free major)"
+    tap_skip "$1" "cannot mknod block-device nodes here (not root, or no free major)"
     return 1
 }
 
@@ -199,7 +188,7 @@ if needs_nodes "no tty and no YES refused"; then
     if [[ $out == *"About to OVERWRITE $tmp/sdz"* && $out == *"Fake Stick"* ]]; then
         expect "no tty and no YES refused (after showing the device)" 3 'REFUSED: no terminal to confirm on; set YES=1'
     else
-        flunk "no tty and no YES refused (after showing the device)" "device description missing:" "$out"
+        tap_fail "no tty and no YES refused (after showing the device)" "device description missing:" "$out"
     fi
 fi
 
@@ -209,7 +198,7 @@ if needs_nodes "answer other than YES on the tty refused"; then
         rc=$?
         expect "answer other than YES on the tty refused" 3 "Type YES to overwrite .*sdz: .*REFUSED: not confirmed \(answer 'yes' is not YES\)"
     else
-        skip "answer other than YES on the tty refused" "script(1) not installed"
+        tap_skip "answer other than YES on the tty refused" "script(1) not installed"
     fi
 fi
 
@@ -231,14 +220,14 @@ else
 fi
 
 if [[ -n $loop_why ]]; then
-    skip "loop device refused without FORCE" "$loop_why"
+    tap_skip "loop device refused without FORCE" "$loop_why"
 else
     run YES=1 -- "$img" "$loopdev"
     expect "loop device refused without FORCE" 3 "REFUSED: $loopdev is a loop device \(TYPE loop\); set FORCE=1"
 fi
 
 if [[ -n $loop_why ]]; then
-    skip "write + verify on a loop device" "$loop_why"
+    tap_skip "write + verify on a loop device" "$loop_why"
 else
     # an odd size (not a multiple of 4 MiB) exercises the last partial block
     head -c $((5 * 1024 * 1024 + 1536)) /dev/urandom >"$tmp/odd.img"
@@ -246,17 +235,17 @@ else
     run FORCE=1 YES=1 -- "$tmp/odd.img" "$loopdev"
     if [[ $rc -eq 0 && $out == *"image  sha256: $sum"* && $out == *"device sha256: $sum"* ]] &&
         cmp -s -n "$(stat -c %s "$tmp/odd.img")" "$tmp/odd.img" "$loopdev"; then
-        pass "write + verify on a loop device"
+        tap_pass "write + verify on a loop device"
     else
-        flunk "write + verify on a loop device" "exit $rc; output:" "$out"
+        tap_fail "write + verify on a loop device" "exit $rc; output:" "$out"
     fi
 fi
 
 if [[ -n $loop_why ]]; then
-    skip "mounted loop device refused" "$loop_why"
+    tap_skip "mounted loop device refused" "$loop_why"
 elif ! mkfs.ext4 -q -F "$loopdev" >/dev/null 2>&1 || ! mkdir -p "$tmp/mountpoint" ||
     ! mount "$loopdev" "$tmp/mountpoint" 2>/dev/null; then
-    skip "mounted loop device refused" "cannot mkfs/mount here"
+    tap_skip "mounted loop device refused" "cannot mkfs/mount here"
 else
     mnt=$tmp/mountpoint
     run FORCE=1 YES=1 -- "$img" "$loopdev"
@@ -268,14 +257,10 @@ fi
 rootdisk=$(lsblk -s -l -n -o PATH,TYPE "$(findmnt -n -o SOURCE / 2>/dev/null)" 2>/dev/null |
     awk '$2 == "disk" { print $1; exit }')
 if [[ -z $rootdisk || ! -b $rootdisk ]]; then
-    skip "real root disk refused" "no block device behind / (container?)"
+    tap_skip "real root disk refused" "no block device behind / (container?)"
 else
     run FORCE=1 -- "$img" "$rootdisk"
     expect "real root disk refused" 3 "REFUSED: $rootdisk holds the running system's root filesystem"
 fi
 
-if ((num != planned)); then
-    echo "# planned $planned tests but ran $num"
-    failed=$((failed + 1))
-fi
-exit $((failed > 0))
+tap_done
