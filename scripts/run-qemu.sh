@@ -1,20 +1,48 @@
 #!/usr/bin/env bash
 # Boots an aslrbench image under OVMF and exits with the kernel's status.
 #
-#   scripts/run-qemu.sh [--iso FILE] [--usb] [--cmdline "k=v ..."] [--deterministic]
-#                       [--timeout SEC] [--log FILE] [--accel auto|kvm|tcg] [--memory MB] [--smp N]
-#                       [--screenshot FILE] [--no-serial] [--resolution WxH] [--keys TEXT]
+# Usage: scripts/run-qemu.sh [OPTIONS]
 #
-# --keys TEXT: typed on the PS/2 keyboard (QEMU monitor sendkey) once the
-# kernel reads its console; \n is Enter.
-# --screenshot FILE: the screen at the end of the run as a PNG (QEMU monitor
-# screendump).  --no-serial: no serial port at all, as on many PCs (the log is
-# empty, the status still comes back, a loader refusal ends only by timeout).
-# --resolution WxH: the screen mode OVMF sets (std VGA's EDID says WxH).
+#   --iso FILE         the image to boot: a hybrid ISO (make iso, the default
+#                      build/aslrbench.iso) or a raw disk image (make img)
+#   --usb              attach it as a USB stick (xHCI) instead of a CD-ROM
+#   --cmdline "k=v ..."  boot with this kernel command line instead of the
+#                      image's cmdline.txt (a copy of the image is edited; the
+#                      kernel is not rebuilt)
+#   --deterministic    TCG with -icount shift=0 and a fixed seed: the TSC
+#                      counts guest instructions, identical on every run
+#   --timeout SEC      stop the guest after SEC seconds (default 300; exit 124)
+#   --log FILE         also write the serial output to FILE, byte for byte
+#   --accel auto|kvm|tcg  auto (default): KVM when it really boots OVMF here
+#                      (probed once, cached in build/.kvm-probe), else TCG
+#   --memory MB        guest memory (default 512)
+#   --smp N            number of CPUs (default 1)
+#   --keys TEXT        typed on the PS/2 keyboard (QEMU monitor sendkey) once
+#                      the kernel reads its console; \n is Enter
+#   --screenshot FILE  the screen at the end of the run as a PNG (QEMU monitor
+#                      screendump)
+#   --no-serial        no serial port at all, as on many PCs (the log is empty,
+#                      the status still comes back, a loader refusal ends only
+#                      by timeout)
+#   --resolution WxH   the screen mode OVMF sets (std VGA's EDID says WxH)
+#   -h, --help         this text, on stdout; exit 0
 #
-# Exit status: 0 the job passed; 1 it failed; 2 bad kernel command line;
-# 3 kernel panic; 4 the loader refused to boot (message in the log);
-# 5 QEMU failed or the guest stopped without a status; 124 timeout.
+# Input: a terminal on stdin is the serial console; a pipe is fed to the
+# serial port once the kernel says it reads it (the firmware would drop it).
+# Output: the serial stream on stdout, except the firmware's screen-clearing
+# and cursor-homing escape sequences (ESC[2J and other ESC[...J, ESC[row;colH,
+# ESC[=Nh, ESC c, ESC[?1049h/l), dropped until the loader's first line so
+# that they do not wipe the terminal; --log FILE keeps them.  Messages of
+# run-qemu.sh itself go to stderr.
+#
+# Exit status (the first five come from the kernel, through isa-debug-exit):
+#     0  the job passed              1  the job failed
+#     2  the kernel rejected its command line (bad key or value)
+#     3  kernel panic                4  the loader refused to boot (see log)
+#     5  QEMU failed, or the guest stopped without a status
+#    64  usage error of run-qemu.sh (unknown option, bad or missing value)
+#    66  the image, the OVMF firmware or QEMU is missing
+#   124  timeout                   130  interrupted
 #
 # KVM is used only when it really boots OVMF: on some hosts /dev/kvm exists
 # but stops at the firmware's first instructions, so it is probed once (the
@@ -32,42 +60,44 @@ OVMF_CODE=${OVMF_CODE:-/usr/share/OVMF/OVMF_CODE_4M.fd}
 OVMF_VARS=${OVMF_VARS:-/usr/share/OVMF/OVMF_VARS_4M.fd}
 DETERMINISTIC_SEED=6173726c62656e6368 # "aslrbench"
 
-usage() {
-	sed -n '2,20p' "$0" | sed 's/^# \{0,1\}//' >&2
-	exit 2
-}
+# The header above, from "Usage:" to the exit-status table.
+usage() { sed -n '/^# Usage:/,/^#   124/p' "$0" | sed 's/^# \{0,1\}//'; }
 note() { echo "run-qemu: $*" >&2; }
+usage_error() {
+	note "$* (see --help)"
+	exit 64
+}
 
 while [ $# -gt 0 ]; do
 	case $1 in
-	--iso) [ $# -ge 2 ] || usage; iso=$2; shift 2 ;;
+	--iso) [ $# -ge 2 ] || usage_error "$1 needs a value"; iso=$2; shift 2 ;;
 	--usb) usb=1; shift ;;
-	--cmdline) [ $# -ge 2 ] || usage; cmdline=$2; have_cmdline=1; shift 2 ;;
+	--cmdline) [ $# -ge 2 ] || usage_error "$1 needs a value"; cmdline=$2; have_cmdline=1; shift 2 ;;
 	--deterministic) deterministic=1; shift ;;
-	--timeout) [ $# -ge 2 ] || usage; timeout=$2; shift 2 ;;
-	--log) [ $# -ge 2 ] || usage; log=$2; shift 2 ;;
-	--accel) [ $# -ge 2 ] || usage; accel=$2; shift 2 ;;
-	--memory) [ $# -ge 2 ] || usage; mem=$2; shift 2 ;;
-	--smp) [ $# -ge 2 ] || usage; smp=$2; shift 2 ;;
-	--keys) [ $# -ge 2 ] || usage; keys=$2; shift 2 ;;
-	--screenshot) [ $# -ge 2 ] || usage; screenshot=$2; shift 2 ;;
+	--timeout) [ $# -ge 2 ] || usage_error "$1 needs a value"; timeout=$2; shift 2 ;;
+	--log) [ $# -ge 2 ] || usage_error "$1 needs a value"; log=$2; shift 2 ;;
+	--accel) [ $# -ge 2 ] || usage_error "$1 needs a value"; accel=$2; shift 2 ;;
+	--memory) [ $# -ge 2 ] || usage_error "$1 needs a value"; mem=$2; shift 2 ;;
+	--smp) [ $# -ge 2 ] || usage_error "$1 needs a value"; smp=$2; shift 2 ;;
+	--keys) [ $# -ge 2 ] || usage_error "$1 needs a value"; keys=$2; shift 2 ;;
+	--screenshot) [ $# -ge 2 ] || usage_error "$1 needs a value"; screenshot=$2; shift 2 ;;
 	--no-serial) no_serial=1; shift ;;
-	--resolution) [ $# -ge 2 ] || usage; resolution=$2; shift 2 ;;
-	-h | --help) usage ;;
-	*) note "unknown option '$1'"; usage ;;
+	--resolution) [ $# -ge 2 ] || usage_error "$1 needs a value"; resolution=$2; shift 2 ;;
+	-h | --help) usage; exit 0 ;;
+	*) usage_error "unknown option '$1'" ;;
 	esac
 done
-case $timeout in '' | *[!0-9]*) note "--timeout needs whole seconds"; exit 2 ;; esac
-case $mem in '' | *[!0-9]*) note "--memory needs megabytes"; exit 2 ;; esac
-case $smp in '' | *[!0-9]* | 0) note "--smp needs a CPU count"; exit 2 ;; esac
-case $accel in auto | kvm | tcg) ;; *) note "--accel must be auto, kvm or tcg"; exit 2 ;; esac
+case $timeout in '' | *[!0-9]*) usage_error "--timeout needs whole seconds" ;; esac
+case $mem in '' | *[!0-9]*) usage_error "--memory needs megabytes" ;; esac
+case $smp in '' | *[!0-9]* | 0) usage_error "--smp needs a CPU count" ;; esac
+case $accel in auto | kvm | tcg) ;; *) usage_error "--accel must be auto, kvm or tcg" ;; esac
 vga_args=(-vga std)
 if [ -n "$resolution" ]; then
 	case $resolution in
 	[1-9]*x[1-9]*) xres=${resolution%x*} yres=${resolution#*x} ;;
 	*) xres="" yres="" ;;
 	esac
-	case $xres$yres in '' | *[!0-9]*) note "--resolution needs WxH, e.g. 1920x1080"; exit 2 ;; esac
+	case $xres$yres in '' | *[!0-9]*) usage_error "--resolution needs WxH, e.g. 1920x1080" ;; esac
 	vgamem=16
 	while [ $((vgamem << 20)) -lt $((xres * yres * 4)) ] && [ "$vgamem" -lt 256 ]; do
 		vgamem=$((vgamem * 2))
@@ -78,11 +108,11 @@ if [ -n "$screenshot" ]; then
 	mkdir -p "$(dirname "$screenshot")"
 	rm -f "$screenshot"
 fi
-[ -r "$iso" ] || { note "no image '$iso' (run 'make iso')"; exit 2; }
+[ -r "$iso" ] || { note "no image '$iso' (run 'make iso')"; exit 66; }
 for f in "$OVMF_CODE" "$OVMF_VARS"; do
-	[ -r "$f" ] || { note "missing firmware $f (run scripts/deps.sh)"; exit 2; }
+	[ -r "$f" ] || { note "missing firmware $f (run scripts/deps.sh)"; exit 66; }
 done
-command -v "$QEMU" >/dev/null || { note "missing $QEMU (run scripts/deps.sh)"; exit 2; }
+command -v "$QEMU" >/dev/null || { note "missing $QEMU (run scripts/deps.sh)"; exit 66; }
 
 tmp=$(mktemp -d)
 qpid="" watcher="" feeder="" keyer=""
@@ -135,8 +165,13 @@ kvm_works() {
 	fi
 	mkdir -p "$here/build"
 	local out="$tmp/kvm-probe.txt" ok=no
-	timeout 8 "$QEMU" "${base_args[@]}" -accel kvm -cpu host -serial "file:$out" \
-		>"$tmp/kvm-probe.err" 2>&1 || true
+	# In a subshell of its own: a QEMU that aborts (SIGABRT on a KVM internal
+	# error) makes the shell that waits for it print "Aborted" on its stderr;
+	# that shell's stderr is the probe's log, not the user's terminal.
+	(
+		timeout 8 "$QEMU" "${base_args[@]}" -accel kvm -cpu host -serial "file:$out" >&2
+		true
+	) 2>"$tmp/kvm-probe.err" </dev/null
 	if grep -q 'BdsDxe\|UEFI\|Shell' "$out" 2>/dev/null && ! grep -qi 'internal error' "$tmp/kvm-probe.err"; then
 		ok=yes
 	fi
@@ -238,7 +273,9 @@ send_keys() {
 # loader's refusal: the firmware would otherwise go on to other boot options.
 mkfifo "$tmp/serial"
 # stdin may be closed (CI): then there is simply nothing to feed.
-exec 3<&0 2>/dev/null || exec 3</dev/null
+# (In braces: a bare "exec 3<&0 2>/dev/null" would silence this script's
+# stderr for good.)
+{ exec 3<&0; } 2>/dev/null || exec 3</dev/null
 if [ "$piped" = 1 ]; then
 	timeout -k 5 "$timeout" "$QEMU" "${args[@]}" </dev/null >"$tmp/qemu.out" 2>"$tmp/qemu.err" &
 	qpid=$!
@@ -260,8 +297,22 @@ if [ -n "$screenshot" ]; then
 fi
 loader_failed=0
 [ -z "$log" ] || : >"$log"
+# Until the loader's first line, the firmware's screen clears and cursor
+# homes are dropped from stdout (see the header); the log keeps them.
+shopt -s extglob
+esc=$'\e' firmware=1
 while IFS= read -r line || [ -n "$line" ]; do
-	printf '%s\n' "$line"
+	if [ "$firmware" = 1 ]; then
+		case $line in *"aslrbench loader:"* | *"aslrbench kernel:"*) firmware=0 ;; esac
+	fi
+	if [ "$firmware" = 1 ] && [[ $line == *"$esc"* ]]; then
+		out=${line//"${esc}["*([0-9;])[HJf]/}
+		out=${out//"${esc}[="*([0-9;])h/}
+		out=${out//"${esc}[?"@(47|1047|1049)[hl]/}
+		printf '%s\n' "${out//"${esc}c"/}"
+	else
+		printf '%s\n' "$line"
+	fi
 	[ -z "$log" ] || printf '%s\n' "$line" >>"$log"
 	case $line in
 	*"aslrbench loader: error:"*) loader_failed=1 ;;
