@@ -21,9 +21,34 @@ HOST_TOOLS  :=
 .SECONDARY:
 
 .PHONY: baseline all iso img run test test-host test-qemu bench-host deps clean fuzz \
-	rng-quality rng-quality-quick usb format
+	rng-quality rng-quality-quick usb format help
 
 all: host-all iso img
+
+# One line per target; tests/sh/cli.sh fails when a .PHONY target is missing.
+help:
+	@echo 'make [V=1] TARGET   (V=1 shows the commands)'
+	@echo '  all                build everything: host tools and tests, the ISO and the disk image (default)'
+	@echo '  host-all           only the host tools and host tests (build/host/)'
+	@echo '  iso                build/aslrbench.iso, the hybrid ISO (CD or USB stick)'
+	@echo '  img                build/aslrbench.img, the raw GPT disk image'
+	@echo '  run                boot the ISO in QEMU with its default command line (make iso first)'
+	@echo '  test               every test: host suites and QEMU boots; TAP on stdout and in build/test.tap, JUnit in build/test-results.xml'
+	@echo '  test-host          only the host suites (no QEMU boot of the test table)'
+	@echo '  test-qemu          only the QEMU boots; T=NAME one boot, G=GROUP a group (scripts/test.sh --list)'
+	@echo '  baseline           re-record the deterministic instruction counts (bench/baseline/)'
+	@echo '  bench-host         build/host/bench-host, the benchmark harness as a Linux program'
+	@echo '  bench-kernel-check compile bench/ with the kernel flags (a freestanding check)'
+	@echo '  rng-kernel-check   compile rng/ with the kernel flags (a freestanding check)'
+	@echo '  rng-bench          quick cycles per u32 of every RNG variant on this host (build/host/rngtool bench)'
+	@echo '  rng-quality        dieharder and ent over every RNG variant (long: rng/quality.md)'
+	@echo '  rng-quality-quick  the short rng-quality subset make test runs'
+	@echo '  fuzz               run the libFuzzer targets for FUZZ_SECONDS (default 60) each'
+	@echo '  usb                write the ISO to a USB stick: make usb DEV=/dev/sdX (asks first)'
+	@echo '  deps               install the Debian packages the project needs (scripts/deps.sh)'
+	@echo '  format             clang-format every C source and header'
+	@echo '  clean              remove build/'
+	@echo '  help               this list'
 
 -include rng/rng.mk
 -include bench/bench.mk

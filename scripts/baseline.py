@@ -1,14 +1,17 @@
 #!/usr/bin/python3
 """Instruction-count regression check for the deterministic rng suite.
 
-  scripts/baseline.py write LOG BASELINE      record a deterministic run's figures
-  scripts/baseline.py check LOG BASELINE      TAP: one line per variant and metric
+Usage: scripts/baseline.py write LOG BASELINE   record a deterministic run's figures
+       scripts/baseline.py check LOG BASELINE   TAP: one line per variant and metric
 
 Under `run-qemu.sh --deterministic` (QEMU -icount shift=0) the TSC counts guest
 instructions, so a variant's median is an exact instruction count for this
 compiler and these sources.  `check` fails a variant whose median grew by more
 than TOLERANCE_PCT over the committed baseline; getting faster never fails (the
 output says so, and `make baseline` records the new figures).
+
+Exit status: 0 done (check: nothing regressed); 1 a regression, or no rng
+records in LOG; 2 bad arguments.  -h, --help: this text on stdout, exit 0.
 """
 import json
 import sys
@@ -35,6 +38,9 @@ def records(path):
 
 
 def main(argv):
+    if len(argv) == 2 and argv[1] in ("-h", "--help"):
+        print(__doc__.strip())
+        return 0
     if len(argv) != 4 or argv[1] not in ("write", "check"):
         print(__doc__, file=sys.stderr)
         return 2

@@ -1,12 +1,33 @@
 #!/usr/bin/env bash
 # Installs the Debian packages aslrbench needs (build, boot, tests, reports).
 #
-#   scripts/deps.sh [--check]
+# Usage: scripts/deps.sh [--check]
+#
+#   --check     only check: print what is missing and the command that
+#               installs it, change nothing
+#   -h, --help  this text on stdout; exit 0
 #
 # As root on Debian it runs apt-get for whatever is missing; otherwise (or
 # with --check) it prints the exact command and exits 1 when something is
 # missing.  `make run` and `make test` call it first.
+# Exit status: 0 everything is installed (now); 1 something is missing;
+# 2 bad arguments.
 set -euo pipefail
+
+check=0
+case ${1:-} in
+'') ;;
+--check) check=1 ;;
+-h | --help)
+	sed -n '2,/^set -euo/{/^set -euo/d;s/^# \{0,1\}//;p}' "$0"
+	exit 0
+	;;
+*)
+	echo "deps: unknown option '$1' (usage: scripts/deps.sh [--check], -h for help)" >&2
+	exit 2
+	;;
+esac
+[ $# -le 1 ] || { echo "deps: too many arguments (usage: scripts/deps.sh [--check])" >&2; exit 2; }
 
 packages=(
 	build-essential pkg-config nasm gnu-efi # kernel, loader, host tools
@@ -31,7 +52,7 @@ done
 [ ${#missing[@]} -eq 0 ] && exit 0
 
 cmd="apt-get update && apt-get install -y --no-install-recommends ${missing[*]}"
-if [ "${1:-}" = --check ] || [ "$(id -u)" != 0 ] || ! command -v apt-get >/dev/null; then
+if [ "$check" = 1 ] || [ "$(id -u)" != 0 ] || ! command -v apt-get >/dev/null; then
 	echo "deps: missing packages: ${missing[*]}" >&2
 	echo "deps: install them with: sudo sh -c '$cmd'" >&2
 	exit 1

@@ -1,0 +1,42 @@
+#!/usr/bin/env bash
+# TAP tests for the command line around the project: `make help` names every
+# .PHONY target of the Makefile and its fragments, and every script in
+# scripts/ (report.py has its own tests in report.sh) prints its full usage
+# on stdout for --help with exit 0, and for an unknown option exits non-zero
+# with the error on stderr and nothing on stdout.
+set -uo pipefail
+
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+cd "$root" || exit 2
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/cli-test.XXXXXX")
+trap 'rm -rf "$tmp"' EXIT
+# shellcheck source=tests/sh/lib/tap.sh
+. tests/sh/lib/tap.sh
+
+# ---- make help -------------------------------------------------------------
+make --no-print-directory -s help >"$tmp/help" 2>"$tmp/help.err"
+rc=$?
+[[ $rc -eq 0 && ! -s $tmp/help.err && $(wc -l <"$tmp/help") -gt 10 ]]
+tap_check $? "make help: exit 0, a list on stdout" "exit $rc" "$(cat "$tmp/help.err")"
+phony=$(make --no-print-directory -pRrq -f Makefile 2>/dev/null | sed -n 's/^\.PHONY: //p' | tr ' ' '\n' | sort -u)
+missing=""
+for t in $phony; do
+	grep -Eq "^  $t +[^ ]" "$tmp/help" || missing="$missing $t"
+done
+[[ -n $phony && -z $missing ]]
+tap_check $? "make help: one line for each of the $(wc -w <<<"$phony") .PHONY targets" "missing:$missing"
+
+# ---- --help and a bad option on every script --------------------------------
+for s in scripts/*.sh scripts/*.py; do
+	[ "$s" != scripts/report.py ] || continue
+	"$s" --help </dev/null >"$tmp/out" 2>"$tmp/err"
+	rc=$?
+	[[ $rc -eq 0 && ! -s $tmp/err ]] && grep -q '[Uu]sage:' "$tmp/out" && [[ $(wc -l <"$tmp/out") -ge 3 ]]
+	tap_check $? "$s --help: usage on stdout, exit 0" "exit $rc" "$(head -5 "$tmp/err")"
+	"$s" --no-such-option </dev/null >"$tmp/out" 2>"$tmp/err"
+	rc=$?
+	[[ $rc -ne 0 && ! -s $tmp/out && -s $tmp/err ]]
+	tap_check $? "$s --no-such-option: error on stderr, exit $rc" "stdout: $(head -3 "$tmp/out")"
+done
+
+tap_done
