@@ -67,8 +67,9 @@ run: deps
 	$(Q)scripts/run-qemu.sh --iso $(BUILD)/aslrbench.iso --timeout 120
 
 # deps first, then a fresh make: fragments query pkg-config at parse time.
+# The build's lines go to stderr: stdout is TAP (and the summary line) only.
 test: deps
-	$(Q)$(MAKE) --no-print-directory all $(BUILD)/nokernel.iso
+	$(Q)$(MAKE) --no-print-directory all $(BUILD)/nokernel.iso >&2
 	$(Q)HOST_TESTS="$(HOST_TESTS)" scripts/test.sh
 
 test-host: host-all

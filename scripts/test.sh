@@ -118,7 +118,7 @@ parse_boots() {
 			die "$boots_conf: boot '${b_name[i]}' needs image, timeout and status"
 	done
 }
-# shellcheck source=tests/qemu/checks.sh
+# shellcheck source=SCRIPTDIR/../tests/qemu/checks.sh
 . tests/qemu/checks.sh
 parse_boots
 
@@ -160,10 +160,13 @@ fi
 mkdir -p "$logs" "$(dirname "$tap")" "$(dirname "$junit")"
 num=0 passed=0 failed=0 skipped=0
 failures=()
-: >"$tap"
+# Written under a name of its own and renamed at the end: a run never
+# leaves a half-written TAP file, nor mixes its lines with another run's.
+tap_part=$tap.$$.part
+: >"$tap_part"
 emit() {
 	printf '%s\n' "$1"
-	printf '%s\n' "$1" >>"$tap"
+	printf '%s\n' "$1" >>"$tap_part"
 }
 # A description may not hold a bare '#' (it would start a directive).
 desc() { printf '%s' "${1//#/\\#}" | tr '\r\n' '  '; }
@@ -248,26 +251,25 @@ item_end() {
 	done_secs=$((done_secs + d))
 	printf '%s\t%s\n' "$item_label" "$d" >>"$logs/durations.tsv.new"
 }
-# wait_running PID...: waits for them, saying every 30 s what still runs;
-# the status is that of the last PID.
-wait_running() {
-	local p st=0 next=$((SECONDS + 30))
-	while :; do
-		local alive=0
-		for p in "$@"; do ! kill -0 "$p" 2>/dev/null || alive=1; done
-		[ "$alive" = 1 ] || break
-		if [ "$SECONDS" -ge "$next" ]; then
-			printf '      ... %s still running (%s)\n' "$item_label" "$(hms $((SECONDS - item_t)))" >&2
-			next=$((SECONDS + 30))
-		fi
-		sleep 1
-	done
-	for p in "$@"; do
-		wait "$p"
-		st=$?
-	done
-	return "$st"
+# While an item runs, a background ticker says every 30 s which it is.  The
+# item itself runs in the foreground: a background job of a script ignores
+# SIGINT, which would break Ctrl-C for it and for the tests that send one.
+hb_pid=""
+heartbeat_start() {
+	(
+		t=0
+		while sleep 1; do
+			t=$((t + 1))
+			[ $((t % 30)) -ne 0 ] || printf '      ... %s still running (%s)\n' "$item_label" "$(hms "$t")" >&2
+		done
+	) &
+	hb_pid=$!
 }
+heartbeat_stop() {
+	[ -z "$hb_pid" ] || { kill "$hb_pid" 2>/dev/null; wait "$hb_pid" 2>/dev/null; }
+	hb_pid=""
+}
+trap 'heartbeat_stop; rm -f "$tap_part"' EXIT
 
 # ---- host suites ---------------------------------------------------------------
 host_suites=()
@@ -282,7 +284,7 @@ fi
 for i in "${selected[@]}"; do items+=("qemu/${b_name[i]}"); done
 
 host_tests() {
-	local t name log pid st
+	local t name log st
 	for t in "${host_suites[@]}"; do
 		case $t in
 		tests/sh/*) name=$(basename "$t" .sh) log="$logs/sh-$name.log" ;;
@@ -292,10 +294,10 @@ host_tests() {
 		if [ ! -x "$t" ]; then
 			skip "$name" "$t not built (make host-all)"
 		else
-			"$t" >"$log" 2>&1 </dev/null &
-			pid=$!
-			wait_running "$pid"
+			heartbeat_start
+			"$t" >"$log" 2>&1 </dev/null
 			st=$?
+			heartbeat_stop
 			tap_suite "$name" "$log" "$st"
 		fi
 		item_end
@@ -368,8 +370,19 @@ boot_missing() {
 	done
 }
 
+# boot_one LOG INPUT ARGS...: one run-qemu.sh, INPUT (if any) on its stdin.
+boot_one() {
+	local log=$1 input=$2
+	shift 2
+	if [ -n "$input" ]; then
+		printf '%s' "$input" | scripts/run-qemu.sh --log "$log" "$@" >/dev/null 2>"$log.err"
+	else
+		scripts/run-qemu.sh --log "$log" "$@" </dev/null >/dev/null 2>"$log.err"
+	fi
+}
+
 run_boot() {
-	local i=$1 name=${b_name[$1]} img why r log keys="" input="" pids=() st line check_name what
+	local i=$1 name=${b_name[$1]} img why r log keys="" input="" pids=() sts=() p st line check_name what
 	local -a args flags
 	case ${b_image[i]} in
 	iso) img=build/aslrbench.iso ;;
@@ -393,20 +406,27 @@ run_boot() {
 		args+=(--keys "$keys")
 	fi
 	[ -z "${b_stdin[i]}" ] || printf -v input '%b' "${b_stdin[i]}"
-	boot_logs=()
+	# One run in the foreground; several (runs N) in parallel, in the background.
+	boot_logs=() sts=()
+	heartbeat_start
 	for ((r = 1; r <= b_runs[i]; r++)); do
 		if [ "${b_runs[i]}" = 1 ]; then log="$logs/qemu-$name.log"; else log="$logs/qemu-$name-$r.log"; fi
 		boot_logs+=("$log")
-		if [ -n "$input" ]; then
-			printf '%s' "$input" | scripts/run-qemu.sh --log "$log" "${args[@]}" >/dev/null 2>"$log.err" &
+		if [ "${b_runs[i]}" = 1 ]; then
+			boot_one "$log" "$input" "${args[@]}"
+			sts+=($?)
 		else
-			scripts/run-qemu.sh --log "$log" "${args[@]}" </dev/null >/dev/null 2>"$log.err" &
+			boot_one "$log" "$input" "${args[@]}" &
+			pids+=($!)
 		fi
-		pids+=($!)
 	done
-	for ((r = 0; r < ${#pids[@]}; r++)); do
-		wait_running "${pids[r]}"
-		st=$?
+	for p in "${pids[@]}"; do
+		wait "$p"
+		sts+=($?)
+	done
+	heartbeat_stop
+	for ((r = 0; r < ${#sts[@]}; r++)); do
+		st=${sts[r]}
 		log=${boot_logs[r]}
 		what="exit status"
 		[ "${b_runs[i]}" = 1 ] || what="run $((r + 1)) exit status"
@@ -416,6 +436,7 @@ run_boot() {
 			fail "qemu/$name: $what" "run-qemu.sh exited $st, expected ${b_status[i]} (log: $log, stderr: $log.err)"
 		fi
 	done
+	# shellcheck disable=SC2034 # read by the checks (tests/qemu/checks.sh)
 	boot=$name
 	for log in "${boot_logs[@]}"; do
 		[ "${b_records[i]}" = no ] || kernel_records "$name" "$log"
@@ -448,6 +469,7 @@ if [ ${#failures[@]} -gt 0 ]; then
 	for f in "${failures[@]}"; do emit "#   $(desc "$f")"; done
 fi
 emit "1..$num"
+mv "$tap_part" "$tap"
 printf '[done] %d tests in %s\n' "$num" "$(hms $((SECONDS - t0)))" >&2
 if ! scripts/tap2junit.py "$tap" "$junit"; then
 	echo "test.sh: could not write $junit" >&2

@@ -10,7 +10,7 @@ root=$(cd "$(dirname "$0")/../.." && pwd)
 bin=${BENCH_HOST:-$root/build/host/bench-host}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-# shellcheck source=tests/sh/lib/tap.sh
+# shellcheck source=SCRIPTDIR/lib/tap.sh
 . "$root/tests/sh/lib/tap.sh"
 
 if [ ! -x "$bin" ]; then

@@ -10,7 +10,7 @@ root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 cd "$root" || exit 2
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/cli-test.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
-# shellcheck source=tests/sh/lib/tap.sh
+# shellcheck source=SCRIPTDIR/lib/tap.sh
 . tests/sh/lib/tap.sh
 
 # ---- make help -------------------------------------------------------------

@@ -2,7 +2,7 @@
 # Runs each libFuzzer target briefly (FUZZ_SECONDS, default 5); `make fuzz` runs longer.
 set -u
 cd "$(dirname "$0")/../.." || exit 2
-# shellcheck source=tests/sh/lib/tap.sh
+# shellcheck source=SCRIPTDIR/lib/tap.sh
 . tests/sh/lib/tap.sh
 secs=${FUZZ_SECONDS:-5}
 for t in fuzz_proc_path fuzz_stat_format; do

@@ -98,7 +98,7 @@ else
 fi
 
 # The --full report goes to a file and its TAP lines to stderr.
-# shellcheck source=tests/sh/lib/tap.sh
+# shellcheck source=SCRIPTDIR/lib/tap.sh
 . "$here/tests/sh/lib/tap.sh"
 [ "$mode" = quick ] || TAP_TO_STDERR=1
 

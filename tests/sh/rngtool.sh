@@ -8,7 +8,7 @@ set -u
 
 here=$(cd "$(dirname "$0")/../.." && pwd)
 tool=${RNGTOOL:-$here/build/host/rngtool}
-# shellcheck source=tests/sh/lib/tap.sh
+# shellcheck source=SCRIPTDIR/lib/tap.sh
 . "$here/tests/sh/lib/tap.sh"
 
 if [ ! -x "$tool" ]; then

@@ -10,7 +10,7 @@ root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 R=$root/scripts/run-qemu.sh
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/run-qemu-test.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
-# shellcheck source=tests/sh/lib/tap.sh
+# shellcheck source=SCRIPTDIR/lib/tap.sh
 . "$root/tests/sh/lib/tap.sh"
 
 # run ARGS...: run-qemu.sh with stdin from /dev/null; sets rc, out, err.

@@ -21,7 +21,7 @@ cleanup() {
 }
 trap cleanup EXIT
 
-# shellcheck source=tests/sh/lib/tap.sh
+# shellcheck source=SCRIPTDIR/lib/tap.sh
 . "$top/tests/sh/lib/tap.sh"
 tap_plan 26
 
