@@ -9,7 +9,8 @@
 #   --qemu-only        only the QEMU boots of tests/qemu/boots.conf
 #   -T, --boot NAME    only the boot NAME (repeatable; implies --qemu-only)
 #   -G, --group GROUP  only the boots in GROUP (repeatable; implies --qemu-only)
-#   --list             list every boot with its groups and command line; exit 0
+#   --list             list the boots (all, or those --boot/--group select)
+#                      with their groups and command lines; exit 0
 #   --tap FILE         where the TAP goes besides stdout (default build/test.tap)
 #   --junit FILE       the JUnit XML (default build/test-results.xml)
 #   -h, --help         this text, on stdout; exit 0
@@ -29,7 +30,7 @@ set -uo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
 cd "$here" || exit 2
 logs=build/test-logs
-boots_conf=tests/qemu/boots.conf
+boots_conf=${BOOTS_CONF:-tests/qemu/boots.conf} # another table: tests/sh/test-driver.sh
 tap=build/test.tap
 junit=build/test-results.xml
 
@@ -122,17 +123,9 @@ parse_boots() {
 . tests/qemu/checks.sh
 parse_boots
 
-if [ "$list" = 1 ]; then
-	for ((i = 0; i < ${#b_name[@]}; i++)); do
-		printf '%-14s %-16s %s\n' "${b_name[i]}" "${b_groups[i]:--}" \
-			"$([ "${b_has_cmdline[i]}" = 1 ] && echo "${b_cmdline[i]}" || echo "(image default)")"
-	done
-	exit 0
-fi
-
 # The boots to run: all, or those named or in a named group (file order).
 selected=()
-if [ "$run_qemu" = 1 ]; then
+if [ "$run_qemu" = 1 ] || [ "$list" = 1 ]; then
 	for w in "${want_boots[@]}"; do
 		found=0
 		for n in "${b_name[@]}"; do [ "$n" != "$w" ] || found=1; done
@@ -154,6 +147,14 @@ if [ "$run_qemu" = 1 ]; then
 		done
 		[ "$take" = 0 ] || selected+=("$i")
 	done
+fi
+
+if [ "$list" = 1 ]; then
+	for i in "${selected[@]}"; do
+		printf '%-14s %-16s %s\n' "${b_name[i]}" "${b_groups[i]:--}" \
+			"$([ "${b_has_cmdline[i]}" = 1 ] && echo "${b_cmdline[i]}" || echo "(image default)")"
+	done
+	exit 0
 fi
 
 # ---- results: TAP lines, counted -------------------------------------------
