@@ -226,7 +226,8 @@ if [ -r "$logs/durations.tsv" ]; then
 		case $v in '' | *[!0-9]*) ;; *) prev_secs[$k]=$v ;; esac
 	done <"$logs/durations.tsv"
 fi
-: >"$logs/durations.tsv.new"
+durations_new=$logs/durations.$$.new # this run's; merged at the end
+: >"$durations_new"
 hms() { if [ "$1" -ge 60 ]; then printf '%dm%02ds' $(($1 / 60)) $(($1 % 60)); else printf '%ds' "$1"; fi; }
 item_start() { # item_start LABEL [WHAT]
 	local j left=0 unknown=0 eta
@@ -250,7 +251,7 @@ item_start() { # item_start LABEL [WHAT]
 item_end() {
 	local d=$((SECONDS - item_t))
 	done_secs=$((done_secs + d))
-	printf '%s\t%s\n' "$item_label" "$d" >>"$logs/durations.tsv.new"
+	printf '%s\t%s\n' "$item_label" "$d" >>"$durations_new"
 }
 # While an item runs, a background ticker says every 30 s which it is.  The
 # item itself runs in the foreground: a background job of a script ignores
@@ -270,7 +271,7 @@ heartbeat_stop() {
 	[ -z "$hb_pid" ] || { kill "$hb_pid" 2>/dev/null; wait "$hb_pid" 2>/dev/null; }
 	hb_pid=""
 }
-trap 'heartbeat_stop; rm -f "$tap_part"' EXIT
+trap 'heartbeat_stop; rm -f "$tap_part" "$durations_new"' EXIT
 
 # ---- host suites ---------------------------------------------------------------
 host_suites=()
@@ -461,9 +462,9 @@ for i in "${selected[@]}"; do run_boot "$i"; done
 # The durations of a partial run refresh only the items it ran.
 touch "$logs/durations.tsv"
 awk -F '\t' 'NR == FNR { seen[$1] = 1; print; next } !($1 in seen)' \
-	"$logs/durations.tsv.new" "$logs/durations.tsv" >"$logs/durations.tsv.tmp"
-mv "$logs/durations.tsv.tmp" "$logs/durations.tsv"
-rm -f "$logs/durations.tsv.new"
+	"$durations_new" "$logs/durations.tsv" >"$logs/durations.$$.tmp"
+mv "$logs/durations.$$.tmp" "$logs/durations.tsv"
+rm -f "$durations_new"
 
 if [ ${#failures[@]} -gt 0 ]; then
 	emit "# failures:"

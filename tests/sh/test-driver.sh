@@ -70,6 +70,25 @@ bad_conf "a boot named twice" "conf:5: boot 'a' twice"
 printf '  image iso\n' >"$tmp/conf"
 bad_conf "a key before any boot" "conf:1: 'image' before the first 'boot NAME'"
 
+# A missing prerequisite is a SKIP, not a failure: no QEMU here.
+QEMU=/no/such/qemu run $T --boot cd --tap "$tmp/skip.tap" --junit "$tmp/skip.xml"
+[[ $rc -eq 0 && $(tail -n 1 "$tmp/out") == "0 passed, 0 failed, 1 skipped" ]] &&
+	grep -qx 'ok 1 - qemu/cd # SKIP /no/such/qemu not installed (scripts/deps.sh)' "$tmp/skip.tap" &&
+	grep -q '<skipped message="/no/such/qemu not installed' "$tmp/skip.xml"
+tap_check $? "no QEMU: the boot is a SKIP in TAP and JUnit, exit 0, summary says 1 skipped" "exit $rc" "$out" "$err"
+[[ $(head -n 1 "$tmp/skip.tap") == "TAP version 13" && $(tail -n 1 "$tmp/skip.tap") == "1..1" ]] &&
+	diff <(head -n -1 "$tmp/out") "$tmp/skip.tap" >/dev/null
+tap_check $? "stdout is the TAP file plus the summary line" "$out"
+if command -v prove >/dev/null; then
+	prove -e cat "$tmp/skip.tap" >"$tmp/prove.out" 2>&1
+	tap_check $? "prove accepts the TAP file" "$(cat "$tmp/prove.out")"
+	prove -e cat "$tmp/out" >"$tmp/prove.out" 2>&1
+	tap_check $? "prove accepts stdout, summary line and all" "$(cat "$tmp/prove.out")"
+else
+	tap_skip "prove accepts the TAP file" "prove (Debian package perl) not installed"
+	tap_skip "prove accepts stdout, summary line and all" "prove (Debian package perl) not installed"
+fi
+
 # ---- tap2junit -----------------------------------------------------------------
 cat >"$tmp/t.tap" <<'EOT'
 TAP version 13
