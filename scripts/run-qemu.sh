@@ -35,7 +35,8 @@
 # that they do not wipe the terminal; --log FILE keeps them.  Messages of
 # run-qemu.sh itself go to stderr.
 #
-# Exit status (the first five come from the kernel, through isa-debug-exit):
+# Exit status (0-3 are the kernel's own, through isa-debug-exit; 4 is the
+# loader's refusal, seen in the serial log):
 #     0  the job passed              1  the job failed
 #     2  the kernel rejected its command line (bad key or value)
 #     3  kernel panic                4  the loader refused to boot (see log)
