@@ -25,6 +25,7 @@ HOST_TOOLS  :=
 
 all: host-all iso img
 
+-include common/common.mk
 -include rng/rng.mk
 -include bench/bench.mk
 -include kernel/kernel.mk

@@ -11,8 +11,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "bench/cpu.h"
-#include "bench/jrec.h"
+#include "common/cpu.h"
+#include "common/jrec.h"
 #include "bench/stats.h"
 
 /* A memory range evicted before each "first call" sample. */

@@ -17,7 +17,7 @@ KLDFLAGS   := -nostdlib -static -no-pie -z max-page-size=4096 -z noexecstack -T 
 
 KERNEL_C   := $(shell find kernel -name '*.c' -not -path 'kernel/user/*' | LC_ALL=C sort)
 KERNEL_ASM := $(shell find kernel -name '*.asm' -not -path 'kernel/user/*' | LC_ALL=C sort)
-KERNEL_OBJS := $(patsubst %.c,$(BUILD)/k/%.o,$(KERNEL_C) $(BENCH_SRCS)) \
+KERNEL_OBJS := $(patsubst %.c,$(BUILD)/k/%.o,$(KERNEL_C) $(BENCH_SRCS) $(COMMON_SRCS)) \
 	$(patsubst %.c,$(BUILD)/k/%.o,$(RNG_SRCS)) \
 	$(patsubst %.asm,$(BUILD)/k/%.o,$(KERNEL_ASM)) $(BUILD)/user/progtab.o
 

@@ -9,11 +9,11 @@ FUZZ_SECONDS ?= 60
 HOST_TESTS += $(HOST)/test_ptrace
 HOST_TOOLS += $(FUZZ_TARGETS)
 
-$(HOST)/test_ptrace: tests/proc/test_ptrace.c kernel/security/ptrace_rules.c \
+$(HOST)/test_ptrace: tests/security/test_ptrace.c kernel/security/ptrace_rules.c \
 		kernel/security/ptrace_rules.h kernel/security/ptrace_cases.h
 	@mkdir -p $(@D)
 	@echo "  HOSTCC  $@"
-	$(Q)$(HOST_CC) $(HOST_CFLAGS) $(CHECK_CFLAGS) -o $@ tests/proc/test_ptrace.c \
+	$(Q)$(HOST_CC) $(HOST_CFLAGS) $(CHECK_CFLAGS) -o $@ tests/security/test_ptrace.c \
 		kernel/security/ptrace_rules.c $(CHECK_LIBS)
 
 $(HOST)/fuzz_%: tests/fuzz/fuzz_%.c $(PROC_HOST_SRCS)

@@ -9,7 +9,7 @@
 #include "kernel/arch/cpu.h"
 #include "kernel/arch/timer.h"
 #include "kernel/arch/traps.h"
-#include "kernel/rng_glue.h"
+#include "kernel/random/random.h"
 
 #define PIC1_CMD  0x20
 #define PIC1_DATA 0x21

@@ -14,8 +14,8 @@
 #include "kernel/arch/cpu.h"
 #include "kernel/arch/traps.h"
 #include "kernel/arch/lapic.h"
-#include "kernel/console/printk.h"
-#include "kernel/exit.h"
+#include "kernel/lib/printk.h"
+#include "kernel/arch/machine_exit.h"
 
 static const char *const exc_names[32] = {
 	"divide error",

@@ -20,23 +20,23 @@
  *   brute-force            one uniform guess per region; mean_guesses is the
  *                          expectation, (2^bits + 1) / 2
  */
-#include "bench/jrec.h"
+#include "common/jrec.h"
 #include "kernel/arch/timer.h"
 #include "kernel/attack/lab.h"
-#include "kernel/aslr_suite.h"
-#include "kernel/cmdline.h"
-#include "kernel/console/printk.h"
-#include "kernel/errno.h"
-#include "kernel/exit.h"
+#include "kernel/aslr/suite.h"
+#include "kernel/boot/cmdline.h"
+#include "kernel/lib/printk.h"
+#include "kernel/lib/errno.h"
+#include "kernel/arch/machine_exit.h"
 #include "kernel/fs/proc/internal.h"
 #include "kernel/lib/string.h"
 #include "kernel/lib/vsprintf.h"
 #include "kernel/mm/layout.h"
 #include "kernel/mm/mm.h"
 #include "kernel/mm/uaccess.h"
-#include "kernel/rng_glue.h"
-#include "kernel/sched/proc.h"
-#include "kernel/sched/sched.h"
+#include "kernel/random/random.h"
+#include "kernel/task/process.h"
+#include "kernel/task/sched.h"
 #include "kernel/syscall/syscall.h"
 
 #define LAB_MAX_GUESSES 64

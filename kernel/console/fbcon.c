@@ -23,7 +23,7 @@
 #include "kernel/arch/tsc.h"
 #include "kernel/console/fbcon.h"
 #include "kernel/mm/ioremap.h"
-#include "kernel/console/printk.h"
+#include "kernel/lib/printk.h"
 #include "kernel/console/serial.h"
 #include "kernel/lib/string.h"
 #include "kernel/mm/vmm.h"

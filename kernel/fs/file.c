@@ -1,8 +1,8 @@
 /* Open files and the console: see file.h. */
 #include "kernel/fs/file.h"
 #include "kernel/fs/tty.h"
-#include "kernel/console/printk.h"
-#include "kernel/errno.h"
+#include "kernel/lib/printk.h"
+#include "kernel/lib/errno.h"
 #include "kernel/lib/string.h"
 #include "kernel/mm/pmm.h"
 #include "kernel/mm/vmm.h"

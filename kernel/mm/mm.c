@@ -12,9 +12,9 @@
 #include "kernel/mm/vmm.h"
 #include "kernel/arch/cpu.h"
 #include "kernel/arch/traps.h"
-#include "kernel/errno.h"
+#include "kernel/lib/errno.h"
 #include "kernel/lib/string.h"
-#include "kernel/sched/task.h"
+#include "kernel/task/task.h"
 
 static struct mm_struct mm_pool[NR_TASKS + 1];
 

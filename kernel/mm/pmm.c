@@ -31,7 +31,7 @@
 
 #include "kernel/mm/pmm.h"
 #include "kernel/mm/vmm.h"
-#include "kernel/console/printk.h"
+#include "kernel/lib/printk.h"
 #include "kernel/lib/string.h"
 #include "kernel/arch/traps.h"
 

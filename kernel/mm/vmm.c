@@ -14,7 +14,7 @@
 #include "kernel/arch/cpu.h"
 #include "kernel/arch/traps.h"
 #include "kernel/lib/string.h"
-#include "kernel/errno.h"
+#include "kernel/lib/errno.h"
 
 static uint64_t kernel_pml4;
 static uint64_t physmap_top; /* the physmap covers [0, physmap_top) */

@@ -5,10 +5,10 @@
  * keeps a set-id program's memory out of reach of ptrace and /proc.
  * Capabilities follow the effective uid (root has them all).
  */
-#include "kernel/errno.h"
+#include "kernel/lib/errno.h"
 #include "kernel/mm/uaccess.h"
 #include "kernel/lib/string.h"
-#include "kernel/sched/task.h"
+#include "kernel/task/task.h"
 #include "kernel/syscall/syscall.h"
 
 #define PR_GET_DUMPABLE 3

@@ -3,8 +3,8 @@
 #include "kernel/arch/timer.h"
 #include "kernel/arch/traps.h"
 #include "kernel/arch/tsc.h"
-#include "kernel/cmdline.h"
-#include "kernel/errno.h"
+#include "kernel/boot/cmdline.h"
+#include "kernel/lib/errno.h"
 #include "kernel/lib/string.h"
 #include "kernel/test/ktest.h"
 

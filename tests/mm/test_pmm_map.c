@@ -19,7 +19,7 @@
 #include "kernel/mm/pmm.h"
 /* The stubs' declarations, so a signature drift breaks the build. */
 #include "kernel/mm/vmm.h"
-#include "kernel/console/printk.h"
+#include "kernel/lib/printk.h"
 #include "kernel/arch/traps.h"
 
 #define KiB	 1024ULL

@@ -8,8 +8,8 @@
  * fail ptrace_may_access; maps needs ptrace_may_access (EACCES); stat and
  * wchan apply the 2009 patch's per-field gate themselves.
  */
-#include "kernel/cmdline.h"
-#include "kernel/errno.h"
+#include "kernel/boot/cmdline.h"
+#include "kernel/lib/errno.h"
 #include "kernel/fs/file.h"
 #include "kernel/fs/proc/internal.h"
 #include "kernel/fs/proc/path.h"
