@@ -12,7 +12,16 @@ enum exit_code {
 	EXIT_PANIC = 0x13,   /* 39 -> 3: kernel panic */
 };
 
-/* Leaves QEMU; on a machine without the device, halts with a message. */
-__attribute__((noreturn)) void qemu_exit(enum exit_code code);
+/*
+ * The end of every run: leaves QEMU with the status; on a machine without
+ * the device (a real PC), halts with a message.
+ */
+__attribute__((noreturn)) void machine_exit(enum exit_code code);
+
+/*
+ * Called with interrupts off just before the exit: the screen console holds
+ * the picture here when run-qemu.sh --screenshot asked (console/ installs it).
+ */
+extern void (*machine_exit_hold_hook)(void);
 
 #endif

@@ -39,8 +39,16 @@
 #define PROC_SAMPLES   40
 #define MAX_PROC_N     (64 * 1024)
 
-uint32_t *fork_rng_samples;
-uint32_t fork_rng_count, fork_rng_cap;
+static uint32_t *fork_rng_samples;
+static uint32_t fork_rng_count, fork_rng_cap;
+
+/* fork's hook: one sample per fork; unhooked when full, so later forks run untimed. */
+static void fork_rng_sample(uint32_t cycles)
+{
+	fork_rng_samples[fork_rng_count++] = cycles;
+	if (fork_rng_count >= fork_rng_cap)
+		fork_rng_sample_hook = 0;
+}
 
 /* Samples submitted by the running b_fork/b_spawn: [0] overhead, [1] timed. */
 static uint32_t *submitted[2];
@@ -161,6 +169,7 @@ static void proc_suite(const char *suite, const char *prog, const char *target, 
 			continue;
 		fork_rng_count = 0;
 		fork_rng_cap = !strcmp(suite, "fork") ? n : 0;
+		fork_rng_sample_hook = fork_rng_cap ? fork_rng_sample : 0;
 		if (run_measurer(prog, target, n) ||
 		    stats_of(submitted[1], PROC_ENSEMBLES, PROC_SAMPLES,
 			     min_of(submitted[0], submitted_n[0]), &res)) {
@@ -189,6 +198,7 @@ static void proc_suite(const char *suite, const char *prog, const char *target, 
 			res.st.p99, rng_txt, share_txt);
 	}
 	fork_rng_cap = 0;
+	fork_rng_sample_hook = 0;
 	rng_select(saved->name);
 }
 
@@ -221,7 +231,7 @@ void job_bench(void)
 		kprintf("aslrbench: bad command line: bad value '%s' for suite in mode=bench "
 			"(accepted: timer|rng|fork|spawn|aslr)\n",
 			kconfig.suite);
-		qemu_exit(EXIT_CMDLINE);
+		machine_exit(EXIT_CMDLINE);
 	}
 	bench_cpu_detect(&cpu);
 	bench_config_init(&cfg, &cpu);
@@ -263,5 +273,5 @@ void job_bench(void)
 		aslr_suite(&run.measured, &run.failed);
 	bench_emit_summary(&run, run.failed ? 1 : 0);
 	summary_screen(cpu.hypervisor && !kconfig.seed_len);
-	qemu_exit(run.failed ? EXIT_FAILED : EXIT_OK);
+	machine_exit(run.failed ? EXIT_FAILED : EXIT_OK);
 }

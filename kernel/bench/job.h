@@ -9,10 +9,6 @@ struct bench_run;
 /* mode=bench: the suites suite= selects ("" = all), then the run ends. */
 __attribute__((noreturn)) void job_bench(void);
 
-/* Where fork records the cycles of its get_random_int() call, while a fork suite runs. */
-extern uint32_t *fork_rng_samples;
-extern uint32_t fork_rng_count, fork_rng_cap;
-
 /* The headline table on the screen (kernel/bench/summary_screen.c); no-op without fbcon. */
 void bench_summary_screen(const struct bench_run *run, const char *const *names,
 			  const int64_t *fork_share_m, unsigned n, bool emulated);

@@ -31,8 +31,6 @@
 /* The font blob (kernel/console/font.mk). */
 extern const uint8_t fbcon_font_psf_start[], fbcon_font_psf_end[];
 
-extern void (*console_screen_write)(const char *s, size_t n);
-
 #define MAX_COLS   256
 #define MAX_ROWS   128
 #define TAB_WIDTH  8

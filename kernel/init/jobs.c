@@ -2,7 +2,7 @@
  * The jobs mode= selects.  init (pid 1) asks for its job with a system call,
  * so every job runs in a real process context: tests and benchmarks can
  * spawn, fork and wait like any process.  Each job ends the run through
- * qemu_exit with its status.
+ * machine_exit with its status.
  */
 #include "kernel/attack/lab.h"
 #include "kernel/bench/job.h"
@@ -13,6 +13,7 @@
 #include "kernel/init/jobs.h"
 #include "kernel/lib/string.h"
 #include "kernel/mm/pmm.h"
+#include "kernel/security/ptrace.h"
 #include "kernel/task/sched.h"
 #include "kernel/syscall/syscall.h"
 #include "kernel/test/ktest.h"
@@ -23,9 +24,9 @@ static __attribute__((noreturn)) void job_test(void)
 
 	if (failed < 0) {
 		kprintf("aslrbench: bad command line: no test matches suite=%s\n", kconfig.suite);
-		qemu_exit(EXIT_CMDLINE);
+		machine_exit(EXIT_CMDLINE);
 	}
-	qemu_exit(failed ? EXIT_FAILED : EXIT_OK);
+	machine_exit(failed ? EXIT_FAILED : EXIT_OK);
 }
 
 long sys_aslrbench_job(const struct syscall_args *a)
@@ -46,7 +47,7 @@ long sys_aslrbench_job(const struct syscall_args *a)
 		/* Named, not faked: these jobs arrive with their issues. */
 		kprintf("aslrbench: mode=%s is not implemented in this build\n",
 			mode_name(kconfig.mode));
-		qemu_exit(EXIT_FAILED);
+		machine_exit(EXIT_FAILED);
 	}
 }
 
@@ -74,18 +75,18 @@ long sys_aslrbench_test(const struct syscall_args *a)
 	if (kconfig.mode != MODE_TEST)
 		return -ENOSYS;
 	switch (a->a0) {
-	case 1:
+	case ASLRBENCH_TEST_SMASH_STACK:
 		smash_stack(junk, sizeof(junk));
 		return 0;
-	case 2:
+	case ASLRBENCH_TEST_PMM_RESERVE:
 		pmm_set_floor(pmm_free_count() > a->a1 ? pmm_free_count() - a->a1 : 0);
 		return 0;
-	case 3:
+	case ASLRBENCH_TEST_PMM_RELEASE:
 		pmm_set_floor(0);
 		return 0;
-	case 4:
+	case ASLRBENCH_TEST_PMM_FREE:
 		return (long)pmm_free_count();
-	case 5: /* t_park: sleep until ktest_release_parked() */
+	case ASLRBENCH_TEST_PARK: /* t_park: sleep until ktest_release_parked() */
 		sleep_on(&parked, (const void *)sys_aslrbench_test);
 		return 0;
 	default:
@@ -96,10 +97,11 @@ long sys_aslrbench_test(const struct syscall_args *a)
 /* reboot(2), power-off only: root ends the run with a success status. */
 long sys_reboot(const struct syscall_args *a)
 {
-	if (!(current->cap_effective & (1ULL << 22))) /* CAP_SYS_BOOT */
+	if (!capable(CAP_SYS_BOOT))
 		return -EPERM;
-	if (a->a0 != 0xfee1dead || a->a1 != 672274793 || a->a2 != 0x4321fedc)
+	if (a->a0 != LINUX_REBOOT_MAGIC1 || a->a1 != LINUX_REBOOT_MAGIC2 ||
+	    a->a2 != LINUX_REBOOT_CMD_POWER_OFF)
 		return -EINVAL;
 	kprintf("aslrbench: power off\n");
-	qemu_exit(EXIT_OK);
+	machine_exit(EXIT_OK);
 }

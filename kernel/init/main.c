@@ -22,9 +22,14 @@
 #include "kernel/console/keyboard.h"
 #include "kernel/lib/printk.h"
 #include "kernel/console/serial.h"
+#include "kernel/fs/file.h"
+#include "kernel/fs/proc/proc.h"
+#include "kernel/fs/tty.h"
 #include "kernel/arch/machine_exit.h"
 #include "kernel/task/process.h"
 #include "kernel/task/sched.h"
+#include "kernel/task/task.h"
+#include "kernel/syscall/syscall.h"
 #include "kernel/lib/string.h"
 #include "kernel/mm/layout.h"
 #include "kernel/mm/pmm.h"
@@ -37,7 +42,6 @@ struct percpu percpu0 = {
 	.stack_canary = 0x2f8a9c6e1d4b7053ULL, /* replaced from the RNG once it is seeded */
 };
 struct boot_info boot_info_copy;
-uint64_t kernel_phys_base;
 
 static void enable_sse(void)
 {
@@ -49,12 +53,12 @@ static void take_boot_info(const struct boot_info *bi)
 {
 	if (!bi || bi->magic != BOOT_INFO_MAGIC) {
 		kprintf("aslrbench: boot_info has a bad magic; wrong loader?\n");
-		qemu_exit(EXIT_PANIC);
+		machine_exit(EXIT_PANIC);
 	}
 	if (bi->version != BOOT_INFO_VERSION || bi->size != sizeof(struct boot_info)) {
 		kprintf("aslrbench: boot_info version %u size %u, kernel expects %u/%lu\n",
 			bi->version, bi->size, BOOT_INFO_VERSION, sizeof(struct boot_info));
-		qemu_exit(EXIT_PANIC);
+		machine_exit(EXIT_PANIC);
 	}
 	memcpy(&boot_info_copy, bi, sizeof(boot_info_copy));
 	boot_info_copy.cmdline[BOOT_CMDLINE_MAX - 1] = '\0';
@@ -69,7 +73,7 @@ static void parse_cmdline_or_die(void)
 		return;
 	kprintf("aslrbench: bad command line: %s\n", err);
 	kprintf("aslrbench: the command line was: \"%s\"\n", boot_info_copy.cmdline);
-	qemu_exit(EXIT_CMDLINE);
+	machine_exit(EXIT_CMDLINE);
 }
 
 /* The firmware's SPCR names the console UART: switch to it when it answers. */
@@ -83,6 +87,39 @@ static void use_spcr_serial(void)
 		kprintf("aslrbench: serial console moved to I/O port 0x%x (ACPI SPCR)\n", port);
 }
 
+/*
+ * The process world's start: the scheduler, system calls, /proc, the hooks
+ * through which lower layers call up (files, tty, faults), and init (pid 1),
+ * the first ring-3 program, which runs what the command line asks for.
+ */
+static void start_init(void)
+{
+	char *argv[] = {"init"};
+	long pid;
+
+	sched_tick_hook = tty_poll;
+	sched_init();
+	syscall_init();
+	proc_init_fs();
+	files_init();
+	task_fault_init();
+	task_fixup_caps(&idle_task); /* root (euid 0): all capabilities */
+	idle_task.dumpable = 1;
+	for (int fd = 0; fd < 3; fd++)
+		idle_task.files[fd] = console_file();
+	pid = do_spawn("init", 1, argv);
+	if (pid != 1) {
+		kprintf("aslrbench: cannot start init (%ld)\n", pid);
+		machine_exit(EXIT_PANIC);
+	}
+	/*
+	 * From here every byte on the serial port reaches the console buffer.
+	 * run-qemu.sh holds piped input back until it sees this line, because the
+	 * firmware reads (and drops) serial input while it runs.
+	 */
+	kprintf("aslrbench: console ready\n");
+}
+
 static void seed_canary(void)
 {
 	percpu0.stack_canary = ((uint64_t)get_random_int() << 32) | get_random_int();
@@ -93,6 +130,7 @@ __attribute__((noreturn)) void kmain(struct boot_info *bi, uint64_t phys_base)
 	char err[160];
 
 	kernel_phys_base = phys_base;
+	traps_install_lib_hooks(); /* before anything can print or panic */
 	enable_sse();
 	serial_init();
 	kprintf("\naslrbench kernel: entered at 0x%lx\n", phys_base);
@@ -102,6 +140,7 @@ __attribute__((noreturn)) void kmain(struct boot_info *bi, uint64_t phys_base)
 	pmm_init(&boot_info_copy);
 	vmm_init();
 	fbcon_init(&boot_info_copy.fb);
+	machine_exit_hold_hook = fbcon_exit_hold; /* a no-op unless the screen is up */
 	acpi_init(boot_info_copy.rsdp);
 	use_spcr_serial();
 	kbd_init();
@@ -115,10 +154,10 @@ __attribute__((noreturn)) void kmain(struct boot_info *bi, uint64_t phys_base)
 	irq_enable();
 	if (rng_glue_init(kconfig.rng, err, sizeof(err))) {
 		kprintf("aslrbench: bad command line: %s\n", err);
-		qemu_exit(EXIT_CMDLINE);
+		machine_exit(EXIT_CMDLINE);
 	}
 	seed_canary();
 	emit_boot_record();
-	proc_init();
+	start_init();
 	cpu_idle();
 }

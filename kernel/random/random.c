@@ -10,8 +10,6 @@
 #include "kernel/arch/cpu.h"
 #include "kernel/arch/timer.h"
 #include "kernel/boot/cmdline.h"
-#include "kernel/arch/percpu.h"
-#include "kernel/task/task.h"
 #include "kernel/boot/boot_info.h"
 #include "kernel/lib/printk.h"
 #include "kernel/lib/string.h"
@@ -29,14 +27,13 @@ static int ready;
  */
 int rng_spawn_pid;
 
+uint32_t (*rng_current_pid_hook)(void);
+
 static uint32_t plat_pid(void)
 {
-	struct task_struct *t;
-
 	if (rng_spawn_pid)
 		return (uint32_t)rng_spawn_pid;
-	t = percpu0.cur_task;
-	return t ? (uint32_t)t->pid : 0;
+	return rng_current_pid_hook ? rng_current_pid_hook() : 0;
 }
 
 static uint64_t plat_jiffies(void)
@@ -113,6 +110,7 @@ int rng_glue_init(const char *variant, char *err, unsigned long errlen)
 	rng_seed_all(seed, n);
 	memset(seed, 0, sizeof(seed));
 	ready = 1;
+	timer_entropy_hook = add_interrupt_randomness;
 	switch (rng_select(variant)) {
 	case 0:
 		return 0;

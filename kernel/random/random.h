@@ -20,5 +20,7 @@ const char *rng_seed_source(void);
 const struct rng_platform *rng_glue_platform(void);
 /* Non-zero while spawn builds a layout: the pid the variants see (exec semantics). */
 extern int rng_spawn_pid;
+/* The current task's pid, 0 for the boot context; the task layer installs it. */
+extern uint32_t (*rng_current_pid_hook)(void);
 
 #endif

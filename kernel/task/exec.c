@@ -22,7 +22,7 @@
 #include "kernel/arch/timer.h"
 #include "kernel/arch/cpu.h"
 #include "kernel/arch/gdt.h"
-#include "kernel/user/programs.h"
+#include "kernel/task/programs.h"
 
 #define ET_DYN		  3
 #define PT_DYNAMIC	  2
@@ -343,7 +343,7 @@ long do_execve(const char *name, int argc, char *const argv[])
 	mm_put(old);
 	task_set_comm(t, find_program(name)->name);
 	set_cmdline(t, argc, argv);
-	t->dumpable = t->euid == t->uid && t->egid == t->gid;
+	t->dumpable = t->cred.euid == t->cred.uid && t->cred.egid == t->cred.gid;
 	*t->regs = regs;
 	fpu_init_task(t);
 	__asm__ volatile("fxrstor64 %0" : : "m"(t->fpu));

@@ -6,7 +6,6 @@
 #include "kernel/lib/printk.h"
 #include "kernel/lib/errno.h"
 #include "kernel/arch/machine_exit.h"
-#include "kernel/fs/file.h"
 #include "kernel/mm/mm.h"
 #include "kernel/task/process.h"
 #include "kernel/task/sched.h"
@@ -17,11 +16,11 @@ void do_exit(int status)
 
 	if (t->pid == 1) {
 		kprintf("aslrbench: init exited (status 0x%x)\n", status);
-		qemu_exit(EXIT_FAILED);
+		machine_exit(EXIT_FAILED);
 	}
 	for (int i = 0; i < NR_OPEN; i++) {
 		if (t->files[i])
-			file_put(t->files[i]);
+			task_file_put(t->files[i]);
 		t->files[i] = 0;
 	}
 	mm_put(t->mm);

@@ -6,9 +6,7 @@
  * variant: that call is what the 2009 argument priced against fork.
  */
 #include "common/tsc.h"
-#include "kernel/bench/job.h"
 #include "kernel/lib/errno.h"
-#include "kernel/fs/file.h"
 #include "kernel/lib/string.h"
 #include "kernel/mm/mm.h"
 #include "kernel/random/random.h"
@@ -34,15 +32,7 @@ void prepare_kernel_stack(struct task_struct *p, const struct trap_frame *regs)
 
 void copy_creds(struct task_struct *p, const struct task_struct *from)
 {
-	p->uid = from->uid;
-	p->euid = from->euid;
-	p->suid = from->suid;
-	p->fsuid = from->fsuid;
-	p->gid = from->gid;
-	p->egid = from->egid;
-	p->sgid = from->sgid;
-	p->fsgid = from->fsgid;
-	p->cap_effective = from->cap_effective;
+	p->cred = from->cred;
 	p->dumpable = from->dumpable;
 }
 
@@ -51,21 +41,28 @@ void dup_files(struct task_struct *p, const struct task_struct *from)
 	for (int i = 0; i < NR_OPEN; i++) {
 		p->files[i] = from->files[i];
 		if (p->files[i])
-			file_get(p->files[i]);
+			task_file_get(p->files[i]);
 	}
 }
 
-/* dup_task_struct's get_random_int(), timed while the fork suite asks for it. */
+/*
+ * dup_task_struct's get_random_int(), timed while the fork suite asks for it:
+ * the suite (a job, above this layer) installs the hook and removes it once
+ * its buffer is full.
+ */
+void (*fork_rng_sample_hook)(uint32_t cycles);
+
 static uint64_t canary_for_fork(void)
 {
+	void (*sample)(uint32_t cycles) = fork_rng_sample_hook;
 	uint64_t t0, t1, v;
 
-	if (!fork_rng_samples || fork_rng_count >= fork_rng_cap)
+	if (!sample)
 		return get_random_int();
 	t0 = tsc_start_lfence();
 	v = get_random_int();
 	t1 = tsc_stop_lfence();
-	fork_rng_samples[fork_rng_count++] = (uint32_t)(t1 - t0);
+	sample((uint32_t)(t1 - t0));
 	return v;
 }
 

@@ -6,6 +6,7 @@
 
 #include "kernel/arch/traps.h"
 #include "kernel/task/task.h"
+#include "kernel/uapi/aslrbench.h" /* WNOHANG */
 
 /* wait4 status encoding, as Linux: exited (code << 8) or killed by (signal). */
 #define W_EXITCODE(code) (((code)&0xff) << 8)
@@ -17,9 +18,10 @@
 #define SIGFPE		 8
 #define SIGKILL		 9
 #define SIGSEGV		 11
-#define WNOHANG		 1
 
 long do_fork(struct trap_frame *regs);
+/* Set by the fork benchmark: receives the cycles of each fork's get_random_int(). */
+extern void (*fork_rng_sample_hook)(uint32_t cycles);
 void prepare_kernel_stack(struct task_struct *p, const struct trap_frame *regs);
 void copy_creds(struct task_struct *p, const struct task_struct *from);
 void dup_files(struct task_struct *p, const struct task_struct *from);
@@ -34,6 +36,6 @@ long do_execve(const char *name, int argc, char *const argv[]);
 __attribute__((noreturn)) void do_exit(int status);
 /* pid: > 0 that child, else any; status/utime/stime may be NULL. */
 long do_wait(int pid, int options, int *status, uint64_t *utime, uint64_t *stime);
-void proc_init(void); /* fault hooks; spawns init */
+void task_fault_init(void); /* installs the fault hooks arch and mm call up through */
 
 #endif

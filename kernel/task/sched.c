@@ -19,12 +19,13 @@
 #include "kernel/mm/mm.h"
 #include "kernel/mm/vmm.h"
 #include "kernel/task/sched.h"
+#include "kernel/random/random.h"
 #include "kernel/lib/string.h"
-#include "kernel/fs/tty.h"
 
 #define TIMESLICE 2 /* ticks: 8 ms at HZ=250 */
 
 struct task_struct idle_task;
+void (*sched_tick_hook)(void);
 static uint64_t slice_end;
 static uint8_t fpu_init_state[512] __attribute__((aligned(16)));
 
@@ -34,7 +35,8 @@ static void timer_tick(bool from_user)
 {
 	struct task_struct *cur = current;
 
-	tty_poll();
+	if (sched_tick_hook)
+		sched_tick_hook();
 	if (from_user)
 		cur->utime++;
 	else if (cur != &idle_task)
@@ -53,10 +55,19 @@ static void timer_tick(bool from_user)
 		cur->need_resched = true;
 }
 
+/* get_random_int()'s pid (random/ sits below tasks): 0 for the boot context, as Linux's swapper. */
+static uint32_t current_pid_for_rng(void)
+{
+	struct task_struct *t = percpu0.cur_task;
+
+	return t ? (uint32_t)t->pid : 0;
+}
+
 void sched_init(void)
 {
 	struct percpu *pc = &percpu0;
 
+	rng_current_pid_hook = current_pid_for_rng;
 	idle_task.pid = 0;
 	idle_task.kthread = true;
 	idle_task.state = TASK_RUNNING;

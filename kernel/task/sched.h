@@ -25,4 +25,7 @@ void preempt_from_user(void);	   /* called on return to ring 3 */
 void do_nanosleep(uint64_t ticks); /* kernel/syscall/sys_misc.c */
 extern uint64_t idle_ticks;
 
+/* Called first on every timer tick: the tty polls its input here (fs/ sits above). */
+extern void (*sched_tick_hook)(void);
+
 #endif

@@ -10,6 +10,8 @@
 #include "kernel/lib/errno.h"
 
 struct task_struct tasks[NR_TASKS];
+void (*task_file_get)(struct file *f);
+void (*task_file_put)(struct file *f);
 static int last_pid;
 
 struct task_struct *find_task_by_pid(int pid)

@@ -10,16 +10,14 @@
 
 #include "kernel/arch/traps.h"
 #include "kernel/arch/percpu.h"
+#include "kernel/task/cred.h"
+#include "kernel/lib/threads.h"
+#include "kernel/uapi/aslrbench.h" /* CAP_* */
 
-#define NR_TASKS       64 /* a full table makes fork return -EAGAIN */
 #define TASK_COMM_LEN  16
 #define TASK_CMDLINE   256
 #define KSTACK_PAGES   4
 #define NR_OPEN	       16
-#define CAP_SYS_PTRACE 19
-#define CAP_SETUID     7
-#define CAP_SETGID     6
-#define CAP_SYS_ADMIN  21
 
 enum task_state {
 	TASK_UNUSED = 0,
@@ -38,10 +36,7 @@ struct task_struct {
 	enum task_state state;
 	bool kthread; /* no user address space (the idle task) */
 
-	/* Credentials, as Linux's struct cred. */
-	uint32_t uid, euid, suid, fsuid;
-	uint32_t gid, egid, sgid, fsgid;
-	uint64_t cap_effective;
+	struct cred cred;
 	int dumpable; /* 1 normally; 0 after a set-id change or prctl */
 
 	uint64_t start_time;   /* jiffies at fork/spawn */
@@ -87,7 +82,7 @@ static inline struct task_struct *get_current(void)
 #define CAP_FULL_SET 0x1ffffffffffULL
 static inline void task_fixup_caps(struct task_struct *t)
 {
-	t->cap_effective = t->euid == 0 ? CAP_FULL_SET : 0;
+	t->cred.cap_effective = t->cred.euid == 0 ? CAP_FULL_SET : 0;
 }
 
 struct task_struct *find_task_by_pid(int pid);
@@ -96,5 +91,13 @@ int alloc_task(struct task_struct **out);
 void free_task(struct task_struct *t);
 int nr_tasks_in_use(void);
 void task_set_comm(struct task_struct *t, const char *name);
+
+/*
+ * Open files belong to fs/, a layer above: fork takes a reference on each of
+ * the parent's files and exit drops the task's through these, which
+ * fs/file.c installs (files_init) before the first task starts.
+ */
+extern void (*task_file_get)(struct file *f);
+extern void (*task_file_put)(struct file *f);
 
 #endif

@@ -14,12 +14,7 @@
 
 static void set_ids(struct task_struct *t, const struct ptrace_case_ids *id)
 {
-	t->uid = id->uid;
-	t->euid = t->fsuid = id->euid;
-	t->suid = id->suid;
-	t->gid = id->gid;
-	t->egid = t->fsgid = id->egid;
-	t->sgid = id->sgid;
+	t->cred = ptrace_case_cred(id, 0);
 	task_fixup_caps(t);
 }
 
@@ -171,9 +166,7 @@ static int attach_case(const struct ptrace_case *c, struct task_struct *target)
 			  : ptrace_may_access(target, PTRACE_MODE_ATTACH);
 	ptrace_scope = 0;
 	target->parent = parent;
-	set_ids(me, &(struct ptrace_case_ids){saved.uid, saved.euid, saved.suid, saved.gid,
-					      saved.egid, saved.sgid});
-	me->cap_effective = saved.cap_effective;
+	me->cred = saved.cred;
 	return ok;
 }
 

@@ -20,7 +20,7 @@ $(BUILD)/user/lib/%.o: kernel/lib/%.c kernel/lib/%.h
 	@echo "  UCC     $@"
 	$(Q)$(KCC) $(USER_CFLAGS) -c $< -o $@
 
-$(BUILD)/user/%.o: kernel/user/%.c kernel/user/lib/ulib.h kernel/syscall/syscall.h
+$(BUILD)/user/%.o: kernel/user/%.c kernel/user/lib/ulib.h kernel/uapi/aslrbench.h kernel/lib/errno.h
 	@mkdir -p $(@D)
 	@echo "  UCC     $@"
 	$(Q)$(KCC) $(USER_CFLAGS) -c $< -o $@

@@ -20,7 +20,7 @@
 /* The stubs' declarations, so a signature drift breaks the build. */
 #include "kernel/mm/vmm.h"
 #include "kernel/lib/printk.h"
-#include "kernel/arch/traps.h"
+#include "kernel/lib/panic.h"
 
 #define KiB	 1024ULL
 #define MiB	 (1024 * KiB)

@@ -11,13 +11,7 @@
 static void to_creds(const struct ptrace_case_ids *id, int has_mm, int dumpable,
 		     struct ptrace_creds *c)
 {
-	c->uid = id->uid;
-	c->euid = id->euid;
-	c->suid = id->suid;
-	c->gid = id->gid;
-	c->egid = id->egid;
-	c->sgid = id->sgid;
-	c->cap_effective = id->euid == 0 ? ~0ULL : 0;
+	c->cred = ptrace_case_cred(id, id->euid == 0 ? ~0ULL : 0);
 	c->has_mm = has_mm;
 	c->dumpable = dumpable;
 }
@@ -42,13 +36,15 @@ END_TEST
 /* CAP_SYS_PTRACE alone (not root) overrides the id and dumpable checks. */
 START_TEST(cap_sys_ptrace_alone)
 {
-	struct ptrace_creds r = { 1000, 1000, 1000, 1000, 1000, 1000, 1ULL << CAP_SYS_PTRACE_BIT,
-				  1, 1 };
-	struct ptrace_creds t = { 0, 0, 0, 0, 0, 0, 0, 1, 0 };
+	struct ptrace_creds r = { .cred = { .uid = 1000, .gid = 1000, .suid = 1000, .sgid = 1000,
+					    .euid = 1000, .egid = 1000,
+					    .cap_effective = 1ULL << CAP_SYS_PTRACE },
+				  .has_mm = 1, .dumpable = 1 };
+	struct ptrace_creds t = { .cred = { .cap_effective = 0 }, .has_mm = 1, .dumpable = 0 };
 	struct ptrace_ctx ctx = { 0, 0, 0 };
 
 	ck_assert_int_eq(ptrace_rule(&r, &t, &ctx, PTRACE_MODE_READ), 0);
-	r.cap_effective = 1ULL << (CAP_SYS_PTRACE_BIT + 1); /* another capability */
+	r.cred.cap_effective = 1ULL << (CAP_SYS_PTRACE + 1); /* another capability */
 	ck_assert_int_ne(ptrace_rule(&r, &t, &ctx, PTRACE_MODE_READ), 0);
 }
 END_TEST

@@ -1,20 +1,17 @@
 /*
- * The process world's start: fault hooks, the scheduler, system calls, and
- * init (pid 1), the first ring-3 program, which runs what the command line
- * asks for.  A user task that faults is killed with a report and a
- * signal-like status; the kernel goes on.
+ * Faults seen by the process layer: a user task that faults is killed with
+ * a report and a signal-like status, the kernel goes on; page faults on
+ * user memory (from ring 3 or inside uaccess) go to the mm.  The start of
+ * the process world itself (init, pid 1) is kernel/init/main.c's.
  */
 #include "kernel/arch/cpu.h"
 #include "kernel/arch/traps.h"
+#include "kernel/lib/panic.h"
 #include "kernel/lib/printk.h"
-#include "kernel/arch/machine_exit.h"
 #include "kernel/lib/errno.h"
-#include "kernel/fs/file.h"
-#include "kernel/fs/proc/proc.h"
 #include "kernel/mm/mm.h"
 #include "kernel/task/process.h"
 #include "kernel/task/sched.h"
-#include "kernel/syscall/syscall.h"
 
 static int fault_signal(uint64_t vector)
 {
@@ -51,6 +48,12 @@ static void user_fault(struct trap_frame *f)
 	do_exit(W_SIGNALED(sig));
 }
 
+/* mm cannot see tasks: it reports each minor fault here, charged to current. */
+static void count_minor_fault(void)
+{
+	current->min_flt++;
+}
+
 static int uaccess_fault(uint64_t addr, bool write)
 {
 	return current->mm ? handle_mm_fault(current->mm, addr, write) : -EFAULT;
@@ -69,30 +72,10 @@ void __stack_chk_fail(void)
 	do_exit(W_SIGNALED(SIGABRT));
 }
 
-void proc_init(void)
+void task_fault_init(void)
 {
-	char *argv[] = {"init"};
-	long pid;
-
-	sched_init();
-	syscall_init();
-	proc_init_fs();
 	user_fault_hook = user_fault;
 	uaccess_fault_hook = uaccess_fault;
 	return_to_user_hook = preempt_from_user;
-	task_fixup_caps(&idle_task); /* root (euid 0): all capabilities */
-	idle_task.dumpable = 1;
-	for (int fd = 0; fd < 3; fd++)
-		idle_task.files[fd] = console_file();
-	pid = do_spawn("init", 1, argv);
-	if (pid != 1) {
-		kprintf("aslrbench: cannot start init (%ld)\n", pid);
-		qemu_exit(EXIT_PANIC);
-	}
-	/*
-	 * From here every byte on the serial port reaches the console buffer.
-	 * run-qemu.sh holds piped input back until it sees this line, because the
-	 * firmware reads (and drops) serial input while it runs.
-	 */
-	kprintf("aslrbench: console ready\n");
+	account_minor_fault = count_minor_fault;
 }

@@ -1,5 +1,5 @@
-#ifndef KERNEL_USER_PROGRAMS_H
-#define KERNEL_USER_PROGRAMS_H
+#ifndef KERNEL_TASK_PROGRAMS_H
+#define KERNEL_TASK_PROGRAMS_H
 
 #include <stdint.h>
 
