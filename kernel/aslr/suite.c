@@ -294,7 +294,7 @@ static void print_row(const struct rng_variant *v, const struct aslr_profile *p,
 
 void aslr_suite(unsigned *measured, unsigned *failed)
 {
-	uint32_t n = kconfig.samples ? kconfig.samples : ASLR_DEFAULT_SAMPLES;
+	uint32_t n = boot_cmdline.samples ? boot_cmdline.samples : ASLR_DEFAULT_SAMPLES;
 	const struct rng_variant *saved = rng_current();
 	int saved_ia32 = aslr_ia32;
 	struct aslr_layout *lay;

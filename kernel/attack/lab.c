@@ -243,12 +243,12 @@ void lab_report_cell(enum lab_strategy s, const char *rng, int leak_fix, int ia3
 
 void job_attack(void)
 {
-	uint32_t trials = kconfig.samples ? kconfig.samples : 100;
+	uint32_t trials = boot_cmdline.samples ? boot_cmdline.samples : 100;
 	int failed = 0;
 
 	kprintf("attack lab: %u trials per cell; attacker uid %d, victim root\n", trials, LAB_UID);
 	for (int s = 0; s < LAB_NR; s++) {
-		if (kconfig.suite[0] && strcmp(kconfig.suite, lab_strategy_names[s]))
+		if (boot_cmdline.suite[0] && strcmp(boot_cmdline.suite, lab_strategy_names[s]))
 			continue;
 		for (int i = 0; rng_variants[i]; i++) {
 			if (!rng_variants[i]->available())
@@ -302,15 +302,15 @@ static long lab_shell_cell(uint64_t ustrategy, uint64_t urng)
 /* aslr [N] from the shell: the ASLR entropy suite with N spawns per cell (default 200). */
 static long lab_shell_aslr(uint64_t samples)
 {
-	uint32_t saved = kconfig.samples;
+	uint32_t saved = boot_cmdline.samples;
 	unsigned measured = 0, failed = 0;
 
 	if (!capable(CAP_SYS_ADMIN))
 		return -EPERM;
 	if (samples > 100000)
 		return -EINVAL;
-	kconfig.samples = samples ? (uint32_t)samples : 200;
+	boot_cmdline.samples = samples ? (uint32_t)samples : 200;
 	aslr_suite(&measured, &failed);
-	kconfig.samples = saved;
+	boot_cmdline.samples = saved;
 	return failed ? -EIO : 0;
 }

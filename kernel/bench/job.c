@@ -215,7 +215,7 @@ static void summary_screen(bool emulated)
 
 static bool want(const char *suite)
 {
-	return !kconfig.suite[0] || !strcmp(kconfig.suite, suite);
+	return !boot_cmdline.suite[0] || !strcmp(boot_cmdline.suite, suite);
 }
 
 void job_bench(void)
@@ -223,23 +223,23 @@ void job_bench(void)
 	static const char *const suites[] = {"timer", "rng", "fork", "spawn", "aslr"};
 	uint32_t n = PROC_ENSEMBLES * PROC_SAMPLES;
 	struct bench_cpu cpu;
-	bool known = !kconfig.suite[0];
+	bool known = !boot_cmdline.suite[0];
 
 	for (unsigned i = 0; i < 5; i++)
-		known |= !strcmp(kconfig.suite, suites[i]);
+		known |= !strcmp(boot_cmdline.suite, suites[i]);
 	if (!known) {
 		kprintf("aslrbench: bad command line: bad value '%s' for suite in mode=bench "
 			"(accepted: timer|rng|fork|spawn|aslr)\n",
-			kconfig.suite);
+			boot_cmdline.suite);
 		machine_exit(EXIT_CMDLINE);
 	}
 	bench_cpu_detect(&cpu);
 	bench_config_init(&cfg, &cpu);
 	cfg.irqs_off = true;
-	if (kconfig.samples)
-		cfg.samples = kconfig.samples;
-	if (kconfig.ensembles)
-		cfg.ensembles = kconfig.ensembles;
+	if (boot_cmdline.samples)
+		cfg.samples = boot_cmdline.samples;
+	if (boot_cmdline.ensembles)
+		cfg.ensembles = boot_cmdline.ensembles;
 	cfg.flush[0].lo = __kernel_start;
 	cfg.flush[0].hi = __kernel_end;
 	cfg.nflush = 1;
@@ -272,6 +272,6 @@ void job_bench(void)
 	if (want("aslr"))
 		aslr_suite(&run.measured, &run.failed);
 	bench_emit_summary(&run, run.failed ? 1 : 0);
-	summary_screen(cpu.hypervisor && !kconfig.seed_len);
+	summary_screen(cpu.hypervisor && !boot_cmdline.seed_len);
 	machine_exit(run.failed ? EXIT_FAILED : EXIT_OK);
 }

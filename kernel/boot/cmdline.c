@@ -11,7 +11,7 @@
 #include "kernel/lib/string.h"
 #include "rng/rng.h"
 
-struct kconfig kconfig = {
+struct boot_cmdline boot_cmdline = {
 	.mode = MODE_BENCH,
 	.rng = "chacha20-batched",
 	.proc_leak_fix = 1,
@@ -59,16 +59,16 @@ static int parse_seed(const char *s)
 {
 	size_t n = strlen(s);
 
-	if (n == 0 || n % 2 || n / 2 > sizeof(kconfig.seed))
+	if (n == 0 || n % 2 || n / 2 > sizeof(boot_cmdline.seed))
 		return -1;
 	for (size_t i = 0; i < n / 2; i++) {
 		int hi = hexval(s[2 * i]), lo = hexval(s[2 * i + 1]);
 
 		if (hi < 0 || lo < 0)
 			return -1;
-		kconfig.seed[i] = (uint8_t)(hi << 4 | lo);
+		boot_cmdline.seed[i] = (uint8_t)(hi << 4 | lo);
 	}
-	kconfig.seed_len = n / 2;
+	boot_cmdline.seed_len = n / 2;
 	return 0;
 }
 
@@ -103,55 +103,55 @@ static int apply(const char *key, const char *val, char *err, size_t errlen)
 	if (!strcmp(key, "mode")) {
 		if ((i = pick(val, mode_names, 4)) < 0)
 			goto bad;
-		kconfig.mode = (enum run_mode)i;
+		boot_cmdline.mode = (enum run_mode)i;
 	} else if (!strcmp(key, "rng")) {
-		if (!rng_find(val) || strlen(val) >= sizeof(kconfig.rng)) {
+		if (!rng_find(val) || strlen(val) >= sizeof(boot_cmdline.rng)) {
 			char names[256];
 
 			rng_names(names, sizeof(names));
 			ksnprintf(err, errlen, "bad value '%s' for rng (accepted: %s)", val, names);
 			return -1;
 		}
-		strlcpy(kconfig.rng, val, sizeof(kconfig.rng));
+		strlcpy(boot_cmdline.rng, val, sizeof(boot_cmdline.rng));
 	} else if (!strcmp(key, "proc_leak_fix")) {
 		if ((i = pick(val, bools, 2)) < 0)
 			goto bad;
-		kconfig.proc_leak_fix = i;
+		boot_cmdline.proc_leak_fix = i;
 	} else if (!strcmp(key, "randomize_va_space")) {
 		if ((i = pick(val, vas, 3)) < 0)
 			goto bad;
-		kconfig.randomize_va_space = i;
+		boot_cmdline.randomize_va_space = i;
 	} else if (!strcmp(key, "aslr_profile")) {
 		if ((i = pick(val, profiles, 2)) < 0)
 			goto bad;
-		kconfig.aslr_ia32 = i;
+		boot_cmdline.aslr_ia32 = i;
 	} else if (!strcmp(key, "hidepid")) {
 		if ((i = pick(val, vas, 3)) < 0)
 			goto bad;
-		kconfig.hidepid = i;
+		boot_cmdline.hidepid = i;
 	} else if (!strcmp(key, "ptrace_scope")) {
 		if ((i = pick(val, scopes, 4)) < 0)
 			goto bad;
-		kconfig.ptrace_scope = i;
+		boot_cmdline.ptrace_scope = i;
 	} else if (!strcmp(key, "hz")) {
 		if (parse_uint(val, 10000, &u) || u < 20)
 			goto bad;
-		kconfig.hz = u;
+		boot_cmdline.hz = u;
 	} else if (!strcmp(key, "seed")) {
 		if (parse_seed(val))
 			goto bad;
 	} else if (!strcmp(key, "suite")) {
-		if (!*val || strlen(val) >= sizeof(kconfig.suite))
+		if (!*val || strlen(val) >= sizeof(boot_cmdline.suite))
 			goto bad;
-		strlcpy(kconfig.suite, val, sizeof(kconfig.suite));
+		strlcpy(boot_cmdline.suite, val, sizeof(boot_cmdline.suite));
 	} else if (!strcmp(key, "samples")) {
 		if (parse_uint(val, 10000000, &u) || u == 0)
 			goto bad;
-		kconfig.samples = u;
+		boot_cmdline.samples = u;
 	} else if (!strcmp(key, "ensembles")) {
 		if (parse_uint(val, 100000, &u) || u == 0)
 			goto bad;
-		kconfig.ensembles = u;
+		boot_cmdline.ensembles = u;
 	} else {
 		ksnprintf(err, errlen,
 			  "unknown key '%s' (accepted keys: mode rng proc_leak_fix "

@@ -7,8 +7,12 @@
 
 enum run_mode { MODE_BENCH, MODE_TEST, MODE_SHELL, MODE_ATTACK };
 
-/* Everything the command line can set, with Linux's defaults where they exist. */
-struct kconfig {
+/*
+ * The boot command line (iso/cmdline.txt), parsed: everything it can set,
+ * with Linux's defaults where they exist.  Read-only once the boot has
+ * parsed it; the knobs a run may change (sysctls) keep their own copies.
+ */
+struct boot_cmdline {
 	enum run_mode mode;
 	char rng[32];		/* variant name; validated against rng/ */
 	int proc_leak_fix;	/* 1: the 2009 patch applied (default) */
@@ -24,10 +28,10 @@ struct kconfig {
 	int ptrace_scope;   /* 0..3 (Yama, Linux 3.4) */
 };
 
-extern struct kconfig kconfig;
+extern struct boot_cmdline boot_cmdline;
 
 /*
- * Parses "k=v k=v ..." into kconfig.  On error returns -1 and writes a
+ * Parses "k=v k=v ..." into boot_cmdline.  On error returns -1 and writes a
  * message naming the key and the accepted values into err.
  */
 int cmdline_parse(const char *line, char *err, size_t errlen);

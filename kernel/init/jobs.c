@@ -10,7 +10,6 @@
 #include "kernel/lib/printk.h"
 #include "kernel/lib/errno.h"
 #include "kernel/arch/machine_exit.h"
-#include "kernel/init/jobs.h"
 #include "kernel/lib/string.h"
 #include "kernel/mm/pmm.h"
 #include "kernel/security/ptrace.h"
@@ -20,10 +19,10 @@
 
 static __attribute__((noreturn)) void job_test(void)
 {
-	int failed = ktest_run_all(kconfig.suite);
+	int failed = ktest_run_all(boot_cmdline.suite);
 
 	if (failed < 0) {
-		kprintf("aslrbench: bad command line: no test matches suite=%s\n", kconfig.suite);
+		kprintf("aslrbench: bad command line: no test matches suite=%s\n", boot_cmdline.suite);
 		machine_exit(EXIT_CMDLINE);
 	}
 	machine_exit(failed ? EXIT_FAILED : EXIT_OK);
@@ -34,7 +33,7 @@ long sys_aslrbench_job(const struct syscall_args *a)
 	(void)a;
 	if (current->pid != 1)
 		return -EPERM;
-	switch (kconfig.mode) {
+	switch (boot_cmdline.mode) {
 	case MODE_TEST:
 		job_test();
 	case MODE_BENCH:
@@ -46,7 +45,7 @@ long sys_aslrbench_job(const struct syscall_args *a)
 	default:
 		/* Named, not faked: these jobs arrive with their issues. */
 		kprintf("aslrbench: mode=%s is not implemented in this build\n",
-			mode_name(kconfig.mode));
+			mode_name(boot_cmdline.mode));
 		machine_exit(EXIT_FAILED);
 	}
 }
@@ -72,7 +71,7 @@ long sys_aslrbench_test(const struct syscall_args *a)
 {
 	static const char junk[64] = "0123456789abcdef0123456789abcdef0123456789abcdef012345678";
 
-	if (kconfig.mode != MODE_TEST)
+	if (boot_cmdline.mode != MODE_TEST)
 		return -ENOSYS;
 	switch (a->a0) {
 	case ASLRBENCH_TEST_SMASH_STACK:

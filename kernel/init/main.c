@@ -147,12 +147,12 @@ __attribute__((noreturn)) void kmain(struct boot_info *bi, uint64_t phys_base)
 	lapic_init();
 	parse_cmdline_or_die();
 	/* layout.c reads its own knobs (tests change them temporarily) */
-	randomize_va_space = kconfig.randomize_va_space;
-	aslr_ia32 = kconfig.aslr_ia32;
-	timer_init(kconfig.hz);
+	randomize_va_space = boot_cmdline.randomize_va_space;
+	aslr_ia32 = boot_cmdline.aslr_ia32;
+	timer_init(boot_cmdline.hz);
 	tsc_init();
 	irq_enable();
-	if (rng_glue_init(kconfig.rng, err, sizeof(err))) {
+	if (rng_glue_init(boot_cmdline.rng, err, sizeof(err))) {
 		kprintf("aslrbench: bad command line: %s\n", err);
 		machine_exit(EXIT_CMDLINE);
 	}

@@ -65,10 +65,10 @@ static size_t gather_seed(uint8_t *buf, size_t cap)
 	size_t n = 0;
 	uint32_t r[4];
 
-	if (kconfig.seed_len) {
-		memcpy(buf, kconfig.seed, kconfig.seed_len);
+	if (boot_cmdline.seed_len) {
+		memcpy(buf, boot_cmdline.seed, boot_cmdline.seed_len);
 		seed_source = "cmdline";
-		return kconfig.seed_len;
+		return boot_cmdline.seed_len;
 	}
 	if (boot_info_copy.seed_len) {
 		memcpy(buf, boot_info_copy.seed, boot_info_copy.seed_len);
@@ -104,7 +104,7 @@ int rng_glue_init(const char *variant, char *err, unsigned long errlen)
 	uint8_t seed[128];
 	size_t n;
 
-	plat.hz = kconfig.hz;
+	plat.hz = boot_cmdline.hz;
 	rng_set_platform(&plat);
 	n = gather_seed(seed, sizeof(seed));
 	rng_seed_all(seed, n);

@@ -231,7 +231,7 @@ static enum ktest_result aslr_ipid_collision(struct ktest_ctx *t)
 	save(&s);
 	randomize_va_space = 2;
 	aslr_ia32 = 0;
-	test_platform.hz = kconfig.hz;
+	test_platform.hz = boot_cmdline.hz;
 	/*
 	 * Pids stay below 32768, so every injected jiffies value (sum - pid) lies
 	 * ahead of now and never wraps, and within the key period as long as the

@@ -116,8 +116,8 @@ static long proc_open(const char *path, int flags, struct file **out)
 
 void proc_init_fs(void)
 {
-	proc_leak_fix = kconfig.proc_leak_fix;
-	hidepid = kconfig.hidepid;
-	ptrace_scope = kconfig.ptrace_scope;
+	proc_leak_fix = boot_cmdline.proc_leak_fix;
+	hidepid = boot_cmdline.hidepid;
+	ptrace_scope = boot_cmdline.ptrace_scope;
 	proc_open_hook = proc_open;
 }
