@@ -7,12 +7,8 @@ BENCH_HDRS := $(wildcard bench/*.h)
 BENCH_HOST_SRCS := bench/host/main.c bench/host/platform_linux.c bench/host/peers.c
 BENCH_HOST_LIBS := -lssl -lcrypto -lsodium
 
-# The kernel's flags for general code (no FPU/SSE, no red zone, higher half).
-BENCH_KCFLAGS := -std=gnu11 -O2 -ffreestanding -fno-builtin -nostdlib -mno-red-zone \
-	-mcmodel=kernel -fno-pic -fno-pie -mgeneral-regs-only -fstack-protector-strong \
-	-Wall -Wextra -Werror -I.
+# bench-kernel-check compiles with the kernel's own flags (kernel/flags.mk).
 BENCHK := $(BUILD)/benchk
-BENCH_KCC ?= gcc
 
 HOST_TOOLS += $(HOST)/bench-host
 # tests/sh/bench-host.sh runs from scripts/test.sh, which runs every tests/sh/*.sh.
@@ -40,7 +36,7 @@ BENCH_KERNEL_SYMS := bench_emit|bench_irq_save|bench_irq_restore|bench_scratch|_
 
 $(BENCHK)/%.o: %.c $(BENCH_HDRS) $(COMMON_HDRS) $(wildcard rng/*.h)
 	@mkdir -p $(@D)
-	$(Q)$(BENCH_KCC) $(BENCH_KCFLAGS) -c $< -o $@
+	$(Q)$(KCC) $(KCFLAGS) -c $< -o $@
 
 bench-kernel-check: $(BENCH_KOBJS)
 	$(Q)ld -r -o $(BENCHK)/bench.o $(BENCH_KOBJS)
