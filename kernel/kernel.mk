@@ -7,14 +7,15 @@ KLDFLAGS   := -nostdlib -static -no-pie -z max-page-size=4096 -z noexecstack -T 
 # Every kernel source, listed: a new file is built only when it is named here,
 # so a stray or half-moved file cannot slip into (or out of) the image.
 KERNEL_C := \
-	kernel/arch/acpi.c kernel/arch/gdt.c kernel/arch/idt.c kernel/arch/lapic.c \
+	kernel/arch/acpi.c kernel/arch/fw_cfg.c kernel/arch/gdt.c kernel/arch/idt.c kernel/arch/lapic.c \
 	kernel/arch/machine_exit.c kernel/arch/page.c kernel/arch/pat.c kernel/arch/timer.c \
 	kernel/arch/traps.c kernel/arch/tsc.c \
 	kernel/aslr/stats.c kernel/aslr/suite.c \
 	kernel/attack/lab.c \
 	kernel/bench/job.c kernel/bench/platform.c kernel/bench/summary_screen.c \
 	kernel/boot/cmdline.c \
-	kernel/console/fbcon.c kernel/console/keyboard.c kernel/console/serial.c \
+	kernel/console/fbcon.c kernel/console/fbcon_draw.c kernel/console/fbcon_vt.c \
+	kernel/console/keyboard.c kernel/console/psf.c kernel/console/serial.c \
 	kernel/fs/file.c kernel/fs/tty.c \
 	kernel/fs/proc/array.c kernel/fs/proc/base.c kernel/fs/proc/path.c kernel/fs/proc/root.c \
 	kernel/fs/proc/stat_format.c kernel/fs/proc/task_mmu.c \

@@ -22,7 +22,8 @@ static __attribute__((noreturn)) void job_test(void)
 	int failed = ktest_run_all(boot_cmdline.suite);
 
 	if (failed < 0) {
-		kprintf("aslrbench: bad command line: no test matches suite=%s\n", boot_cmdline.suite);
+		kprintf("aslrbench: bad command line: no test matches suite=%s\n",
+			boot_cmdline.suite);
 		machine_exit(EXIT_CMDLINE);
 	}
 	machine_exit(failed ? EXIT_FAILED : EXIT_OK);

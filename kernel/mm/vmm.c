@@ -188,4 +188,3 @@ uint64_t vmm_kernel_pml4(void)
 {
 	return kernel_pml4;
 }
-

