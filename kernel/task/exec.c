@@ -7,7 +7,7 @@
  * maps each PT_LOAD segment at the chosen base, applies the
  * R_X86_64_RELATIVE relocations a static PIE carries, and builds the
  * initial stack (argc, argv, envp, auxv) as the System V ABI describes.
- * Where the layout's pieces go is decided by arch/mmap_layout.c (ASLR).
+ * Where the layout's pieces go is decided by kernel/mm/layout.c (ASLR).
  */
 #include "boot/elf64.h"
 #include "kernel/lib/printk.h"

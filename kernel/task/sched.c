@@ -111,7 +111,7 @@ static void context_switch(struct task_struct *prev, struct task_struct *next)
 	}
 	write_cr3(next->mm ? next->mm->pml4 : vmm_kernel_pml4());
 	pc->cur_task = next;
-	/* Each task's frames were built with its own canary (see percpu.h). */
+	/* Each task's frames were built with its own canary (see kernel/arch/percpu.h). */
 	pc->stack_canary = next->stack_canary;
 	__switch_to_asm(&prev->kernel_rsp, next->kernel_rsp);
 }

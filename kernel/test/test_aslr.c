@@ -361,7 +361,10 @@ static enum ktest_result aslr_ia32_bits(struct ktest_ctx *t)
 }
 KTEST(aslr_ia32_bits);
 
-/* DESIGN's check: 1000 spawns, >= 990 distinct mmap bases on x86_64, <= 256 on ia32. */
+/*
+ * ../shared/DESIGN.md's check ("ASLR"): 1000 spawns, >= 990 distinct mmap
+ * bases on x86_64, <= 256 on ia32.
+ */
 static enum ktest_result aslr_distinct_1000(struct ktest_ctx *t)
 {
 	const uint32_t n = 1000;

@@ -1,5 +1,5 @@
 /*
- * /proc tests from ring 3, run by kernel/test/test_proc_fs.c:
+ * /proc tests from ring 3, run by kernel/test/test_procfs.c:
  *   t_procfs format          /proc/self/stat: 44 fields, consistent with this task
  *   t_procfs leak fixed      every other task: the patch's four fields are 0,
  *                          no numeric wchan, maps denied
