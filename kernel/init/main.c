@@ -152,7 +152,7 @@ __attribute__((noreturn)) void kmain(struct boot_info *bi, uint64_t phys_base)
 	timer_init(boot_cmdline.hz);
 	tsc_init();
 	irq_enable();
-	if (rng_glue_init(boot_cmdline.rng, err, sizeof(err))) {
+	if (random_init(boot_cmdline.rng, err, sizeof(err))) {
 		kprintf("aslrbench: bad command line: %s\n", err);
 		machine_exit(EXIT_CMDLINE);
 	}

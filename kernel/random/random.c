@@ -99,7 +99,7 @@ static size_t gather_seed(uint8_t *buf, size_t cap)
 	return n;
 }
 
-int rng_glue_init(const char *variant, char *err, unsigned long errlen)
+int random_init(const char *variant, char *err, unsigned long errlen)
 {
 	uint8_t seed[128];
 	size_t n;
@@ -123,7 +123,7 @@ int rng_glue_init(const char *variant, char *err, unsigned long errlen)
 	}
 }
 
-const struct rng_platform *rng_glue_platform(void)
+const struct rng_platform *random_platform(void)
 {
 	return &plat;
 }

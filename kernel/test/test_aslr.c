@@ -192,7 +192,7 @@ static uint64_t injected_sum;
 
 static uint32_t test_pid(void)
 {
-	return rng_glue_platform()->current_pid();
+	return random_platform()->current_pid();
 }
 
 static uint64_t test_jiffies(void)
@@ -270,7 +270,7 @@ static enum ktest_result aslr_ipid_collision(struct ktest_ctx *t)
 					 names[v], lays[0].mmap_base);
 	}
 	inject_on = false;
-	rng_set_platform(rng_glue_platform());
+	rng_set_platform(random_platform());
 	return restore(&s, res);
 }
 KTEST(aslr_ipid_collision);

@@ -301,7 +301,8 @@ int main(int argc, char **argv)
 	return 0;
 }
 C
-fbcon_srcs="kernel/console/fbcon.c kernel/console/fbcon_draw.c kernel/console/fbcon_vt.c kernel/console/psf.c kernel/arch/fw_cfg.c"
+fbcon_srcs=(kernel/console/fbcon.c kernel/console/fbcon_draw.c kernel/console/fbcon_vt.c
+	kernel/console/psf.c kernel/arch/fw_cfg.c)
 hcc() { gcc -std=gnu11 -O1 -Wall -Wextra -Werror -Wno-unused-parameter -I. "$@"; }
 h=$tmp/harness
 if [ ! -r build/aslrbench.iso ] || [ ! -r "$fontobj" ]; then
@@ -311,9 +312,9 @@ if [ ! -r build/aslrbench.iso ] || [ ! -r "$fontobj" ]; then
 	exit 0
 fi
 ok "harness: fbcon.c builds for the host" \
-	hcc -o "$h" "$tmp/harness.c" $fbcon_srcs "$fontobj"
+	hcc -o "$h" "$tmp/harness.c" "${fbcon_srcs[@]}" "$fontobj"
 ok "harness: bad-font build" \
-	hcc -DBAD_FONT -o "$h-badfont" "$tmp/harness.c" $fbcon_srcs
+	hcc -DBAD_FONT -o "$h-badfont" "$tmp/harness.c" "${fbcon_srcs[@]}"
 "$h" "$tmp/frame" >"$tmp/harness.out" 2>"$tmp/harness.err"
 "$h-badfont" "$tmp/frame" bad >>"$tmp/harness.out" 2>>"$tmp/harness.err"
 cp "$tmp/harness.out" "$logs/screen-harness.out"
