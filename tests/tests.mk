@@ -10,7 +10,8 @@ HOST_TESTS += $(HOST)/test_ptrace
 HOST_TOOLS += $(FUZZ_TARGETS)
 
 $(HOST)/test_ptrace: tests/security/test_ptrace.c kernel/security/ptrace_rules.c \
-		kernel/security/ptrace_rules.h kernel/security/ptrace_cases.h
+		kernel/security/ptrace_rules.h kernel/security/ptrace_cases.h \
+		kernel/task/cred.h kernel/uapi/aslrbench.h
 	@mkdir -p $(@D)
 	@echo "  HOSTCC  $@"
 	$(Q)$(HOST_CC) $(HOST_CFLAGS) $(CHECK_CFLAGS) -o $@ tests/security/test_ptrace.c \
