@@ -1,7 +1,10 @@
 # aslrbench: every entry point of the project.  `make V=1` shows commands.
 #
-# Fragments included below each own one directory: rng/rng.mk, bench/bench.mk,
-# kernel/kernel.mk, boot/boot.mk, iso/iso.mk.  They append to HOST_TESTS (host
+# Fragments included below each own one directory: common/common.mk,
+# rng/rng.mk, bench/bench.mk, kernel/kernel.mk, boot/boot.mk, iso/iso.mk,
+# tests/tests.mk; kernel/flags.mk holds the kernel's compiler flags, for every
+# kernel-side build and check.  `include`, not `-include`: a missing fragment
+# is an error, not a silently smaller build.  They append to HOST_TESTS (host
 # programs that print TAP: "ok N - name" / "not ok N - name") and HOST_TOOLS.
 
 BUILD      := build
@@ -50,12 +53,14 @@ help:
 	@echo '  clean              remove build/'
 	@echo '  help               this list'
 
--include rng/rng.mk
--include bench/bench.mk
--include kernel/kernel.mk
--include boot/boot.mk
--include iso/iso.mk
--include tests/tests.mk
+include kernel/flags.mk
+include common/common.mk
+include rng/rng.mk
+include bench/bench.mk
+include kernel/kernel.mk
+include boot/boot.mk
+include iso/iso.mk
+include tests/tests.mk
 
 host-all: $(HOST_TOOLS) $(HOST_TESTS)
 

@@ -1,7 +1,7 @@
 /* The timing harness; see harness.h. */
 #include "bench/harness.h"
 #include "bench/platform.h"
-#include "bench/tsc.h"
+#include "common/tsc.h"
 
 void bench_config_init(struct bench_config *cfg, const struct bench_cpu *cpu)
 {

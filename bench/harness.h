@@ -11,8 +11,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "bench/cpu.h"
-#include "bench/jrec.h"
+#include "common/cpu.h"
+#include "common/jrec.h"
 #include "bench/stats.h"
 
 /* A memory range evicted before each "first call" sample. */
@@ -91,7 +91,8 @@ int bench_calibrate(struct bench_config *cfg, struct bench_result *floor);
 uint32_t bench_subtract(uint32_t *s, uint64_t n, uint32_t overhead);
 
 /*
- * Records: bench_record_begin writes type "bench" and every DESIGN field
+ * Records: bench_record_begin writes type "bench" and every field
+ * ../shared/DESIGN.md ("Contracts") promises
  * (suite, rng, metric, min, median, mean, p99, max, var, ensembles,
  * samples) plus unit, overhead, var_of_min, var_of_var, serialise, n,
  * irqs_off; the caller may add fields with jrec_*() and then calls

@@ -1,5 +1,5 @@
 /* Console tables and the summary record; see run.h. */
-#include "bench/jrec.h"
+#include "common/jrec.h"
 #include "bench/platform.h"
 #include "bench/run.h"
 #include "bench/text.h"

@@ -1,5 +1,5 @@
 /* Console line builder; see text.h. */
-#include "bench/jrec.h"
+#include "common/jrec.h"
 #include "bench/text.h"
 
 void tl_init(struct tline *l)

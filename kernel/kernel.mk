@@ -1,32 +1,44 @@
 # kernel/: the freestanding kernel, linked with rng/ and bench/ into build/kernel.elf.
 #
-# Everything in the kernel, rng/ and bench/ included, is built
-# -mgeneral-regs-only: no float, no SIMD, so no kernel path can clobber a user
-# task's SIMD registers and only the context switch saves them.  (Linux's own
-# random.c is scalar C too; the host build of rng/ may vectorise.)
-
-KCC      ?= gcc
+# Compiler flags: kernel/flags.mk (KCC, KCFLAGS), shared with the checks.
 NASM     ?= nasm
-KBASE_CFLAGS := -std=gnu11 -O2 -g -ffreestanding -fno-builtin -nostdlib -nostdinc \
-	-isystem $(shell $(KCC) -print-file-name=include) \
-	-mno-red-zone -mcmodel=kernel -fno-pic -fno-pie -fno-omit-frame-pointer \
-	-fstack-protector-strong -fno-strict-aliasing -fno-tree-loop-distribute-patterns -Wall -Wextra -Werror -I.
-KCFLAGS    := $(KBASE_CFLAGS) -mgeneral-regs-only
-KRNG_CFLAGS := $(KCFLAGS)
 KLDFLAGS   := -nostdlib -static -no-pie -z max-page-size=4096 -z noexecstack -T kernel/kernel.ld
 
-KERNEL_C   := $(shell find kernel -name '*.c' -not -path 'kernel/user/*' | LC_ALL=C sort)
-KERNEL_ASM := $(shell find kernel -name '*.asm' -not -path 'kernel/user/*' | LC_ALL=C sort)
-KERNEL_OBJS := $(patsubst %.c,$(BUILD)/k/%.o,$(KERNEL_C) $(BENCH_SRCS)) \
+# Every kernel source, listed: a new file is built only when it is named here,
+# so a stray or half-moved file cannot slip into (or out of) the image.
+KERNEL_C := \
+	kernel/arch/acpi.c kernel/arch/fw_cfg.c kernel/arch/gdt.c kernel/arch/idt.c kernel/arch/lapic.c \
+	kernel/arch/machine_exit.c kernel/arch/page.c kernel/arch/pat.c kernel/arch/timer.c \
+	kernel/arch/traps.c kernel/arch/tsc.c \
+	kernel/aslr/stats.c kernel/aslr/suite.c \
+	kernel/attack/lab.c \
+	kernel/bench/job.c kernel/bench/platform.c kernel/bench/summary_screen.c \
+	kernel/boot/cmdline.c \
+	kernel/console/fbcon.c kernel/console/fbcon_draw.c kernel/console/fbcon_vt.c \
+	kernel/console/keyboard.c kernel/console/psf.c kernel/console/serial.c \
+	kernel/fs/file.c kernel/fs/tty.c \
+	kernel/fs/proc/array.c kernel/fs/proc/base.c kernel/fs/proc/path.c kernel/fs/proc/root.c \
+	kernel/fs/proc/stat_format.c kernel/fs/proc/task_mmu.c \
+	kernel/init/boot_record.c kernel/init/jobs.c kernel/init/main.c \
+	kernel/lib/panic.c kernel/lib/printk.c kernel/lib/string.c kernel/lib/vsprintf.c \
+	kernel/mm/ioremap.c kernel/mm/layout.c kernel/mm/mm.c kernel/mm/pmm.c kernel/mm/uaccess.c \
+	kernel/mm/vmm.c \
+	kernel/random/random.c \
+	kernel/security/ptrace.c kernel/security/ptrace_rules.c \
+	kernel/syscall/sys_cred.c kernel/syscall/sys_file.c kernel/syscall/sys_misc.c \
+	kernel/syscall/sys_mm.c kernel/syscall/sys_proc.c kernel/syscall/syscall.c \
+	kernel/task/exec.c kernel/task/exit.c kernel/task/fault.c kernel/task/fork.c \
+	kernel/task/sched.c kernel/task/task.c \
+	kernel/test/ktest.c kernel/test/test_arch.c kernel/test/test_aslr.c \
+	kernel/test/test_attack.c kernel/test/test_ioremap.c kernel/test/test_mm.c \
+	kernel/test/test_process.c kernel/test/test_procfs.c
+KERNEL_ASM := \
+	kernel/arch/entry.asm kernel/arch/isr.asm kernel/arch/probe.asm kernel/arch/switch.asm
+KERNEL_OBJS := $(patsubst %.c,$(BUILD)/k/%.o,$(KERNEL_C) $(BENCH_SRCS) $(COMMON_SRCS)) \
 	$(patsubst %.c,$(BUILD)/k/%.o,$(RNG_SRCS)) \
 	$(patsubst %.asm,$(BUILD)/k/%.o,$(KERNEL_ASM)) $(BUILD)/user/progtab.o
 
--include kernel/console/font.mk
-
-$(BUILD)/k/rng/%.o: rng/%.c
-	@mkdir -p $(@D)
-	@echo "  KCC     $@"
-	$(Q)$(KCC) $(KRNG_CFLAGS) -MMD -MP -c $< -o $@
+include kernel/console/font.mk
 
 $(BUILD)/k/%.o: %.c
 	@mkdir -p $(@D)
@@ -46,5 +58,5 @@ $(BUILD)/kernel.elf: $(KERNEL_OBJS) $(KERNEL_EXTRA_OBJS) kernel/kernel.ld
 $(BUILD)/kernel.esp.elf: $(BUILD)/kernel.elf
 	$(Q)objcopy --strip-debug $< $@
 
--include kernel/user/user.mk
+include kernel/user/user.mk
 -include $(KERNEL_OBJS:.o=.d)

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * registry.c - the variant table in DESIGN order, lookup by contract name,
+ * registry.c - the variant table in the order of ../shared/DESIGN.md ("RNG
+ * variants"), lookup by contract name,
  * seeding and the interrupt entropy input.
  *
  * Why: names are the contract used on the kernel command line (rng=), in

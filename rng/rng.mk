@@ -11,10 +11,7 @@ RNG_HDRS := $(wildcard rng/*.h)
 RNG_HOST_OBJS := $(patsubst rng/%.c,$(HOST)/rng/%.o,$(RNG_SRCS))
 RNG_HOST_LIB  := $(HOST)/librng.a
 
-# Kernel flags, for rng-kernel-check (the kernel build owns its own copy).
-RNG_KERNEL_CC     ?= gcc
-RNG_KERNEL_CFLAGS := -std=gnu11 -O2 -ffreestanding -fno-builtin -nostdlib -mno-red-zone \
-	-mcmodel=kernel -fno-pic -fno-pie -fstack-protector-strong -Wall -Wextra -Werror -I.
+# rng-kernel-check builds every file with the kernel's own flags (kernel/flags.mk).
 RNG_KERNEL_OBJS   := $(patsubst rng/%.c,$(BUILD)/rngk/%.o,$(RNG_SRCS))
 
 CHECK_CFLAGS := $(shell pkg-config --cflags check 2>/dev/null)
@@ -46,7 +43,7 @@ $(HOST)/test_rng_%: tests/rng/test_rng_%.c tests/rng/tap_check.h $(RNG_HOST_LIB)
 
 $(BUILD)/rngk/%.o: rng/%.c $(RNG_HDRS)
 	@mkdir -p $(dir $@)
-	$(Q)$(RNG_KERNEL_CC) $(RNG_KERNEL_CFLAGS) -c -o $@ $<
+	$(Q)$(KCC) $(KCFLAGS) -c -o $@ $<
 
 rng-kernel-check: $(RNG_KERNEL_OBJS)
 	@echo "rng-kernel-check: $(words $(RNG_KERNEL_OBJS)) files build with kernel flags"

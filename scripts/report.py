@@ -13,6 +13,10 @@ only when a log cannot be read or no record at all was found.
 
 Needs only Debian's python3 (+ python3-matplotlib for the plots; without it
 the plots are skipped with a note).
+
+Why one file over 500 lines: it is meant to be copied next to a log captured
+on any machine and run there alone; the parser, the tables and the plots
+share one record model, and a module split would make the copy a package.
 """
 
 import argparse
@@ -27,7 +31,7 @@ PROG = "report"
 BASELINE = "md4-2.6.30"          # the relative-cost reference variant
 MAX_WARNINGS = 50                # per log; the rest are only counted
 
-# Fields the DESIGN.md contract promises per record type; a record lacking
+# Fields ../shared/DESIGN.md ("Contracts") promises per record type; a record lacking
 # some is kept (and warned about), tables show "–" for the gaps.
 REQUIRED = {
     "boot": (),

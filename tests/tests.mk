@@ -9,11 +9,12 @@ FUZZ_SECONDS ?= 60
 HOST_TESTS += $(HOST)/test_ptrace
 HOST_TOOLS += $(FUZZ_TARGETS)
 
-$(HOST)/test_ptrace: tests/proc/test_ptrace.c kernel/security/ptrace_rules.c \
-		kernel/security/ptrace_rules.h kernel/security/ptrace_cases.h
+$(HOST)/test_ptrace: tests/security/test_ptrace.c kernel/security/ptrace_rules.c \
+		kernel/security/ptrace_rules.h kernel/security/ptrace_cases.h \
+		kernel/task/cred.h kernel/uapi/aslrbench.h
 	@mkdir -p $(@D)
 	@echo "  HOSTCC  $@"
-	$(Q)$(HOST_CC) $(HOST_CFLAGS) $(CHECK_CFLAGS) -o $@ tests/proc/test_ptrace.c \
+	$(Q)$(HOST_CC) $(HOST_CFLAGS) $(CHECK_CFLAGS) -o $@ tests/security/test_ptrace.c \
 		kernel/security/ptrace_rules.c $(CHECK_LIBS)
 
 $(HOST)/fuzz_%: tests/fuzz/fuzz_%.c $(PROC_HOST_SRCS)
@@ -32,7 +33,7 @@ fuzz: $(FUZZ_TARGETS)
 HOST_TESTS += $(HOST)/test_pmm_map
 
 $(HOST)/test_pmm_map: tests/mm/test_pmm_map.c kernel/mm/pmm.c kernel/mm/pmm.h \
-		kernel/mm/vmm.h boot/boot_info.h
+		kernel/mm/vmm.h kernel/arch/page.h kernel/lib/panic.h boot/boot_info.h
 	@mkdir -p $(@D)
 	@echo "  HOSTCC  $@"
 	$(Q)$(HOST_CC) $(HOST_CFLAGS) $(CHECK_CFLAGS) -o $@ tests/mm/test_pmm_map.c \

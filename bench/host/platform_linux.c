@@ -13,7 +13,7 @@
 
 #include "bench/host/platform_linux.h"
 #include "bench/platform.h"
-#include "bench/tsc.h"
+#include "common/tsc.h"
 #include "rng/rng.h"
 
 static FILE *log_file;

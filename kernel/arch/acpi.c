@@ -5,7 +5,7 @@
  */
 #include "kernel/arch/acpi.h"
 #include "kernel/lib/string.h"
-#include "kernel/mm/vmm.h"
+#include "kernel/arch/page.h"
 
 #define MAX_TABLE_LEN (1u << 20)
 

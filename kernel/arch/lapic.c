@@ -8,7 +8,7 @@
 
 #include "kernel/arch/cpu.h"
 #include "kernel/arch/lapic.h"
-#include "kernel/mm/vmm.h"
+#include "kernel/arch/page.h"
 
 #define REG_EOI	      0x0b0
 #define REG_SVR	      0x0f0

@@ -9,7 +9,6 @@
 #include "kernel/arch/cpu.h"
 #include "kernel/arch/timer.h"
 #include "kernel/arch/traps.h"
-#include "kernel/rng_glue.h"
 
 #define PIC1_CMD  0x20
 #define PIC1_DATA 0x21
@@ -22,6 +21,7 @@
 
 volatile uint64_t jiffies;
 void (*timer_tick_hook)(bool from_user);
+void (*timer_entropy_hook)(int irq);
 static unsigned cur_hz;
 static uint16_t divisor;
 
@@ -44,7 +44,8 @@ static void tick(struct trap_frame *f)
 	jiffies++;
 	outb(PIC1_CMD, 0x20);
 	/* Interrupt timing is the 2.6.29 input pool's entropy source, as in Linux. */
-	add_interrupt_randomness(0);
+	if (timer_entropy_hook)
+		timer_entropy_hook(0);
 	if (timer_tick_hook)
 		timer_tick_hook((f->cs & 3) == 3);
 }

@@ -14,8 +14,9 @@
 #include "kernel/arch/cpu.h"
 #include "kernel/arch/traps.h"
 #include "kernel/arch/lapic.h"
-#include "kernel/console/printk.h"
-#include "kernel/exit.h"
+#include "kernel/lib/panic.h"
+#include "kernel/lib/printk.h"
+#include "kernel/arch/machine_exit.h"
 
 static const char *const exc_names[32] = {
 	"divide error",
@@ -129,7 +130,7 @@ static __attribute__((noreturn)) void die(struct trap_frame *f)
 			(f->error & 4) ? "user" : "kernel");
 	dump_frame(f);
 	backtrace_from(f->rbp, f->rip);
-	qemu_exit(EXIT_PANIC);
+	machine_exit(EXIT_PANIC);
 }
 
 static void exception(struct trap_frame *f)
@@ -173,18 +174,32 @@ void trap_dispatch(struct trap_frame *f)
 	lapic_eoi();
 }
 
-void panic(const char *fmt, ...)
+/* lib/'s panic() and printk reach arch through these (lib sits below arch). */
+__attribute__((noreturn)) static void panic_exit(uint64_t rbp, uint64_t rip)
 {
-	char buf[256];
-	va_list ap;
-	uint64_t rbp;
+	backtrace_from(rbp, rip);
+	machine_exit(EXIT_PANIC);
+}
 
+static void panic_irq_off(void)
+{
 	irq_disable();
-	va_start(ap, fmt);
-	kvsnprintf(buf, sizeof(buf), fmt, ap);
-	va_end(ap);
-	kprintf("\nKERNEL PANIC: %s\n", buf);
-	__asm__ volatile("mov %%rbp, %0" : "=r"(rbp));
-	backtrace_from(rbp, (uint64_t)__builtin_return_address(0));
-	qemu_exit(EXIT_PANIC);
+}
+
+static uint64_t console_irq_off(void)
+{
+	return irq_save();
+}
+
+static void console_irq_back(uint64_t flags)
+{
+	irq_restore(flags);
+}
+
+void traps_install_lib_hooks(void)
+{
+	panic_irq_disable = panic_irq_off;
+	panic_backtrace_and_exit = panic_exit;
+	console_irq_save = console_irq_off;
+	console_irq_restore = console_irq_back;
 }

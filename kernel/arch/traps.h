@@ -36,6 +36,7 @@ int probe_write_u64(void *addr, uint64_t val);
 
 void dump_frame(const struct trap_frame *f);
 void backtrace_from(uint64_t rbp, uint64_t rip);
-__attribute__((noreturn)) void panic(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* Installs lib/'s panic and printk hooks (interrupt masking, backtrace, exit). */
+void traps_install_lib_hooks(void);
 
 #endif

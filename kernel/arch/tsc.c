@@ -4,7 +4,7 @@
  * it and otherwise measure it against PIT channel 2 (a fixed 1.193182 MHz
  * clock that needs no interrupts), median of three 50 ms windows.
  */
-#include "bench/cpu.h"
+#include "common/cpu.h"
 #include "kernel/arch/cpu.h"
 #include "kernel/arch/timer.h"
 #include "kernel/arch/tsc.h"

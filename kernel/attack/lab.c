@@ -20,32 +20,28 @@
  *   brute-force            one uniform guess per region; mean_guesses is the
  *                          expectation, (2^bits + 1) / 2
  */
-#include "bench/jrec.h"
+#include "common/jrec.h"
 #include "kernel/arch/timer.h"
 #include "kernel/attack/lab.h"
-#include "kernel/aslr_suite.h"
-#include "kernel/cmdline.h"
-#include "kernel/console/printk.h"
-#include "kernel/errno.h"
-#include "kernel/exit.h"
+#include "kernel/aslr/suite.h"
+#include "kernel/boot/cmdline.h"
+#include "kernel/lib/printk.h"
+#include "kernel/lib/errno.h"
+#include "kernel/arch/machine_exit.h"
 #include "kernel/fs/proc/internal.h"
 #include "kernel/lib/string.h"
 #include "kernel/lib/vsprintf.h"
 #include "kernel/mm/layout.h"
 #include "kernel/mm/mm.h"
 #include "kernel/mm/uaccess.h"
-#include "kernel/rng_glue.h"
-#include "kernel/sched/proc.h"
-#include "kernel/sched/sched.h"
+#include "kernel/random/random.h"
+#include "kernel/security/ptrace.h"
+#include "kernel/task/process.h"
+#include "kernel/task/sched.h"
 #include "kernel/syscall/syscall.h"
 
 #define LAB_MAX_GUESSES 64
 #define LAB_UID		1000
-#define OP_PARK		1
-#define OP_READY	2
-#define OP_SUBMIT	3
-#define OP_RUN_CELL	4 /* the shell's `attack` command (root) */
-#define OP_ASLR_SUITE	5 /* the shell's `aslr` command (root) */
 
 const char *const lab_strategy_names[LAB_NR] = {"proc-leak", "pid-jiffies-collision",
 						"state-replay", "brute-force"};
@@ -66,19 +62,19 @@ static long lab_shell_aslr(uint64_t samples);
 long sys_aslrbench_lab(const struct syscall_args *a)
 {
 	switch (a->a0) {
-	case OP_PARK: /* the victim: sleep until the trial ends */
-		if (!trial.active || current->euid != 0)
+	case LAB_OP_PARK: /* the victim: sleep until the trial ends */
+		if (!trial.active || current->cred.euid != 0)
 			return -EPERM;
 		sleep_on(&park_chan, (const void *)do_nanosleep);
 		return 0;
-	case OP_READY: /* the attacker: set up, send the victim */
+	case LAB_OP_READY: /* the attacker: set up, send the victim */
 		if (!trial.active)
 			return -EPERM;
 		trial.ready = true;
 		wake_up(&ready_chan);
 		return 0;
-	case OP_SUBMIT: /* a guess: region, value */
-		if (!trial.active || current->uid != LAB_UID)
+	case LAB_OP_SUBMIT: /* a guess: region, value */
+		if (!trial.active || current->cred.uid != LAB_UID)
 			return -EPERM;
 		if (a->a1 >= LAB_NR_REGIONS)
 			return -EINVAL;
@@ -86,9 +82,9 @@ long sys_aslrbench_lab(const struct syscall_args *a)
 			return -ENOSPC;
 		trial.guess[a->a1][trial.n[a->a1]++] = a->a2;
 		return 0;
-	case OP_RUN_CELL:
+	case LAB_OP_RUN_CELL:
 		return lab_shell_cell(a->a1, a->a2);
-	case OP_ASLR_SUITE:
+	case LAB_OP_ASLR_SUITE:
 		return lab_shell_aslr(a->a1);
 	default:
 		return -EINVAL;
@@ -103,8 +99,8 @@ static long spawn_as(const char *const *argv, int argc, uint32_t uid)
 	if (pid < 0 || !uid)
 		return pid;
 	t = find_task_by_pid((int)pid);
-	t->uid = t->euid = t->suid = t->fsuid = uid;
-	t->gid = t->egid = t->sgid = t->fsgid = uid;
+	t->cred.uid = t->cred.euid = t->cred.suid = t->cred.fsuid = uid;
+	t->cred.gid = t->cred.egid = t->cred.sgid = t->cred.fsgid = uid;
 	task_fixup_caps(t);
 	return pid;
 }
@@ -247,12 +243,12 @@ void lab_report_cell(enum lab_strategy s, const char *rng, int leak_fix, int ia3
 
 void job_attack(void)
 {
-	uint32_t trials = kconfig.samples ? kconfig.samples : 100;
+	uint32_t trials = boot_cmdline.samples ? boot_cmdline.samples : 100;
 	int failed = 0;
 
 	kprintf("attack lab: %u trials per cell; attacker uid %d, victim root\n", trials, LAB_UID);
 	for (int s = 0; s < LAB_NR; s++) {
-		if (kconfig.suite[0] && strcmp(kconfig.suite, lab_strategy_names[s]))
+		if (boot_cmdline.suite[0] && strcmp(boot_cmdline.suite, lab_strategy_names[s]))
 			continue;
 		for (int i = 0; rng_variants[i]; i++) {
 			if (!rng_variants[i]->available())
@@ -274,7 +270,7 @@ void job_attack(void)
 			}
 		}
 	}
-	qemu_exit(failed ? EXIT_FAILED : EXIT_OK);
+	machine_exit(failed ? EXIT_FAILED : EXIT_OK);
 }
 
 /* attack [strategy] [variant] from the shell: one cell per proc_leak_fix, 20 trials. */
@@ -283,7 +279,7 @@ static long lab_shell_cell(uint64_t ustrategy, uint64_t urng)
 	char strategy[32], rng[32];
 	int s;
 
-	if (!(current->cap_effective & 1ULL << 21)) /* CAP_SYS_ADMIN */
+	if (!capable(CAP_SYS_ADMIN))
 		return -EPERM;
 	if (strncpy_from_user(strategy, ustrategy, sizeof(strategy)) < 0 ||
 	    strncpy_from_user(rng, urng, sizeof(rng)) < 0)
@@ -306,15 +302,15 @@ static long lab_shell_cell(uint64_t ustrategy, uint64_t urng)
 /* aslr [N] from the shell: the ASLR entropy suite with N spawns per cell (default 200). */
 static long lab_shell_aslr(uint64_t samples)
 {
-	uint32_t saved = kconfig.samples;
+	uint32_t saved = boot_cmdline.samples;
 	unsigned measured = 0, failed = 0;
 
-	if (!(current->cap_effective & 1ULL << 21)) /* CAP_SYS_ADMIN */
+	if (!capable(CAP_SYS_ADMIN))
 		return -EPERM;
 	if (samples > 100000)
 		return -EINVAL;
-	kconfig.samples = samples ? (uint32_t)samples : 200;
+	boot_cmdline.samples = samples ? (uint32_t)samples : 200;
 	aslr_suite(&measured, &failed);
-	kconfig.samples = saved;
+	boot_cmdline.samples = saved;
 	return failed ? -EIO : 0;
 }

@@ -4,8 +4,9 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "kernel/uapi/aslrbench.h" /* enum lab_region */
+
 enum lab_strategy { LAB_PROC_LEAK, LAB_COLLISION, LAB_STATE_REPLAY, LAB_BRUTE_FORCE, LAB_NR };
-enum lab_region { LAB_STACK, LAB_MMAP, LAB_EXE, LAB_NR_REGIONS };
 
 struct lab_cell_result {
 	uint32_t trials;

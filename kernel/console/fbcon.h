@@ -55,7 +55,7 @@ unsigned fbcon_cols(void);				       /* 0 while inactive */
 unsigned fbcon_rows(void);
 
 /*
- * Called by qemu_exit just before the status leaves.  When the QEMU host
+ * Installed as machine_exit_hold_hook; runs just before the status leaves.  When the QEMU host
  * asked for it (fw_cfg file "opt/aslrbench/screen-hold-ms", set by
  * scripts/run-qemu.sh --screenshot together with a debug console on port
  * 0xe9), says "aslrbench: screen ready" there and keeps the final screen up

@@ -1,10 +1,10 @@
-# kernel/console/font.mk: the screen console's font (kernel/console/fbcon.c).
+# kernel/console/font.mk: the screen console's font (kernel/console/fbcon.c, psf.c).
 #
 # Terminus Bold 8x16 from Debian's console-setup-linux: a console font drawn
 # for legibility, with 2-pixel strokes that survive a phone photo of a laptop
 # screen; Lat15 = ASCII, Latin-1 and box drawing in 256 glyphs (4 KiB) with a
 # unicode table.  Any PSF1/PSF2 font works: make FBCON_FONT=/path/x.psf[.gz].
-# The file is turned into an object as it is; fbcon.c parses and checks it at
+# The file is turned into an object as it is; psf.c parses and checks it at
 # boot (a bad font costs the screen console, never serial).
 
 FBCON_FONT     ?= /usr/share/consolefonts/Lat15-TerminusBold16.psf.gz

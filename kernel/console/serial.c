@@ -12,6 +12,7 @@
 
 #include "kernel/arch/cpu.h"
 #include "kernel/console/serial.h"
+#include "kernel/lib/printk.h"
 
 #define COM1	 0x3f8
 #define REG_DATA 0
@@ -50,6 +51,7 @@ bool serial_init_port(uint16_t port)
 
 bool serial_init(void)
 {
+	console_serial_write = serial_write; /* printk writes nothing while no port answers */
 	return serial_init_port(COM1);
 }
 

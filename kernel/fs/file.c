@@ -1,11 +1,12 @@
 /* Open files and the console: see file.h. */
 #include "kernel/fs/file.h"
 #include "kernel/fs/tty.h"
-#include "kernel/console/printk.h"
-#include "kernel/errno.h"
+#include "kernel/lib/printk.h"
+#include "kernel/lib/errno.h"
 #include "kernel/lib/string.h"
 #include "kernel/mm/pmm.h"
 #include "kernel/mm/vmm.h"
+#include "kernel/task/task.h"
 
 #define NR_FILES 256
 
@@ -39,6 +40,12 @@ void file_put(struct file *f)
 	if (f->data)
 		pmm_free_page(virt_to_phys(f->data));
 	f->data = 0;
+}
+
+void files_init(void)
+{
+	task_file_get = file_get;
+	task_file_put = file_put;
 }
 
 long file_read_snapshot(struct file *f, char *kbuf, size_t n)

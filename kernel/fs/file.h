@@ -31,6 +31,8 @@ struct file {
 struct file *file_alloc(const struct file_ops *ops);
 void file_get(struct file *f);
 void file_put(struct file *f);
+/* Lets fork and exit (the task layer, below fs) take and drop file references. */
+void files_init(void);
 /* Opens a path; -ENOENT, -EACCES, ... */
 long vfs_open(const char *path, int flags, struct file **out);
 /* The console (fds 0, 1, 2 of every task started by the kernel). */

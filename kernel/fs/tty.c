@@ -9,7 +9,7 @@
 #include "kernel/console/keyboard.h"
 #include "kernel/console/serial.h"
 #include "kernel/fs/tty.h"
-#include "kernel/sched/sched.h"
+#include "kernel/task/sched.h"
 
 #define RING 4096
 

@@ -11,7 +11,7 @@
  */
 #include "kernel/arch/cpu.h"
 #include "kernel/arch/pat.h"
-#include "kernel/console/printk.h"
+#include "kernel/lib/printk.h"
 #include "kernel/mm/ioremap.h"
 #include "kernel/mm/pmm.h"
 #include "kernel/mm/vmm.h"

@@ -19,10 +19,10 @@
  * task's layout (4 GiB address space, the "8 bits" of the article) with the
  * same 64-bit programs.
  */
-#include "kernel/cmdline.h"
+#include "kernel/boot/cmdline.h"
 #include "kernel/mm/layout.h"
 #include "kernel/mm/pmm.h"
-#include "kernel/rng_glue.h"
+#include "kernel/random/random.h"
 
 #define MMAP_MIN_GAP (128ULL << 20)
 #define RLIMIT_STACK (8ULL << 20)

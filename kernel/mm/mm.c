@@ -12,9 +12,9 @@
 #include "kernel/mm/vmm.h"
 #include "kernel/arch/cpu.h"
 #include "kernel/arch/traps.h"
-#include "kernel/errno.h"
+#include "kernel/lib/errno.h"
 #include "kernel/lib/string.h"
-#include "kernel/sched/task.h"
+#include "kernel/lib/threads.h"
 
 static struct mm_struct mm_pool[NR_TASKS + 1];
 
@@ -229,6 +229,8 @@ static uint64_t vma_pte_flags(const struct vm_area *v)
 	return f;
 }
 
+void (*account_minor_fault)(void);
+
 int handle_mm_fault(struct mm_struct *mm, uint64_t addr, bool write)
 {
 	struct vm_area *v;
@@ -248,7 +250,8 @@ int handle_mm_fault(struct mm_struct *mm, uint64_t addr, bool write)
 		memset(phys_to_virt(pa), 0, PAGE_SIZE);
 		*pte = pa | vma_pte_flags(v);
 		mm->rss_pages++;
-		current->min_flt++;
+		if (account_minor_fault)
+			account_minor_fault();
 	} else if (write && (*pte & PTE_COW)) {
 		uint64_t old = *pte & PTE_ADDR;
 
@@ -262,7 +265,8 @@ int handle_mm_fault(struct mm_struct *mm, uint64_t addr, bool write)
 			*pte = pa | vma_pte_flags(v);
 			page_ref_put(old);
 		}
-		current->min_flt++;
+		if (account_minor_fault)
+			account_minor_fault();
 	} else if (write && !(*pte & PTE_W)) {
 		return -EFAULT;
 	} else if (!write) {

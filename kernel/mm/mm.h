@@ -47,6 +47,8 @@ struct vm_area *find_vma(struct mm_struct *mm, uint64_t addr);
 int mm_unmap_range(struct mm_struct *mm, uint64_t start, uint64_t end);
 /* Resolves a fault at addr (demand-zero or copy-on-write); -EFAULT if not allowed. */
 int handle_mm_fault(struct mm_struct *mm, uint64_t addr, bool write);
+/* Called once per minor fault handled; the task layer charges it to current (min_flt). */
+extern void (*account_minor_fault)(void);
 /* Writes into another address space through the physmap (loading a program). */
 int mm_copy_to(struct mm_struct *mm, uint64_t va, const void *src, uint64_t len);
 bool mm_range_free(struct mm_struct *mm, uint64_t start, uint64_t end);

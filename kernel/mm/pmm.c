@@ -31,9 +31,9 @@
 
 #include "kernel/mm/pmm.h"
 #include "kernel/mm/vmm.h"
-#include "kernel/console/printk.h"
+#include "kernel/lib/printk.h"
 #include "kernel/lib/string.h"
-#include "kernel/arch/traps.h"
+#include "kernel/lib/panic.h"
 
 #define LOW_LIMIT    0x100000ULL    /* 1 MiB: never free, see above */
 #define BITMAP_LIMIT 0x100000000ULL /* the loader identity-maps the low 4 GiB */

@@ -1,7 +1,7 @@
 /* User memory access: see uaccess.h. */
 #include "kernel/mm/mm.h"
 #include "kernel/mm/uaccess.h"
-#include "kernel/errno.h"
+#include "kernel/lib/errno.h"
 
 uint64_t __copy_user(void *dst, const void *src, uint64_t n);
 int __get_user_u8(uint8_t *dst, const uint8_t *src);

@@ -12,30 +12,13 @@
 #include "kernel/arch/pat.h"
 #include "kernel/mm/pmm.h"
 #include "kernel/arch/cpu.h"
-#include "kernel/arch/traps.h"
+#include "kernel/lib/panic.h"
 #include "kernel/lib/string.h"
-#include "kernel/errno.h"
+#include "kernel/lib/errno.h"
 
 static uint64_t kernel_pml4;
-static uint64_t physmap_top; /* the physmap covers [0, physmap_top) */
-static bool physmap_live;
 
 extern const char __kernel_start[], __text_end[], __rodata_end[], __kernel_end[];
-
-void *phys_to_virt(uint64_t phys)
-{
-	/* Before the physmap exists the boot stub's identity map serves. */
-	return (void *)(physmap_live ? phys + PHYS_OFFSET : phys);
-}
-
-uint64_t virt_to_phys(const void *virt)
-{
-	uint64_t v = (uint64_t)virt;
-
-	if (v >= KERNEL_VBASE)
-		return v - KERNEL_VBASE + kernel_phys_base;
-	return v - PHYS_OFFSET;
-}
 
 static uint64_t new_table(void)
 {
@@ -43,7 +26,7 @@ static uint64_t new_table(void)
 
 	if (!p)
 		return 0;
-	if (!physmap_live && p >= 0x100000000ULL)
+	if (!physmap_is_live() && p >= 0x100000000ULL)
 		panic("vmm: early page table above 4 GiB");
 	memset(phys_to_virt(p), 0, PAGE_SIZE);
 	return p;
@@ -195,20 +178,13 @@ void vmm_init(void)
 		if (!next_level(phys_to_virt(kernel_pml4), i, true, false))
 			panic("vmm: out of memory for the kernel PDPTs");
 	map_physmap(top);
-	physmap_top = top;
 	map_kernel_image();
 	write_cr3(kernel_pml4);
-	physmap_live = true;
+	physmap_set_live(top);
 	pmm_physmap_live();
 }
 
 uint64_t vmm_kernel_pml4(void)
 {
 	return kernel_pml4;
-}
-
-uint64_t vmm_physmap_top(void)
-{
-	/* Before the physmap, the boot stub's identity map covers 4 GiB. */
-	return physmap_live ? physmap_top : 0x100000000ULL;
 }

@@ -5,9 +5,7 @@
 #include <stdbool.h>
 
 #include "boot/boot_info.h"
-
-/* All physical memory is mapped here (2 MiB pages, no execute). */
-#define PHYS_OFFSET 0xffff800000000000ULL
+#include "kernel/arch/page.h" /* phys_to_virt, PHYS_OFFSET */
 
 #define PTE_P	 (1ULL << 0)
 #define PTE_W	 (1ULL << 1)
@@ -23,14 +21,8 @@
 #define PTE_NX	 (1ULL << 63)
 #define PTE_ADDR 0x000ffffffffff000ULL
 
-extern uint64_t kernel_phys_base; /* where the loader put the image */
-
-void *phys_to_virt(uint64_t phys);
-uint64_t virt_to_phys(const void *virt); /* kernel image and physmap only */
-
 void vmm_init(void);
 uint64_t vmm_kernel_pml4(void);
-uint64_t vmm_physmap_top(void); /* phys_to_virt is valid below this */
 
 /* Page-table operations on any address space (pml4 is physical). */
 int vmm_map_page(uint64_t pml4, uint64_t va, uint64_t pa, uint64_t flags);

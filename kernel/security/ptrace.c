@@ -5,18 +5,12 @@ int ptrace_scope;
 
 bool capable(int cap)
 {
-	return (current->cap_effective >> cap) & 1;
+	return (current->cred.cap_effective >> cap) & 1;
 }
 
 static void creds_of(const struct task_struct *t, struct ptrace_creds *c)
 {
-	c->uid = t->uid;
-	c->euid = t->euid;
-	c->suid = t->suid;
-	c->gid = t->gid;
-	c->egid = t->egid;
-	c->sgid = t->sgid;
-	c->cap_effective = t->cap_effective;
+	c->cred = t->cred;
 	c->has_mm = t->mm != 0;
 	c->dumpable = t->dumpable;
 }

@@ -3,7 +3,7 @@
 
 #include <stdbool.h>
 
-#include "kernel/sched/task.h"
+#include "kernel/task/task.h"
 #include "kernel/security/ptrace_rules.h"
 
 /* true when current may inspect `task` in `mode` (Linux returns 0 / -EPERM). */

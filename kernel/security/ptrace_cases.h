@@ -1,7 +1,7 @@
 /*
  * The access matrix: (reader, target, mode, settings) -> allowed?, written
  * from Linux's rules (2.6.29 __ptrace_may_access, Yama 3.4).  One table,
- * two consumers: the host unit test of ptrace_rule() (tests/proc/) and the
+ * two consumers: the host unit test of ptrace_rule() (tests/security/) and the
  * in-kernel proc_access_matrix test, which recreates each case with real
  * tasks (READ cases from ring 3 through /proc/<pid>/maps).
  *
@@ -11,9 +11,27 @@
 #ifndef KERNEL_SECURITY_PTRACE_CASES_H
 #define KERNEL_SECURITY_PTRACE_CASES_H
 
+#include <stdint.h>
+
+#include "kernel/task/cred.h"
+
 struct ptrace_case_ids {
 	unsigned uid, euid, suid, gid, egid, sgid;
 };
+
+/* A case's ids as a task's cred: the fs ids follow the effective ones, as setresuid leaves them. */
+static inline struct cred ptrace_case_cred(const struct ptrace_case_ids *id, uint64_t caps)
+{
+	return (struct cred){.uid = id->uid,
+			     .gid = id->gid,
+			     .suid = id->suid,
+			     .sgid = id->sgid,
+			     .euid = id->euid,
+			     .egid = id->egid,
+			     .fsuid = id->euid,
+			     .fsgid = id->egid,
+			     .cap_effective = caps};
+}
 
 struct ptrace_case {
 	const char *name;

@@ -20,7 +20,7 @@
 
 static bool has_cap(const struct ptrace_creds *c)
 {
-	return (c->cap_effective >> CAP_SYS_PTRACE_BIT) & 1;
+	return (c->cred.cap_effective >> CAP_SYS_PTRACE) & 1;
 }
 
 static int yama(const struct ptrace_creds *reader, const struct ptrace_ctx *ctx, unsigned mode)
@@ -44,9 +44,9 @@ int ptrace_rule(const struct ptrace_creds *reader, const struct ptrace_creds *ta
 {
 	if (ctx->same_task)
 		return 0;
-	if ((reader->uid != target->euid || reader->uid != target->suid ||
-	     reader->uid != target->uid || reader->gid != target->egid ||
-	     reader->gid != target->sgid || reader->gid != target->gid) &&
+	if ((reader->cred.uid != target->cred.euid || reader->cred.uid != target->cred.suid ||
+	     reader->cred.uid != target->cred.uid || reader->cred.gid != target->cred.egid ||
+	     reader->cred.gid != target->cred.sgid || reader->cred.gid != target->cred.gid) &&
 	    !has_cap(reader))
 		return EPERM_RET;
 	if (!(target->has_mm && target->dumpable) && !has_cap(reader))

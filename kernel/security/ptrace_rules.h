@@ -8,13 +8,15 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "kernel/task/cred.h"
+#include "kernel/uapi/aslrbench.h" /* CAP_SYS_PTRACE */
+
 #define PTRACE_MODE_READ   1
 #define PTRACE_MODE_ATTACH 2
-#define CAP_SYS_PTRACE_BIT 19
 
+/* One side of the check: the task's cred plus the two facts from its mm. */
 struct ptrace_creds {
-	uint32_t uid, euid, suid, gid, egid, sgid;
-	uint64_t cap_effective;
+	struct cred cred;
 	bool has_mm;  /* false: kernel thread or zombie (mm released) */
 	int dumpable; /* meaningful only with has_mm */
 };

@@ -5,45 +5,37 @@
  * keeps a set-id program's memory out of reach of ptrace and /proc.
  * Capabilities follow the effective uid (root has them all).
  */
-#include "kernel/errno.h"
+#include "kernel/lib/errno.h"
 #include "kernel/mm/uaccess.h"
 #include "kernel/lib/string.h"
-#include "kernel/sched/task.h"
+#include "kernel/task/task.h"
+#include "kernel/security/ptrace.h" /* capable */
 #include "kernel/syscall/syscall.h"
 
-#define PR_GET_DUMPABLE 3
-#define PR_SET_DUMPABLE 4
-#define PR_SET_NAME	15
-#define PR_GET_NAME	16
-#define KEEP		0xffffffffu
-
-static bool capable(int cap)
-{
-	return (current->cap_effective >> cap) & 1;
-}
+#define KEEP 0xffffffffu
 
 long sys_getuid(const struct syscall_args *a)
 {
 	(void)a;
-	return current->uid;
+	return current->cred.uid;
 }
 
 long sys_geteuid(const struct syscall_args *a)
 {
 	(void)a;
-	return current->euid;
+	return current->cred.euid;
 }
 
 long sys_getgid(const struct syscall_args *a)
 {
 	(void)a;
-	return current->gid;
+	return current->cred.gid;
 }
 
 long sys_getegid(const struct syscall_args *a)
 {
 	(void)a;
-	return current->egid;
+	return current->cred.egid;
 }
 
 static bool one_of(uint32_t v, uint32_t r, uint32_t e, uint32_t s)
@@ -54,20 +46,21 @@ static bool one_of(uint32_t v, uint32_t r, uint32_t e, uint32_t s)
 long sys_setresuid(const struct syscall_args *a)
 {
 	struct task_struct *t = current;
-	uint32_t r = (uint32_t)a->a0, e = (uint32_t)a->a1, s = (uint32_t)a->a2, old_e = t->euid;
+	uint32_t r = (uint32_t)a->a0, e = (uint32_t)a->a1, s = (uint32_t)a->a2,
+		 old_e = t->cred.euid;
 
-	if (!capable(CAP_SETUID) &&
-	    !(one_of(r, t->uid, t->euid, t->suid) && one_of(e, t->uid, t->euid, t->suid) &&
-	      one_of(s, t->uid, t->euid, t->suid)))
+	if (!capable(CAP_SETUID) && !(one_of(r, t->cred.uid, t->cred.euid, t->cred.suid) &&
+				      one_of(e, t->cred.uid, t->cred.euid, t->cred.suid) &&
+				      one_of(s, t->cred.uid, t->cred.euid, t->cred.suid)))
 		return -EPERM;
 	if (r != KEEP)
-		t->uid = r;
+		t->cred.uid = r;
 	if (e != KEEP)
-		t->euid = e;
+		t->cred.euid = e;
 	if (s != KEEP)
-		t->suid = s;
-	t->fsuid = t->euid;
-	if (t->euid != old_e)
+		t->cred.suid = s;
+	t->cred.fsuid = t->cred.euid;
+	if (t->cred.euid != old_e)
 		t->dumpable = 0;
 	task_fixup_caps(t);
 	return 0;
@@ -87,20 +80,21 @@ long sys_setuid(const struct syscall_args *a)
 long sys_setresgid(const struct syscall_args *a)
 {
 	struct task_struct *t = current;
-	uint32_t r = (uint32_t)a->a0, e = (uint32_t)a->a1, s = (uint32_t)a->a2, old_e = t->egid;
+	uint32_t r = (uint32_t)a->a0, e = (uint32_t)a->a1, s = (uint32_t)a->a2,
+		 old_e = t->cred.egid;
 
-	if (!capable(CAP_SETGID) &&
-	    !(one_of(r, t->gid, t->egid, t->sgid) && one_of(e, t->gid, t->egid, t->sgid) &&
-	      one_of(s, t->gid, t->egid, t->sgid)))
+	if (!capable(CAP_SETGID) && !(one_of(r, t->cred.gid, t->cred.egid, t->cred.sgid) &&
+				      one_of(e, t->cred.gid, t->cred.egid, t->cred.sgid) &&
+				      one_of(s, t->cred.gid, t->cred.egid, t->cred.sgid)))
 		return -EPERM;
 	if (r != KEEP)
-		t->gid = r;
+		t->cred.gid = r;
 	if (e != KEEP)
-		t->egid = e;
+		t->cred.egid = e;
 	if (s != KEEP)
-		t->sgid = s;
-	t->fsgid = t->egid;
-	if (t->egid != old_e)
+		t->cred.sgid = s;
+	t->cred.fsgid = t->cred.egid;
+	if (t->cred.egid != old_e)
 		t->dumpable = 0;
 	return 0;
 }
@@ -114,12 +108,12 @@ static long put_three(const struct syscall_args *a, uint32_t r, uint32_t e, uint
 
 long sys_getresuid(const struct syscall_args *a)
 {
-	return put_three(a, current->uid, current->euid, current->suid);
+	return put_three(a, current->cred.uid, current->cred.euid, current->cred.suid);
 }
 
 long sys_getresgid(const struct syscall_args *a)
 {
-	return put_three(a, current->gid, current->egid, current->sgid);
+	return put_three(a, current->cred.gid, current->cred.egid, current->cred.sgid);
 }
 
 long sys_prctl(const struct syscall_args *a)

@@ -1,8 +1,8 @@
 /* read, write, open, close, lseek: through the fd table and struct file. */
-#include "kernel/errno.h"
+#include "kernel/lib/errno.h"
 #include "kernel/fs/file.h"
 #include "kernel/mm/uaccess.h"
-#include "kernel/sched/task.h"
+#include "kernel/task/task.h"
 #include "kernel/syscall/syscall.h"
 
 #define CHUNK  512

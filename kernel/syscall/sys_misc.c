@@ -2,10 +2,10 @@
 #include "kernel/arch/timer.h"
 #include "kernel/arch/cpu.h"
 #include "kernel/arch/tsc.h"
-#include "kernel/errno.h"
+#include "kernel/lib/errno.h"
 #include "kernel/mm/uaccess.h"
-#include "kernel/rng_glue.h"
-#include "kernel/sched/sched.h"
+#include "kernel/random/random.h"
+#include "kernel/task/sched.h"
 #include "kernel/syscall/syscall.h"
 
 #define GRND_NONBLOCK 1

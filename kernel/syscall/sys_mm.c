@@ -1,8 +1,8 @@
 /* mmap (anonymous, private), munmap and brk. */
-#include "kernel/errno.h"
+#include "kernel/lib/errno.h"
 #include "kernel/mm/mm.h"
 #include "kernel/mm/pmm.h"
-#include "kernel/sched/task.h"
+#include "kernel/task/task.h"
 #include "kernel/syscall/syscall.h"
 
 #define PROT_READ     1

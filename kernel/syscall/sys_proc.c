@@ -1,10 +1,10 @@
 /* Process calls: getpid, getppid, fork, exit, wait4, spawn, and the pid list for ps. */
-#include "kernel/errno.h"
+#include "kernel/lib/errno.h"
 #include "kernel/fs/proc/proc.h"
 #include "kernel/lib/string.h"
 #include "kernel/mm/uaccess.h"
-#include "kernel/sched/proc.h"
-#include "kernel/sched/sched.h"
+#include "kernel/task/process.h"
+#include "kernel/task/sched.h"
 #include "kernel/syscall/syscall.h"
 #include "kernel/arch/timer.h"
 

@@ -5,8 +5,8 @@
  */
 #include "kernel/arch/cpu.h"
 #include "kernel/arch/gdt.h"
-#include "kernel/errno.h"
-#include "kernel/sched/sched.h"
+#include "kernel/lib/errno.h"
+#include "kernel/task/sched.h"
 #include "kernel/syscall/syscall.h"
 
 void syscall_entry(void);

@@ -1,8 +1,8 @@
 /* The in-kernel test runner: see ktest.h. */
 #include <stdarg.h>
 
-#include "bench/jrec.h"
-#include "kernel/console/printk.h"
+#include "common/jrec.h"
+#include "kernel/lib/printk.h"
 #include "kernel/lib/string.h"
 #include "kernel/test/ktest.h"
 

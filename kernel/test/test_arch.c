@@ -3,8 +3,8 @@
 #include "kernel/arch/timer.h"
 #include "kernel/arch/traps.h"
 #include "kernel/arch/tsc.h"
-#include "kernel/cmdline.h"
-#include "kernel/errno.h"
+#include "kernel/boot/cmdline.h"
+#include "kernel/lib/errno.h"
 #include "kernel/lib/string.h"
 #include "kernel/test/ktest.h"
 
@@ -103,28 +103,28 @@ static enum ktest_result cmdline_errors(struct ktest_ctx *t)
 		{"aslr_profile=arm", "x86_64|ia32"},
 		{"samples=-1", "samples"},
 	};
-	struct kconfig saved = kconfig;
+	struct boot_cmdline saved = boot_cmdline;
 	char err[256];
 
 	for (unsigned i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
 		err[0] = '\0';
 		if (cmdline_parse(bad[i].line, err, sizeof(err)) == 0) {
-			kconfig = saved;
+			boot_cmdline = saved;
 			return ktest_fail(t, "'%s' was accepted", bad[i].line);
 		}
 		if (!strstr(err, bad[i].must_mention)) {
-			kconfig = saved;
+			boot_cmdline = saved;
 			return ktest_fail(t, "'%s': message '%s' lacks '%s'", bad[i].line, err,
 					  bad[i].must_mention);
 		}
 	}
 	if (cmdline_parse("  mode=test  hz=1000 seed=00ff rng=prandom ", err, sizeof(err)) ||
-	    kconfig.hz != 1000 || kconfig.seed_len != 2 || kconfig.seed[1] != 0xff ||
-	    strcmp(kconfig.rng, "prandom")) {
-		kconfig = saved;
+	    boot_cmdline.hz != 1000 || boot_cmdline.seed_len != 2 || boot_cmdline.seed[1] != 0xff ||
+	    strcmp(boot_cmdline.rng, "prandom")) {
+		boot_cmdline = saved;
 		return ktest_fail(t, "a valid line was rejected or misread: %s", err);
 	}
-	kconfig = saved;
+	boot_cmdline = saved;
 	return KTEST_PASS;
 }
 KTEST(cmdline_errors);

@@ -9,16 +9,16 @@
 #include "kernel/arch/cpu.h"
 #include "kernel/arch/timer.h"
 #include "kernel/aslr/stats.h"
-#include "kernel/aslr_suite.h"
-#include "kernel/cmdline.h"
-#include "kernel/console/printk.h"
+#include "kernel/aslr/suite.h"
+#include "kernel/boot/cmdline.h"
+#include "kernel/lib/printk.h"
 #include "kernel/lib/string.h"
 #include "kernel/mm/layout.h"
 #include "kernel/mm/mm.h"
 #include "kernel/mm/pmm.h"
-#include "kernel/rng_glue.h"
-#include "kernel/sched/proc.h"
-#include "kernel/sched/sched.h"
+#include "kernel/random/random.h"
+#include "kernel/task/process.h"
+#include "kernel/task/sched.h"
 #include "kernel/test/ktest.h"
 
 #define MAX_SPAWNS 1000
@@ -192,7 +192,7 @@ static uint64_t injected_sum;
 
 static uint32_t test_pid(void)
 {
-	return rng_glue_platform()->current_pid();
+	return random_platform()->current_pid();
 }
 
 static uint64_t test_jiffies(void)
@@ -231,7 +231,7 @@ static enum ktest_result aslr_ipid_collision(struct ktest_ctx *t)
 	save(&s);
 	randomize_va_space = 2;
 	aslr_ia32 = 0;
-	test_platform.hz = kconfig.hz;
+	test_platform.hz = boot_cmdline.hz;
 	/*
 	 * Pids stay below 32768, so every injected jiffies value (sum - pid) lies
 	 * ahead of now and never wraps, and within the key period as long as the
@@ -270,7 +270,7 @@ static enum ktest_result aslr_ipid_collision(struct ktest_ctx *t)
 					 names[v], lays[0].mmap_base);
 	}
 	inject_on = false;
-	rng_set_platform(rng_glue_platform());
+	rng_set_platform(random_platform());
 	return restore(&s, res);
 }
 KTEST(aslr_ipid_collision);
@@ -361,7 +361,10 @@ static enum ktest_result aslr_ia32_bits(struct ktest_ctx *t)
 }
 KTEST(aslr_ia32_bits);
 
-/* DESIGN's check: 1000 spawns, >= 990 distinct mmap bases on x86_64, <= 256 on ia32. */
+/*
+ * ../shared/DESIGN.md's check ("ASLR"): 1000 spawns, >= 990 distinct mmap
+ * bases on x86_64, <= 256 on ia32.
+ */
 static enum ktest_result aslr_distinct_1000(struct ktest_ctx *t)
 {
 	const uint32_t n = 1000;

@@ -5,7 +5,7 @@
  * where the kept-state and ChaCha20 variants do not.
  */
 #include "kernel/attack/lab.h"
-#include "kernel/console/printk.h"
+#include "kernel/lib/printk.h"
 #include "kernel/test/ktest.h"
 
 #define LEAK_TRIALS	 100

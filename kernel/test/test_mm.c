@@ -1,7 +1,7 @@
 /* Tests of the page allocator and the page tables. */
 #include "kernel/arch/cpu.h"
 #include "kernel/arch/traps.h"
-#include "kernel/errno.h"
+#include "kernel/lib/errno.h"
 #include "kernel/mm/pmm.h"
 #include "kernel/mm/vmm.h"
 #include "kernel/test/ktest.h"

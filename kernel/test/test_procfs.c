@@ -1,25 +1,20 @@
 /*
  * /proc and the 2009 patch, tested with real tasks: the readers are ring-3
- * programs (t_proc) whose credentials the kernel sets before they first run.
+ * programs (t_procfs) whose credentials the kernel sets before they first run.
  */
 #include "kernel/arch/timer.h"
 #include "kernel/fs/proc/internal.h"
 #include "kernel/lib/string.h"
 #include "kernel/lib/vsprintf.h"
-#include "kernel/sched/proc.h"
-#include "kernel/sched/sched.h"
+#include "kernel/task/process.h"
+#include "kernel/task/sched.h"
 #include "kernel/security/ptrace.h"
 #include "kernel/security/ptrace_cases.h"
 #include "kernel/test/ktest.h"
 
 static void set_ids(struct task_struct *t, const struct ptrace_case_ids *id)
 {
-	t->uid = id->uid;
-	t->euid = t->fsuid = id->euid;
-	t->suid = id->suid;
-	t->gid = id->gid;
-	t->egid = t->fsgid = id->egid;
-	t->sgid = id->sgid;
+	t->cred = ptrace_case_cred(id, 0);
 	task_fixup_caps(t);
 }
 
@@ -69,16 +64,16 @@ static void unpark(void)
 
 static enum ktest_result proc_stat_format(struct ktest_ctx *t)
 {
-	char *argv[] = {"t_proc", "format"};
+	char *argv[] = {"t_procfs", "format"};
 	long st = run_as(0, 1, 2, argv);
 
-	return st == 0 ? KTEST_PASS : ktest_fail(t, "t_proc format: status 0x%lx", st);
+	return st == 0 ? KTEST_PASS : ktest_fail(t, "t_procfs format: status 0x%lx", st);
 }
 KTEST(proc_stat_format);
 
 static enum ktest_result proc_leak_fixed(struct ktest_ctx *t)
 {
-	char *argv[] = {"t_proc", "leak", "fixed"};
+	char *argv[] = {"t_procfs", "leak", "fixed"};
 	int saved = proc_leak_fix;
 	long victim = park(), st;
 
@@ -88,13 +83,13 @@ static enum ktest_result proc_leak_fixed(struct ktest_ctx *t)
 	st = run_as(&uid1000, 1, 3, argv);
 	proc_leak_fix = saved;
 	unpark();
-	return st == 0 ? KTEST_PASS : ktest_fail(t, "t_proc leak fixed: status 0x%lx", st);
+	return st == 0 ? KTEST_PASS : ktest_fail(t, "t_procfs leak fixed: status 0x%lx", st);
 }
 KTEST(proc_leak_fixed);
 
 static enum ktest_result proc_leak_demo(struct ktest_ctx *t)
 {
-	char pid[12], *argv[] = {"t_proc", "leak", "demo", pid};
+	char pid[12], *argv[] = {"t_procfs", "leak", "demo", pid};
 	int saved = proc_leak_fix;
 	long victim = park(), st;
 
@@ -105,13 +100,13 @@ static enum ktest_result proc_leak_demo(struct ktest_ctx *t)
 	st = run_as(&uid1000, 1, 4, argv);
 	proc_leak_fix = saved;
 	unpark();
-	return st == 0 ? KTEST_PASS : ktest_fail(t, "t_proc leak demo: status 0x%lx", st);
+	return st == 0 ? KTEST_PASS : ktest_fail(t, "t_procfs leak demo: status 0x%lx", st);
 }
 KTEST(proc_leak_demo);
 
 static enum ktest_result proc_bad_input(struct ktest_ctx *t)
 {
-	char *argv[] = {"t_proc", "bad"};
+	char *argv[] = {"t_procfs", "bad"};
 	long st = run_as(0, 1, 2, argv);
 
 	if (st != 0)
@@ -141,7 +136,7 @@ static struct task_struct *make_target(const struct ptrace_case *c)
 /* READ cases: a ring-3 reader opens /proc/<pid>/maps. */
 static int read_case(const struct ptrace_case *c, struct task_struct *target)
 {
-	char pid[12], *argv[] = {"t_proc", "access", pid};
+	char pid[12], *argv[] = {"t_procfs", "access", pid};
 	long st;
 
 	if (c->same_task)
@@ -171,9 +166,7 @@ static int attach_case(const struct ptrace_case *c, struct task_struct *target)
 			  : ptrace_may_access(target, PTRACE_MODE_ATTACH);
 	ptrace_scope = 0;
 	target->parent = parent;
-	set_ids(me, &(struct ptrace_case_ids){saved.uid, saved.euid, saved.suid, saved.gid,
-					      saved.egid, saved.sgid});
-	me->cap_effective = saved.cap_effective;
+	me->cred = saved.cred;
 	return ok;
 }
 
@@ -230,7 +223,7 @@ static enum ktest_result proc_hidepid(struct ktest_ctx *t)
 	ksnprintf(path, sizeof(path), "/proc/%ld/stat", victim);
 	ksnprintf(pid, sizeof(pid), "%ld", victim);
 	for (unsigned i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-		char *o[] = {"t_proc", "open", path}, *l[] = {"t_proc", "listed", pid};
+		char *o[] = {"t_procfs", "open", path}, *l[] = {"t_procfs", "listed", pid};
 		const struct ptrace_case_ids *who = cases[i].root ? 0 : &uid1000;
 		long st_open, st_list;
 

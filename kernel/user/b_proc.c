@@ -3,10 +3,10 @@
  * would see them:  b_proc cpuid|lfence ENSEMBLES SAMPLES fork|spawn
  *   fork   fork(); the child exits at once; wait4
  *   spawn  spawn("t_nop"); wait4
- * with the serialised TSC reads of bench/tsc.h around each, plus as many
+ * with the serialised TSC reads of common/tsc.h around each, plus as many
  * empty measurements (the floor).  Raw samples go to the kernel.
  */
-#include "bench/tsc.h"
+#include "common/tsc.h"
 #include "kernel/user/lib/ulib.h"
 
 #define MAX_N 4096

@@ -16,7 +16,8 @@ int main(int argc, char **argv)
 			wait4((int)pid, &status, 0, 0);
 		else
 			printf("init: cannot start sh (%ld)\n", pid);
-		syscall6(__NR_reboot, 0xfee1dead, 672274793, 0x4321fedc, 0, 0, 0);
+		syscall6(__NR_reboot, LINUX_REBOOT_MAGIC1, LINUX_REBOOT_MAGIC2,
+			 LINUX_REBOOT_CMD_POWER_OFF, 0, 0, 0);
 	}
 	printf("init: the job returned %ld\n", rc);
 	return 1;

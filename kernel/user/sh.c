@@ -230,7 +230,7 @@ static void attack(int argc, char **argv)
 		cur[n > 0 ? n - 1 : 0] = '\0';
 		close((int)fd);
 	}
-	rc = syscall3(__NR_aslrbench_lab, 4, argc > 1 ? argv[1] : "proc-leak",
+	rc = syscall3(__NR_aslrbench_lab, LAB_OP_RUN_CELL, argc > 1 ? argv[1] : "proc-leak",
 		      argc > 2 ? argv[2] : cur);
 	if (rc)
 		printf("attack: %s (strategies: proc-leak pid-jiffies-collision state-replay "
@@ -282,13 +282,15 @@ static int shell(void)
 		else if (!strcmp(argv[0], "exit"))
 			return 0;
 		else if (!strcmp(argv[0], "poweroff")) {
-			long rc = syscall6(__NR_reboot, 0xfee1dead, 672274793, 0x4321fedc, 0, 0, 0);
+			long rc = syscall6(__NR_reboot, LINUX_REBOOT_MAGIC1, LINUX_REBOOT_MAGIC2,
+					   LINUX_REBOOT_CMD_POWER_OFF, 0, 0, 0);
 
 			printf("poweroff: %s\n", err_name(rc));
 		} else if (!strcmp(argv[0], "attack")) {
 			attack(argc, argv);
 		} else if (!strcmp(argv[0], "aslr")) {
-			long rc = syscall2(__NR_aslrbench_lab, 5, argc > 1 ? atol(argv[1]) : 0);
+			long rc = syscall2(__NR_aslrbench_lab, LAB_OP_ASLR_SUITE,
+					   argc > 1 ? atol(argv[1]) : 0);
 
 			if (rc)
 				printf("aslr: %s\n", err_name(rc));

@@ -5,7 +5,7 @@ int main(int argc, char **argv)
 {
 	(void)argc;
 	(void)argv;
-	syscall1(__NR_aslrbench_test, 1);
+	syscall1(__NR_aslrbench_test, ASLRBENCH_TEST_SMASH_STACK);
 	printf("t_canary: FAIL: the overflow went unnoticed\n");
 	return 1;
 }

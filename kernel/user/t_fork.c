@@ -1,5 +1,5 @@
 /*
- * fork tests, run by the in-kernel tests (kernel/test/test_proc.c):
+ * fork tests, run by the in-kernel tests (kernel/test/test_process.c):
  *   t_fork cow         the child's writes (data, bss, heap, mmap, stack) stay its own
  *   t_fork exitcode    exit codes and wait4's ECHILD / WNOHANG come back as Linux's
  *   t_fork hold N      N children that sleep, so the kernel can inspect them

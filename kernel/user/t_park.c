@@ -5,5 +5,5 @@ int main(int argc, char **argv)
 {
 	(void)argc;
 	(void)argv;
-	return syscall1(__NR_aslrbench_test, 5) == 0 ? 0 : 1;
+	return syscall1(__NR_aslrbench_test, ASLRBENCH_TEST_PARK) == 0 ? 0 : 1;
 }

@@ -1,6 +1,6 @@
 # kernel/user/: the built-in ring-3 programs, static PIE executables linked
 # into the kernel image through build/user/progtab.asm.
-USER_PROGS := init t_fork t_sched t_fault t_canary t_efault t_sleep t_nop b_proc sh t_proc t_park t_layout lab
+USER_PROGS := init t_fork t_sched t_fault t_canary t_efault t_sleep t_nop b_proc sh t_procfs t_park t_layout lab
 USER_CFLAGS := -std=gnu11 -O2 -g -ffreestanding -fno-builtin -nostdlib -fPIE -fno-plt \
 	-fvisibility=hidden -fno-stack-protector -fno-tree-loop-distribute-patterns \
 	-Wall -Wextra -Werror -I.
@@ -20,7 +20,7 @@ $(BUILD)/user/lib/%.o: kernel/lib/%.c kernel/lib/%.h
 	@echo "  UCC     $@"
 	$(Q)$(KCC) $(USER_CFLAGS) -c $< -o $@
 
-$(BUILD)/user/%.o: kernel/user/%.c kernel/user/lib/ulib.h kernel/syscall/syscall.h
+$(BUILD)/user/%.o: kernel/user/%.c kernel/user/lib/ulib.h kernel/uapi/aslrbench.h kernel/lib/errno.h
 	@mkdir -p $(@D)
 	@echo "  UCC     $@"
 	$(Q)$(KCC) $(USER_CFLAGS) -c $< -o $@

@@ -2,6 +2,9 @@
  * Host tests for bench/: statistics, overhead subtraction, JSON records and
  * the harness loop, with a fake platform (captured output, counted irq
  * calls).  Nothing here depends on how fast anything runs.  TAP on stdout.
+ *
+ * Why one file over 500 lines: it is one host test program, and every case
+ * shares the fake platform and output capture defined at its top.
  */
 #include <check.h>
 #include <stdio.h>

@@ -3,7 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "kernel/errno.h"
+#include "kernel/lib/errno.h"
 #include "kernel/fs/proc/path.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

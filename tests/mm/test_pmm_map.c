@@ -19,8 +19,8 @@
 #include "kernel/mm/pmm.h"
 /* The stubs' declarations, so a signature drift breaks the build. */
 #include "kernel/mm/vmm.h"
-#include "kernel/console/printk.h"
-#include "kernel/arch/traps.h"
+#include "kernel/lib/printk.h"
+#include "kernel/lib/panic.h"
 
 #define KiB	 1024ULL
 #define MiB	 (1024 * KiB)

@@ -34,6 +34,9 @@ mkdir -p "$logs"
 screen() { "$py" tests/sh/screen/screen.py "$@" "$font"; }
 
 # ---- 1. host harness ----
+# fbcon and the files it was split into (arch/fw_cfg.c holds the fw_cfg access).
+fbcon_srcs=(kernel/console/fbcon.c kernel/console/fbcon_draw.c kernel/console/fbcon_vt.c
+	kernel/console/psf.c kernel/arch/fw_cfg.c)
 hcc() { gcc -std=gnu11 -O1 -Wall -Wextra -Werror -Wno-unused-parameter -I. "$@"; }
 h=$tmp/harness
 if [ ! -r build/aslrbench.iso ] || [ ! -r "$fontobj" ]; then
@@ -43,9 +46,9 @@ if [ ! -r build/aslrbench.iso ] || [ ! -r "$fontobj" ]; then
 	exit
 fi
 tap_run "harness: fbcon.c builds for the host" \
-	hcc -o "$h" tests/sh/screen/harness.c kernel/console/fbcon.c "$fontobj"
+	hcc -o "$h" tests/sh/screen/harness.c "${fbcon_srcs[@]}" "$fontobj"
 tap_run "harness: bad-font build" \
-	hcc -DBAD_FONT -o "$h-badfont" tests/sh/screen/harness.c kernel/console/fbcon.c
+	hcc -DBAD_FONT -o "$h-badfont" tests/sh/screen/harness.c "${fbcon_srcs[@]}"
 "$h" "$tmp/frame" >"$tmp/harness.out" 2>"$tmp/harness.err"
 "$h-badfont" "$tmp/frame" bad >>"$tmp/harness.out" 2>>"$tmp/harness.err"
 cp "$tmp/harness.out" "$logs/screen-harness.out"

@@ -93,8 +93,9 @@ long proc_pid_status(struct task_struct *task, char *buf)
 		      "Name:\t%s\nState:\t%s\nTgid:\t%d\nPid:\t%d\nPPid:\t%d\nTracerPid:\t0\n"
 		      "Uid:\t%u\t%u\t%u\t%u\nGid:\t%u\t%u\t%u\t%u\nFDSize:\t%d\nGroups:\t\n",
 		      task->comm, states[task->state & 3], task->pid, task->pid,
-		      task->parent ? task->parent->pid : 0, task->uid, task->euid, task->suid,
-		      task->fsuid, task->gid, task->egid, task->sgid, task->fsgid, NR_OPEN);
+		      task->parent ? task->parent->pid : 0, task->cred.uid, task->cred.euid,
+		      task->cred.suid, task->cred.fsuid, task->cred.gid, task->cred.egid,
+		      task->cred.sgid, task->cred.fsgid, NR_OPEN);
 	if (mm)
 		n += ksnprintf(buf + n, PROC_BUF - (size_t)n,
 			       "VmPeak:\t%8lu kB\nVmSize:\t%8lu kB\nVmRSS:\t%8lu kB\n", vm, vm,
@@ -102,6 +103,6 @@ long proc_pid_status(struct task_struct *task, char *buf)
 	n += ksnprintf(buf + n, PROC_BUF - (size_t)n,
 		       "Threads:\t1\nCapInh:\t0000000000000000\nCapPrm:\t%016lx\n"
 		       "CapEff:\t%016lx\nCapBnd:\tffffffffffffffff\n",
-		       task->cap_effective, task->cap_effective);
+		       task->cred.cap_effective, task->cred.cap_effective);
 	return n < PROC_BUF ? n : PROC_BUF - 1;
 }

@@ -4,7 +4,7 @@
 
 #include <stddef.h>
 
-#include "kernel/sched/task.h"
+#include "kernel/task/task.h"
 
 #define PROC_BUF 4096
 #define USER_HZ	 100

@@ -1,5 +1,5 @@
 /* /proc path parsing: see path.h for why it stands alone. */
-#include "kernel/errno.h"
+#include "kernel/lib/errno.h"
 #include "kernel/fs/proc/path.h"
 #include "kernel/lib/string.h"
 

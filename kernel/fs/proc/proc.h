@@ -1,7 +1,7 @@
 #ifndef KERNEL_FS_PROC_PROC_H
 #define KERNEL_FS_PROC_PROC_H
 
-#include "kernel/sched/task.h"
+#include "kernel/task/task.h"
 
 void proc_init_fs(void); /* installs /proc behind open() */
 /* hidepid: 1 when the reader may see the task's /proc directory, else 0 and *err. */

@@ -8,8 +8,8 @@
  * fail ptrace_may_access; maps needs ptrace_may_access (EACCES); stat and
  * wchan apply the 2009 patch's per-field gate themselves.
  */
-#include "kernel/cmdline.h"
-#include "kernel/errno.h"
+#include "kernel/boot/cmdline.h"
+#include "kernel/lib/errno.h"
 #include "kernel/fs/file.h"
 #include "kernel/fs/proc/internal.h"
 #include "kernel/fs/proc/path.h"
@@ -116,8 +116,8 @@ static long proc_open(const char *path, int flags, struct file **out)
 
 void proc_init_fs(void)
 {
-	proc_leak_fix = kconfig.proc_leak_fix;
-	hidepid = kconfig.hidepid;
-	ptrace_scope = kconfig.ptrace_scope;
+	proc_leak_fix = boot_cmdline.proc_leak_fix;
+	hidepid = boot_cmdline.hidepid;
+	ptrace_scope = boot_cmdline.ptrace_scope;
 	proc_open_hook = proc_open;
 }

@@ -6,21 +6,11 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "kernel/lib/string.h"	 /* the kernel's own string functions, shared */
-#include "kernel/lib/vsprintf.h" /* and its printf formatter */
-#include "kernel/syscall/syscall.h"
+#include "kernel/lib/string.h"	   /* the kernel's own string functions, shared */
+#include "kernel/lib/vsprintf.h"   /* and its printf formatter */
+#include "kernel/lib/errno.h"	   /* Linux's values, as the kernel returns them */
+#include "kernel/uapi/aslrbench.h" /* system calls and their values */
 
-#define EPERM	       1
-#define ENOENT	       2
-#define EAGAIN	       11
-#define ENOMEM	       12
-#define EACCES	       13
-#define EFAULT	       14
-#define ECHILD	       10
-#define EINVAL	       22
-#define ENOSYS	       38
-#define ENAMETOOLONG   36
-#define WNOHANG	       1
 #define WIFEXITED(s)   (((s)&0x7f) == 0)
 #define WEXITSTATUS(s) (((s) >> 8) & 0xff)
 #define WIFSIGNALED(s) (((s)&0x7f) != 0 && ((s)&0x7f) != 0x7f)

@@ -1,0 +1,27 @@
+/*
+ * The per-CPU block GS points at.  Its layout is fixed by the compiler, not
+ * by us: -fstack-protector reads the canary from %gs:40, so stack_canary
+ * must stay at offset 40.  The context switch rewrites it for each task.
+ */
+#ifndef KERNEL_ARCH_PERCPU_H
+#define KERNEL_ARCH_PERCPU_H
+
+#include <stdint.h>
+#include <stddef.h>
+
+struct task_struct;
+
+struct percpu {
+	struct percpu *self;	      /* 0 */
+	uint64_t kernel_rsp;	      /* 8: syscall entry stack */
+	uint64_t user_rsp;	      /* 16: scratch for the syscall entry */
+	uint64_t unused[2];	      /* 24, 32 */
+	uint64_t stack_canary;	      /* 40: read by -fstack-protector */
+	struct task_struct *cur_task; /* 48: what `current` reads */
+};
+
+_Static_assert(offsetof(struct percpu, stack_canary) == 40, "gcc reads the canary at %gs:40");
+
+extern struct percpu percpu0;
+
+#endif

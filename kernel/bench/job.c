@@ -1,0 +1,277 @@
+/*
+ * mode=bench in the kernel: bench/'s timer and rng suites with interrupts
+ * really off, then the two suites only a kernel with processes can run:
+ *
+ *   fork   cycles per fork+exit+wait, measured by a ring-3 program (b_fork)
+ *          around the system calls as a user would see them, with each RNG
+ *          variant supplying the child's canary; the kernel times that one
+ *          get_random_int() call inside fork, so rng_share_pct is measured,
+ *          not estimated from the rng suite.
+ *   spawn  cycles per spawn+exit+wait of an empty program (ASLR draws five
+ *          numbers from the variant per spawn).
+ *   aslr   layout entropy per region per variant (kernel/aslr/suite.c).
+ *
+ * The user program hands its raw samples to the kernel (bench_submit), which
+ * computes the statistics with the same code as every other suite.
+ */
+#include "common/cpu.h"
+#include "bench/harness.h"
+#include "common/jrec.h"
+#include "bench/platform.h"
+#include "bench/stats.h"
+#include "common/tsc.h"
+#include "bench/suites.h"
+#include "kernel/aslr/suite.h"
+#include "kernel/bench/job.h"
+#include "kernel/boot/cmdline.h"
+#include "kernel/lib/printk.h"
+#include "kernel/lib/errno.h"
+#include "kernel/arch/machine_exit.h"
+#include "kernel/lib/string.h"
+#include "kernel/mm/pmm.h"
+#include "kernel/mm/uaccess.h"
+#include "kernel/mm/vmm.h"
+#include "kernel/random/random.h"
+#include "kernel/task/process.h"
+#include "kernel/syscall/syscall.h"
+
+#define PROC_ENSEMBLES 5
+#define PROC_SAMPLES   40
+#define MAX_PROC_N     (64 * 1024)
+
+static uint32_t *fork_rng_samples;
+static uint32_t fork_rng_count, fork_rng_cap;
+
+/* fork's hook: one sample per fork; unhooked when full, so later forks run untimed. */
+static void fork_rng_sample(uint32_t cycles)
+{
+	fork_rng_samples[fork_rng_count++] = cycles;
+	if (fork_rng_count >= fork_rng_cap)
+		fork_rng_sample_hook = 0;
+}
+
+/* Samples submitted by the running b_fork/b_spawn: [0] overhead, [1] timed. */
+static uint32_t *submitted[2];
+static uint32_t submitted_n[2], submit_cap;
+
+static struct bench_run run;
+static struct bench_config cfg;
+
+extern const char __kernel_start[], __kernel_end[];
+
+long sys_bench_submit(const struct syscall_args *a)
+{
+	uint64_t kind = a->a0, n = a->a2;
+
+	if (!submit_cap || current->parent != find_task_by_pid(1))
+		return -EPERM;
+	if (kind > 1 || n > submit_cap)
+		return -EINVAL;
+	if (copy_from_user(submitted[kind], a->a1, n * sizeof(uint32_t)))
+		return -EFAULT;
+	submitted_n[kind] = (uint32_t)n;
+	return 0;
+}
+
+static uint32_t *alloc_u32(uint64_t n)
+{
+	uint64_t pa = pmm_alloc_pages((n * 4 + PAGE_SIZE - 1) / PAGE_SIZE);
+
+	return pa ? phys_to_virt(pa) : 0;
+}
+
+static void free_u32(uint32_t *p, uint64_t n)
+{
+	if (p)
+		pmm_free_pages(virt_to_phys(p), (n * 4 + PAGE_SIZE - 1) / PAGE_SIZE);
+}
+
+static uint32_t min_of(const uint32_t *s, uint32_t n)
+{
+	uint32_t m = 0xffffffffu;
+
+	for (uint32_t i = 0; i < n; i++)
+		if (s[i] < m)
+			m = s[i];
+	return n ? m : 0;
+}
+
+/* Statistics of `n` samples in E ensembles, overhead already subtracted. */
+static int stats_of(uint32_t *s, uint32_t e, uint32_t per, uint32_t overhead,
+		    struct bench_result *res)
+{
+	uint64_t work[2 * PROC_ENSEMBLES];
+
+	memset(res, 0, sizeof(*res));
+	res->ensembles = e;
+	res->samples = per;
+	res->overhead = overhead;
+	res->per = 1;
+	res->serialise = cfg.serialise;
+	res->irqs_off = false;
+	res->clamped = bench_subtract(s, (uint64_t)e * per, overhead);
+	return stats_compute(s, e, per, work, &res->st);
+}
+
+/* Runs the measuring program; 0 when it exited cleanly and submitted everything. */
+static int run_measurer(const char *prog, const char *target, uint32_t n)
+{
+	char e[12], s[12];
+	char *argv[] = {(char *)prog, (char *)bench_serialise_name(cfg.serialise), e, s,
+			(char *)target};
+	int status = -1;
+	long pid;
+
+	ksnprintf(e, sizeof(e), "%u", PROC_ENSEMBLES);
+	ksnprintf(s, sizeof(s), "%u", n / PROC_ENSEMBLES);
+	submitted_n[0] = submitted_n[1] = 0;
+	pid = do_spawn(prog, target ? 5 : 4, argv);
+	if (pid < 0 || do_wait((int)pid, 0, &status, 0, 0) < 0)
+		return -1;
+	return (status == 0 && submitted_n[0] == n && submitted_n[1] == n) ? 0 : -1;
+}
+
+/* The floor of fork's probe (LFENCE;RDTSC ... RDTSCP;LFENCE), interrupts off. */
+static uint32_t lfence_floor(void)
+{
+	uint32_t m = 0xffffffffu;
+	uint64_t flags = bench_irq_save();
+
+	for (int i = 0; i < 1000; i++) {
+		uint64_t t0 = tsc_start_lfence(), t1 = tsc_stop_lfence();
+
+		if (t1 - t0 < m)
+			m = (uint32_t)(t1 - t0);
+	}
+	bench_irq_restore(flags);
+	return m;
+}
+
+/* RNG share of fork per variant (milli-percent), for the summary screen. */
+static int64_t fork_share_m[BENCH_RUN_ROWS];
+
+static void proc_suite(const char *suite, const char *prog, const char *target, const char *metric)
+{
+	uint32_t n = PROC_ENSEMBLES * PROC_SAMPLES;
+	const struct rng_variant *saved = rng_current();
+	struct bench_result res, rres;
+
+	kprintf("\n%s: cycles per %s+exit+wait, %u x %u samples, measured in ring 3\n", suite,
+		suite, PROC_ENSEMBLES, PROC_SAMPLES);
+	kprintf("  %-18s %12s %12s %14s %8s\n", "rng", "median", "p99", "rng in it", "share");
+	for (int i = 0; rng_variants[i]; i++) {
+		const struct rng_variant *v = rng_variants[i];
+		char line[BENCH_REC_SIZE], share_txt[24] = "-", rng_txt[24] = "-";
+		struct jrec r;
+		int64_t share_m = 0;
+
+		if (!v->available() || rng_select(v->name))
+			continue;
+		fork_rng_count = 0;
+		fork_rng_cap = !strcmp(suite, "fork") ? n : 0;
+		fork_rng_sample_hook = fork_rng_cap ? fork_rng_sample : 0;
+		if (run_measurer(prog, target, n) ||
+		    stats_of(submitted[1], PROC_ENSEMBLES, PROC_SAMPLES,
+			     min_of(submitted[0], submitted_n[0]), &res)) {
+			kprintf("  %-18s not measured (the measuring program failed)\n", v->name);
+			run.failed++;
+			continue;
+		}
+		bench_record_begin(&r, line, sizeof(line), &res, suite, v->name, metric, "cycles");
+		if (fork_rng_cap && fork_rng_count == n &&
+		    !stats_of(fork_rng_samples, PROC_ENSEMBLES, PROC_SAMPLES, lfence_floor(),
+			      &rres)) {
+			share_m = res.st.median_m ? rres.st.median_m * 100000 / res.st.median_m : 0;
+			fork_share_m[i] = share_m;
+			bench_jrec_milli(&r, "rng_share_pct", (unsigned __int128)share_m);
+			bench_jrec_milli(&r, "rng_cycles_median",
+					 (unsigned __int128)rres.st.median_m);
+		}
+		bench_record_emit(&r);
+		run.measured++;
+		if (share_m) {
+			ksnprintf(share_txt, sizeof(share_txt), "%ld.%02ld%%", share_m / 1000,
+				  (share_m % 1000) / 10);
+			ksnprintf(rng_txt, sizeof(rng_txt), "%ld", rres.st.median_m / 1000);
+		}
+		kprintf("  %-18s %12ld %12u %14s %8s\n", v->name, res.st.median_m / 1000,
+			res.st.p99, rng_txt, share_txt);
+	}
+	fork_rng_cap = 0;
+	fork_rng_sample_hook = 0;
+	rng_select(saved->name);
+}
+
+/* The headline table on the screen, in the registry's order of variants. */
+static void summary_screen(bool emulated)
+{
+	const char *names[BENCH_RUN_ROWS];
+	unsigned n = 0;
+
+	for (; rng_variants[n] && n < BENCH_RUN_ROWS; n++)
+		names[n] = rng_variants[n]->name;
+	bench_summary_screen(&run, names, fork_share_m, n, emulated);
+}
+
+static bool want(const char *suite)
+{
+	return !boot_cmdline.suite[0] || !strcmp(boot_cmdline.suite, suite);
+}
+
+void job_bench(void)
+{
+	static const char *const suites[] = {"timer", "rng", "fork", "spawn", "aslr"};
+	uint32_t n = PROC_ENSEMBLES * PROC_SAMPLES;
+	struct bench_cpu cpu;
+	bool known = !boot_cmdline.suite[0];
+
+	for (unsigned i = 0; i < 5; i++)
+		known |= !strcmp(boot_cmdline.suite, suites[i]);
+	if (!known) {
+		kprintf("aslrbench: bad command line: bad value '%s' for suite in mode=bench "
+			"(accepted: timer|rng|fork|spawn|aslr)\n",
+			boot_cmdline.suite);
+		machine_exit(EXIT_CMDLINE);
+	}
+	bench_cpu_detect(&cpu);
+	bench_config_init(&cfg, &cpu);
+	cfg.irqs_off = true;
+	if (boot_cmdline.samples)
+		cfg.samples = boot_cmdline.samples;
+	if (boot_cmdline.ensembles)
+		cfg.ensembles = boot_cmdline.ensembles;
+	cfg.flush[0].lo = __kernel_start;
+	cfg.flush[0].hi = __kernel_end;
+	cfg.nflush = 1;
+	bench_run_init(&run);
+	kprintf("bench: serialisation %s, %u ensembles x %u samples, interrupts off while "
+		"timing\n",
+		bench_serialise_name(cfg.serialise), cfg.ensembles, cfg.samples);
+	/* The floor is needed by every later suite, so it always runs. */
+	bench_suite_timer(&cfg, &run);
+	if (want("rng"))
+		bench_suite_rng(&cfg, rng_variants, "rng: get_random_int() per variant", &run);
+	submit_cap = n;
+	submitted[0] = alloc_u32(n);
+	submitted[1] = alloc_u32(n);
+	fork_rng_samples = alloc_u32(n);
+	if (!submitted[0] || !submitted[1] || !fork_rng_samples) {
+		kprintf("bench: no memory for the process suites\n");
+		run.failed++;
+	} else {
+		if (want("fork"))
+			proc_suite("fork", "b_proc", "fork", "cycles_per_fork");
+		if (want("spawn"))
+			proc_suite("spawn", "b_proc", "spawn", "cycles_per_spawn");
+	}
+	submit_cap = 0;
+	free_u32(submitted[0], n);
+	free_u32(submitted[1], n);
+	free_u32(fork_rng_samples, n);
+	fork_rng_samples = 0;
+	if (want("aslr"))
+		aslr_suite(&run.measured, &run.failed);
+	bench_emit_summary(&run, run.failed ? 1 : 0);
+	summary_screen(cpu.hypervisor && !boot_cmdline.seed_len);
+	machine_exit(run.failed ? EXIT_FAILED : EXIT_OK);
+}

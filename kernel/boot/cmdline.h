@@ -1,0 +1,40 @@
+#ifndef KERNEL_BOOT_CMDLINE_H
+#define KERNEL_BOOT_CMDLINE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stddef.h>
+
+enum run_mode { MODE_BENCH, MODE_TEST, MODE_SHELL, MODE_ATTACK };
+
+/*
+ * The boot command line (iso/cmdline.txt), parsed: everything it can set,
+ * with Linux's defaults where they exist.  Read-only once the boot has
+ * parsed it; the knobs a run may change (sysctls) keep their own copies.
+ */
+struct boot_cmdline {
+	enum run_mode mode;
+	char rng[32];		/* variant name; validated against rng/ */
+	int proc_leak_fix;	/* 1: the 2009 patch applied (default) */
+	int randomize_va_space; /* 0, 1, 2 (default 2) */
+	int aslr_ia32;		/* aslr_profile=ia32 */
+	unsigned hz;		/* 250, as 2.6.29's default config */
+	uint8_t seed[64];	/* seed=<hex>: deterministic runs */
+	size_t seed_len;
+	char suite[32];	    /* which bench suite / test group; "" = all */
+	uint32_t samples;   /* 0 = the suite's default */
+	uint32_t ensembles; /* 0 = the suite's default */
+	int hidepid;	    /* 0, 1, 2 (Linux 3.3's /proc mount option) */
+	int ptrace_scope;   /* 0..3 (Yama, Linux 3.4) */
+};
+
+extern struct boot_cmdline boot_cmdline;
+
+/*
+ * Parses "k=v k=v ..." into boot_cmdline.  On error returns -1 and writes a
+ * message naming the key and the accepted values into err.
+ */
+int cmdline_parse(const char *line, char *err, size_t errlen);
+const char *mode_name(enum run_mode m);
+
+#endif

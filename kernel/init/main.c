@@ -1,0 +1,163 @@
+/*
+ * kmain: from the loader's hand-off to the job the command line asks for.
+ *
+ * Order matters: the console first (so every later failure is visible),
+ * then our own descriptor tables (the firmware's live in memory we are
+ * about to reclaim), memory, the command line (it sets HZ), the clocks, the
+ * RNG (it needs jiffies and the seed), and only then the job.
+ */
+#include "boot/boot_info.h"
+#include "kernel/arch/acpi.h"
+#include "kernel/arch/cpu.h"
+#include "kernel/arch/gdt.h"
+#include "kernel/arch/idt.h"
+#include "kernel/arch/lapic.h"
+#include "kernel/arch/timer.h"
+#include "kernel/arch/traps.h"
+#include "kernel/arch/tsc.h"
+#include "kernel/boot/boot_info.h"
+#include "kernel/init/boot_record.h"
+#include "kernel/boot/cmdline.h"
+#include "kernel/console/fbcon.h"
+#include "kernel/console/keyboard.h"
+#include "kernel/lib/printk.h"
+#include "kernel/console/serial.h"
+#include "kernel/fs/file.h"
+#include "kernel/fs/proc/proc.h"
+#include "kernel/fs/tty.h"
+#include "kernel/arch/machine_exit.h"
+#include "kernel/task/process.h"
+#include "kernel/task/sched.h"
+#include "kernel/task/task.h"
+#include "kernel/syscall/syscall.h"
+#include "kernel/lib/string.h"
+#include "kernel/mm/layout.h"
+#include "kernel/mm/pmm.h"
+#include "kernel/mm/vmm.h"
+#include "kernel/arch/percpu.h"
+#include "kernel/random/random.h"
+
+struct percpu percpu0 = {
+	.self = &percpu0,
+	.stack_canary = 0x2f8a9c6e1d4b7053ULL, /* replaced from the RNG once it is seeded */
+};
+struct boot_info boot_info_copy;
+
+static void enable_sse(void)
+{
+	write_cr0((read_cr0() & ~(1ULL << 2)) | (1ULL << 1)); /* EM off, MP on */
+	write_cr4(read_cr4() | (1ULL << 9) | (1ULL << 10));   /* OSFXSR, OSXMMEXCPT */
+}
+
+static void take_boot_info(const struct boot_info *bi)
+{
+	if (!bi || bi->magic != BOOT_INFO_MAGIC) {
+		kprintf("aslrbench: boot_info has a bad magic; wrong loader?\n");
+		machine_exit(EXIT_PANIC);
+	}
+	if (bi->version != BOOT_INFO_VERSION || bi->size != sizeof(struct boot_info)) {
+		kprintf("aslrbench: boot_info version %u size %u, kernel expects %u/%lu\n",
+			bi->version, bi->size, BOOT_INFO_VERSION, sizeof(struct boot_info));
+		machine_exit(EXIT_PANIC);
+	}
+	memcpy(&boot_info_copy, bi, sizeof(boot_info_copy));
+	boot_info_copy.cmdline[BOOT_CMDLINE_MAX - 1] = '\0';
+}
+
+/* Stops the boot on a bad command line, naming the key (contract). */
+static void parse_cmdline_or_die(void)
+{
+	char err[320];
+
+	if (cmdline_parse(boot_info_copy.cmdline, err, sizeof(err)) == 0)
+		return;
+	kprintf("aslrbench: bad command line: %s\n", err);
+	kprintf("aslrbench: the command line was: \"%s\"\n", boot_info_copy.cmdline);
+	machine_exit(EXIT_CMDLINE);
+}
+
+/* The firmware's SPCR names the console UART: switch to it when it answers. */
+static void use_spcr_serial(void)
+{
+	uint16_t port = acpi_facts.spcr_port;
+
+	if (!port || port == serial_port())
+		return;
+	if (serial_init_port(port))
+		kprintf("aslrbench: serial console moved to I/O port 0x%x (ACPI SPCR)\n", port);
+}
+
+/*
+ * The process world's start: the scheduler, system calls, /proc, the hooks
+ * through which lower layers call up (files, tty, faults), and init (pid 1),
+ * the first ring-3 program, which runs what the command line asks for.
+ */
+static void start_init(void)
+{
+	char *argv[] = {"init"};
+	long pid;
+
+	sched_tick_hook = tty_poll;
+	sched_init();
+	syscall_init();
+	proc_init_fs();
+	files_init();
+	task_fault_init();
+	task_fixup_caps(&idle_task); /* root (euid 0): all capabilities */
+	idle_task.dumpable = 1;
+	for (int fd = 0; fd < 3; fd++)
+		idle_task.files[fd] = console_file();
+	pid = do_spawn("init", 1, argv);
+	if (pid != 1) {
+		kprintf("aslrbench: cannot start init (%ld)\n", pid);
+		machine_exit(EXIT_PANIC);
+	}
+	/*
+	 * From here every byte on the serial port reaches the console buffer.
+	 * run-qemu.sh holds piped input back until it sees this line, because the
+	 * firmware reads (and drops) serial input while it runs.
+	 */
+	kprintf("aslrbench: console ready\n");
+}
+
+static void seed_canary(void)
+{
+	percpu0.stack_canary = ((uint64_t)get_random_int() << 32) | get_random_int();
+}
+
+__attribute__((noreturn)) void kmain(struct boot_info *bi, uint64_t phys_base)
+{
+	char err[160];
+
+	kernel_phys_base = phys_base;
+	traps_install_lib_hooks(); /* before anything can print or panic */
+	enable_sse();
+	serial_init();
+	kprintf("\naslrbench kernel: entered at 0x%lx\n", phys_base);
+	take_boot_info(bi);
+	gdt_init();
+	idt_init();
+	pmm_init(&boot_info_copy);
+	vmm_init();
+	fbcon_init(&boot_info_copy.fb);
+	machine_exit_hold_hook = fbcon_exit_hold; /* a no-op unless the screen is up */
+	acpi_init(boot_info_copy.rsdp);
+	use_spcr_serial();
+	kbd_init();
+	lapic_init();
+	parse_cmdline_or_die();
+	/* layout.c reads its own knobs (tests change them temporarily) */
+	randomize_va_space = boot_cmdline.randomize_va_space;
+	aslr_ia32 = boot_cmdline.aslr_ia32;
+	timer_init(boot_cmdline.hz);
+	tsc_init();
+	irq_enable();
+	if (random_init(boot_cmdline.rng, err, sizeof(err))) {
+		kprintf("aslrbench: bad command line: %s\n", err);
+		machine_exit(EXIT_CMDLINE);
+	}
+	seed_canary();
+	emit_boot_record();
+	start_init();
+	cpu_idle();
+}

@@ -1,0 +1,162 @@
+/*
+ * get_random_int() and the environment of the 2009 generators.
+ *
+ * Seeding: a deterministic run (seed= on the command line) uses that seed
+ * alone, so two runs draw identical values.  Otherwise the seed is what the
+ * firmware's EFI_RNG_PROTOCOL gave the loader, then RDSEED, then the TSC at
+ * boot, concatenated; the variants condition it themselves.
+ */
+#include "kernel/random/random.h"
+#include "kernel/arch/cpu.h"
+#include "kernel/arch/timer.h"
+#include "kernel/boot/cmdline.h"
+#include "kernel/boot/boot_info.h"
+#include "kernel/lib/printk.h"
+#include "kernel/lib/string.h"
+#include "kernel/lib/errno.h"
+
+static const struct rng_variant *cur;
+static const char *seed_source = "none";
+static int ready;
+
+/*
+ * The pid the variants read: the current task's, except while spawn builds
+ * a new program's layout, when it is the new task's own pid, as in Linux,
+ * where exec runs in the process that gets the new layout.  The boot
+ * context is pid 0, as Linux's swapper.
+ */
+int rng_spawn_pid;
+
+uint32_t (*rng_current_pid_hook)(void);
+
+static uint32_t plat_pid(void)
+{
+	if (rng_spawn_pid)
+		return (uint32_t)rng_spawn_pid;
+	return rng_current_pid_hook ? rng_current_pid_hook() : 0;
+}
+
+static uint64_t plat_jiffies(void)
+{
+	return jiffies;
+}
+
+static uint64_t plat_cycles(void)
+{
+	return rdtsc();
+}
+
+static struct rng_platform plat = {plat_pid, plat_jiffies, plat_cycles, 250};
+
+static int rdseed64(uint64_t *v)
+{
+	unsigned char ok;
+
+	for (int i = 0; i < 10; i++) {
+		__asm__ volatile("rdseed %0; setc %1" : "=r"(*v), "=qm"(ok));
+		if (ok)
+			return 0;
+	}
+	return -1;
+}
+
+static size_t gather_seed(uint8_t *buf, size_t cap)
+{
+	size_t n = 0;
+	uint32_t r[4];
+
+	if (boot_cmdline.seed_len) {
+		memcpy(buf, boot_cmdline.seed, boot_cmdline.seed_len);
+		seed_source = "cmdline";
+		return boot_cmdline.seed_len;
+	}
+	if (boot_info_copy.seed_len) {
+		memcpy(buf, boot_info_copy.seed, boot_info_copy.seed_len);
+		n = boot_info_copy.seed_len;
+		seed_source = "efi_rng";
+	}
+	cpuid_count(7, 0, r);
+	if (r[1] & (1u << 18)) {
+		for (int i = 0; i < 4 && n + 8 <= cap; i++) {
+			uint64_t v;
+
+			if (rdseed64(&v))
+				break;
+			memcpy(buf + n, &v, 8);
+			n += 8;
+			if (!boot_info_copy.seed_len)
+				seed_source = "rdseed";
+		}
+	}
+	if (n + 8 <= cap) {
+		uint64_t t = rdtsc();
+
+		memcpy(buf + n, &t, 8);
+		n += 8;
+		if (!boot_info_copy.seed_len && !strcmp(seed_source, "none"))
+			seed_source = "tsc";
+	}
+	return n;
+}
+
+int random_init(const char *variant, char *err, unsigned long errlen)
+{
+	uint8_t seed[128];
+	size_t n;
+
+	plat.hz = boot_cmdline.hz;
+	rng_set_platform(&plat);
+	n = gather_seed(seed, sizeof(seed));
+	rng_seed_all(seed, n);
+	memset(seed, 0, sizeof(seed));
+	ready = 1;
+	timer_entropy_hook = add_interrupt_randomness;
+	switch (rng_select(variant)) {
+	case 0:
+		return 0;
+	case -ENODEV:
+		ksnprintf(err, errlen, "rng=%s is not available on this CPU", variant);
+		return -1;
+	default:
+		ksnprintf(err, errlen, "unknown rng variant '%s'", variant);
+		return -1;
+	}
+}
+
+const struct rng_platform *random_platform(void)
+{
+	return &plat;
+}
+
+int rng_select(const char *name)
+{
+	const struct rng_variant *v = rng_find(name);
+
+	if (!v)
+		return -EINVAL;
+	if (!v->available())
+		return -ENODEV;
+	cur = v;
+	return 0;
+}
+
+const struct rng_variant *rng_current(void)
+{
+	return cur;
+}
+
+unsigned int get_random_int(void)
+{
+	return cur->get_u32();
+}
+
+void add_interrupt_randomness(int irq)
+{
+	if (ready)
+		rng_add_interrupt_randomness((uint32_t)irq, rdtsc());
+}
+
+const char *rng_seed_source(void)
+{
+	return seed_source;
+}

@@ -1,0 +1,26 @@
+#ifndef KERNEL_RANDOM_RANDOM_H
+#define KERNEL_RANDOM_RANDOM_H
+
+#include <stdint.h>
+
+#include "rng/rng.h"
+
+/*
+ * The kernel side of rng/: the environment the variants read, the boot
+ * seed, and get_random_int() dispatching to the selected variant (the
+ * function ASLR, fork's stack canary and the benchmarks call).
+ */
+int random_init(const char *variant, char *err, unsigned long errlen);
+unsigned int get_random_int(void);
+const struct rng_variant *rng_current(void);
+int rng_select(const char *name); /* -EINVAL unknown, -ENODEV unavailable */
+void add_interrupt_randomness(int irq);
+const char *rng_seed_source(void);
+/* The kernel's own environment for the variants (tests restore it). */
+const struct rng_platform *random_platform(void);
+/* Non-zero while spawn builds a layout: the pid the variants see (exec semantics). */
+extern int rng_spawn_pid;
+/* The current task's pid, 0 for the boot context; the task layer installs it. */
+extern uint32_t (*rng_current_pid_hook)(void);
+
+#endif

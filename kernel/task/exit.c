@@ -1,0 +1,77 @@
+/*
+ * exit and wait.  An exiting task gives back its address space and files at
+ * once and stays a zombie (its kernel stack and table slot) until its parent
+ * reaps it, as in Unix; orphans go to init.
+ */
+#include "kernel/lib/printk.h"
+#include "kernel/lib/errno.h"
+#include "kernel/arch/machine_exit.h"
+#include "kernel/mm/mm.h"
+#include "kernel/task/process.h"
+#include "kernel/task/sched.h"
+
+void do_exit(int status)
+{
+	struct task_struct *t = current, *init = find_task_by_pid(1);
+
+	if (t->pid == 1) {
+		kprintf("aslrbench: init exited (status 0x%x)\n", status);
+		machine_exit(EXIT_FAILED);
+	}
+	for (int i = 0; i < NR_OPEN; i++) {
+		if (t->files[i])
+			task_file_put(t->files[i]);
+		t->files[i] = 0;
+	}
+	mm_put(t->mm);
+	t->mm = 0;
+	for (int i = 0; i < NR_TASKS; i++) {
+		if (tasks[i].state != TASK_UNUSED && tasks[i].parent == t) {
+			tasks[i].parent = init;
+			if (tasks[i].state == TASK_ZOMBIE && init)
+				wake_up(init);
+		}
+	}
+	t->exit_code = status;
+	t->state = TASK_ZOMBIE;
+	if (t->parent)
+		wake_up(t->parent);
+	schedule();
+	for (;;)
+		; /* a zombie is never scheduled again */
+}
+
+long do_wait(int pid, int options, int *status, uint64_t *utime, uint64_t *stime)
+{
+	struct task_struct *me = current;
+
+	for (;;) {
+		bool have_child = false;
+
+		for (int i = 0; i < NR_TASKS; i++) {
+			struct task_struct *c = &tasks[i];
+			long cpid;
+
+			if (c->state == TASK_UNUSED || c->parent != me ||
+			    (pid > 0 && c->pid != pid))
+				continue;
+			have_child = true;
+			if (c->state != TASK_ZOMBIE)
+				continue;
+			cpid = c->pid;
+			if (status)
+				*status = c->exit_code;
+			if (utime)
+				*utime = c->utime;
+			if (stime)
+				*stime = c->stime;
+			free_task(c);
+			return cpid;
+		}
+		if (!have_child)
+			return -ECHILD;
+		if (options & WNOHANG)
+			return 0;
+		sleep_on(me, (const void *)do_wait);
+	}
+}

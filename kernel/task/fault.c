@@ -1,0 +1,81 @@
+/*
+ * Faults seen by the process layer: a user task that faults is killed with
+ * a report and a signal-like status, the kernel goes on; page faults on
+ * user memory (from ring 3 or inside uaccess) go to the mm.  The start of
+ * the process world itself (init, pid 1) is kernel/init/main.c's.
+ */
+#include "kernel/arch/cpu.h"
+#include "kernel/arch/traps.h"
+#include "kernel/lib/panic.h"
+#include "kernel/lib/printk.h"
+#include "kernel/lib/errno.h"
+#include "kernel/mm/mm.h"
+#include "kernel/task/process.h"
+#include "kernel/task/sched.h"
+
+static int fault_signal(uint64_t vector)
+{
+	switch (vector) {
+	case 0:	 /* #DE */
+	case 16: /* #MF */
+	case 19: /* #XM */
+		return SIGFPE;
+	case 6: /* #UD */
+		return SIGILL;
+	case 3: /* #BP */
+	case 1: /* #DB */
+		return SIGTRAP;
+	case 17: /* #AC */
+		return SIGBUS;
+	default:
+		return SIGSEGV;
+	}
+}
+
+static void user_fault(struct trap_frame *f)
+{
+	struct task_struct *t = current;
+	uint64_t cr2 = read_cr2();
+	int sig;
+
+	if (f->vector == 14 && handle_mm_fault(t->mm, cr2, (f->error & 2) != 0) == 0)
+		return;
+	sig = fault_signal(f->vector);
+	/* The format of Linux's show_signal_msg, so the line reads familiar. */
+	kprintf("%s[%d]: %s at %lx ip %lx sp %lx error %lx (killed, signal %d)\n", t->comm, t->pid,
+		f->vector == 14 ? "segfault" : "trap", f->vector == 14 ? cr2 : f->vector, f->rip,
+		f->rsp, f->error, sig);
+	do_exit(W_SIGNALED(sig));
+}
+
+/* mm cannot see tasks: it reports each minor fault here, charged to current. */
+static void count_minor_fault(void)
+{
+	current->min_flt++;
+}
+
+static int uaccess_fault(uint64_t addr, bool write)
+{
+	return current->mm ? handle_mm_fault(current->mm, addr, write) : -EFAULT;
+}
+
+/* -fstack-protector's report.  In a task's kernel path it kills that task only. */
+void __stack_chk_fail(void)
+{
+	struct task_struct *t = current;
+
+	if (!t || t == &idle_task || !t->mm)
+		panic("stack smashing detected in the kernel");
+	kprintf("stack smashing detected in %s[%d]: its kernel stack was overwritten; "
+		"killing it\n",
+		t->comm, t->pid);
+	do_exit(W_SIGNALED(SIGABRT));
+}
+
+void task_fault_init(void)
+{
+	user_fault_hook = user_fault;
+	uaccess_fault_hook = uaccess_fault;
+	return_to_user_hook = preempt_from_user;
+	account_minor_fault = count_minor_fault;
+}

@@ -1,0 +1,227 @@
+/*
+ * The scheduler: round robin over the task table, preemptive for user code
+ * and cooperative inside the kernel.
+ *
+ * Why not a preemptible kernel: on one CPU with a kernel that only sleeps at
+ * a few well-known points (wait, sleep, console read), non-preemption means
+ * no locks beyond masking interrupts around what the timer touches.  A
+ * spinning user task still cannot starve anyone: the timer sets
+ * need_resched and the switch happens on the way back to ring 3.
+ *
+ * A task woken from a sleep runs before the round robin resumes, and a
+ * timer wake-up ends the current slice: Linux's wakeup preemption in its
+ * simplest form.  Without it a task that slept until a given jiffy (a
+ * timer, the attack lab's collision) would start up to a slice late.
+ */
+#include "kernel/arch/cpu.h"
+#include "kernel/arch/gdt.h"
+#include "kernel/arch/timer.h"
+#include "kernel/mm/mm.h"
+#include "kernel/mm/vmm.h"
+#include "kernel/task/sched.h"
+#include "kernel/random/random.h"
+#include "kernel/lib/string.h"
+
+#define TIMESLICE 2 /* ticks: 8 ms at HZ=250 */
+
+struct task_struct idle_task;
+void (*sched_tick_hook)(void);
+static uint64_t slice_end;
+static uint8_t fpu_init_state[512] __attribute__((aligned(16)));
+
+void __switch_to_asm(uint64_t *prev_rsp, uint64_t next_rsp);
+
+static void timer_tick(bool from_user)
+{
+	struct task_struct *cur = current;
+
+	if (sched_tick_hook)
+		sched_tick_hook();
+	if (from_user)
+		cur->utime++;
+	else if (cur != &idle_task)
+		cur->stime++;
+	else
+		idle_ticks++;
+	for (int i = 0; i < NR_TASKS; i++) {
+		struct task_struct *t = &tasks[i];
+
+		if (t->state == TASK_INTERRUPTIBLE && t->sleep_until && jiffies >= t->sleep_until) {
+			wake_up_process(t);
+			cur->need_resched = true;
+		}
+	}
+	if (cur == &idle_task || jiffies >= slice_end)
+		cur->need_resched = true;
+}
+
+/* get_random_int()'s pid (random/ sits below tasks): 0 for the boot context, as Linux's swapper. */
+static uint32_t current_pid_for_rng(void)
+{
+	struct task_struct *t = percpu0.cur_task;
+
+	return t ? (uint32_t)t->pid : 0;
+}
+
+void sched_init(void)
+{
+	struct percpu *pc = &percpu0;
+
+	rng_current_pid_hook = current_pid_for_rng;
+	idle_task.pid = 0;
+	idle_task.kthread = true;
+	idle_task.state = TASK_RUNNING;
+	idle_task.stack_canary = pc->stack_canary;
+	task_set_comm(&idle_task, "swapper");
+	pc->cur_task = &idle_task;
+	/* A clean x87/SSE state for new tasks. */
+	__asm__ volatile("fninit; fxsave64 %0" : "=m"(fpu_init_state));
+	memcpy(idle_task.fpu, fpu_init_state, sizeof(fpu_init_state));
+	timer_tick_hook = timer_tick;
+}
+
+static struct task_struct *pick_next(struct task_struct *prev)
+{
+	int start = prev == &idle_task ? 0 : (int)(prev - tasks) + 1;
+	struct task_struct *rr = 0;
+
+	for (int n = 0; n < NR_TASKS; n++) {
+		struct task_struct *t = &tasks[(start + n) % NR_TASKS];
+
+		if (t->state != TASK_RUNNING)
+			continue;
+		if (t->woken)
+			return t;
+		if (!rr)
+			rr = t;
+	}
+	return rr ? rr : &idle_task;
+}
+
+static void context_switch(struct task_struct *prev, struct task_struct *next)
+{
+	struct percpu *pc = &percpu0;
+	uint64_t top = next->kstack + KSTACK_PAGES * 4096UL;
+
+	__asm__ volatile("fxsave64 %0" : "=m"(prev->fpu));
+	__asm__ volatile("fxrstor64 %0" : : "m"(next->fpu));
+	if (!next->kthread) {
+		tss_set_rsp0(top);
+		pc->kernel_rsp = top;
+	}
+	write_cr3(next->mm ? next->mm->pml4 : vmm_kernel_pml4());
+	pc->cur_task = next;
+	/* Each task's frames were built with its own canary (see kernel/arch/percpu.h). */
+	pc->stack_canary = next->stack_canary;
+	__switch_to_asm(&prev->kernel_rsp, next->kernel_rsp);
+}
+
+void schedule(void)
+{
+	uint64_t flags = irq_save();
+	struct task_struct *prev = current, *next;
+
+	prev->need_resched = false;
+	next = pick_next(prev);
+	if (next == prev && prev->state != TASK_RUNNING)
+		next = &idle_task;
+	next->woken = false;
+	slice_end = jiffies + TIMESLICE;
+	if (next != prev)
+		context_switch(prev, next);
+	irq_restore(flags);
+}
+
+void wake_up_process(struct task_struct *t)
+{
+	if (t->state == TASK_INTERRUPTIBLE) {
+		t->state = TASK_RUNNING;
+		t->woken = true;
+		t->sleep_chan = 0;
+		t->sleep_until = 0;
+		t->wchan = 0;
+	}
+}
+
+/*
+ * Every sleep: until wake_up(chan), or the tick that brings jiffies to
+ * `until` (0: no timeout).  Called with interrupts off.
+ */
+static void sleep_current(const void *chan, uint64_t until, const void *wchan)
+{
+	struct task_struct *t = current;
+
+	t->sleep_chan = chan;
+	t->sleep_until = until;
+	t->wchan = wchan;
+	t->state = TASK_INTERRUPTIBLE;
+	schedule();
+}
+
+void sleep_on(const void *chan, const void *wchan)
+{
+	uint64_t flags = irq_save();
+
+	sleep_current(chan, 0, wchan);
+	irq_restore(flags);
+}
+
+void wake_up(const void *chan)
+{
+	uint64_t flags = irq_save();
+
+	for (int i = 0; i < NR_TASKS; i++)
+		if (tasks[i].state == TASK_INTERRUPTIBLE && tasks[i].sleep_chan == chan)
+			wake_up_process(&tasks[i]);
+	irq_restore(flags);
+}
+
+void sleep_until(uint64_t until, const void *wchan)
+{
+	uint64_t flags = irq_save();
+
+	/* Its own field as the channel: no wake_up() can end this sleep early. */
+	while (jiffies < until)
+		sleep_current(&current->sleep_until, until, wchan);
+	irq_restore(flags);
+}
+
+void sleep_on_timeout(const void *chan, uint64_t until, const void *wchan)
+{
+	uint64_t flags = irq_save();
+
+	if (jiffies < until)
+		sleep_current(chan, until, wchan);
+	irq_restore(flags);
+}
+
+void fpu_init_task(struct task_struct *t)
+{
+	memcpy(t->fpu, fpu_init_state, sizeof(fpu_init_state));
+}
+
+void fpu_copy_current(struct task_struct *t)
+{
+	__asm__ volatile("fxsave64 %0" : "=m"(t->fpu));
+}
+
+void start_task(struct task_struct *t)
+{
+	t->state = TASK_RUNNING;
+}
+
+void preempt_from_user(void)
+{
+	if (current->need_resched)
+		schedule();
+}
+
+void cpu_idle(void)
+{
+	for (;;) {
+		irq_enable();
+		halt();
+		if (current->need_resched)
+			schedule();
+	}
+}

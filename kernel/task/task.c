@@ -1,0 +1,80 @@
+/*
+ * The task table.  A fixed array: the limit is part of the design (fork
+ * must fail with -EAGAIN when it is full, not exhaust memory), and /proc
+ * and ps walk it in pid order.
+ */
+#include "kernel/task/task.h"
+#include "kernel/mm/pmm.h"
+#include "kernel/mm/vmm.h"
+#include "kernel/lib/string.h"
+#include "kernel/lib/errno.h"
+
+struct task_struct tasks[NR_TASKS];
+void (*task_file_get)(struct file *f);
+void (*task_file_put)(struct file *f);
+static int last_pid;
+
+struct task_struct *find_task_by_pid(int pid)
+{
+	for (int i = 0; i < NR_TASKS; i++)
+		if (tasks[i].state != TASK_UNUSED && tasks[i].pid == pid)
+			return &tasks[i];
+	return 0;
+}
+
+/* Linux hands out pids in increasing order and wraps; so do we (at 32768). */
+static int alloc_pid(void)
+{
+	for (int tries = 0; tries < 32768; tries++) {
+		if (++last_pid >= 32768)
+			last_pid = 1;
+		if (!find_task_by_pid(last_pid))
+			return last_pid;
+	}
+	return -1;
+}
+
+int alloc_task(struct task_struct **out)
+{
+	for (int i = 0; i < NR_TASKS; i++) {
+		struct task_struct *t = &tasks[i];
+		uint64_t stack;
+
+		if (t->state != TASK_UNUSED)
+			continue;
+		stack = pmm_alloc_pages(KSTACK_PAGES);
+		if (!stack)
+			return -ENOMEM;
+		memset(t, 0, sizeof(*t));
+		t->kstack = (uint64_t)phys_to_virt(stack);
+		t->pid = alloc_pid();
+		t->dumpable = 1;
+		t->state = TASK_INTERRUPTIBLE; /* not runnable until set up */
+		*out = t;
+		return 0;
+	}
+	return -EAGAIN;
+}
+
+void free_task(struct task_struct *t)
+{
+	if (t->kstack)
+		pmm_free_pages(virt_to_phys((void *)t->kstack), KSTACK_PAGES);
+	memset(t, 0, sizeof(*t));
+	t->state = TASK_UNUSED;
+}
+
+int nr_tasks_in_use(void)
+{
+	int n = 0;
+
+	for (int i = 0; i < NR_TASKS; i++)
+		if (tasks[i].state != TASK_UNUSED)
+			n++;
+	return n;
+}
+
+void task_set_comm(struct task_struct *t, const char *name)
+{
+	strlcpy(t->comm, name, sizeof(t->comm));
+}

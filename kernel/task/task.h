@@ -1,0 +1,103 @@
+/*
+ * struct task_struct: one process (or the idle/boot context).  Names follow
+ * Linux so the /proc code reads like fs/proc/array.c.
+ */
+#ifndef KERNEL_TASK_TASK_H
+#define KERNEL_TASK_TASK_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "kernel/arch/traps.h"
+#include "kernel/arch/percpu.h"
+#include "kernel/task/cred.h"
+#include "kernel/lib/threads.h"
+#include "kernel/uapi/aslrbench.h" /* CAP_* */
+
+#define TASK_COMM_LEN 16
+#define TASK_CMDLINE  256
+#define KSTACK_PAGES  4
+#define NR_OPEN	      16
+
+enum task_state {
+	TASK_UNUSED = 0,
+	TASK_RUNNING,	    /* runnable or on the CPU ("R") */
+	TASK_INTERRUPTIBLE, /* sleeping ("S") */
+	TASK_ZOMBIE,	    /* exited, waiting for its parent ("Z") */
+};
+
+struct mm_struct;
+struct file;
+
+struct task_struct {
+	int pid;
+	struct task_struct *parent;
+	char comm[TASK_COMM_LEN];
+	enum task_state state;
+	bool kthread; /* no user address space (the idle task) */
+
+	struct cred cred;
+	int dumpable; /* 1 normally; 0 after a set-id change or prctl */
+
+	uint64_t start_time;   /* jiffies at fork/spawn */
+	uint64_t utime, stime; /* ticks spent in user / kernel mode */
+	uint64_t min_flt, maj_flt;
+
+	/* Kernel stack; the user registers sit at its top while in the kernel. */
+	uint64_t kstack;	 /* lowest address */
+	uint64_t kernel_rsp;	 /* saved by switch_to */
+	struct trap_frame *regs; /* user registers: KSTK_EIP/KSTK_ESP read them */
+	uint8_t fpu[512] __attribute__((aligned(16)));
+
+	const void *wchan;	/* where it sleeps: a kernel function's address */
+	const void *sleep_chan; /* what wakes it */
+	uint64_t sleep_until;	/* jiffies, for nanosleep; 0 = not timed */
+
+	struct mm_struct *mm;
+	uint64_t stack_canary;
+	int exit_code; /* wait4 status encoding */
+	bool need_resched;
+	bool woken; /* woken from a sleep since it last ran: runs first */
+
+	struct file *files[NR_OPEN];
+	char cmdline[TASK_CMDLINE]; /* argv, NUL-separated, as /proc/pid/cmdline */
+	uint32_t cmdline_len;
+};
+
+extern struct task_struct tasks[NR_TASKS];
+
+static inline struct task_struct *get_current(void)
+{
+	struct task_struct *t;
+
+	__asm__ volatile("mov %%gs:48, %0" : "=r"(t));
+	return t;
+}
+#define current get_current()
+
+/*
+ * Capabilities follow the effective uid, as Linux's default for root: all of
+ * them at euid 0, none otherwise.  Call after changing euid.
+ */
+#define CAP_FULL_SET 0x1ffffffffffULL
+static inline void task_fixup_caps(struct task_struct *t)
+{
+	t->cred.cap_effective = t->cred.euid == 0 ? CAP_FULL_SET : 0;
+}
+
+struct task_struct *find_task_by_pid(int pid);
+/* pid assigned, kernel stack allocated; -EAGAIN when the table is full, -ENOMEM */
+int alloc_task(struct task_struct **out);
+void free_task(struct task_struct *t);
+int nr_tasks_in_use(void);
+void task_set_comm(struct task_struct *t, const char *name);
+
+/*
+ * Open files belong to fs/, a layer above: fork takes a reference on each of
+ * the parent's files and exit drops the task's through these, which
+ * fs/file.c installs (files_init) before the first task starts.
+ */
+extern void (*task_file_get)(struct file *f);
+extern void (*task_file_put)(struct file *f);
+
+#endif

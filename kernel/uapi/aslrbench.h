@@ -1,0 +1,90 @@
+/*
+ * The user/kernel interface, the one copy both sides include: the kernel
+ * (kernel/syscall/, the jobs) and the ring-3 programs (kernel/user/).
+ * Linux's x86_64 numbers and values wherever the call exists there; the
+ * project's own calls sit above Linux's range.  Nothing here may include
+ * another header of the kernel: user programs are built without it.
+ */
+#ifndef KERNEL_UAPI_ASLRBENCH_H
+#define KERNEL_UAPI_ASLRBENCH_H
+
+/* System call numbers (Linux's arch/x86/entry/syscalls/syscall_64.tbl). */
+#define __NR_read	   0
+#define __NR_write	   1
+#define __NR_open	   2
+#define __NR_close	   3
+#define __NR_lseek	   8
+#define __NR_mmap	   9
+#define __NR_munmap	   11
+#define __NR_brk	   12
+#define __NR_sched_yield   24
+#define __NR_nanosleep	   35
+#define __NR_getpid	   39
+#define __NR_fork	   57
+#define __NR_execve	   59
+#define __NR_exit	   60
+#define __NR_wait4	   61
+#define __NR_getuid	   102
+#define __NR_getgid	   104
+#define __NR_setuid	   105
+#define __NR_geteuid	   107
+#define __NR_getegid	   108
+#define __NR_getppid	   110
+#define __NR_setresuid	   117
+#define __NR_getresuid	   118
+#define __NR_setresgid	   119
+#define __NR_getresgid	   120
+#define __NR_prctl	   157
+#define __NR_reboot	   169
+#define __NR_clock_gettime 228
+#define __NR_exit_group	   231
+#define __NR_getrandom	   318
+/* aslrbench's own calls, above Linux's range. */
+#define __NR_spawn	    500 /* spawn(name, argv): start a built-in program */
+#define __NR_aslrbench_job  501 /* init: run the job the command line asks for */
+#define __NR_aslrbench_test 502 /* mode=test only: hooks for the in-kernel tests */
+#define __NR_getdents_pids  503 /* the pids in /proc, for ps */
+#define __NR_bench_submit   504 /* a benchmark program hands its samples to the kernel */
+#define __NR_aslrbench_lab  505 /* attack lab: park, ready, submit a prediction */
+
+/* __NR_aslrbench_test(op, arg): mode=test only (kernel/init/jobs.c). */
+enum aslrbench_test_op {
+	ASLRBENCH_TEST_SMASH_STACK = 1, /* overrun a kernel buffer: the canary must catch it */
+	ASLRBENCH_TEST_PMM_RESERVE = 2, /* leave only arg free pages to the allocator */
+	ASLRBENCH_TEST_PMM_RELEASE = 3, /* undo ASLRBENCH_TEST_PMM_RESERVE */
+	ASLRBENCH_TEST_PMM_FREE = 4,	/* returns the number of free pages */
+	ASLRBENCH_TEST_PARK = 5,	/* sleep until the test releases the caller */
+};
+
+/* __NR_aslrbench_lab(op, a, b): the attack lab (kernel/attack/lab.c). */
+enum lab_op {
+	LAB_OP_PARK = 1,       /* the victim: sleep until the trial ends */
+	LAB_OP_READY = 2,      /* the attacker: set up, send the victim */
+	LAB_OP_SUBMIT = 3,     /* a guess: a = enum lab_region, b = the address */
+	LAB_OP_RUN_CELL = 4,   /* root, the shell's `attack`: a, b = strategy, variant names */
+	LAB_OP_ASLR_SUITE = 5, /* root, the shell's `aslr`: a = spawns per cell (0: default) */
+};
+enum lab_region { LAB_STACK, LAB_MMAP, LAB_EXE, LAB_NR_REGIONS };
+
+/* Capability bits (Linux's include/uapi/linux/capability.h). */
+#define CAP_SETGID     6
+#define CAP_SETUID     7
+#define CAP_SYS_PTRACE 19
+#define CAP_SYS_ADMIN  21
+#define CAP_SYS_BOOT   22
+
+/* reboot(2): the magic Linux checks, and the one command served (power off). */
+#define LINUX_REBOOT_MAGIC1	   0xfee1dead
+#define LINUX_REBOOT_MAGIC2	   672274793
+#define LINUX_REBOOT_CMD_POWER_OFF 0x4321fedc
+
+/* prctl(2) options served. */
+#define PR_GET_DUMPABLE 3
+#define PR_SET_DUMPABLE 4
+#define PR_SET_NAME	15
+#define PR_GET_NAME	16
+
+/* wait4(2) options. */
+#define WNOHANG 1
+
+#endif
