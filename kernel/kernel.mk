@@ -22,6 +22,7 @@ KERNEL_OBJS := $(patsubst %.c,$(BUILD)/k/%.o,$(KERNEL_C) $(BENCH_SRCS)) \
 	$(patsubst %.asm,$(BUILD)/k/%.o,$(KERNEL_ASM)) $(BUILD)/user/progtab.o
 
 -include kernel/console/font.mk
+-include kernel/version.mk
 
 $(BUILD)/k/rng/%.o: rng/%.c
 	@mkdir -p $(@D)
