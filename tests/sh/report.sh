@@ -55,7 +55,8 @@ runs() {  # runs WANT_RC OUTDIR ARGS...: run report.py, keep stderr, check rc
 q=$tmp/q
 ok "clean log: exit 0" runs 0 "$fx/qemu.log" --out "$q"
 ok "clean log: no warnings" eq "$(grep -c warning "$tmp/stderr")" 0
-for f in results.csv results.json report.md rng_cycles.png fork_share.png aslr_entropy.png attack.png; do
+for f in results.csv results.json report.md bench-rng-cycles_per_call.png bench-fork-rng_share_pct.png \
+    bench-fork-cycles_per_fork.png bench-timer-cycles_per_tick.png aslr_entropy.png attack.png; do
     ok "clean log: $f written" test -s "$q/$f"
 done
 ok "clean log: CSV rows = records in log" eq "$(csv_rows "$q/results.csv")" "$(grep -c '^@@ ' "$fx/qemu.log")"
@@ -74,15 +75,15 @@ ok "clean log: fork table rng_share_pct" has "$md" "| urandom-2.6.29 | cycles_pe
 ok "clean log: timer suite without variant" has "$md" "| – | cycles_per_tick | 9800 | 10000 |"
 ok "clean log: ASLR rows = 30" eq "$(grep -cE '^\| (ipid-2.6.29|md4-2.6.30|chacha20-batched) \| (x86_64|ia32) \|' "$md")" 30
 ok "clean log: ASLR row values" has "$md" "| md4-2.6.30 | x86_64 | mmap | 4096 | 2043 | 28 | 11.84 | 28 |"
-ok "clean log: attack row" has "$md" "| replay | ipid-2.6.29 | 1 | x86_64 | 100 | 97 | 97.0 | 3.2 |"
-ok "clean log: attack leak fixed" has "$md" "| proc_leak | md4-2.6.30 | 1 | x86_64 | 100 | 0 | 0.0 | – |"
+ok "clean log: attack row" has "$md" "| replay | ipid-2.6.29 | 1 | x86_64 | 100 | 97 | 97.0 | 91.5–99.0 | 3.2 |"
+ok "clean log: attack leak fixed" has "$md" "| proc_leak | md4-2.6.30 | 1 | x86_64 | 100 | 0 | 0.0 | 0.0–3.7 | – |"
 ok "clean log: test counts" has "$md" "| fail | 1 |"
 ok "clean log: summary record" has "$md" "passed 4, failed 1, skipped 1, status 1"
 ok "clean log: failure detail (pipe escaped)" has "$md" \
     "| chacha20.rfc8439 | block 2 word 5: expected 0x1234abcd got 0x5678ef01 \\| lane 3 |"
-for p in rng_cycles fork_share aslr_entropy attack; do
+for p in bench-rng-cycles_per_call bench-fork-rng_share_pct aslr_entropy attack; do
     ok "clean log: $p.png is a real PNG" png_ok "$q/$p.png"
-    ok "clean log: $p.png linked" has "$md" "![$p.png]($p.png)"
+    ok "clean log: $p.png linked" has "$md" "($p.png)"
 done
 
 # --- real machine: CRLF, ANSI, noise, broken and truncated records ---
@@ -132,7 +133,8 @@ t=$tmp/t
 ok "tests-only log: exit 0" runs 0 "$fx/tests-only.log" --out "$t"
 ok "tests-only log: counts" has "$t/report.md" "| pass | 5 |"
 ok "tests-only log: failure listed" has "$t/report.md" "| sched.fork_canary | child canary equals parent's |"
-ok "tests-only log: plots skipped with a note" eq "$(grep -c "^- \`.*\.png\` skipped" "$t/report.md")" 4
+ok "tests-only log: plots skipped with a note" has "$t/report.md" "_Plots skipped: no bench, aslr or attack records to plot._"
+ok "tests-only log: skip said on stderr" has "$tmp/stderr" "report: note: plots skipped: no bench, aslr or attack records"
 ok "tests-only log: no PNG written" eq "$(find "$t" -name '*.png' | wc -l)" 0
 ok "tests-only log: CSV rows" eq "$(csv_rows "$t/results.csv")" 6
 
@@ -152,7 +154,8 @@ ok "bench-host log: unavailable row" has "$h/report.md" "| rdrand (unavailable) 
 ok "bench-host log: unit/secure columns" has "$h/report.md" \
     "| chacha20-batched | cycles_per_call | 6.412 | 6.75 | 6.953 | 9.45 | 40.5 | 0.135 | 10×1000 | cycles | yes | 0.12× |"
 ok "bench-host log: baseline per metric" has "$h/report.md" "| md4-2.6.30 | cycles_first_call | 391.4 | 412 |"
-ok "bench-host log: rng plot only" eq "$(cd "$h" && echo ./*.png)" "./rng_cycles.png"
+ok "bench-host log: one plot per rng metric" eq "$(cd "$h" && echo ./*.png)" \
+    "./bench-rng-cycles_first_call.png ./bench-rng-cycles_per_byte.png ./bench-rng-cycles_per_call.png"
 
 # --- several logs in one report ---
 m=$tmp/m
@@ -172,6 +175,80 @@ ok "compare: missing value dash" has "$c/compare.md" "| fork | md4-2.6.30 | cycl
 ok "compare: 12 metric rows" eq "$(grep -cE '^\| (rng|fork|timer) \|' "$c/compare.md")" 12
 ok "compare: label falls back to file name" eval "'$compare' '$fx/tests-only.log' '$fx/qemu.log' --out '$c' | grep -qF '| suite | rng | metric | tests-only.log | QEMU'"
 ok "compare: no args is a usage error" eval "! '$compare' 2>/dev/null"
+# --- the results store: ingest, idempotence, filters ---
+db=$tmp/store/a.sqlite
+q_rows() { "$py" -c 'import sqlite3,sys; print(sqlite3.connect(sys.argv[1]).execute(sys.argv[2]).fetchone()[0])' "$db" "$1"; }
+ok "ingest: two machines, exit 0" runs 0 ingest --db "$db" "$fx/desktop.log" "$fx/bench-host.log"
+ok "ingest: says what it did on stderr" has "$tmp/stderr" "desktop.log: ingested (log 1, 8 records, machine Intel(R) Core(TM) i7-12700K)"
+ok "ingest: every record stored" eq "$(q_rows 'select count(*) from records')" 18
+ok "ingest: machine identity per boot" eq "$(q_rows "select machine || '|' || cast(tsc_hz as int) || '|' || emulated from boots where log_id = 2")" \
+    "AMD EPYC 7B13 64-Core Processor|2450012000|0"
+ok "ingest: provenance columns" eq "$(q_rows "select version || '|' || build_date from boots where log_id = 1")" \
+    "v0.9-3-gabc1234|2026-12-01T09:00:00Z"
+ok "ingest twice: exit 0" runs 0 ingest --db "$db" "$fx/desktop.log" "$fx/bench-host.log"
+ok "ingest twice: no duplicate rows" eq "$(q_rows 'select count(*) from records')" 18
+ok "ingest twice: said skipped" has "$tmp/stderr" "desktop.log: already in the store, skipped"
+ok "ingest: emulated QEMU log" runs 0 ingest --db "$db" "$fx/qemu.log"
+ok "ingest: QEMU boot marked emulated" eq "$(q_rows "select emulated from boots where log_id = 3")" 1
+ok "ingest --machine names the box" runs 0 ingest --db "$db" --machine lab-box-7 "$fx/qemu-deterministic.log"
+ok "ingest --machine stored" eq "$(q_rows "select machine || '|' || deterministic from boots where log_id = 4")" "lab-box-7|1"
+ok "db --list: exit 0" runs 0 --db "$db" --list
+ok "db --list: one line per boot" eq "$(wc -l <"$tmp/stdout")" 5
+ok "db report: all logs" runs 0 --db "$db" --out "$tmp/dbr"
+ok "db report: CSV rows = stored records" eq "$(csv_rows "$tmp/dbr/results.csv")" 79
+ok "db filter --machine" runs 0 --db "$db" --machine epyc --out "$tmp/dbm"
+ok "db filter --machine: one machine" eq "$(csv_rows "$tmp/dbm/results.csv")" 10
+ok "db filter --variant" runs 0 --db "$db" --variant md4-2.6.30 --out "$tmp/dbv"
+ok "db filter --variant: other variants gone" lacks "$tmp/dbv/report.md" "| chacha20-batched |"
+ok "db filter --variant: boots kept" has "$tmp/dbv/report.md" "### \`$fx/desktop.log\`"
+ok "db filter --version (tag prefix)" runs 0 --db "$db" --version v0.9 --out "$tmp/dbt"
+ok "db filter --version: only that build" eq "$(csv_rows "$tmp/dbt/results.csv")" 8
+ok "db filter --since today" runs 0 --db "$db" --since "$(date -u +%F)" --list
+ok "db filter --until yesterday: nothing" runs 0 --db "$db" --until "$(date -u -d yesterday +%F)" --list
+ok "db filter --until yesterday: header only" eq "$(wc -l <"$tmp/stdout")" 1
+ok "db filter matching nothing: exit 1" runs 1 --db "$db" --machine no-such-box --out "$tmp/dbn"
+ok "db bad date: usage error" runs 2 --db "$db" --since 12/01/2026
+ok "db bad date: on stderr" has "$tmp/stderr" "--since wants YYYY-MM-DD"
+ok "db missing: exit 2" runs 2 --db "$tmp/none.sqlite" --list
+ok "db missing: clear message" has "$tmp/stderr" "no such database"
+echo "not sqlite" >"$tmp/bad.sqlite"
+ok "db not SQLite: exit 2" runs 2 --db "$tmp/bad.sqlite" --list
+ok "filter without --db: usage error" runs 2 "$fx/qemu.log" --machine x
+
+# --- honest plots and tables ---
+k=$tmp/k
+ok "below resolution: exit 0" runs 0 "$fx/desktop.log" --out "$k"
+ok "below resolution: median flagged in the table" has "$k/report.md" "| prandom | cycles_per_call | 0 | 0 ⚠ below resolution (< 1) |"
+ok "below resolution: batched resolution is step/16" has "$k/report.md" "0 ⚠ below resolution (< 0.0625)"
+ok "below resolution: no relative cost of a 0" lacks "$k/report.md" "0.00×"
+ok "batched cost plotted" png_ok "$k/bench-rng-cycles_per_call_batched.png"
+ok "plots: legend flags below resolution" has "$k/report.md" "below resolution (not 0)](bench-rng-cycles_per_call.png)"
+wil() { "$py" -c 'import sys; sys.path.insert(0, sys.argv[1]); import report_plots as p
+lo, hi = p.wilson(int(sys.argv[2]), int(sys.argv[3])); print(f"{lo:.4f} {hi:.4f}")' "$root/scripts" "$@"; }
+ok "Wilson 95% interval of 97/100" eq "$(wil 97 100)" "0.9155 0.9897"
+ok "Wilson 95% interval of 0/100" eq "$(wil 0 100)" "0.0000 0.0370"
+ok "attack plot: Wilson CI in the legend's caption" has "$q/report.md" "(attack.png)"
+ok "deterministic log: exit 0" runs 0 "$fx/qemu-deterministic.log" --out "$tmp/det"
+ok "deterministic plot: unit is instructions" has "$tmp/det/report.md" "![rng: cycles_per_call [instructions] — legend: QEMU TCG icount (deterministic);"
+ok "one machine with tsc_hz: cycles axis (ns on the second)" has "$k/report.md" "![rng: cycles_per_call [cycles] — legend: Intel"
+ok "EMULATED marked per machine" has "$q/report.md" "legend: QEMU Virtual CPU version 2.5+ ⚠ EMULATED;"
+ok "compare two machines: exit 0" runs 0 --compare "$fx/desktop.log" "$fx/bench-host.log" --out "$tmp/cm"
+ok "compare: one plot per metric" eq "$(grep -c '^!\[rng: cycles_.* — legend: ' "$tmp/cm/compare.md")" 4
+ok "compare: shared metric's legend names both machines" has "$tmp/cm/compare.md" \
+    "![rng: cycles_per_call [ns] — legend: Intel(R) Core(TM) i7-12700K; AMD EPYC 7B13 64-Core Processor; secure"
+ok "no matplotlib: exit 0" eval "'$py' -c 'import sys; sys.modules[\"matplotlib\"] = None; sys.path.insert(0, \"$root/scripts\"); sys.argv = [\"report.py\", \"$fx/qemu.log\", \"--out\", \"$tmp/nm\"]; import report; sys.exit(report.main())' 2>'$tmp/nm.err'"
+ok "no matplotlib: said on stderr, with why" has "$tmp/nm.err" "report: note: plots skipped: matplotlib unavailable"
+ok "no matplotlib: noted in the report" has "$tmp/nm/report.md" "_Plots skipped: matplotlib unavailable"
+
+# --- command line ---
+ok "--help: exit 0" runs 0 --help
+ok "--help: full usage on stdout" has "$tmp/stdout" "report.py ingest [--db DB] [--machine NAME] LOG..."
+ok "--help: filters described" has "$tmp/stdout" "--since/--until YYYY-MM-DD"
+ok "ingest --help: exit 0, stdout" runs 0 ingest --help
+ok "ingest --help: usage" has "$tmp/stdout" "usage: report.py ingest"
+ok "no arguments: usage error on stderr" runs 2
+ok "no arguments: message" has "$tmp/stderr" "no LOG given"
+
 if command -v shellcheck >/dev/null; then
     ok "shellcheck compare.sh and this test" shellcheck "$compare" "${BASH_SOURCE[0]}"
 fi
