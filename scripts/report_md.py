@@ -246,11 +246,33 @@ def compare_markdown(logs):
             key = (r.get("suite"), r.get("rng"), r.get("metric"))
             if key not in keys:
                 keys.append(key)
-            col[key] = r.get("median")  # a repeated key: the last run wins
+            col[key] = r  # a repeated key: the last run wins
         cells.append(col)
-    keys = [k for k in keys if any(num(c.get(k)) is not None for c in cells)]
+    keys = [k for k in keys if any(num(c[k].get("median")) is not None
+                                   for c in cells if k in c)]
     labels = column_labels(logs)
-    rows = [list(k) + [c.get(k) for c in cells] for k in keys]
+    steps = [{"tsc_step": first_boot(lg, "tsc_step")} for lg in logs]
+
+    def cell(col, key, step):
+        r = col.get(key)
+        if r is None:
+            return None
+        res = report_plots.below_resolution(r, step)
+        return r.get("median") if res is None else \
+            f"{fmt(r.get('median'))} ⚠ below resolution (< {report_plots.fmt_val(res)})"
+
+    def ns_cell(col, key, lg):
+        r, hz = col.get(key), num(first_boot(lg, "tsc_hz"))
+        if r is None or not hz or lg.emulated() or lg.deterministic() or \
+                not str(key[2]).startswith("cycles") or num(r.get("median")) is None:
+            return None
+        res = report_plots.below_resolution(r, {"tsc_step": first_boot(lg, "tsc_step")})
+        if res is not None:
+            return f"⚠ below resolution (< {res * 1e9 / hz:.3g})"
+        return f"{num(r.get('median')) * 1e9 / hz:.3g}"
+
+    rows = [list(k) + [cell(c, k, st) for c, st in zip(cells, steps)] for k in keys]
+    ns_rows = [list(k) + [ns_cell(c, k, lg) for c, lg in zip(cells, logs)] for k in keys]
     lines = ["# aslrbench: machines compared (median)", ""]
     lines += [md_table(["log", "label", "tsc_hz", "emulated", "version", "kernel_sha256"],
                        [(lg.name, lab, first_boot(lg, "tsc_hz"), lg.emulated(),
@@ -261,4 +283,9 @@ def compare_markdown(logs):
                   "measure the emulator, not the guest.**", ""]
     lines += [md_table(["suite", "rng", "metric"] + labels, rows) if rows
               else "_No bench records in any log._", ""]
+    if any(any(c is not None for c in r[3:]) for r in ns_rows):
+        lines += ["### Median in nanoseconds", "",
+                  "Cycles ÷ the machine's `tsc_hz`: the unit in which machines with different "
+                  "clocks compare.  Emulated and deterministic runs have no meaningful time "
+                  "(–).", "", md_table(["suite", "rng", "metric"] + labels, ns_rows), ""]
     return lines

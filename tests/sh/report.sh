@@ -172,7 +172,8 @@ ok "compare: one column per log" eq "$hdr" \
     "| suite | rng | metric | QEMU Virtual CPU version 2.5+ ⚠ | Intel(R) Core(TM) i5-8250U CPU @ 1.60GHz | QEMU TCG icount |"
 ok "compare: medians side by side" has "$c/compare.md" "| rng | md4-2.6.30 | cycles_per_call | 290 | 52 | 402 |"
 ok "compare: missing value dash" has "$c/compare.md" "| fork | md4-2.6.30 | cycles_per_fork | 45180 | 31250 | – |"
-ok "compare: 12 metric rows" eq "$(grep -cE '^\| (rng|fork|timer) \|' "$c/compare.md")" 12
+ok "compare: 12 metric rows, in cycles and in ns" eq "$(grep -cE '^\| (rng|fork|timer) \|' "$c/compare.md")" 24
+ok "compare: ns table, emulated column empty" has "$c/compare.md" "| rng | md4-2.6.30 | cycles_per_call | – | 28.9 | – |"
 ok "compare: label falls back to file name" eval "'$compare' '$fx/tests-only.log' '$fx/qemu.log' --out '$c' | grep -qF '| suite | rng | metric | tests-only.log | QEMU'"
 ok "compare: no args is a usage error" eval "! '$compare' 2>/dev/null"
 # --- the results store: ingest, idempotence, filters ---
@@ -239,6 +240,11 @@ ok "compare: shared metric's legend names both machines" has "$tmp/cm/compare.md
 ok "no matplotlib: exit 0" eval "'$py' -c 'import sys; sys.modules[\"matplotlib\"] = None; sys.path.insert(0, \"$root/scripts\"); sys.argv = [\"report.py\", \"$fx/qemu.log\", \"--out\", \"$tmp/nm\"]; import report; sys.exit(report.main())' 2>'$tmp/nm.err'"
 ok "no matplotlib: said on stderr, with why" has "$tmp/nm.err" "report: note: plots skipped: matplotlib unavailable"
 ok "no matplotlib: noted in the report" has "$tmp/nm/report.md" "_Plots skipped: matplotlib unavailable"
+
+ok "--html of one log: exit 0" runs 0 "$fx/qemu.log" --html --out "$tmp/h1"
+ok "--html of one log: page with embedded plots" eq "$(grep -o 'src="data:image/png;base64,' "$tmp/h1/report.html" | wc -l)" 6
+ok "--html of one log: tables" has "$tmp/h1/report.html" "<td>chacha20.rfc8439</td><td>block 2 word 5: expected 0x1234abcd got 0x5678ef01 | lane 3</td>"
+ok "compare: ns table flags below resolution" has "$tmp/cm/compare.md" "| rng | prandom | cycles_per_call | ⚠ below resolution (< 0.277) | 2.09 |"
 
 # --- command line ---
 ok "--help: exit 0" runs 0 --help
