@@ -58,6 +58,12 @@ baseline: iso
 		--log $(BUILD)/baseline.log >/dev/null
 	$(Q)scripts/baseline.py write $(BUILD)/baseline.log bench/baseline/deterministic-rng.tsv
 
+# The results store as one HTML comparison: build/report/compare.html.
+.PHONY: report
+RESULTS_DB ?= results/aslrbench.sqlite
+report:
+	$(Q)scripts/report.py --db $(RESULTS_DB) --compare --html --out $(BUILD)/report >/dev/null
+
 usb: iso
 	$(Q)scripts/write-usb.sh $(BUILD)/aslrbench.iso $(DEV)
 
