@@ -5,9 +5,16 @@
 # A thin wrapper: all the parsing lives in report.py.
 set -euo pipefail
 
-if [[ $# -eq 0 || $1 == -h || $1 == --help ]]; then
-    echo "usage: ${0##*/} LOG1 LOG2 ... [--out DIR]   (default DIR build/report)" >&2
-    [[ $# -eq 0 ]] && exit 2
+usage="usage: ${0##*/} LOG1 LOG2 ... [--out DIR] [--html]   (default DIR build/report)
+Writes DIR/compare.md (medians, and nanoseconds where tsc_hz is known), one
+plot per metric and with --html DIR/compare.html; prints compare.md.
+A store of many runs: scripts/report.py --db DB --compare (see report.py --help)."
+if [[ $# -eq 0 ]]; then
+    echo "$usage" >&2
+    exit 2
+fi
+if [[ $1 == -h || $1 == --help ]]; then
+    echo "$usage"
     exit 0
 fi
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
