@@ -124,8 +124,9 @@ def main(argv=None):
     argv = sys.argv[1:] if argv is None else argv
     if argv and argv[0] == "ingest":
         return cmd_ingest(argv[1:])
-    ap = argparse.ArgumentParser(prog="report.py", description=__doc__.split("\n")[0],
-                                 usage=__doc__.split("usage:\n")[1].split("\n\n")[0],
+    ap = argparse.ArgumentParser(prog="report.py",
+                                 description=__doc__.split("\n\n")[0].replace("\n", " "),
+                                 usage="\n" + __doc__.split("usage:\n")[1].split("\n\n")[0],
                                  epilog="\n".join(__doc__.split("\n\n")[1:]),
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("logs", nargs="*", metavar="LOG", help="serial log file(s)")

@@ -159,7 +159,9 @@ def plot_metric(plt, rows, machines, suite, metric, field, path):
     det = {m["deterministic"] for m in used}
     clocks = {m["tsc_hz"] for m in used if not m["deterministic"]}
     # ns on the axis only when every machine has a real clock and they differ.
-    in_ns = cycles and len(used) > 1 and det == {False} and None not in clocks and len(clocks) > 1
+    # Emulated cycles are the emulator's: never converted to time.
+    in_ns = cycles and len(used) > 1 and det == {False} and None not in clocks and \
+        len(clocks) > 1 and not any(m["emulated"] for m in used)
     unit = "%" if field != "median" else "ns" if in_ns else \
         ("instructions" if det == {True} else "cycles" if det == {False}
          else "cycles or instructions (see legend)")
@@ -205,8 +207,10 @@ def plot_metric(plt, rows, machines, suite, metric, field, path):
                 text = f"{fmt_val(val)} ns ({fmt_val(raw)} cyc)"
             elif m["deterministic"]:
                 text = f"{fmt_val(raw)} instr"
-            elif cycles and hz:
+            elif cycles and hz and not m["emulated"]:
                 text = f"{fmt_val(raw)} cyc = {fmt_val(raw * 1e9 / hz)} ns"
+            elif cycles and m["emulated"]:
+                text = f"{fmt_val(raw)} emulator cyc"
             else:
                 text = fmt_val(raw)
             end = max(val, hi * scale) if hi is not None else val
@@ -224,7 +228,8 @@ def plot_metric(plt, rows, machines, suite, metric, field, path):
     whisker = ", whisker min–p99" if field == "median" else ""
     ax.set_xlabel(f"{metric} — {'median ' if field == 'median' else ''}{unit}{whisker}")
     single = used[0] if len(used) == 1 else None
-    if cycles and not in_ns and single and single["tsc_hz"] and not single["deterministic"]:
+    if cycles and not in_ns and single and single["tsc_hz"] and not single["deterministic"] \
+            and not single["emulated"]:
         k = 1e9 / single["tsc_hz"]
         sec = ax.secondary_xaxis("top", functions=(lambda x: x * k, lambda x: x / k))
         sec.set_xlabel(f"ns at tsc_hz {single['tsc_hz'] / 1e9:.3f} GHz")

@@ -235,6 +235,8 @@ ok "deterministic log: exit 0" runs 0 "$fx/qemu-deterministic.log" --out "$tmp/d
 ok "deterministic plot: unit is instructions" has "$tmp/det/report.md" "![rng: cycles_per_call [instructions] — legend: QEMU TCG icount (deterministic);"
 ok "one machine with tsc_hz: cycles axis (ns on the second)" has "$k/report.md" "![rng: cycles_per_call [cycles] — legend: Intel"
 ok "EMULATED marked per machine" has "$q/report.md" "legend: QEMU Virtual CPU version 2.5+ ⚠ EMULATED;"
+ok "emulated and real compared: cycles, not ns" runs 0 --compare "$fx/qemu.log" "$fx/desktop.log" --out "$tmp/ce"
+ok "emulated and real compared: axis in cycles" has "$tmp/ce/compare.md" "![rng: cycles_per_call [cycles] — legend: QEMU Virtual CPU version 2.5+ ⚠ EMULATED; Intel"
 ok "compare two machines: exit 0" runs 0 --compare "$fx/desktop.log" "$fx/bench-host.log" --out "$tmp/cm"
 ok "compare: one plot per metric" eq "$(grep -c '^!\[rng: cycles_.* — legend: ' "$tmp/cm/compare.md")" 4
 ok "compare: shared metric's legend names both machines" has "$tmp/cm/compare.md" \
