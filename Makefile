@@ -51,6 +51,7 @@ help:
 	@echo '  deps               install the Debian packages the project needs (scripts/deps.sh)'
 	@echo '  format             clang-format every C source and header'
 	@echo '  clean              remove build/'
+	@echo '  report             the results store as one HTML comparison (build/report/compare.html)'
 	@echo '  help               this list'
 
 include kernel/flags.mk
@@ -90,6 +91,12 @@ baseline: iso
 	$(Q)scripts/run-qemu.sh --deterministic --cmdline "mode=bench suite=rng samples=200 ensembles=5" \
 		--log $(BUILD)/baseline.log >/dev/null
 	$(Q)scripts/baseline.py write $(BUILD)/baseline.log bench/baseline/deterministic-rng.tsv
+
+# The results store as one HTML comparison: build/report/compare.html.
+.PHONY: report
+RESULTS_DB ?= results/aslrbench.sqlite
+report:
+	$(Q)scripts/report.py --db $(RESULTS_DB) --compare --html --out $(BUILD)/report >/dev/null
 
 usb: iso
 	$(Q)scripts/write-usb.sh $(BUILD)/aslrbench.iso $(DEV)

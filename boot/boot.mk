@@ -7,16 +7,26 @@ EFI_CFLAGS := -std=gnu11 -O2 -Wall -Wextra -Werror -I. -I$(EFI_INC) -I$(EFI_INC)
 EFI_LDFLAGS := -nostdlib -znocombreloc -shared -Bsymbolic -T $(EFI_LIB)/elf_x86_64_efi.lds \
 	-L$(EFI_LIB)
 
-$(BUILD)/boot/loader.o: boot/loader.c boot/boot_info.h boot/elf64.h
+$(BUILD)/boot/loader.o: boot/loader.c boot/boot_info.h boot/elf64.h boot/sha256.h
+$(BUILD)/boot/sha256.o: boot/sha256.c boot/sha256.h
+$(BUILD)/boot/%.o:
 	@mkdir -p $(@D)
 	@echo "  CC      $@"
 	$(Q)$(CC) $(EFI_CFLAGS) -c $< -o $@
 
-$(BUILD)/boot/loader.so: $(BUILD)/boot/loader.o
+$(BUILD)/boot/loader.so: $(BUILD)/boot/loader.o $(BUILD)/boot/sha256.o
 	@echo "  LD      $@"
-	$(Q)$(LD) $(EFI_LDFLAGS) $(EFI_LIB)/crt0-efi-x86_64.o $< -o $@ -lefi -lgnuefi
+	$(Q)$(LD) $(EFI_LDFLAGS) $(EFI_LIB)/crt0-efi-x86_64.o $^ -o $@ -lefi -lgnuefi
 
 $(BUILD)/boot/BOOTX64.EFI: $(BUILD)/boot/loader.so
 	@echo "  OBJCOPY $@"
 	$(Q)objcopy -j .text -j .sdata -j .data -j .dynamic -j .dynsym -j .rel -j .rela \
 		-j .reloc --target=efi-app-x86_64 $< $@
+
+# The loader's SHA-256 against the FIPS 180-4 examples and sha256sum.
+HOST_TESTS += $(HOST)/test_sha256
+
+$(HOST)/test_sha256: tests/boot/test_sha256.c boot/sha256.c boot/sha256.h
+	@mkdir -p $(@D)
+	@echo "  HOSTCC  $@"
+	$(Q)$(HOST_CC) $(HOST_CFLAGS) -o $@ tests/boot/test_sha256.c boot/sha256.c

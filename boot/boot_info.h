@@ -12,15 +12,16 @@
 #include <stdint.h>
 
 #define BOOT_INFO_MAGIC	  0x544f4f42524c5341ULL /* "ASLRBOOT" little-endian */
-#define BOOT_INFO_VERSION 1
+#define BOOT_INFO_VERSION 2			/* 2: image_sha256 and firmware identity */
 
 /* The kernel is linked here; the loader maps nothing, the entry stub does. */
 #define KERNEL_VBASE	0xffffffff80000000ULL
 #define KERNEL_MAX_SPAN (64ULL << 20) /* a sane upper bound for the image */
 #define KERNEL_ALIGN	(2ULL << 20)  /* the entry stub maps 2 MiB pages */
 
-#define BOOT_CMDLINE_MAX 1024
-#define BOOT_SEED_MAX	 64
+#define BOOT_CMDLINE_MAX   1024
+#define BOOT_SEED_MAX	   64
+#define BOOT_FW_VENDOR_MAX 64
 
 /* Memory types the kernel cares about (values of the UEFI spec). */
 enum boot_mem_type {
@@ -89,6 +90,12 @@ struct boot_info {
 	uint32_t exit_retries;	    /* ExitBootServices attempts beyond the first */
 	uint32_t cmdline_from_file; /* 1 when cmdline.txt was read */
 	char cmdline[BOOT_CMDLINE_MAX];
+
+	/* Provenance for the boot record (version 2). */
+	uint8_t kernel_sha256[32];	    /* SHA-256 of kernel.elf as the loader read it */
+	uint32_t fw_revision;		    /* EFI_SYSTEM_TABLE.FirmwareRevision */
+	uint32_t uefi_revision;		    /* EFI_SYSTEM_TABLE.Hdr.Revision: major << 16 | minor */
+	char fw_vendor[BOOT_FW_VENDOR_MAX]; /* FirmwareVendor, non-ASCII as '?' */
 };
 
 #endif

@@ -13,6 +13,7 @@
 
 #include "boot/boot_info.h"
 #include "boot/elf64.h"
+#include "boot/sha256.h"
 
 #define KERNEL_PATH  L"\\aslrbench\\kernel.elf"
 #define CMDLINE_PATH L"\\aslrbench\\cmdline.txt"
@@ -305,6 +306,19 @@ static void copy_map(struct boot_info *bi, const UINT8 *map, UINTN map_size, UIN
 	bi->mmap_entry_size = sizeof(struct boot_mmap_entry);
 }
 
+/* Firmware vendor and revisions from the system table, for the boot record. */
+static void get_firmware_id(struct boot_info *bi, const EFI_SYSTEM_TABLE *systab)
+{
+	const CHAR16 *v = systab->FirmwareVendor;
+	UINTN i = 0;
+
+	bi->fw_revision = systab->FirmwareRevision;
+	bi->uefi_revision = systab->Hdr.Revision;
+	for (; v && v[i] && i < BOOT_FW_VENDOR_MAX - 1; i++)
+		bi->fw_vendor[i] = v[i] >= 0x20 && v[i] < 0x7f ? (char)v[i] : '?';
+	bi->fw_vendor[i] = '\0';
+}
+
 typedef void (*kernel_entry_t)(struct boot_info *bi, UINT64 phys_base);
 
 EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *systab)
@@ -352,6 +366,10 @@ EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *systab)
 	} else {
 		Print(L"aslrbench loader: no cmdline.txt (%r), using the defaults\r\n", st);
 	}
+
+	/* Hash the file as read, so the record names the image that really ran. */
+	sha256(elf, elf_size, bi->kernel_sha256);
+	get_firmware_id(bi, systab);
 
 	st = load_kernel(elf, span, &kphys);
 	if (EFI_ERROR(st))

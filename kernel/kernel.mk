@@ -39,6 +39,7 @@ KERNEL_OBJS := $(patsubst %.c,$(BUILD)/k/%.o,$(KERNEL_C) $(BENCH_SRCS) $(COMMON_
 	$(patsubst %.asm,$(BUILD)/k/%.o,$(KERNEL_ASM)) $(BUILD)/user/progtab.o
 
 include kernel/console/font.mk
+include kernel/version.mk
 
 $(BUILD)/k/%.o: %.c
 	@mkdir -p $(@D)

@@ -52,9 +52,12 @@ rng-kernel-check: $(RNG_KERNEL_OBJS)
 rng-bench: $(HOST)/rngtool
 	$(Q)$(HOST)/rngtool bench
 
-# Full statistical run: dieharder battery + ent for every available variant.
+# Full statistical run: dieharder battery + ent for every available variant,
+# RNG_QUALITY_JOBS variants at a time (GNU parallel; default one per core),
+# with "[k/N] variant ok (elapsed, ETA)" as each ends.
+RNG_QUALITY_JOBS ?= $(shell nproc 2>/dev/null || echo 1)
 rng-quality: $(HOST)/rngtool
-	$(Q)tests/sh/rng-quality.sh --full --out $(BUILD)/rng-quality.md
+	$(Q)tests/sh/rng-quality.sh --full --jobs $(RNG_QUALITY_JOBS) --out $(BUILD)/rng-quality.md
 
 # The subset run by `make test` (tests/sh/rng-quality.sh --quick prints TAP).
 rng-quality-quick: $(HOST)/rngtool

@@ -4,23 +4,28 @@
 # median cycles in each cell.  Writes DIR/compare.md and prints it.
 # A thin wrapper: all the parsing lives in report.py.
 #
-# Usage: scripts/compare.sh LOG1 LOG2 ... [--out DIR]
+# Usage: scripts/compare.sh LOG1 LOG2 ... [--out DIR] [--html]
 #
 #   LOG...      serial logs of aslrbench runs (scripts/run-qemu.sh --log,
 #               scripts/capture-serial.sh, build/host/bench-host --log)
 #   --out DIR   where compare.md goes (default build/report)
+#   --html      also DIR/compare.html, one self-contained page
 #   -h, --help  this text on stdout; exit 0
 #
 # Exit status: report.py's (0 written; 1 a log without records; 2 bad
 # arguments or an unreadable log); 2 without any LOG.
 set -euo pipefail
 
+usage="usage: ${0##*/} LOG1 LOG2 ... [--out DIR] [--html]   (default DIR build/report)
+Writes DIR/compare.md (medians, and nanoseconds where tsc_hz is known), one
+plot per metric and with --html DIR/compare.html; prints compare.md.
+A store of many runs: scripts/report.py --db DB --compare (see report.py --help)."
 if [[ $# -eq 0 ]]; then
-    echo "usage: ${0##*/} LOG1 LOG2 ... [--out DIR]   (default DIR build/report; -h for help)" >&2
+    echo "$usage" >&2
     exit 2
 fi
 if [[ $1 == -h || $1 == --help ]]; then
-    sed -n '2,/^set -euo/{/^set -euo/d;s/^# \{0,1\}//;p}' "$0"
+    echo "$usage"
     exit 0
 fi
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)

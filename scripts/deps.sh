@@ -37,6 +37,8 @@ packages=(
 	dieharder ent                           # RNG statistics
 	libssl-dev libsodium-dev                # bench-host peers
 	python3 python3-matplotlib              # log -> report and plots
+	chromium                                # renders the HTML report in the tests
+	parallel                                # scripts/matrix.sh, make rng-quality
 	shellcheck                              # script lint in the tests
 	clang libclang-rt-14-dev                # libFuzzer targets (make fuzz)
 	console-setup-linux                     # the screen console's font (Terminus)

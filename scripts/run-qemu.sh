@@ -207,6 +207,12 @@ else
 	args+=(-accel tcg -cpu max)
 	[ "$accel" = tcg ] || note "KVM not usable here (absent or fails on OVMF); using TCG"
 fi
+# Provenance: the emulator and firmware versions, which the boot record
+# carries as "host" (kernel/init/boot_record.c reads this fw_cfg file; ",,"
+# is QEMU's escaped comma).
+qemu_version=$("$QEMU" --version 2>/dev/null | sed -n '1s/.*version \([^ ]*\).*/\1/p')
+ovmf_version=$(dpkg-query -W -f='${Version}' ovmf 2>/dev/null || true)
+args+=(-fw_cfg "name=opt/aslrbench/host,string=qemu=${qemu_version:-unknown},,ovmf=${ovmf_version:-unknown}")
 if [ "$usb" = 1 ]; then
 	args+=(-device qemu-xhci,id=xhci -drive "if=none,id=stick,format=raw,readonly=on,file=$iso"
 		-device usb-storage,bus=xhci.0,drive=stick,bootindex=1)

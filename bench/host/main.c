@@ -67,6 +67,19 @@ static bool parse_hex(const char *s, unsigned char *out, size_t max, size_t *len
 	return true;
 }
 
+/* Options that take a value: anything else is unknown, whatever follows it. */
+static bool takes_value(const char *a)
+{
+	static const char *const names[] = {"--ensembles", "--samples",	  "--cold-samples",
+					    "--hz",	   "--cpu",	  "--only",
+					    "--log",	   "--serialise", "--seed"};
+
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (!strcmp(a, names[i]))
+			return true;
+	return false;
+}
+
 static int parse(int argc, char **argv, struct opts *o)
 {
 	for (int i = 1; i < argc; i++) {
@@ -82,6 +95,10 @@ static int parse(int argc, char **argv, struct opts *o)
 		} else if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
 			usage(stdout);
 			exit(0);
+		}
+		if (!takes_value(a)) {
+			fprintf(stderr, "bench-host: unknown option %s\n", a);
+			return -1;
 		}
 		if (!v) {
 			fprintf(stderr, "bench-host: %s needs a value\n", a);

@@ -21,7 +21,9 @@
  *                          expectation, (2^bits + 1) / 2
  */
 #include "common/jrec.h"
+#include "kernel/arch/cpu.h"
 #include "kernel/arch/timer.h"
+#include "kernel/arch/tsc.h"
 #include "kernel/attack/lab.h"
 #include "kernel/aslr/suite.h"
 #include "kernel/boot/cmdline.h"
@@ -241,10 +243,33 @@ void lab_report_cell(enum lab_strategy s, const char *rng, int leak_fix, int ia3
 	}
 }
 
+/* Cells job_attack will run: matching strategies x available variants x fix x profile. */
+static int lab_cells(void)
+{
+	int strategies = 0, variants = 0;
+
+	for (int s = 0; s < LAB_NR; s++)
+		strategies += !boot_cmdline.suite[0] || !strcmp(boot_cmdline.suite, lab_strategy_names[s]);
+	for (int i = 0; rng_variants[i]; i++)
+		variants += rng_variants[i]->available();
+	return strategies * variants * 4;
+}
+
+/* "[k/N] cell ... (elapsed, ETA)": the full matrix takes minutes. */
+static void lab_progress(int k, int n, uint64_t t0, int s, const char *rng, int fix, int ia32)
+{
+	uint64_t el = tsc_to_ns(rdtsc() - t0) / 1000000000ULL;
+
+	kprintf("[%d/%d] cell %s %s fix=%d %s (elapsed %lus, ETA %lus)\n", k, n,
+		lab_strategy_names[s], rng, fix, ia32 ? "ia32" : "x86_64", el,
+		el * (uint64_t)(n - k) / (uint64_t)k);
+}
+
 void job_attack(void)
 {
 	uint32_t trials = boot_cmdline.samples ? boot_cmdline.samples : 100;
-	int failed = 0;
+	int failed = 0, k = 0, n = lab_cells();
+	uint64_t t0 = rdtsc();
 
 	kprintf("attack lab: %u trials per cell; attacker uid %d, victim root\n", trials, LAB_UID);
 	for (int s = 0; s < LAB_NR; s++) {
@@ -266,6 +291,7 @@ void job_attack(void)
 						failed++;
 					}
 					lab_report_cell((enum lab_strategy)s, name, fix, ia32, &r);
+					lab_progress(++k, n, t0, s, name, fix, ia32);
 				}
 			}
 		}

@@ -5,6 +5,7 @@
 #include "common/cpu.h"
 #include "kernel/arch/acpi.h"
 #include "common/jrec.h"
+#include "kernel/arch/fw_cfg.h"
 #include "kernel/arch/timer.h"
 #include "kernel/arch/tsc.h"
 #include "kernel/boot/boot_info.h"
@@ -37,16 +38,64 @@ static const char *warnings(const struct bench_cpu *c, char *buf, size_t len)
 	return buf;
 }
 
+/* The firmware's own identity: vendor and revision, UEFI spec revision. */
+static void firmware_fields(struct jrec *r, const struct boot_info *bi)
+{
+	char buf[24];
+	size_t n;
+
+	jrec_str(r, "fw_vendor", bi->fw_vendor);
+	jrec_u64(r, "fw_revision", bi->fw_revision);
+	n = fmt_u64(buf, bi->uefi_revision >> 16);
+	buf[n++] = '.';
+	/* The minor half is 10 * minor + patch, e.g. 2.70 for UEFI 2.7 (spec 4.2.1). */
+	n += fmt_u64(buf + n, (bi->uefi_revision & 0xffff) / 10);
+	if ((bi->uefi_revision & 0xffff) % 10) {
+		buf[n++] = '.';
+		n += fmt_u64(buf + n, (bi->uefi_revision & 0xffff) % 10);
+	}
+	buf[n] = '\0';
+	jrec_str(r, "uefi_revision", buf);
+}
+
+/* Which code, which image, which firmware and emulator produced this log. */
+static void provenance_fields(struct jrec *r, const struct boot_info *bi)
+{
+	static const char hexd[] = "0123456789abcdef";
+	char sha[2 * sizeof(bi->kernel_sha256) + 1], host[160];
+	long n;
+
+	for (size_t i = 0; i < sizeof(bi->kernel_sha256); i++) {
+		sha[2 * i] = hexd[bi->kernel_sha256[i] >> 4];
+		sha[2 * i + 1] = hexd[bi->kernel_sha256[i] & 15];
+	}
+	sha[sizeof(sha) - 1] = '\0';
+	jrec_str(r, "version", aslrbench_version);
+	jrec_str(r, "build_date", aslrbench_build_date);
+	jrec_str(r, "kernel_sha256", sha);
+	firmware_fields(r, bi);
+	/* The host tells the emulator's version, when it does: run-qemu.sh's fw_cfg. */
+	n = fw_cfg_read_file("opt/aslrbench/host", host, sizeof(host) - 1);
+	if (n >= 0) {
+		host[n] = '\0';
+		for (char *p = host; *p; p++)
+			if (*p < 0x20 || *p > 0x7e)
+				*p = '?';
+		jrec_str(r, "host", host);
+	}
+}
+
 void emit_boot_record(void)
 {
 	const struct boot_info *bi = &boot_info_copy;
 	struct bench_cpu c;
 	struct jrec r;
-	char line[1800], buf[96];
+	char line[2400], buf[96];
 
 	bench_cpu_detect(&c);
 	jrec_begin(&r, line, sizeof(line), "boot");
 	jrec_str(&r, "platform", "aslrbench");
+	provenance_fields(&r, bi);
 	jrec_str(&r, "cpu_vendor", c.vendor);
 	jrec_str(&r, "cpu_model", c.brand);
 	jrec_u64(&r, "cpu_family", c.family);

@@ -16,6 +16,13 @@
 #include "rng/variants.h"
 
 #define EXIT_USAGE 2
+#ifndef ASLRBENCH_VERSION /* given by kernel/version.mk: git describe */
+#define ASLRBENCH_VERSION "unknown"
+#endif
+
+/* --help prints the usage on stdout and succeeds; bad arguments, on stderr. */
+static FILE *usage_out;
+static int usage_status = EXIT_USAGE;
 
 static void usage(void)
 {
@@ -45,9 +52,10 @@ static void usage(void)
 	      "      from --seed.  Unavailable variant: message, exit status 1.\n"
 	      "  rngtool list           variant names, secure flag, availability\n"
 	      "  rngtool bench [N]      rdtsc cycles per get_u32() for each variant\n"
+	      "  rngtool --help | --version\n"
 	      "Bad arguments: this message and exit status 2.\n",
-	      stderr);
-	exit(EXIT_USAGE);
+	      usage_out ? usage_out : stderr);
+	exit(usage_status);
 }
 
 static void die_usage(const char *fmt, const char *arg)
@@ -479,6 +487,15 @@ int main(int argc, char **argv)
 {
 	if (argc < 2)
 		usage();
+	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
+		usage_out = stdout;
+		usage_status = 0;
+		usage();
+	}
+	if (!strcmp(argv[1], "--version")) {
+		printf("rngtool (aslrbench) %s\n", ASLRBENCH_VERSION);
+		return 0;
+	}
 	if (!strcmp(argv[1], "kat"))
 		return cmd_kat(argc - 2, argv + 2);
 	if (!strcmp(argv[1], "replay"))

@@ -79,4 +79,19 @@ done
 
 check "summary record with status 0" '^{"type":"summary",.*"failed":0,.*"status":0}$'
 
+# Argument errors: an unknown option is named as such, even when last.
+arg_err() { # arg_err NAME WANT ARGS...: exit 2, WANT on stderr, nothing on stdout
+	name=$1 want=$2 rc=0
+	shift 2
+	"$bin" "$@" >"$tmp/aout" 2>"$tmp/aerr" || rc=$?
+	if [ "$rc" = 2 ] && [ ! -s "$tmp/aout" ] && grep -qF -- "$want" "$tmp/aerr"; then
+		tap_pass "$name"
+	else
+		tap_fail "$name" "exit $rc; $(head -c 200 "$tmp/aerr")"
+	fi
+}
+arg_err "--bogus says unknown option, not needs a value" "bench-host: unknown option --bogus" --bogus
+arg_err "--bogus before a value too" "bench-host: unknown option --bogus" --bogus 3
+arg_err "--samples without value: needs a value" "bench-host: --samples needs a value" --samples
+
 tap_done

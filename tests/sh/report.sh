@@ -45,7 +45,8 @@ runs() {  # runs WANT_RC OUTDIR ARGS...: run report.py, keep stderr, check rc
 q=$tmp/q
 tap_run "clean log: exit 0" runs 0 "$fx/qemu.log" --out "$q"
 tap_run "clean log: no warnings" eq "$(grep -c warning "$tmp/stderr")" 0
-for f in results.csv results.json report.md rng_cycles.png fork_share.png aslr_entropy.png attack.png; do
+for f in results.csv results.json report.md bench-rng-cycles_per_call.png bench-fork-rng_share_pct.png \
+    bench-fork-cycles_per_fork.png bench-timer-cycles_per_tick.png aslr_entropy.png attack.png; do
     tap_run "clean log: $f written" test -s "$q/$f"
 done
 tap_run "clean log: CSV rows = records in log" eq "$(csv_rows "$q/results.csv")" "$(grep -c '^@@ ' "$fx/qemu.log")"
@@ -64,15 +65,15 @@ tap_run "clean log: fork table rng_share_pct" has "$md" "| urandom-2.6.29 | cycl
 tap_run "clean log: timer suite without variant" has "$md" "| – | cycles_per_tick | 9800 | 10000 |"
 tap_run "clean log: ASLR rows = 30" eq "$(grep -cE '^\| (ipid-2.6.29|md4-2.6.30|chacha20-batched) \| (x86_64|ia32) \|' "$md")" 30
 tap_run "clean log: ASLR row values" has "$md" "| md4-2.6.30 | x86_64 | mmap | 4096 | 2043 | 28 | 11.84 | 28 |"
-tap_run "clean log: attack row" has "$md" "| replay | ipid-2.6.29 | 1 | x86_64 | 100 | 97 | 97.0 | 3.2 |"
-tap_run "clean log: attack leak fixed" has "$md" "| proc_leak | md4-2.6.30 | 1 | x86_64 | 100 | 0 | 0.0 | – |"
+tap_run "clean log: attack row" has "$md" "| replay | ipid-2.6.29 | 1 | x86_64 | 100 | 97 | 97.0 | 91.5–99.0 | 3.2 |"
+tap_run "clean log: attack leak fixed" has "$md" "| proc_leak | md4-2.6.30 | 1 | x86_64 | 100 | 0 | 0.0 | 0.0–3.7 | – |"
 tap_run "clean log: test counts" has "$md" "| fail | 1 |"
 tap_run "clean log: summary record" has "$md" "passed 4, failed 1, skipped 1, status 1"
 tap_run "clean log: failure detail (pipe escaped)" has "$md" \
     "| chacha20.rfc8439 | block 2 word 5: expected 0x1234abcd got 0x5678ef01 \\| lane 3 |"
-for p in rng_cycles fork_share aslr_entropy attack; do
+for p in bench-rng-cycles_per_call bench-fork-rng_share_pct aslr_entropy attack; do
     tap_run "clean log: $p.png is a real PNG" png_ok "$q/$p.png"
-    tap_run "clean log: $p.png linked" has "$md" "![$p.png]($p.png)"
+    tap_run "clean log: $p.png linked" has "$md" "($p.png)"
 done
 
 # --- real machine: CRLF, ANSI, noise, broken and truncated records ---
@@ -122,7 +123,8 @@ t=$tmp/t
 tap_run "tests-only log: exit 0" runs 0 "$fx/tests-only.log" --out "$t"
 tap_run "tests-only log: counts" has "$t/report.md" "| pass | 5 |"
 tap_run "tests-only log: failure listed" has "$t/report.md" "| sched.fork_canary | child canary equals parent's |"
-tap_run "tests-only log: plots skipped with a note" eq "$(grep -c "^- \`.*\.png\` skipped" "$t/report.md")" 4
+tap_run "tests-only log: plots skipped with a note" has "$t/report.md" "_Plots skipped: no bench, aslr or attack records to plot._"
+tap_run "tests-only log: skip said on stderr" has "$tmp/stderr" "report: note: plots skipped: no bench, aslr or attack records"
 tap_run "tests-only log: no PNG written" eq "$(find "$t" -name '*.png' | wc -l)" 0
 tap_run "tests-only log: CSV rows" eq "$(csv_rows "$t/results.csv")" 6
 
@@ -142,7 +144,8 @@ tap_run "bench-host log: unavailable row" has "$h/report.md" "| rdrand (unavaila
 tap_run "bench-host log: unit/secure columns" has "$h/report.md" \
     "| chacha20-batched | cycles_per_call | 6.412 | 6.75 | 6.953 | 9.45 | 40.5 | 0.135 | 10×1000 | cycles | yes | 0.12× |"
 tap_run "bench-host log: baseline per metric" has "$h/report.md" "| md4-2.6.30 | cycles_first_call | 391.4 | 412 |"
-tap_run "bench-host log: rng plot only" eq "$(cd "$h" && echo ./*.png)" "./rng_cycles.png"
+tap_run "bench-host log: one plot per rng metric" eq "$(cd "$h" && echo ./*.png)" \
+    "./bench-rng-cycles_first_call.png ./bench-rng-cycles_per_byte.png ./bench-rng-cycles_per_call.png"
 
 # --- several logs in one report ---
 m=$tmp/m
@@ -159,9 +162,93 @@ tap_run "compare: one column per log" eq "$hdr" \
     "| suite | rng | metric | QEMU Virtual CPU version 2.5+ ⚠ | Intel(R) Core(TM) i5-8250U CPU @ 1.60GHz | QEMU TCG icount |"
 tap_run "compare: medians side by side" has "$c/compare.md" "| rng | md4-2.6.30 | cycles_per_call | 290 | 52 | 402 |"
 tap_run "compare: missing value dash" has "$c/compare.md" "| fork | md4-2.6.30 | cycles_per_fork | 45180 | 31250 | – |"
-tap_run "compare: 12 metric rows" eq "$(grep -cE '^\| (rng|fork|timer) \|' "$c/compare.md")" 12
+tap_run "compare: 12 metric rows, in cycles and in ns" eq "$(grep -cE '^\| (rng|fork|timer) \|' "$c/compare.md")" 24
+tap_run "compare: ns table, emulated column empty" has "$c/compare.md" "| rng | md4-2.6.30 | cycles_per_call | – | 28.9 | – |"
 tap_run "compare: label falls back to file name" eval "'$compare' '$fx/tests-only.log' '$fx/qemu.log' --out '$c' | grep -qF '| suite | rng | metric | tests-only.log | QEMU'"
 tap_run "compare: no args is a usage error" eval "! '$compare' 2>/dev/null"
+tap_run "compare --help: exit 0" eval "'$compare' --help >'$tmp/ch.out' 2>/dev/null"
+tap_run "compare --help: usage on stdout" has "$tmp/ch.out" "usage: compare.sh LOG1 LOG2"
+# --- the results store: ingest, idempotence, filters ---
+db=$tmp/store/a.sqlite
+q_rows() { "$py" -c 'import sqlite3,sys; print(sqlite3.connect(sys.argv[1]).execute(sys.argv[2]).fetchone()[0])' "$db" "$1"; }
+tap_run "ingest: two machines, exit 0" runs 0 ingest --db "$db" "$fx/desktop.log" "$fx/bench-host.log"
+tap_run "ingest: says what it did on stderr" has "$tmp/stderr" "desktop.log: ingested (log 1, 8 records, machine Intel(R) Core(TM) i7-12700K)"
+tap_run "ingest: every record stored" eq "$(q_rows 'select count(*) from records')" 18
+tap_run "ingest: machine identity per boot" eq "$(q_rows "select machine || '|' || cast(tsc_hz as int) || '|' || emulated from boots where log_id = 2")" \
+    "AMD EPYC 7B13 64-Core Processor|2450012000|0"
+tap_run "ingest: provenance columns" eq "$(q_rows "select version || '|' || build_date from boots where log_id = 1")" \
+    "v0.9-3-gabc1234|2026-12-01T09:00:00Z"
+tap_run "ingest twice: exit 0" runs 0 ingest --db "$db" "$fx/desktop.log" "$fx/bench-host.log"
+tap_run "ingest twice: no duplicate rows" eq "$(q_rows 'select count(*) from records')" 18
+tap_run "ingest twice: said skipped" has "$tmp/stderr" "desktop.log: already in the store, skipped"
+tap_run "ingest: emulated QEMU log" runs 0 ingest --db "$db" "$fx/qemu.log"
+tap_run "ingest: QEMU boot marked emulated" eq "$(q_rows "select emulated from boots where log_id = 3")" 1
+tap_run "ingest --machine names the box" runs 0 ingest --db "$db" --machine lab-box-7 "$fx/qemu-deterministic.log"
+tap_run "ingest --machine stored" eq "$(q_rows "select machine || '|' || deterministic from boots where log_id = 4")" "lab-box-7|1"
+tap_run "db --list: exit 0" runs 0 --db "$db" --list
+tap_run "db --list: one line per boot" eq "$(wc -l <"$tmp/stdout")" 5
+tap_run "db report: all logs" runs 0 --db "$db" --out "$tmp/dbr"
+tap_run "db report: CSV rows = stored records" eq "$(csv_rows "$tmp/dbr/results.csv")" 79
+tap_run "db filter --machine" runs 0 --db "$db" --machine epyc --out "$tmp/dbm"
+tap_run "db filter --machine: one machine" eq "$(csv_rows "$tmp/dbm/results.csv")" 10
+tap_run "db filter --variant" runs 0 --db "$db" --variant md4-2.6.30 --out "$tmp/dbv"
+tap_run "db filter --variant: other variants gone" lacks "$tmp/dbv/report.md" "| chacha20-batched |"
+tap_run "db filter --variant: boots kept" has "$tmp/dbv/report.md" "### \`$fx/desktop.log\`"
+tap_run "db filter --version (tag prefix)" runs 0 --db "$db" --version v0.9 --out "$tmp/dbt"
+tap_run "db filter --version: only that build" eq "$(csv_rows "$tmp/dbt/results.csv")" 8
+tap_run "db filter --since today" runs 0 --db "$db" --since "$(date -u +%F)" --list
+tap_run "db filter --until yesterday: nothing" runs 0 --db "$db" --until "$(date -u -d yesterday +%F)" --list
+tap_run "db filter --until yesterday: header only" eq "$(wc -l <"$tmp/stdout")" 1
+tap_run "db filter matching nothing: exit 1" runs 1 --db "$db" --machine no-such-box --out "$tmp/dbn"
+tap_run "db bad date: usage error" runs 2 --db "$db" --since 12/01/2026
+tap_run "db bad date: on stderr" has "$tmp/stderr" "--since wants YYYY-MM-DD"
+tap_run "db missing: exit 2" runs 2 --db "$tmp/none.sqlite" --list
+tap_run "db missing: clear message" has "$tmp/stderr" "no such database"
+echo "not sqlite" >"$tmp/bad.sqlite"
+tap_run "db not SQLite: exit 2" runs 2 --db "$tmp/bad.sqlite" --list
+tap_run "filter without --db: usage error" runs 2 "$fx/qemu.log" --machine x
+
+# --- honest plots and tables ---
+k=$tmp/k
+tap_run "below resolution: exit 0" runs 0 "$fx/desktop.log" --out "$k"
+tap_run "below resolution: median flagged in the table" has "$k/report.md" "| prandom | cycles_per_call | 0 | 0 ⚠ below resolution (< 1) |"
+tap_run "below resolution: batched resolution is step/16" has "$k/report.md" "0 ⚠ below resolution (< 0.0625)"
+tap_run "below resolution: no relative cost of a 0" lacks "$k/report.md" "0.00×"
+tap_run "batched cost plotted" png_ok "$k/bench-rng-cycles_per_call_batched.png"
+tap_run "plots: legend flags below resolution" has "$k/report.md" "below resolution (not 0)](bench-rng-cycles_per_call.png)"
+wil() { "$py" -c 'import sys; sys.path.insert(0, sys.argv[1]); import report_plots as p
+lo, hi = p.wilson(int(sys.argv[2]), int(sys.argv[3])); print(f"{lo:.4f} {hi:.4f}")' "$root/scripts" "$@"; }
+tap_run "Wilson 95% interval of 97/100" eq "$(wil 97 100)" "0.9155 0.9897"
+tap_run "Wilson 95% interval of 0/100" eq "$(wil 0 100)" "0.0000 0.0370"
+tap_run "attack plot: Wilson CI in the legend's caption" has "$q/report.md" "(attack.png)"
+tap_run "deterministic log: exit 0" runs 0 "$fx/qemu-deterministic.log" --out "$tmp/det"
+tap_run "deterministic plot: unit is instructions" has "$tmp/det/report.md" "![rng: cycles_per_call [instructions] — legend: QEMU TCG icount (deterministic);"
+tap_run "one machine with tsc_hz: cycles axis (ns on the second)" has "$k/report.md" "![rng: cycles_per_call [cycles] — legend: Intel"
+tap_run "EMULATED marked per machine" has "$q/report.md" "legend: QEMU Virtual CPU version 2.5+ ⚠ EMULATED;"
+tap_run "emulated and real compared: cycles, not ns" runs 0 --compare "$fx/qemu.log" "$fx/desktop.log" --out "$tmp/ce"
+tap_run "emulated and real compared: axis in cycles" has "$tmp/ce/compare.md" "![rng: cycles_per_call [cycles] — legend: QEMU Virtual CPU version 2.5+ ⚠ EMULATED; Intel"
+tap_run "compare two machines: exit 0" runs 0 --compare "$fx/desktop.log" "$fx/bench-host.log" --out "$tmp/cm"
+tap_run "compare: one plot per metric" eq "$(grep -c '^!\[rng: cycles_.* — legend: ' "$tmp/cm/compare.md")" 4
+tap_run "compare: shared metric's legend names both machines" has "$tmp/cm/compare.md" \
+    "![rng: cycles_per_call [ns] — legend: Intel(R) Core(TM) i7-12700K; AMD EPYC 7B13 64-Core Processor; secure"
+tap_run "no matplotlib: exit 0" eval "'$py' -c 'import sys; sys.modules[\"matplotlib\"] = None; sys.path.insert(0, \"$root/scripts\"); sys.argv = [\"report.py\", \"$fx/qemu.log\", \"--out\", \"$tmp/nm\"]; import report; sys.exit(report.main())' 2>'$tmp/nm.err'"
+tap_run "no matplotlib: said on stderr, with why" has "$tmp/nm.err" "report: note: plots skipped: matplotlib unavailable"
+tap_run "no matplotlib: noted in the report" has "$tmp/nm/report.md" "_Plots skipped: matplotlib unavailable"
+
+tap_run "--html of one log: exit 0" runs 0 "$fx/qemu.log" --html --out "$tmp/h1"
+tap_run "--html of one log: page with embedded plots" eq "$(grep -o 'src="data:image/png;base64,' "$tmp/h1/report.html" | wc -l)" 6
+tap_run "--html of one log: tables" has "$tmp/h1/report.html" "<td>chacha20.rfc8439</td><td>block 2 word 5: expected 0x1234abcd got 0x5678ef01 | lane 3</td>"
+tap_run "compare: ns table flags below resolution" has "$tmp/cm/compare.md" "| rng | prandom | cycles_per_call | ⚠ below resolution (< 0.277) | 2.09 |"
+
+# --- command line ---
+tap_run "--help: exit 0" runs 0 --help
+tap_run "--help: full usage on stdout" has "$tmp/stdout" "report.py ingest [--db DB] [--machine NAME] LOG..."
+tap_run "--help: filters described" has "$tmp/stdout" "--since/--until YYYY-MM-DD"
+tap_run "ingest --help: exit 0, stdout" runs 0 ingest --help
+tap_run "ingest --help: usage" has "$tmp/stdout" "usage: report.py ingest"
+tap_run "no arguments: usage error on stderr" runs 2
+tap_run "no arguments: message" has "$tmp/stderr" "no LOG given"
+
 if command -v shellcheck >/dev/null; then
     tap_run "shellcheck compare.sh and this test" shellcheck -x "$compare" "${BASH_SOURCE[0]}"
 fi

@@ -4,6 +4,9 @@
 #   tests/sh/rng-quality.sh [--quick] [--out FILE] subset used by `make test`;
 #                                                  prints TAP, < 60 s in total
 #   tests/sh/rng-quality.sh --full  [--out FILE]   `make rng-quality`
+#   ... [--jobs N]   one variant per job, N at a time, with GNU parallel;
+#                    "[k/N] variant ok (elapsed, ETA)" on stderr as each ends,
+#                    then the same report (rows in variant order)
 #
 # Each available variant's `rngtool stream` (little-endian u32, fixed seed,
 # simulated machine, see `rngtool` usage) is piped into dieharder -g 200
@@ -36,9 +39,10 @@ mode=""
 out=""
 seed="a51b0b0c"
 variants=""
+jobs=""
 
 usage() {
-	echo "usage: $0 --quick|--full [--out FILE] [--tool PATH] [--variants 'a b ...']" >&2
+	echo "usage: $0 --quick|--full [--out FILE] [--tool PATH] [--variants 'a b ...'] [--jobs N]" >&2
 	exit 2
 }
 
@@ -49,6 +53,7 @@ while [ $# -gt 0 ]; do
 	--out) [ $# -ge 2 ] || usage; out=$2; shift ;;
 	--tool) [ $# -ge 2 ] || usage; tool=$2; shift ;;
 	--variants) [ $# -ge 2 ] || usage; variants=$2; shift ;;
+	--jobs) [ $# -ge 2 ] || usage; jobs=$2; shift ;;
 	*) usage ;;
 	esac
 	shift
@@ -61,6 +66,59 @@ command -v ent >/dev/null || { echo "$0: ent not installed" >&2; exit 2; }
 out=${out/quick/-quick}
 mkdir -p "$(dirname "$out")"
 [ -n "$variants" ] || variants=$("$tool" list | awk '{print $1}')
+
+# --jobs: this script once per variant under GNU parallel, then one report.
+if [ -n "$jobs" ]; then
+	case $jobs in *[!0-9]* | 0) usage ;; esac
+	command -v parallel >/dev/null || { echo "$0: GNU parallel not installed" >&2; exit 2; }
+	# shellcheck disable=SC1091 # scripts/progress.sh, checked on its own
+	. "$here/scripts/progress.sh"
+	parts=$(mktemp -d)
+	trap 'rm -rf "$parts"' EXIT
+	# shellcheck disable=SC2317 # run by parallel
+	one() { # one VARIANT: run it, report start/done events for progress_loop
+		printf 'start\t%s\t%s\n' "$1" "$(hostname)"
+		local rc=0
+		"$self" "--$mode" --tool "$tool" --variants "$1" --out "$parts/$1.md" >"$parts/$1.tap" 2>&1 || rc=$?
+		printf 'done\t%s\t%s\n' "$1" "$rc"
+	}
+	export -f one
+	self=$(cd "$(dirname "$0")" && pwd)/$(basename "$0")
+	export mode tool parts self
+	nv=$(wc -w <<<"$variants")
+	echo "rng-quality: $nv variants, $jobs at a time" >&2
+	# shellcheck disable=SC2086 # one argument per variant
+	parallel --jobs "$jobs" --line-buffer one ::: $variants | progress_loop "$nv"
+	status=$?
+	first=${variants%% *}
+	for v in $variants; do # a job that died before its report: say so, stop
+		[ -s "$parts/$v.md" ] || { sed 's/^/  /' "$parts/$v.tap" >&2; echo "$0: $v: no report" >&2; exit 1; }
+	done
+	# Header and table head from the first variant's report, then every row.
+	{
+		sed -n '1,/^|---/p' "$parts/$first.md"
+		for v in $variants; do grep -F "| $v |" "$parts/$v.md" | head -1; done
+		echo
+		sed -n '/^## ent/,/^|---/p' "$parts/$first.md"
+		for v in $variants; do sed -n '/^## ent/,$p' "$parts/$v.md" | grep -F "| $v |"; done
+	} >"$out.tmp"
+	mv "$out.tmp" "$out"
+	if [ "$mode" = quick ]; then # the children's TAP, renumbered into one plan
+		k=0
+		for v in $variants; do
+			while IFS= read -r line; do
+				case $line in
+				"ok "* | "not ok "*) k=$((k + 1)); echo "$line" | sed -E "s/^(not )?ok [0-9]+/\1ok $k/" ;;
+				esac
+			done <"$parts/$v.tap"
+		done
+		echo "1..$k"
+	else
+		echo "wrote $out ($nv variants in parallel)" >&2
+	fi
+	[ "$mode" = full ] || [ "$status" -eq 0 ]
+	exit
+fi
 
 if [ "$mode" = quick ]; then
 	ent_words=262144

@@ -128,4 +128,14 @@ bad "stream bad --format" stream prandom --format dec --count 1
 bad "stream non-hex --seed" stream prandom --seed xyz --count 1
 bad "stream unknown option" stream prandom --colour red
 
+# --help and --version: stdout, exit 0 (errors stay on stderr, exit 2).
+outp=$("$tool" --help 2>/dev/null)
+tap_check $? "--help exits 0"
+echo "$outp" | grep -q '^  rngtool stream <variant>'
+tap_check $? "--help: the full usage on stdout"
+outp=$("$tool" --version 2>/dev/null)
+tap_check $? "--version exits 0"
+echo "$outp" | grep -qE '^rngtool \(aslrbench\) [0-9A-Za-z._-]+$'
+tap_check $? "--version names the build: $outp"
+
 tap_done

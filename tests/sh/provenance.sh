@@ -1,0 +1,51 @@
+#!/usr/bin/env bash
+# TAP: the boot record's provenance (kernel/version.mk, boot/loader.c,
+# kernel/init/boot_record.c, scripts/run-qemu.sh's fw_cfg "host" string).
+# One short QEMU boot of build/aslrbench.iso, with QEMU wrapped so that it
+# names a made-up version, which must come back in the boot record.
+set -uo pipefail
+
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+# shellcheck source=SCRIPTDIR/lib/tap.sh
+. "$root/tests/sh/lib/tap.sh"
+eq() { [[ $1 == "$2" ]] || { echo "expected '$2', got '$1'"; return 1; }; }
+matches() { [[ $1 =~ $2 ]] || { echo "'$1' does not match $2"; return 1; }; }
+field() { python3 -c 'import json,sys
+for l in open(sys.argv[1], errors="replace"):
+    if l.startswith("@@ ") and "\"boot\"" in l:
+        print(json.loads(l[3:]).get(sys.argv[2], "<absent>")); break' "$tmp/boot.log" "$1"; }
+
+iso=$root/build/aslrbench.iso
+elf=$root/build/kernel.esp.elf
+if [ ! -s "$iso" ] || [ ! -s "$elf" ]; then
+	echo "1..0 # SKIP build/aslrbench.iso not built (make iso)"
+	exit 0
+fi
+cat >"$tmp/qemu" <<'WRAP'
+#!/bin/sh
+if [ "$1" = --version ]; then
+	echo "QEMU emulator version test-1.2"
+	exit 0
+fi
+exec qemu-system-x86_64 "$@"
+WRAP
+chmod +x "$tmp/qemu"
+QEMU=$tmp/qemu "$root/scripts/run-qemu.sh" --iso "$iso" --timeout 120 \
+	--cmdline "mode=bench suite=timer samples=20" --log "$tmp/boot.log" >/dev/null 2>&1
+tap_run "boot with provenance ran" grep -q '^@@ {"type":"boot"' "$tmp/boot.log"
+tap_run "kernel_sha256 is sha256sum of the ESP's kernel.elf" \
+	eq "$(field kernel_sha256)" "$(sha256sum "$elf" | cut -d' ' -f1)"
+want=$(cd "$root" && git describe --always --dirty --tags 2>/dev/null || echo unknown)
+# The tree may have changed since the build: compare the commit part only.
+tap_run "version is git describe of the build" eq "$(field version | sed 's/-dirty$//')" "${want%-dirty}"
+sde=$(cd "$root" && git log -1 --format=%ct 2>/dev/null || echo 0)
+tap_run "build_date is SOURCE_DATE_EPOCH (commit time), not now" \
+	eq "$(field build_date)" "$(date -u -d "@${SOURCE_DATE_EPOCH:-$sde}" +%Y-%m-%dT%H:%M:%SZ)"
+tap_run "fw_vendor from the UEFI system table" eq "$(field fw_vendor)" "EDK II"
+tap_run "uefi_revision major.minor" matches "$(field uefi_revision)" '^2\.[0-9]+(\.[0-9])?$'
+ovmf=$(dpkg-query -W -f='${Version}' ovmf 2>/dev/null || echo unknown)
+tap_run "host string from run-qemu.sh's fw_cfg (comma escaped by QEMU's ,,)" \
+	eq "$(field host)" "qemu=test-1.2,ovmf=${ovmf:-unknown}"
+tap_done
