@@ -249,7 +249,8 @@ static int lab_cells(void)
 	int strategies = 0, variants = 0;
 
 	for (int s = 0; s < LAB_NR; s++)
-		strategies += !boot_cmdline.suite[0] || !strcmp(boot_cmdline.suite, lab_strategy_names[s]);
+		strategies += !boot_cmdline.suite[0] ||
+			      !strcmp(boot_cmdline.suite, lab_strategy_names[s]);
 	for (int i = 0; rng_variants[i]; i++)
 		variants += rng_variants[i]->available();
 	return strategies * variants * 4;
