@@ -210,7 +210,7 @@ fi
 # Provenance: the emulator and firmware versions, which the boot record
 # carries as "host" (kernel/init/boot_record.c reads this fw_cfg file; ",,"
 # is QEMU's escaped comma).
-qemu_version=$("$QEMU" --version 2>/dev/null | sed -n '1s/.*version \([^ ]*\).*/\1/p')
+qemu_version=$("$QEMU" --version 2>/dev/null </dev/null | sed -n '1s/.*version \([^ ]*\).*/\1/p' || true)
 ovmf_version=$(dpkg-query -W -f='${Version}' ovmf 2>/dev/null || true)
 args+=(-fw_cfg "name=opt/aslrbench/host,string=qemu=${qemu_version:-unknown},,ovmf=${ovmf_version:-unknown}")
 if [ "$usb" = 1 ]; then

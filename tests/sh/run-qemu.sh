@@ -68,6 +68,7 @@ tap_check $? "missing QEMU: exit 66" "exit $rc" "$(cat "$tmp/err")"
 # It writes SERIAL (printf format) to the serial pipe and exits with EXIT.
 cat >"$tmp/qemu" <<'SH'
 #!/usr/bin/env bash
+[ "$1" != --version ] || { echo "QEMU emulator version 0.0-fake"; exit 0; }
 for a; do case $a in pipe,id=ser0,path=*) p=${a#*path=} ;; esac; done
 printf "$FAKE_SERIAL" >"$p.out"
 exit "$FAKE_EXIT"
