@@ -132,10 +132,37 @@ static __attribute__((noreturn)) void die(struct trap_frame *f)
 	qemu_exit(EXIT_PANIC);
 }
 
+extern const char ret_to_user_iretq[], syscall_iretq[];
+
+/*
+ * A fault on the iretq back to user mode (a non-canonical RIP, say) is the
+ * user's: as Linux's fixup_bad_iret, report it from the frame iretq was
+ * loading, so the task is killed as if it had faulted there itself.
+ * isr_common has already swapped GS back.
+ */
+static bool fixup_bad_iret(struct trap_frame *f)
+{
+	const uint64_t *iret;
+
+	if ((f->cs & 3) ||
+	    (f->rip != (uint64_t)ret_to_user_iretq && f->rip != (uint64_t)syscall_iretq))
+		return false;
+	iret = (const uint64_t *)f->rsp;
+	f->rip = iret[0];
+	f->cs = iret[1];
+	f->rflags = iret[2];
+	f->rsp = iret[3];
+	f->ss = iret[4];
+	return (f->cs & 3) == 3;
+}
+
 static void exception(struct trap_frame *f)
 {
 	uint64_t fix;
 
+	if (fixup_bad_iret(f))
+		kprintf("iretq to user mode faulted (vector %lu): the task's frame is bad\n",
+			f->vector);
 	if ((f->cs & 3) == 3 && user_fault_hook) {
 		user_fault_hook(f);
 		return;

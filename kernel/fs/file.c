@@ -20,6 +20,7 @@ struct file *file_alloc(const struct file_ops *ops)
 		memset(&files[i], 0, sizeof(files[i]));
 		files[i].ops = ops;
 		files[i].refs = 1;
+		files[i].f_mode = FMODE_READ | FMODE_WRITE;
 		return &files[i];
 	}
 	return 0;

@@ -19,9 +19,14 @@ struct file_ops {
 	void (*release)(struct file *f);
 };
 
+/* f_mode, as Linux: what the open asked for; read/write check it first (EBADF). */
+#define FMODE_READ  1u
+#define FMODE_WRITE 2u
+
 struct file {
 	const struct file_ops *ops;
 	int refs;
+	unsigned f_mode;
 	uint64_t pos;
 	char *data; /* snapshot of a generated file (a page), or NULL */
 	int node;   /* which /proc file (enum proc_node), for writes */

@@ -18,6 +18,11 @@
 #define SIGKILL		 9
 #define SIGSEGV		 11
 #define WNOHANG		 1
+#define WUNTRACED	 2
+#define WCONTINUED	 8
+#define __WNOTHREAD	 0x20000000
+#define __WALL		 0x40000000
+#define __WCLONE	 0x80000000
 
 long do_fork(struct trap_frame *regs);
 void prepare_kernel_stack(struct task_struct *p, const struct trap_frame *regs);

@@ -20,6 +20,8 @@
 
 #define O_ACCMODE 3
 #define O_RDONLY  0
+#define O_WRONLY  1
+#define O_RDWR	  2
 
 static long proc_read(struct file *f, char *kbuf, size_t n)
 {
@@ -110,6 +112,11 @@ static long proc_open(const char *path, int flags, struct file **out)
 	}
 	f->size = (size_t)len < PROC_BUF - 1 ? (size_t)len : PROC_BUF - 1;
 	f->node = pp.node;
+	/* Linux's OPEN_FMODE: the access mode decides what read and write may do. */
+	f->f_mode = (flags & O_ACCMODE) == O_RDONLY   ? FMODE_READ
+		    : (flags & O_ACCMODE) == O_WRONLY ? FMODE_WRITE
+		    : (flags & O_ACCMODE) == O_RDWR   ? FMODE_READ | FMODE_WRITE
+						      : 0;
 	*out = f;
 	return 0;
 }
