@@ -217,7 +217,7 @@ qemu_tests() {
 		expect_text qemu/smp2 "$logs/qemu-smp2.log" '"cpus_used":1,"cpus_present":2'
 	fi
 	if boot bad-cmdline 2 --cmdline "mode=nonsense" --timeout 120; then
-		expect_text qemu/bad-cmdline "$logs/qemu-bad-cmdline.log" "bad value 'nonsense' for mode (accepted: bench|test|shell|attack)"
+		expect_text qemu/bad-cmdline "$logs/qemu-bad-cmdline.log" "bad value 'nonsense' for mode (accepted: bench|test|shell|attack|fuzz)"
 	fi
 	if boot no-kernel 4 --iso build/nokernel.iso --timeout 120; then
 		expect_text qemu/no-kernel "$logs/qemu-no-kernel.log" 'cannot read \aslrbench\kernel.elf'

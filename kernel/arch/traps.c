@@ -56,6 +56,7 @@ static irq_handler_t handlers[256];
 void (*user_fault_hook)(struct trap_frame *f);
 int (*uaccess_fault_hook)(uint64_t addr, bool write);
 void (*return_to_user_hook)(void);
+void (*panic_hook)(void); /* what a job wants on the console before the end */
 uint64_t fixups_taken;
 static uint64_t unexpected_count;
 
@@ -129,6 +130,8 @@ static __attribute__((noreturn)) void die(struct trap_frame *f)
 			(f->error & 4) ? "user" : "kernel");
 	dump_frame(f);
 	backtrace_from(f->rbp, f->rip);
+	if (panic_hook)
+		panic_hook();
 	qemu_exit(EXIT_PANIC);
 }
 
@@ -213,5 +216,7 @@ void panic(const char *fmt, ...)
 	kprintf("\nKERNEL PANIC: %s\n", buf);
 	__asm__ volatile("mov %%rbp, %0" : "=r"(rbp));
 	backtrace_from(rbp, (uint64_t)__builtin_return_address(0));
+	if (panic_hook)
+		panic_hook();
 	qemu_exit(EXIT_PANIC);
 }

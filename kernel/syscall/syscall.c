@@ -51,6 +51,7 @@ static const struct {
 	{__NR_aslrbench_test, sys_aslrbench_test},
 	{__NR_getdents_pids, sys_getdents_pids},
 	{__NR_bench_submit, sys_bench_submit},
+	{__NR_fuzz_note, sys_fuzz_note},
 };
 
 #define X86_EFLAGS_CF	0x000001

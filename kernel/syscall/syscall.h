@@ -41,6 +41,7 @@
 #define __NR_getdents_pids  503 /* the pids in /proc, for ps */
 #define __NR_bench_submit   504 /* a benchmark program hands its samples to the kernel */
 #define __NR_aslrbench_lab  505 /* attack lab: park, ready, submit a prediction */
+#define __NR_fuzz_note	    506 /* mode=fuzz: the fuzzer's seed and call index */
 
 struct syscall_args {
 	uint64_t a0, a1, a2, a3, a4, a5;
@@ -85,5 +86,6 @@ long sys_aslrbench_test(const struct syscall_args *a);
 long sys_getdents_pids(const struct syscall_args *a);
 long sys_bench_submit(const struct syscall_args *a);
 long sys_aslrbench_lab(const struct syscall_args *a);
+long sys_fuzz_note(const struct syscall_args *a);
 
 #endif
