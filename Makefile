@@ -20,7 +20,7 @@ HOST_TOOLS  :=
 
 .SECONDARY:
 
-.PHONY: baseline all iso img run test test-host test-qemu bench-host deps clean fuzz \
+.PHONY: baseline all iso img run test test-host test-qemu bench-host deps clean fuzz fuzz-kernel \
 	rng-quality rng-quality-quick usb format
 
 all: host-all iso img
@@ -57,6 +57,12 @@ baseline: iso
 	$(Q)scripts/run-qemu.sh --deterministic --cmdline "mode=bench suite=rng samples=200 ensembles=5" \
 		--log $(BUILD)/baseline.log >/dev/null
 	$(Q)scripts/baseline.py write $(BUILD)/baseline.log bench/baseline/deterministic-rng.tsv
+
+# The in-kernel syscall fuzzer for SECONDS (default 300); SEED=<16 hex digits> replays.
+SECONDS ?= 300
+fuzz-kernel: iso
+	$(Q)scripts/run-qemu.sh --iso $(BUILD)/aslrbench.iso --timeout $$(( $(SECONDS) + 400 )) \
+		--cmdline "mode=fuzz seconds=$(SECONDS)$(if $(SEED), seed=$(SEED))"
 
 usb: iso
 	$(Q)scripts/write-usb.sh $(BUILD)/aslrbench.iso $(DEV)

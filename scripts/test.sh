@@ -238,6 +238,16 @@ qemu_tests() {
 	if boot attack 0 --cmdline "mode=attack samples=5 suite=proc-leak" --timeout 300; then
 		expect_text qemu/attack "$logs/qemu-attack.log" '"type":"attack","strategy":"proc-leak"'
 	fi
+	# Issue 17 (branch reliability): the in-kernel syscall fuzzer, at least 20,000 calls
+	# from a fixed seed, no failure; then a planted page leak it must find and minimise.
+	if boot fuzz 0 --cmdline "mode=fuzz seed=0000000000000001 calls=20000" --timeout 300; then
+		expect_text qemu/fuzz "$logs/qemu-fuzz.log" '"type":"fuzz","seed":"0000000000000001"'
+		expect_text qemu/fuzz "$logs/qemu-fuzz.log" '"failures":0,"status":0'
+	fi
+	if boot fuzz-plant 1 --cmdline "mode=fuzz seed=0000000000000003 calls=20000 suite=plant-leak" --timeout 300; then
+		expect_text qemu/fuzz-plant "$logs/qemu-fuzz-plant.log" "fuzz: FAIL page leak"
+		expect_text qemu/fuzz-plant "$logs/qemu-fuzz-plant.log" "fuzz: minimised: process"
+	fi
 	if boot fault-report 3 --cmdline "mode=test suite=fault_unhandled" --timeout 120; then
 		for s in "page fault at 0xffffc00000400000" "RIP=" "CR2=" "backtrace"; do
 			expect_text qemu/fault-report "$logs/qemu-fault-report.log" "$s"
