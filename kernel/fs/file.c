@@ -4,6 +4,7 @@
 #include "kernel/console/printk.h"
 #include "kernel/errno.h"
 #include "kernel/lib/string.h"
+#include "kernel/mm/fail_nth.h"
 #include "kernel/mm/pmm.h"
 #include "kernel/mm/vmm.h"
 
@@ -12,8 +13,13 @@
 static struct file files[NR_FILES];
 long (*proc_open_hook)(const char *path, int flags, struct file **out);
 
-struct file *file_alloc(const struct file_ops *ops)
+struct file *file_alloc(const struct file_ops *ops, long *err)
 {
+	/* Linux: a failed filp allocation is ENOMEM, a full table ENFILE. */
+	*err = -ENOMEM;
+	if (should_fail_alloc())
+		return 0;
+	*err = -ENFILE;
 	for (int i = 0; i < NR_FILES; i++) {
 		if (files[i].refs)
 			continue;
@@ -74,8 +80,10 @@ static struct file *the_console;
 
 struct file *console_file(void)
 {
+	long err;
+
 	if (!the_console)
-		the_console = file_alloc(&console_ops);
+		the_console = file_alloc(&console_ops, &err);
 	if (the_console)
 		file_get(the_console);
 	return the_console;
@@ -85,7 +93,7 @@ long vfs_open(const char *path, int flags, struct file **out)
 {
 	if (!strcmp(path, "/dev/console")) {
 		*out = console_file();
-		return *out ? 0 : -ENFILE;
+		return *out ? 0 : -ENOMEM;
 	}
 	if (proc_open_hook)
 		return proc_open_hook(path, flags, out);

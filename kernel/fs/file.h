@@ -30,10 +30,12 @@ struct file {
 	uint64_t pos;
 	char *data; /* snapshot of a generated file (a page), or NULL */
 	int node;   /* which /proc file (enum proc_node), for writes */
+	int pid;    /* and whose, for /proc/<pid>/fail-nth */
 	size_t size;
 };
 
-struct file *file_alloc(const struct file_ops *ops);
+/* NULL with *err = -ENOMEM (an injected failure) or -ENFILE (the table is full). */
+struct file *file_alloc(const struct file_ops *ops, long *err);
 void file_get(struct file *f);
 void file_put(struct file *f);
 /* Opens a path; -ENOENT, -EACCES, ... */

@@ -11,7 +11,9 @@
 #include "kernel/errno.h"
 #include "kernel/fs/file.h"
 #include "kernel/fs/proc/proc.h"
+#include "kernel/mm/fail_nth.h"
 #include "kernel/mm/mm.h"
+#include "kernel/mm/pmm.h"
 #include "kernel/sched/proc.h"
 #include "kernel/sched/sched.h"
 #include "kernel/syscall/syscall.h"
@@ -80,6 +82,7 @@ void proc_init(void)
 	user_fault_hook = user_fault;
 	uaccess_fault_hook = uaccess_fault;
 	return_to_user_hook = preempt_from_user;
+	pmm_fail_hook = should_fail_alloc;
 	task_fixup_caps(&idle_task); /* root (euid 0): all capabilities */
 	idle_task.dumpable = 1;
 	for (int fd = 0; fd < 3; fd++)

@@ -8,7 +8,8 @@
  * program, with all of its processes reaped, the kernel checks: free pages,
  * task slots and address spaces back to what they were, /proc still reads,
  * the two sysctls (which only uid 1000 can reach: the root fuzzer never
- * opens them for writing) unchanged, init's credentials unchanged.  A
+ * opens them for writing) unchanged, init's credentials and fail-nth
+ * unchanged.  A
  * watchdog on the timer tick ends the run when no fuzz call has started for
  * WATCHDOG_S seconds (a kernel hang); a panic prints the call every fuzz
  * process was making.  A failed check is minimised: the process that fails
@@ -137,6 +138,7 @@ struct snapshot {
 	const char *rng;
 	uint32_t ids[8];
 	int dumpable;
+	unsigned int fail_nth;
 	char comm[TASK_COMM_LEN];
 };
 
@@ -153,6 +155,7 @@ static void snap(struct snapshot *s)
 	s->rng = rng_current()->name;
 	memcpy(s->ids, ids, sizeof(ids));
 	s->dumpable = me->dumpable;
+	s->fail_nth = me->fail_nth;
 	memcpy(s->comm, me->comm, sizeof(s->comm));
 }
 
@@ -161,7 +164,7 @@ static enum fail compare(const struct snapshot *a, const struct snapshot *b)
 	if (b->va != a->va || strcmp(b->rng, a->rng))
 		return F_SYSCTL;
 	if (memcmp(b->ids, a->ids, sizeof(a->ids)) || b->dumpable != a->dumpable ||
-	    memcmp(b->comm, a->comm, sizeof(a->comm)))
+	    b->fail_nth != a->fail_nth || memcmp(b->comm, a->comm, sizeof(a->comm)))
 		return F_INIT;
 	if (b->tasks != a->tasks)
 		return F_TASKS;

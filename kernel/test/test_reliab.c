@@ -117,3 +117,24 @@ static enum ktest_result reliab_orphan_reap(struct ktest_ctx *t)
 	return KTEST_PASS;
 }
 KTEST(reliab_orphan_reap);
+
+/*
+ * /proc/self/fail-nth walks through fork, spawn, execve, mmap, brk and
+ * /proc opens (t_failnth checks each step); here, that the whole run gives
+ * back every page and task slot.
+ */
+static enum ktest_result failnth_walk(struct ktest_ctx *t)
+{
+	char *argv[] = {"t_failnth"};
+	uint64_t pages = pmm_free_count();
+	int tasks = nr_tasks_in_use();
+	long st = run(1, argv);
+
+	if (st != W_EXITCODE(0))
+		return ktest_fail(t, "t_failnth: status 0x%lx (see its FAIL lines above)", st);
+	if (pmm_free_count() != pages || nr_tasks_in_use() != tasks)
+		return ktest_fail(t, "%lu pages free after, %lu before; %d tasks, %d",
+				  pmm_free_count(), pages, nr_tasks_in_use(), tasks);
+	return KTEST_PASS;
+}
+KTEST(failnth_walk);

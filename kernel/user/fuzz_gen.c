@@ -143,6 +143,8 @@ static uint64_t gen_path(int *sysctl)
 					    "proc/self/stat",
 					    "/proc//1/./stat",
 					    "/proc/0/stat",
+					    "/proc/self/fail-nth",
+					    "/proc/1/fail-nth",
 					    "/proc/99999999999/stat"};
 	static const char *const files[] = {"stat", "status", "maps", "wchan", "cmdline"};
 	uint64_t k = below(12);
@@ -151,7 +153,8 @@ static uint64_t gen_path(int *sysctl)
 	if (k < 7) {
 		const char *p = paths[below(sizeof(paths) / sizeof(paths[0]))];
 
-		*sysctl = !strncmp(p, "/proc/sys/", 10);
+		/* Root-only settings: the root process opens them read-only (see gen_call). */
+		*sysctl = !strncmp(p, "/proc/sys/", 10) || !strcmp(p, "/proc/1/fail-nth");
 		strlcpy(pathbuf, p, sizeof(pathbuf));
 	} else if (k < 9) {
 		snprintf(pathbuf, sizeof(pathbuf), "/proc/%ld/%s",
