@@ -317,18 +317,18 @@ __attribute__((noreturn)) void job_fuzz(void)
 	timer_watchdog_hook = watchdog;
 	panic_hook = print_notes;
 	watching = true;
-	for (k = 0;; k++) {
-		uint64_t pseed = seed + k;
+	for (k = 0;;) { /* k: programs run so far */
+		uint64_t pseed = seed + k++;
 
 		r = run_program(pseed, -1, PROG_CALLS, 0, "-", false);
 		if (r != F_NONE) {
 			kprintf("fuzz: FAIL %s: program seed %016lx (program %lu, after %lu "
 				"calls); "
 				"replay: mode=fuzz seed=%016lx calls=%d\n",
-				fail_names[r], pseed, k, total_calls, pseed, NPROCS * PROG_CALLS);
+				fail_names[r], pseed, k - 1, total_calls, pseed,
+				NPROCS * PROG_CALLS);
 			if (r != F_HANG)
 				minimise(pseed, r);
-			k++;
 			break;
 		}
 		if ((kconfig.calls && total_calls >= kconfig.calls) ||
