@@ -58,6 +58,7 @@ int (*uaccess_fault_hook)(uint64_t addr, bool write);
 void (*return_to_user_hook)(void);
 void (*panic_hook)(void); /* what a job wants on the console before the end */
 uint64_t fixups_taken;
+uint64_t bad_irets; /* returns to user mode that faulted: never, in a sound kernel */
 static uint64_t unexpected_count;
 
 extern const struct ex_entry __ex_table_start[], __ex_table_end[];
@@ -163,7 +164,7 @@ static void exception(struct trap_frame *f)
 {
 	uint64_t fix;
 
-	if (fixup_bad_iret(f))
+	if (fixup_bad_iret(f) && ++bad_irets)
 		kprintf("iretq to user mode faulted (vector %lu): the task's frame is bad\n",
 			f->vector);
 	if ((f->cs & 3) == 3 && user_fault_hook) {

@@ -9,12 +9,12 @@
  * task slots and address spaces back to what they were, /proc still reads,
  * the two sysctls (which only uid 1000 can reach: the root fuzzer never
  * opens them for writing) unchanged, init's credentials and fail-nth
- * unchanged.  A
- * watchdog on the timer tick ends the run when no fuzz call has started for
- * WATCHDOG_S seconds (a kernel hang); a panic prints the call every fuzz
- * process was making.  A failed check is minimised: the process that fails
- * alone is cut to the shortest prefix, then the latest start, then single
- * calls are dropped, and the result is printed as a C-like listing.
+ * unchanged, and no return to user mode faulted (a task killed by its own
+ * iretq means kernel state, RFLAGS.NT say, reached it).  A watchdog on the timer tick ends the run
+ * when no fuzz call has started for WATCHDOG_S seconds (a kernel hang); a panic prints the call
+ * every fuzz process was making.  A failed check is minimised: the process that fails alone is cut
+ * to the shortest prefix, then the latest start, then single calls are dropped, and the result is
+ * printed as a C-like listing.
  */
 #include "kernel/arch/cpu.h"
 #include "kernel/arch/timer.h"
@@ -40,16 +40,18 @@
 #define PROG_LIMIT_S 180
 #define DEFAULT_S    300
 
-enum fail { F_NONE, F_PAGES, F_TASKS, F_MMS, F_PROC, F_SYSCTL, F_INIT, F_PRIV, F_HANG };
-static const char *const fail_names[] = {"none",
-					 "page leak",
-					 "task-slot leak",
-					 "address-space leak",
-					 "/proc unreadable",
-					 "a uid-1000 call changed a root-only sysctl",
-					 "init's credentials changed",
-					 "a uid-1000 process became root",
-					 "a program did not finish"};
+enum fail { F_NONE, F_PAGES, F_TASKS, F_MMS, F_PROC, F_SYSCTL, F_INIT, F_PRIV, F_HANG, F_IRET };
+static const char *const fail_names[] = {
+	"none",
+	"page leak",
+	"task-slot leak",
+	"address-space leak",
+	"/proc unreadable",
+	"a uid-1000 call changed a root-only sysctl",
+	"init's credentials changed",
+	"a uid-1000 process became root",
+	"a program did not finish",
+	"a return to user mode faulted (kernel state reached iretq)"};
 
 struct note {
 	int pid;
@@ -109,6 +111,8 @@ static void watchdog(void)
 			"kernel, "
 			"or every fuzz process asleep for good)\n",
 			WATCHDOG_S);
+		/* The tick interrupted whatever hangs: name it. */
+		kprintf("fuzz: on the CPU: pid %d (%s)\n", current->pid, current->comm);
 		print_notes();
 		qemu_exit(EXIT_FAILED);
 	}
@@ -139,6 +143,7 @@ struct snapshot {
 	uint32_t ids[8];
 	int dumpable;
 	unsigned int fail_nth;
+	uint64_t bad_irets;
 	char comm[TASK_COMM_LEN];
 };
 
@@ -156,11 +161,14 @@ static void snap(struct snapshot *s)
 	memcpy(s->ids, ids, sizeof(ids));
 	s->dumpable = me->dumpable;
 	s->fail_nth = me->fail_nth;
+	s->bad_irets = bad_irets;
 	memcpy(s->comm, me->comm, sizeof(s->comm));
 }
 
 static enum fail compare(const struct snapshot *a, const struct snapshot *b)
 {
+	if (b->bad_irets != a->bad_irets)
+		return F_IRET;
 	if (b->va != a->va || strcmp(b->rng, a->rng))
 		return F_SYSCTL;
 	if (memcmp(b->ids, a->ids, sizeof(a->ids)) || b->dumpable != a->dumpable ||
