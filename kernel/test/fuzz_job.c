@@ -240,6 +240,31 @@ static bool fails(uint64_t pseed, int p, uint64_t n, uint64_t from, const char *
 	return run_program(pseed, p, n, from, skips, false) == want;
 }
 
+static uint8_t dropped[PROG_CALLS]; /* the minimiser's: 1 dropped, 2 being tried */
+
+/* dropped[] as "a-b,c-d" (or "-" for none); false when it does not fit. */
+static bool skip_list(char *out, size_t cap, uint64_t from, uint64_t hi)
+{
+	size_t n = 0;
+
+	out[0] = '\0';
+	for (uint64_t i = from; i < hi; i++) {
+		uint64_t e = i;
+
+		if (!dropped[i])
+			continue;
+		while (e + 1 < hi && dropped[e + 1])
+			e++;
+		n += (size_t)ksnprintf(out + n, cap - n, "%s%lu-%lu", n ? "," : "", i, e);
+		if (n >= cap - 1)
+			return false;
+		i = e;
+	}
+	if (!n)
+		strlcpy(out, "-", cap);
+	return true;
+}
+
 static void minimise(uint64_t pseed, enum fail want)
 {
 	char skips[128] = "-", tmp[128];
@@ -272,21 +297,38 @@ static void minimise(uint64_t pseed, enum fail want)
 			b = mid - 1;
 		from = a;
 	}
-	/* Drop chunks of calls, halving the chunk down to single calls (ddmin's idea). */
+	/*
+	 * Drop chunks of calls, halving the chunk down to single calls (ddmin's
+	 * idea); the skip list is rebuilt from what is dropped, as merged ranges.
+	 */
+	memset(dropped, 0, sizeof(dropped));
 	for (uint64_t chunk = (hi - from) / 2; chunk >= 1; chunk /= 2) {
 		for (uint64_t s = from; s + 1 < hi; s += chunk) {
 			uint64_t e = s + chunk - 1 < hi - 2 ? s + chunk - 1 : hi - 2;
+			bool all = true;
 
 			if (e < s)
 				break;
-			ksnprintf(tmp, sizeof(tmp), "%s%s%lu-%lu", strcmp(skips, "-") ? skips : "",
-				  strcmp(skips, "-") ? "," : "", s, e);
-			if (strlen(tmp) < sizeof(skips) - 8 && fails(pseed, p, hi, from, tmp, want))
-				strlcpy(skips, tmp, sizeof(skips));
+			for (uint64_t i = s; i <= e; i++)
+				all = all && dropped[i];
+			if (all)
+				continue;
+			for (uint64_t i = s; i <= e; i++)
+				dropped[i] |= 2; /* tentatively */
+			if (skip_list(tmp, sizeof(tmp), from, hi) &&
+			    fails(pseed, p, hi, from, tmp, want)) {
+				for (uint64_t i = s; i <= e; i++)
+					dropped[i] = 1;
+			} else {
+				for (uint64_t i = s; i <= e; i++)
+					dropped[i] &= 1;
+			}
 		}
 		if (chunk == 1)
 			break;
 	}
+	if (!skip_list(skips, sizeof(skips), from, hi))
+		strlcpy(skips, "-", sizeof(skips));
 	kprintf("fuzz: minimised: process %d (uid %u, seed %lx), calls %lu..%lu, skipping %s:\n", p,
 		uids[p], proc_seed(pseed, p), from, hi - 1, skips);
 	run_program(pseed, p, hi, from, skips, true);

@@ -83,7 +83,7 @@ static void list_call(uint64_t idx, const struct call *c, uint64_t flags, long r
 	else
 		snprintf(name, sizeof(name), "syscall(0x%lx, ", c->nr);
 	if (c->path)
-		snprintf(a01, sizeof(a01), "\"%.120s\", 0x%lx", c->path, c->a[1]);
+		snprintf(a01, sizeof(a01), "\"%s\", 0x%lx", c->path, c->a[1]);
 	else
 		snprintf(a01, sizeof(a01), "0x%lx, 0x%lx", c->a[0], c->a[1]);
 	n = snprintf(line, sizeof(line),
