@@ -23,7 +23,7 @@ HOST_TOOLS  :=
 
 .SECONDARY:
 
-.PHONY: baseline all iso img run test test-host test-qemu bench-host deps clean fuzz \
+.PHONY: baseline all iso img run test test-host test-qemu bench-host deps clean fuzz fuzz-kernel \
 	rng-quality rng-quality-quick usb format help
 
 all: host-all iso img
@@ -47,6 +47,7 @@ help:
 	@echo '  rng-quality        dieharder and ent over every RNG variant (long: rng/quality.md)'
 	@echo '  rng-quality-quick  the short rng-quality subset make test runs'
 	@echo '  fuzz               run the libFuzzer targets for FUZZ_SECONDS (default 60) each'
+	@echo '  fuzz-kernel        the in-kernel syscall fuzzer for SECONDS (default 300); SEED=16 hex digits replays'
 	@echo '  usb                write the ISO to a USB stick: make usb DEV=/dev/sdX (asks first)'
 	@echo '  deps               install the Debian packages the project needs (scripts/deps.sh)'
 	@echo '  format             clang-format every C source and header'
@@ -97,6 +98,12 @@ baseline: iso
 RESULTS_DB ?= results/aslrbench.sqlite
 report:
 	$(Q)scripts/report.py --db $(RESULTS_DB) --compare --html --out $(BUILD)/report >/dev/null
+
+# The in-kernel syscall fuzzer for SECONDS (default 300); SEED=<16 hex digits> replays.
+SECONDS ?= 300
+fuzz-kernel: iso
+	$(Q)scripts/run-qemu.sh --iso $(BUILD)/aslrbench.iso --timeout $$(( $(SECONDS) + 400 )) \
+		--cmdline "mode=fuzz seconds=$(SECONDS)$(if $(SEED), seed=$(SEED))"
 
 usb: iso
 	$(Q)scripts/write-usb.sh $(BUILD)/aslrbench.iso $(DEV)

@@ -27,11 +27,12 @@ KERNEL_C := \
 	kernel/security/ptrace.c kernel/security/ptrace_rules.c \
 	kernel/syscall/sys_cred.c kernel/syscall/sys_file.c kernel/syscall/sys_misc.c \
 	kernel/syscall/sys_mm.c kernel/syscall/sys_proc.c kernel/syscall/syscall.c \
-	kernel/task/exec.c kernel/task/exit.c kernel/task/fault.c kernel/task/fork.c \
-	kernel/task/sched.c kernel/task/task.c \
+	kernel/task/exec.c kernel/task/exit.c kernel/task/fail_nth.c kernel/task/fault.c \
+	kernel/task/fork.c kernel/task/sched.c kernel/task/task.c \
 	kernel/test/ktest.c kernel/test/test_arch.c kernel/test/test_aslr.c \
 	kernel/test/test_attack.c kernel/test/test_ioremap.c kernel/test/test_mm.c \
-	kernel/test/test_process.c kernel/test/test_procfs.c
+	kernel/test/test_process.c kernel/test/test_procfs.c kernel/test/test_reliab.c \
+	kernel/test/fuzz_job.c
 KERNEL_ASM := \
 	kernel/arch/entry.asm kernel/arch/isr.asm kernel/arch/probe.asm kernel/arch/switch.asm
 KERNEL_OBJS := $(patsubst %.c,$(BUILD)/k/%.o,$(KERNEL_C) $(BENCH_SRCS) $(COMMON_SRCS)) \

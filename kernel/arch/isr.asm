@@ -11,7 +11,9 @@ default rel
 %include "kernel/arch/regs.inc"
 
 extern trap_dispatch
+extern syscall_iretq
 global isr_table
+global ret_to_user_iretq
 
 %macro ISR_NOERR 1
 isr_%1:
@@ -29,7 +31,27 @@ isr_%1:
 section .text
 isr_common:
 	test qword [rsp + 24], 3        ; from user mode?
-	jz .k1
+	jnz .swap
+	; From ring 0, GS is the kernel's, except for a fault on the iretq that
+	; returns to user mode (a non-canonical RIP, say): it comes after swapgs.
+	; Swap back as Linux's error_entry does for a bad IRET, or the C code's
+	; %gs:40 (the stack protector) would fault again and again.
+	push rax
+	push rcx
+	mov rax, [rsp + 32]             ; the faulting RIP
+	lea rcx, [rel ret_to_user_iretq]
+	cmp rax, rcx
+	je .bad_iret
+	lea rcx, [rel syscall_iretq]
+	cmp rax, rcx
+	je .bad_iret
+	pop rcx
+	pop rax
+	jmp .k1
+.bad_iret:
+	pop rcx
+	pop rax
+.swap:
 	swapgs
 .k1:
 	PUSH_REGS
@@ -44,6 +66,7 @@ ret_to_user:                            ; also the first return of a new task
 	jz .k2
 	swapgs
 .k2:
+ret_to_user_iretq:
 	iretq
 
 ; Vectors with a CPU-pushed error code: 8, 10-14, 17, 21, 29, 30.

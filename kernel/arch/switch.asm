@@ -8,6 +8,7 @@ default rel
 extern syscall_dispatch
 global __switch_to_asm
 global syscall_entry
+global syscall_iretq
 
 USER_CS equ 0x23
 USER_DS equ 0x1b
@@ -34,7 +35,8 @@ __switch_to_asm:
 	pop rbp
 	ret
 
-; syscall: RCX = user RIP, R11 = user RFLAGS, interrupts masked by SFMASK.
+; syscall: RCX = user RIP, R11 = user RFLAGS; SFMASK clears IF, NT, AC, TF, DF...
+; (syscall.c), so no user flag reaches the kernel or another task.
 ; Builds the same struct trap_frame an interrupt would, so fork copies one
 ; layout and /proc's KSTK_EIP/KSTK_ESP read one layout.
 syscall_entry:
@@ -69,4 +71,5 @@ syscall_entry:
 	o64 sysret
 .iret:
 	swapgs
+syscall_iretq:                          ; isr.asm knows a fault here comes after swapgs
 	iretq

@@ -22,6 +22,7 @@
 volatile uint64_t jiffies;
 void (*timer_tick_hook)(bool from_user);
 void (*timer_entropy_hook)(int irq);
+void (*timer_watchdog_hook)(void);
 static unsigned cur_hz;
 static uint16_t divisor;
 
@@ -46,6 +47,8 @@ static void tick(struct trap_frame *f)
 	/* Interrupt timing is the 2.6.29 input pool's entropy source, as in Linux. */
 	if (timer_entropy_hook)
 		timer_entropy_hook(0);
+	if (timer_watchdog_hook)
+		timer_watchdog_hook();
 	if (timer_tick_hook)
 		timer_tick_hook((f->cs & 3) == 3);
 }

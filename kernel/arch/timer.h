@@ -9,6 +9,8 @@ extern volatile uint64_t jiffies;
 void timer_init(unsigned hz);
 unsigned timer_hz(void);
 uint64_t timer_actual_mhz(void); /* the PIT's exact rate, in mHz */
+/* A watchdog's check, on every tick before the scheduler's (mode=fuzz). */
+extern void (*timer_watchdog_hook)(void);
 /* Called on every tick after jiffies advanced (the scheduler hooks in here). */
 extern void (*timer_tick_hook)(bool from_user);
 /* Fed every tick's irq before timer_tick_hook; random/ installs add_interrupt_randomness. */

@@ -58,6 +58,7 @@ void (*user_fault_hook)(struct trap_frame *f);
 int (*uaccess_fault_hook)(uint64_t addr, bool write);
 void (*return_to_user_hook)(void);
 uint64_t fixups_taken;
+uint64_t bad_irets; /* returns to user mode that faulted: never, in a sound kernel */
 static uint64_t unexpected_count;
 
 extern const struct ex_entry __ex_table_start[], __ex_table_end[];
@@ -130,13 +131,42 @@ static __attribute__((noreturn)) void die(struct trap_frame *f)
 			(f->error & 4) ? "user" : "kernel");
 	dump_frame(f);
 	backtrace_from(f->rbp, f->rip);
+	if (panic_hook)
+		panic_hook();
 	machine_exit(EXIT_PANIC);
+}
+
+extern const char ret_to_user_iretq[], syscall_iretq[];
+
+/*
+ * A fault on the iretq back to user mode (a non-canonical RIP, say) is the
+ * user's: as Linux's fixup_bad_iret, report it from the frame iretq was
+ * loading, so the task is killed as if it had faulted there itself.
+ * isr_common has already swapped GS back.
+ */
+static bool fixup_bad_iret(struct trap_frame *f)
+{
+	const uint64_t *iret;
+
+	if ((f->cs & 3) ||
+	    (f->rip != (uint64_t)ret_to_user_iretq && f->rip != (uint64_t)syscall_iretq))
+		return false;
+	iret = (const uint64_t *)f->rsp;
+	f->rip = iret[0];
+	f->cs = iret[1];
+	f->rflags = iret[2];
+	f->rsp = iret[3];
+	f->ss = iret[4];
+	return (f->cs & 3) == 3;
 }
 
 static void exception(struct trap_frame *f)
 {
 	uint64_t fix;
 
+	if (fixup_bad_iret(f) && ++bad_irets)
+		kprintf("iretq to user mode faulted (vector %lu): the task's frame is bad\n",
+			f->vector);
 	if ((f->cs & 3) == 3 && user_fault_hook) {
 		user_fault_hook(f);
 		return;

@@ -17,6 +17,7 @@ void trap_dispatch(struct trap_frame *f);
 void irq_register(int vector, irq_handler_t h);
 /* Called for a fault raised in user mode (processes install it). */
 extern void (*user_fault_hook)(struct trap_frame *f);
+extern uint64_t bad_irets; /* faults on the iretq to user mode (fixup_bad_iret) */
 /* Called for a kernel fault on a user address inside uaccess; 0 = resolved, retry. */
 extern int (*uaccess_fault_hook)(uint64_t addr, bool write);
 /* Called before an interrupt returns to ring 3 (preemption point). */

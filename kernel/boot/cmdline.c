@@ -19,11 +19,12 @@ struct boot_cmdline boot_cmdline = {
 	.hz = 250,
 };
 
-static const char *const mode_names[] = {"bench", "test", "shell", "attack"};
+static const char *const mode_names[] = {"bench", "test", "shell", "attack", "fuzz"};
+#define NR_MODES (sizeof(mode_names) / sizeof(mode_names[0]))
 
 const char *mode_name(enum run_mode m)
 {
-	return (unsigned)m < 4 ? mode_names[m] : "?";
+	return (unsigned)m < NR_MODES ? mode_names[m] : "?";
 }
 
 /* Decimal only, no sign, no overflow; returns -1 on anything else. */
@@ -101,7 +102,7 @@ static int apply(const char *key, const char *val, char *err, size_t errlen)
 	int i;
 
 	if (!strcmp(key, "mode")) {
-		if ((i = pick(val, mode_names, 4)) < 0)
+		if ((i = pick(val, mode_names, NR_MODES)) < 0)
 			goto bad;
 		boot_cmdline.mode = (enum run_mode)i;
 	} else if (!strcmp(key, "rng")) {
@@ -152,18 +153,26 @@ static int apply(const char *key, const char *val, char *err, size_t errlen)
 		if (parse_uint(val, 100000, &u) || u == 0)
 			goto bad;
 		boot_cmdline.ensembles = u;
+	} else if (!strcmp(key, "calls")) {
+		if (parse_uint(val, 1000000000, &u) || u == 0)
+			goto bad;
+		boot_cmdline.calls = u;
+	} else if (!strcmp(key, "seconds")) {
+		if (parse_uint(val, 604800, &u) || u == 0)
+			goto bad;
+		boot_cmdline.seconds = u;
 	} else {
 		ksnprintf(err, errlen,
 			  "unknown key '%s' (accepted keys: mode rng proc_leak_fix "
 			  "randomize_va_space aslr_profile hidepid ptrace_scope hz seed suite "
-			  "samples ensembles)",
+			  "samples ensembles calls seconds)",
 			  key);
 		return -1;
 	}
 	return 0;
 bad:
 	ksnprintf(err, errlen, "bad value '%s' for %s (accepted: %s)", val, key,
-		  !strcmp(key, "mode")		       ? "bench|test|shell|attack"
+		  !strcmp(key, "mode")		       ? "bench|test|shell|attack|fuzz"
 		  : !strcmp(key, "proc_leak_fix")      ? "0|1"
 		  : !strcmp(key, "randomize_va_space") ? "0|1|2"
 		  : !strcmp(key, "hidepid")	       ? "0|1|2"
@@ -173,6 +182,8 @@ bad:
 		  : !strcmp(key, "seed")    ? "1 to 64 bytes as an even number of hex digits"
 		  : !strcmp(key, "suite")   ? "a suite or test-group name, up to 31 characters"
 		  : !strcmp(key, "samples") ? "an integer from 1 to 10000000"
+		  : !strcmp(key, "calls")   ? "an integer from 1 to 1000000000"
+		  : !strcmp(key, "seconds") ? "an integer from 1 to 604800 (a week)"
 					    : "an integer from 1 to 100000");
 	return -1;
 }

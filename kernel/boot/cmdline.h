@@ -5,7 +5,7 @@
 #include <stdint.h>
 #include <stddef.h>
 
-enum run_mode { MODE_BENCH, MODE_TEST, MODE_SHELL, MODE_ATTACK };
+enum run_mode { MODE_BENCH, MODE_TEST, MODE_SHELL, MODE_ATTACK, MODE_FUZZ };
 
 /*
  * The boot command line (iso/cmdline.txt), parsed: everything it can set,
@@ -26,6 +26,8 @@ struct boot_cmdline {
 	uint32_t ensembles; /* 0 = the suite's default */
 	int hidepid;	    /* 0, 1, 2 (Linux 3.3's /proc mount option) */
 	int ptrace_scope;   /* 0..3 (Yama, Linux 3.4) */
+	uint32_t calls;	    /* mode=fuzz: stop after this many calls (0 = by time) */
+	uint32_t seconds;   /* mode=fuzz: stop after this many seconds (0 = default) */
 };
 
 extern struct boot_cmdline boot_cmdline;

@@ -4,6 +4,7 @@
 #include "kernel/lib/printk.h"
 #include "kernel/lib/errno.h"
 #include "kernel/lib/string.h"
+#include "kernel/task/fail_nth.h"
 #include "kernel/mm/pmm.h"
 #include "kernel/mm/vmm.h"
 #include "kernel/task/task.h"
@@ -13,14 +14,20 @@
 static struct file files[NR_FILES];
 long (*proc_open_hook)(const char *path, int flags, struct file **out);
 
-struct file *file_alloc(const struct file_ops *ops)
+struct file *file_alloc(const struct file_ops *ops, long *err)
 {
+	/* Linux: a failed filp allocation is ENOMEM, a full table ENFILE. */
+	*err = -ENOMEM;
+	if (should_fail_alloc())
+		return 0;
+	*err = -ENFILE;
 	for (int i = 0; i < NR_FILES; i++) {
 		if (files[i].refs)
 			continue;
 		memset(&files[i], 0, sizeof(files[i]));
 		files[i].ops = ops;
 		files[i].refs = 1;
+		files[i].f_mode = FMODE_READ | FMODE_WRITE;
 		return &files[i];
 	}
 	return 0;
@@ -80,8 +87,10 @@ static struct file *the_console;
 
 struct file *console_file(void)
 {
+	long err;
+
 	if (!the_console)
-		the_console = file_alloc(&console_ops);
+		the_console = file_alloc(&console_ops, &err);
 	if (the_console)
 		file_get(the_console);
 	return the_console;
@@ -91,7 +100,7 @@ long vfs_open(const char *path, int flags, struct file **out)
 {
 	if (!strcmp(path, "/dev/console")) {
 		*out = console_file();
-		return *out ? 0 : -ENFILE;
+		return *out ? 0 : -ENOMEM;
 	}
 	if (proc_open_hook)
 		return proc_open_hook(path, flags, out);

@@ -19,16 +19,23 @@ struct file_ops {
 	void (*release)(struct file *f);
 };
 
+/* f_mode, as Linux: what the open asked for; read/write check it first (EBADF). */
+#define FMODE_READ  1u
+#define FMODE_WRITE 2u
+
 struct file {
 	const struct file_ops *ops;
 	int refs;
+	unsigned f_mode;
 	uint64_t pos;
 	char *data; /* snapshot of a generated file (a page), or NULL */
 	int node;   /* which /proc file (enum proc_node), for writes */
+	int pid;    /* and whose, for /proc/<pid>/fail-nth */
 	size_t size;
 };
 
-struct file *file_alloc(const struct file_ops *ops);
+/* NULL with *err = -ENOMEM (an injected failure) or -ENFILE (the table is full). */
+struct file *file_alloc(const struct file_ops *ops, long *err);
 void file_get(struct file *f);
 void file_put(struct file *f);
 /* Lets fork and exit (the task layer, below fs) take and drop file references. */

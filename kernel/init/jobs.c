@@ -15,6 +15,7 @@
 #include "kernel/security/ptrace.h"
 #include "kernel/task/sched.h"
 #include "kernel/syscall/syscall.h"
+#include "kernel/test/fuzz.h"
 #include "kernel/test/ktest.h"
 
 static __attribute__((noreturn)) void job_test(void)
@@ -43,6 +44,8 @@ long sys_aslrbench_job(const struct syscall_args *a)
 		return 1; /* init starts the shell */
 	case MODE_ATTACK:
 		job_attack();
+	case MODE_FUZZ:
+		job_fuzz();
 	default:
 		/* Named, not faked: these jobs arrive with their issues. */
 		kprintf("aslrbench: mode=%s is not implemented in this build\n",

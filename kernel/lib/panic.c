@@ -5,6 +5,7 @@
 #include "kernel/lib/printk.h"
 
 void (*panic_irq_disable)(void);
+void (*panic_hook)(void);
 void (*panic_backtrace_and_exit)(uint64_t rbp, uint64_t rip) __attribute__((noreturn));
 
 void panic(const char *fmt, ...)
@@ -18,6 +19,8 @@ void panic(const char *fmt, ...)
 	kvsnprintf(buf, sizeof(buf), fmt, ap);
 	va_end(ap);
 	kprintf("\nKERNEL PANIC: %s\n", buf);
+	if (panic_hook)
+		panic_hook();
 	/* The kernel is built -fno-omit-frame-pointer: this is %rbp. */
 	if (panic_backtrace_and_exit)
 		panic_backtrace_and_exit((uint64_t)__builtin_frame_address(0),

@@ -14,4 +14,10 @@ __attribute__((noreturn)) void panic(const char *fmt, ...) __attribute__((format
 extern void (*panic_irq_disable)(void);
 extern void (*panic_backtrace_and_exit)(uint64_t rbp, uint64_t rip) __attribute__((noreturn));
 
+/*
+ * What a job wants on the console before the end (the fuzzer's seeds):
+ * called by panic() and by arch's report of an unhandled kernel fault.
+ */
+extern void (*panic_hook)(void);
+
 #endif

@@ -165,16 +165,10 @@ int mm_add_vma(struct mm_struct *mm, uint64_t start, uint64_t end, uint32_t flag
 	return 0;
 }
 
+/* Walks the page tables, not the range: munmap of terabytes costs what is mapped. */
 static void unmap_pages(struct mm_struct *mm, uint64_t start, uint64_t end)
 {
-	for (uint64_t va = start; va < end; va += PAGE_SIZE) {
-		uint64_t pa;
-
-		if (vmm_unmap_page(mm->pml4, va, &pa) == 0) {
-			page_ref_put(pa);
-			mm->rss_pages--;
-		}
-	}
+	mm->rss_pages -= vmm_unmap_range(mm->pml4, start, end, page_ref_put);
 }
 
 /* Removes [start, end) from every region, splitting where needed. */
@@ -239,6 +233,9 @@ int handle_mm_fault(struct mm_struct *mm, uint64_t addr, bool write)
 	if (!mm || addr >= TASK_SIZE || !(v = find_vma(mm, addr)))
 		return -EFAULT;
 	if (write && !(v->flags & VM_WRITE))
+		return -EFAULT;
+	/* PROT_NONE: x86 cannot map a page without read access, so map nothing. */
+	if (!(v->flags & (VM_READ | VM_WRITE | VM_EXEC)))
 		return -EFAULT;
 	pte = vmm_walk(mm->pml4, va, true);
 	if (!pte)

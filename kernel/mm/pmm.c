@@ -233,11 +233,15 @@ void pmm_init(const struct boot_info *bi)
 	next_hint = LOW_LIMIT / PAGE_SIZE;
 }
 
+/* Allocation-failure injection (fail_nth.c installs it; host tests run without). */
+bool (*pmm_fail_hook)(void);
+
 uint64_t pmm_alloc_pages(size_t count)
 {
 	uint64_t run = 0, pfn, tries;
 
-	if (count == 0 || nfree < count || nfree - count < floor_pages)
+	if (count == 0 || nfree < count || nfree - count < floor_pages ||
+	    (pmm_fail_hook && pmm_fail_hook()))
 		return 0;
 	/* Next fit from the hint, wrapping once. */
 	for (tries = 0, pfn = next_hint; tries < npages + count; tries++, pfn++) {

@@ -1,6 +1,7 @@
 #ifndef KERNEL_MM_PMM_H
 #define KERNEL_MM_PMM_H
 
+#include <stdbool.h>
 #include <stdint.h>
 #include <stddef.h>
 
@@ -11,6 +12,7 @@
 
 void pmm_init(const struct boot_info *bi);
 void pmm_physmap_live(void);		/* the identity map is gone: re-point the bitmap */
+extern bool (*pmm_fail_hook)(void);	/* true: fail this allocation (fail-nth) */
 uint64_t pmm_alloc_page(void);		/* physical address, 0 when none left */
 uint64_t pmm_alloc_pages(size_t count); /* contiguous */
 void pmm_free_page(uint64_t phys);

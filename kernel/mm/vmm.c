@@ -97,6 +97,49 @@ int vmm_unmap_page(uint64_t pml4, uint64_t va, uint64_t *pa_out)
 	return 0;
 }
 
+/*
+ * Clears every present leaf in [start, end) of the user half, handing each
+ * page to put(); absent tables are skipped whole, so the cost follows what
+ * is mapped, not the length (an unmap of all 128 TiB of an empty address
+ * space looks at 256 PML4 entries).  Returns the number of pages cleared.
+ */
+static uint64_t unmap_level(uint64_t *t, int shift, uint64_t base, uint64_t start, uint64_t end,
+			    void (*put)(uint64_t pa))
+{
+	uint64_t span = 1ULL << shift, n = 0;
+	unsigned lo = (unsigned)((start > base ? start - base : 0) >> shift);
+
+	for (unsigned i = lo; i < 512; i++) {
+		uint64_t va = base + (uint64_t)i * span, e = t[i];
+
+		if (va >= end)
+			break;
+		if (!(e & PTE_P) || (shift > 12 && (e & PTE_PS)))
+			continue;
+		if (shift == 12) {
+			t[i] = 0;
+			put(e & PTE_ADDR);
+			n++;
+		} else {
+			n += unmap_level(phys_to_virt(e & PTE_ADDR), shift - 9, va, start, end,
+					 put);
+		}
+	}
+	return n;
+}
+
+uint64_t vmm_unmap_range(uint64_t pml4, uint64_t start, uint64_t end, void (*put)(uint64_t pa))
+{
+	uint64_t n;
+
+	if (start >= end || end > 0x0000800000000000ULL)
+		return 0;
+	n = unmap_level(phys_to_virt(pml4), 39, 0, start, end, put);
+	if (n && pml4 == (read_cr3() & PTE_ADDR))
+		write_cr3(read_cr3()); /* user pages are not global: this flushes them */
+	return n;
+}
+
 int vmm_translate(uint64_t pml4, uint64_t va, uint64_t *pa_out, uint64_t *flags_out)
 {
 	uint64_t *t = phys_to_virt(pml4);

@@ -28,6 +28,8 @@ uint64_t vmm_kernel_pml4(void);
 int vmm_map_page(uint64_t pml4, uint64_t va, uint64_t pa, uint64_t flags);
 int vmm_unmap_page(uint64_t pml4, uint64_t va, uint64_t *pa_out);
 int vmm_translate(uint64_t pml4, uint64_t va, uint64_t *pa_out, uint64_t *flags_out);
+/* Unmaps every present user page in [start, end), skipping absent tables; the count. */
+uint64_t vmm_unmap_range(uint64_t pml4, uint64_t start, uint64_t end, void (*put)(uint64_t pa));
 uint64_t *vmm_walk(uint64_t pml4, uint64_t va, bool create); /* leaf PTE or NULL */
 
 #endif

@@ -70,6 +70,9 @@ long sys_setuid(const struct syscall_args *a)
 {
 	struct syscall_args b = {a->a0, a->a0, a->a0, 0, 0, 0};
 
+	/* Linux 6.6's __sys_setuid: uid -1 is not a valid kuid. */
+	if ((uint32_t)a->a0 == KEEP)
+		return -EINVAL;
 	if (capable(CAP_SETUID))
 		return sys_setresuid(&b);
 	b.a0 = KEEP;
@@ -142,6 +145,14 @@ long sys_prctl(const struct syscall_args *a)
 		return 0;
 	case PR_GET_NAME:
 		return copy_to_user(a->a1, current->comm, sizeof(current->comm)) ? -EFAULT : 0;
+	case PR_SET_CHILD_SUBREAPER:
+		current->child_subreaper = a->a1 != 0;
+		return 0;
+	case PR_GET_CHILD_SUBREAPER: {
+		int v = current->child_subreaper;
+
+		return copy_to_user(a->a1, &v, sizeof(v)) ? -EFAULT : 0;
+	}
 	default:
 		return -EINVAL;
 	}

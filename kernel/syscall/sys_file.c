@@ -20,7 +20,8 @@ long sys_read(const struct syscall_args *a)
 	size_t n = a->a2 < CHUNK ? a->a2 : CHUNK;
 	long got;
 
-	if (!f)
+	/* Linux 6.6's vfs_read: not opened for reading is EBADF, no read op EINVAL. */
+	if (!f || !(f->f_mode & FMODE_READ))
 		return -EBADF;
 	if (!f->ops->read)
 		return -EINVAL;
@@ -47,7 +48,8 @@ long sys_write(const struct syscall_args *a)
 	char buf[CHUNK];
 	size_t done = 0, len = a->a2 > MAX_RW ? MAX_RW : a->a2;
 
-	if (!f)
+	/* Linux 6.6's vfs_write: not opened for writing is EBADF, no write op EINVAL. */
+	if (!f || !(f->f_mode & FMODE_WRITE))
 		return -EBADF;
 	if (!f->ops->write)
 		return -EINVAL;

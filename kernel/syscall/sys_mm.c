@@ -37,10 +37,12 @@ long sys_mmap(const struct syscall_args *a)
 
 long sys_munmap(const struct syscall_args *a)
 {
-	uint64_t addr = a->a0, len = (a->a1 + PAGE_SIZE - 1) & ~(PAGE_SIZE - 1);
+	uint64_t addr = a->a0, len;
 
-	if ((addr & (PAGE_SIZE - 1)) || !a->a1 || addr >= TASK_SIZE || len > TASK_SIZE - addr)
+	/* Linux 6.6's do_vmi_munmap: len is checked before PAGE_ALIGN could wrap it. */
+	if ((addr & (PAGE_SIZE - 1)) || !a->a1 || addr >= TASK_SIZE || a->a1 > TASK_SIZE - addr)
 		return -EINVAL;
+	len = (a->a1 + PAGE_SIZE - 1) & ~(PAGE_SIZE - 1);
 	return mm_unmap_range(current->mm, addr, addr + len);
 }
 

@@ -55,15 +55,19 @@ long sys_wait4(const struct syscall_args *a)
 	uint64_t ut = 0, st = 0;
 	long rc;
 
-	if (options & ~(WNOHANG | 0x2 | 0x8 | 0x40000000 | 0x80000000))
+	/* Linux 6.6's kernel_wait4 (kernel/exit.c): these options, INT_MIN is ESRCH. */
+	if ((unsigned)options &
+	    ~(unsigned)(WNOHANG | WUNTRACED | WCONTINUED | __WNOTHREAD | __WCLONE | __WALL))
 		return -EINVAL;
-	if ((a->a1 && !access_ok(a->a1, sizeof(int))) ||
-	    (a->a3 && !access_ok(a->a3, sizeof(struct rusage_k))))
-		return -EFAULT;
+	if (pid == (int)0x80000000)
+		return -ESRCH;
 	rc = do_wait(pid > 0 ? pid : -1, options, &status, &ut, &st);
 	if (rc <= 0)
 		return rc;
-	/* As Linux: the child is reaped even when the result cannot be stored. */
+	/*
+	 * As Linux: do_wait reaps first, then put_user stores the status (EFAULT
+	 * for a bad pointer, the child gone all the same), then the rusage.
+	 */
 	if (a->a1 && copy_to_user(a->a1, &status, sizeof(status)))
 		return -EFAULT;
 	if (a->a3) {

@@ -51,7 +51,27 @@ static const struct {
 	{__NR_aslrbench_test, sys_aslrbench_test},
 	{__NR_getdents_pids, sys_getdents_pids},
 	{__NR_bench_submit, sys_bench_submit},
+	{__NR_fuzz_note, sys_fuzz_note},
 };
+
+#define X86_EFLAGS_CF	0x000001
+#define X86_EFLAGS_PF	0x000004
+#define X86_EFLAGS_AF	0x000010
+#define X86_EFLAGS_ZF	0x000040
+#define X86_EFLAGS_SF	0x000080
+#define X86_EFLAGS_TF	0x000100
+#define X86_EFLAGS_IF	0x000200
+#define X86_EFLAGS_DF	0x000400
+#define X86_EFLAGS_OF	0x000800
+#define X86_EFLAGS_IOPL 0x003000
+#define X86_EFLAGS_NT	0x004000
+#define X86_EFLAGS_RF	0x010000
+#define X86_EFLAGS_AC	0x040000
+#define X86_EFLAGS_ID	0x200000
+#define SYSCALL_MASK                                                                               \
+	(X86_EFLAGS_CF | X86_EFLAGS_PF | X86_EFLAGS_AF | X86_EFLAGS_ZF | X86_EFLAGS_SF |           \
+	 X86_EFLAGS_TF | X86_EFLAGS_IF | X86_EFLAGS_DF | X86_EFLAGS_OF | X86_EFLAGS_IOPL |         \
+	 X86_EFLAGS_NT | X86_EFLAGS_RF | X86_EFLAGS_AC | X86_EFLAGS_ID)
 
 void syscall_init(void)
 {
@@ -59,17 +79,29 @@ void syscall_init(void)
 	/* sysret loads CS = STAR[63:48] + 16, SS = + 8; syscall CS = STAR[47:32]. */
 	wrmsr(MSR_STAR, ((uint64_t)(USER_DS - 3 - 8) << 48) | ((uint64_t)KERNEL_CS << 32));
 	wrmsr(MSR_LSTAR, (uint64_t)syscall_entry);
-	wrmsr(MSR_SFMASK, 0x40700); /* IF, DF, TF, AC cleared on entry */
+	/*
+	 * Flags cleared on entry: Linux 6.6's syscall_init (arch/x86/kernel/cpu/
+	 * common.c) clears "as much as possible".  NT above all: left set, the
+	 * kernel's next iretq raises #GP, and a context switch carries it into
+	 * another task.
+	 */
+	wrmsr(MSR_SFMASK, SYSCALL_MASK);
 }
 
 void syscall_dispatch(struct trap_frame *f)
 {
 	struct syscall_args a = {f->rdi, f->rsi, f->rdx, f->r10, f->r8, f->r9};
+	/*
+	 * The number is an int, as in Linux 6.6 (entry_64.S: movslq %eax, %rsi;
+	 * do_syscall_x64: unsigned int unr = nr): the upper 32 bits of rax are
+	 * ignored.
+	 */
+	unsigned nr = (uint32_t)f->rax;
 	long ret = -ENOSYS;
 
 	current->regs = f;
 	for (unsigned i = 0; i < sizeof(table) / sizeof(table[0]); i++) {
-		if (table[i].nr == f->rax) {
+		if (table[i].nr == nr) {
 			ret = table[i].fn(&a);
 			break;
 		}

@@ -49,5 +49,6 @@ long sys_aslrbench_test(const struct syscall_args *a);
 long sys_getdents_pids(const struct syscall_args *a);
 long sys_bench_submit(const struct syscall_args *a);
 long sys_aslrbench_lab(const struct syscall_args *a);
+long sys_fuzz_note(const struct syscall_args *a);
 
 #endif

@@ -10,9 +10,21 @@
 #include "kernel/task/process.h"
 #include "kernel/task/sched.h"
 
+/*
+ * Linux's find_new_reaper (3.4+): the nearest ancestor that called
+ * prctl(PR_SET_CHILD_SUBREAPER), else init.
+ */
+static struct task_struct *find_new_reaper(struct task_struct *t)
+{
+	for (struct task_struct *p = t->parent; p; p = p->parent)
+		if (p->child_subreaper && p->state != TASK_ZOMBIE)
+			return p;
+	return find_task_by_pid(1);
+}
+
 void do_exit(int status)
 {
-	struct task_struct *t = current, *init = find_task_by_pid(1);
+	struct task_struct *t = current, *init = find_new_reaper(t);
 
 	if (t->pid == 1) {
 		kprintf("aslrbench: init exited (status 0x%x)\n", status);
@@ -45,6 +57,12 @@ long do_wait(int pid, int options, int *status, uint64_t *utime, uint64_t *stime
 {
 	struct task_struct *me = current;
 
+	/*
+	 * Every child here is a fork/spawn child (exit signal SIGCHLD), so as
+	 * Linux's eligible_child: __WCLONE alone selects none, __WALL all.
+	 */
+	bool none = (options & __WCLONE) && !(options & __WALL);
+
 	for (;;) {
 		bool have_child = false;
 
@@ -54,6 +72,8 @@ long do_wait(int pid, int options, int *status, uint64_t *utime, uint64_t *stime
 
 			if (c->state == TASK_UNUSED || c->parent != me ||
 			    (pid > 0 && c->pid != pid))
+				continue;
+			if (none)
 				continue;
 			have_child = true;
 			if (c->state != TASK_ZOMBIE)

@@ -10,6 +10,8 @@
 #include "kernel/lib/printk.h"
 #include "kernel/lib/errno.h"
 #include "kernel/mm/mm.h"
+#include "kernel/mm/pmm.h"
+#include "kernel/task/fail_nth.h"
 #include "kernel/task/process.h"
 #include "kernel/task/sched.h"
 
@@ -78,4 +80,5 @@ void task_fault_init(void)
 	uaccess_fault_hook = uaccess_fault;
 	return_to_user_hook = preempt_from_user;
 	account_minor_fault = count_minor_fault;
+	pmm_fail_hook = should_fail_alloc;
 }

@@ -37,7 +37,9 @@ struct task_struct {
 	bool kthread; /* no user address space (the idle task) */
 
 	struct cred cred;
-	int dumpable; /* 1 normally; 0 after a set-id change or prctl */
+	int dumpable;	       /* 1 normally; 0 after a set-id change or prctl */
+	bool child_subreaper;  /* prctl(PR_SET_CHILD_SUBREAPER): orphans below come here */
+	unsigned int fail_nth; /* /proc/<pid>/fail-nth: this many allocations on, one fails */
 
 	uint64_t start_time;   /* jiffies at fork/spawn */
 	uint64_t utime, stime; /* ticks spent in user / kernel mode */

@@ -46,6 +46,7 @@
 #define __NR_getdents_pids  503 /* the pids in /proc, for ps */
 #define __NR_bench_submit   504 /* a benchmark program hands its samples to the kernel */
 #define __NR_aslrbench_lab  505 /* attack lab: park, ready, submit a prediction */
+#define __NR_fuzz_note	    506 /* mode=fuzz: the fuzzer's seed and call index */
 
 /* __NR_aslrbench_test(op, arg): mode=test only (kernel/init/jobs.c). */
 enum aslrbench_test_op {
@@ -79,12 +80,19 @@ enum lab_region { LAB_STACK, LAB_MMAP, LAB_EXE, LAB_NR_REGIONS };
 #define LINUX_REBOOT_CMD_POWER_OFF 0x4321fedc
 
 /* prctl(2) options served. */
-#define PR_GET_DUMPABLE 3
-#define PR_SET_DUMPABLE 4
-#define PR_SET_NAME	15
-#define PR_GET_NAME	16
+#define PR_GET_DUMPABLE	       3
+#define PR_SET_DUMPABLE	       4
+#define PR_SET_NAME	       15
+#define PR_GET_NAME	       16
+#define PR_SET_CHILD_SUBREAPER 36
+#define PR_GET_CHILD_SUBREAPER 37
 
 /* wait4(2) options. */
-#define WNOHANG 1
+#define WNOHANG	    1
+#define WUNTRACED   2
+#define WCONTINUED  8
+#define __WNOTHREAD 0x20000000
+#define __WALL	    0x40000000
+#define __WCLONE    0x80000000
 
 #endif

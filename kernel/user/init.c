@@ -1,19 +1,54 @@
-/* init (pid 1): asks the kernel for the job the command line names. */
+/*
+ * init (pid 1): asks the kernel for the job the command line names.
+ *
+ * In mode=shell it runs the shell and, as a real init does, reaps every
+ * child it is given: the shell and the orphans reparented to it, which
+ * would otherwise stay zombies holding a task slot and a kernel stack.
+ *
+ * `init reap PROG [ARG...]` (the orphan_reap test) runs the same loop as a
+ * child subreaper (prctl PR_SET_CHILD_SUBREAPER, Linux 3.4) so the kernel
+ * hands it PROG's orphans; it exits with the number of other children it
+ * reaped.
+ */
 #include "kernel/user/lib/ulib.h"
+
+#define PR_SET_CHILD_SUBREAPER 36
+
+/* Waits for any child until `pid` itself is reaped; the number of others reaped. */
+static long reap_until(long pid)
+{
+	long got, others = 0;
+	int status;
+
+	while ((got = wait4(-1, &status, 0, 0)) > 0 && got != pid)
+		others++;
+	/* Whatever is already dead when the program ends goes too. */
+	while (wait4(-1, &status, WNOHANG, 0) > 0)
+		others++;
+	return others;
+}
 
 int main(int argc, char **argv)
 {
 	long rc;
 
-	(void)argc;
-	(void)argv;
+	if (argc >= 3 && !strcmp(argv[1], "reap")) {
+		long pid;
+
+		syscall2(__NR_prctl, PR_SET_CHILD_SUBREAPER, 1);
+		pid = spawn(argv[2], argv + 2);
+		if (pid < 0) {
+			printf("init: cannot start %s (%ld)\n", argv[2], pid);
+			return 255;
+		}
+		return (int)reap_until(pid);
+	}
 	rc = syscall0(__NR_aslrbench_job);
 	if (rc == 1) { /* mode=shell: run the shell, power off when it ends */
-		int status;
 		long pid = spawn("sh", 0);
 
 		if (pid > 0)
-			wait4((int)pid, &status, 0, 0);
+			reap_until(pid);
 		else
 			printf("init: cannot start sh (%ld)\n", pid);
 		syscall6(__NR_reboot, LINUX_REBOOT_MAGIC1, LINUX_REBOOT_MAGIC2,

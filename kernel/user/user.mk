@@ -1,6 +1,6 @@
 # kernel/user/: the built-in ring-3 programs, static PIE executables linked
 # into the kernel image through build/user/progtab.asm.
-USER_PROGS := init t_fork t_sched t_fault t_canary t_efault t_sleep t_nop b_proc sh t_procfs t_park t_layout lab
+USER_PROGS := init t_fork t_sched t_fault t_canary t_efault t_sleep t_nop b_proc sh t_procfs t_park t_layout lab t_reliab fuzz t_failnth
 USER_CFLAGS := -std=gnu11 -O2 -g -ffreestanding -fno-builtin -nostdlib -fPIE -fno-plt \
 	-fvisibility=hidden -fno-stack-protector -fno-tree-loop-distribute-patterns \
 	-Wall -Wextra -Werror -I.
@@ -43,3 +43,7 @@ $(BUILD)/user/progtab.asm: kernel/user/user.mk
 $(BUILD)/user/progtab.o: $(BUILD)/user/progtab.asm $(USER_PROGS:%=$(BUILD)/user/%.elf)
 	@echo "  NASM    $@"
 	$(Q)$(NASM) -f elf64 -o $@ $<
+
+# The fuzzer is two files: its generator links into it.
+$(BUILD)/user/fuzz.elf: $(BUILD)/user/fuzz_gen.o
+$(BUILD)/user/fuzz.o $(BUILD)/user/fuzz_gen.o: kernel/user/fuzz.h

@@ -9,8 +9,9 @@ static const struct {
 	const char *name;
 	enum proc_node node;
 } pid_files[] = {
-	{"stat", PROC_NODE_STAT},   {"status", PROC_NODE_STATUS},   {"maps", PROC_NODE_MAPS},
-	{"wchan", PROC_NODE_WCHAN}, {"cmdline", PROC_NODE_CMDLINE},
+	{"stat", PROC_NODE_STAT},	{"status", PROC_NODE_STATUS},
+	{"maps", PROC_NODE_MAPS},	{"wchan", PROC_NODE_WCHAN},
+	{"cmdline", PROC_NODE_CMDLINE}, {"fail-nth", PROC_NODE_FAIL_NTH},
 };
 
 int proc_node_is_dir(enum proc_node n)

@@ -22,7 +22,8 @@ enum proc_node {
 	PROC_NODE_SYS_DIR,    /* /proc/sys, /proc/sys/kernel */
 	PROC_NODE_RANDOMIZE_VA_SPACE,
 	PROC_NODE_RNG_VARIANT,
-	PROC_NODE_COUNT, /* not a node: how many there are */
+	PROC_NODE_FAIL_NTH, /* /proc/<pid>/fail-nth: Linux 4.13's fault injection */
+	PROC_NODE_COUNT,    /* not a node: how many there are */
 };
 
 struct proc_path {

@@ -14,12 +14,15 @@
 #include "kernel/fs/proc/internal.h"
 #include "kernel/fs/proc/path.h"
 #include "kernel/lib/string.h"
+#include "kernel/lib/vsprintf.h"
 #include "kernel/mm/pmm.h"
 #include "kernel/mm/vmm.h"
 #include "kernel/security/ptrace.h"
 
 #define O_ACCMODE 3
 #define O_RDONLY  0
+#define O_WRONLY  1
+#define O_RDWR	  2
 
 static long proc_read(struct file *f, char *kbuf, size_t n)
 {
@@ -31,8 +34,48 @@ static long sysctl_write(struct file *f, const char *kbuf, size_t n)
 	return proc_sysctl_write(f->node, kbuf, n);
 }
 
+/*
+ * fail-nth, as Linux's proc_fail_nth_write: an unsigned number (decimal or
+ * 0x hex, a trailing newline allowed) arms the task's N-th allocation from
+ * now to fail; 0 disarms.  Reads show the value when the file was opened.
+ */
+static long fail_nth_write(struct file *f, const char *kbuf, size_t n)
+{
+	struct task_struct *task = find_task_by_pid(f->pid);
+	uint64_t v = 0;
+	size_t i = 0, len = n;
+	unsigned base = 10;
+
+	if (!task)
+		return -ESRCH;
+	if (len && kbuf[len - 1] == '\n')
+		len--;
+	if (len > 2 && kbuf[0] == '0' && (kbuf[1] | 0x20) == 'x') {
+		base = 16;
+		i = 2;
+	}
+	if (i == len)
+		return -EINVAL;
+	for (; i < len; i++) {
+		char c = kbuf[i];
+		unsigned d = c >= '0' && c <= '9' ? (unsigned)(c - '0')
+			     : base == 16 && (c | 0x20) >= 'a' && (c | 0x20) <= 'f'
+				     ? (unsigned)((c | 0x20) - 'a' + 10)
+				     : 99;
+
+		if (d >= base)
+			return -EINVAL;
+		v = v * base + d;
+		if (v > 0xffffffffULL)
+			return -ERANGE;
+	}
+	task->fail_nth = (unsigned int)v;
+	return (long)n;
+}
+
 static const struct file_ops proc_ops = {proc_read, 0, 0};
 static const struct file_ops sysctl_ops = {proc_read, sysctl_write, 0};
+static const struct file_ops fail_nth_ops = {proc_read, fail_nth_write, 0};
 
 /* hidepid: may the reader see this pid's directory at all? */
 int proc_pid_visible(struct task_struct *task, int *err)
@@ -65,6 +108,8 @@ static long generate(const struct proc_path *pp, struct task_struct *task, char 
 	case PROC_NODE_RANDOMIZE_VA_SPACE:
 	case PROC_NODE_RNG_VARIANT:
 		return proc_sysctl_read(pp->node, buf);
+	case PROC_NODE_FAIL_NTH:
+		return ksnprintf(buf, PROC_BUF, "%u\n", task->fail_nth);
 	default:
 		return -EISDIR;
 	}
@@ -74,10 +119,10 @@ static long proc_open(const char *path, int flags, struct file **out)
 {
 	struct task_struct *task = 0;
 	struct proc_path pp;
-	bool sysctl;
+	bool sysctl, fail_nth;
 	uint64_t page;
 	struct file *f;
-	long len;
+	long len, ferr;
 	int rc = proc_parse_path(path, &pp), err = 0;
 
 	if (rc)
@@ -92,16 +137,22 @@ static long proc_open(const char *path, int flags, struct file **out)
 			return err;
 	}
 	sysctl = pp.node == PROC_NODE_RANDOMIZE_VA_SPACE || pp.node == PROC_NODE_RNG_VARIANT;
-	if ((flags & O_ACCMODE) != O_RDONLY && !sysctl)
+	fail_nth = pp.node == PROC_NODE_FAIL_NTH;
+	if ((flags & O_ACCMODE) != O_RDONLY && !sysctl && !fail_nth)
+		return -EACCES;
+	/* fail-nth is 0644 and owned by the task: others may only read it, root anything. */
+	if (fail_nth && (flags & O_ACCMODE) != O_RDONLY && task != current &&
+	    current->cred.euid != 0)
 		return -EACCES;
 	page = pmm_alloc_page();
 	if (!page)
 		return -ENOMEM;
-	f = file_alloc(sysctl ? &sysctl_ops : &proc_ops);
+	f = file_alloc(sysctl ? &sysctl_ops : fail_nth ? &fail_nth_ops : &proc_ops, &ferr);
 	if (!f) {
 		pmm_free_page(page);
-		return -ENFILE;
+		return ferr;
 	}
+	f->pid = task ? task->pid : 0;
 	f->data = phys_to_virt(page);
 	len = generate(&pp, task, f->data);
 	if (len < 0) {
@@ -110,6 +161,11 @@ static long proc_open(const char *path, int flags, struct file **out)
 	}
 	f->size = (size_t)len < PROC_BUF - 1 ? (size_t)len : PROC_BUF - 1;
 	f->node = pp.node;
+	/* Linux's OPEN_FMODE: the access mode decides what read and write may do. */
+	f->f_mode = (flags & O_ACCMODE) == O_RDONLY   ? FMODE_READ
+		    : (flags & O_ACCMODE) == O_WRONLY ? FMODE_WRITE
+		    : (flags & O_ACCMODE) == O_RDWR   ? FMODE_READ | FMODE_WRITE
+						      : 0;
 	*out = f;
 	return 0;
 }

@@ -1,0 +1,400 @@
+/*
+ * mode=fuzz: the kernel side of the syscall fuzzer (kernel/user/fuzz.c).
+ *
+ * A program is three fuzz processes at once (one root, two uid 1000), each
+ * PROG_CALLS calls drawn from its own seed, which derives from the
+ * program's seed; program k of a run has seed base + k, so
+ * `mode=fuzz seed=S calls=1500` replays program S alone.  After every
+ * program, with all of its processes reaped, the kernel checks: free pages,
+ * task slots and address spaces back to what they were, /proc still reads,
+ * the two sysctls (which only uid 1000 can reach: the root fuzzer never
+ * opens them for writing) unchanged, init's credentials and fail-nth
+ * unchanged, and no return to user mode faulted (a task killed by its own
+ * iretq means kernel state, RFLAGS.NT say, reached it).  A watchdog on the timer tick ends the run
+ * when no fuzz call has started for WATCHDOG_S seconds (a kernel hang); a panic prints the call
+ * every fuzz process was making.  A failed check is minimised: the process that fails alone is cut
+ * to the shortest prefix, then the latest start, then single calls are dropped, and the result is
+ * printed as a C-like listing.
+ */
+#include "kernel/arch/cpu.h"
+#include "kernel/arch/timer.h"
+#include "kernel/arch/traps.h"
+#include "kernel/lib/panic.h"
+#include "kernel/boot/cmdline.h"
+#include "kernel/lib/printk.h"
+#include "kernel/lib/errno.h"
+#include "kernel/arch/machine_exit.h"
+#include "kernel/fs/file.h"
+#include "kernel/lib/string.h"
+#include "kernel/mm/layout.h"
+#include "kernel/mm/mm.h"
+#include "kernel/mm/pmm.h"
+#include "kernel/random/random.h"
+#include "kernel/task/process.h"
+#include "kernel/task/sched.h"
+#include "kernel/syscall/syscall.h"
+#include "kernel/test/fuzz.h"
+
+#define NPROCS	     3
+#define PROG_CALLS   500
+#define WATCHDOG_S   60
+#define PROG_LIMIT_S 180
+#define DEFAULT_S    300
+
+enum fail { F_NONE, F_PAGES, F_TASKS, F_MMS, F_PROC, F_SYSCTL, F_INIT, F_PRIV, F_HANG, F_IRET };
+static const char *const fail_names[] = {
+	"none",
+	"page leak",
+	"task-slot leak",
+	"address-space leak",
+	"/proc unreadable",
+	"a uid-1000 call changed a root-only sysctl",
+	"init's credentials changed",
+	"a uid-1000 process became root",
+	"a program did not finish",
+	"a return to user mode faulted (kernel state reached iretq)"};
+
+struct note {
+	int pid;
+	uint64_t seed, idx;
+};
+static struct note notes[NR_TASKS];
+static uint64_t total_calls;
+static volatile uint64_t last_progress;
+static bool watching;
+
+static const uint32_t uids[NPROCS] = {0, 1000, 1000};
+
+static uint64_t proc_seed(uint64_t pseed, int p)
+{
+	return pseed * 4 + (uint64_t)p;
+}
+
+static void print_notes(void)
+{
+	for (int i = 0; i < NR_TASKS; i++)
+		if (notes[i].pid && tasks[i].state != TASK_UNUSED && tasks[i].pid == notes[i].pid)
+			kprintf("fuzz: in flight: pid %d (%s, uid %u, state %d, wchan %p) seed %lx "
+				"call %lu, sleeps %ld more ticks\n",
+				notes[i].pid, tasks[i].comm, tasks[i].cred.uid, tasks[i].state,
+				tasks[i].wchan, notes[i].seed, notes[i].idx,
+				tasks[i].sleep_until ? (long)(tasks[i].sleep_until - jiffies) : 0L);
+}
+
+/*
+ * suite=plant-leak plants a bug for the fuzzer to find, so that a test can
+ * check the whole pipeline (detection, minimiser, listing): fuzz_note with
+ * a third argument of 1000 leaks a page.  The fuzzer's own notes pass 0.
+ */
+static bool planted_leak;
+
+/* fuzz_note(seed, index): the fuzzer is about to make call `index`. */
+long sys_fuzz_note(const struct syscall_args *a)
+{
+	int slot = (int)(current - tasks);
+
+	if (boot_cmdline.mode != MODE_FUZZ)
+		return -ENOSYS;
+	if (planted_leak && a->a2 == 1000)
+		pmm_alloc_page();
+	if (slot >= 0 && slot < NR_TASKS)
+		notes[slot] = (struct note){current->pid, a->a0, a->a1};
+	total_calls++;
+	last_progress = jiffies;
+	return 0;
+}
+
+static void watchdog(void)
+{
+	if (watching && jiffies - last_progress > (uint64_t)WATCHDOG_S * timer_hz()) {
+		watching = false;
+		kprintf("fuzz: FAIL watchdog: no fuzz call started for %d s (a hang: in the "
+			"kernel, "
+			"or every fuzz process asleep for good)\n",
+			WATCHDOG_S);
+		/* The tick interrupted whatever hangs: name it. */
+		kprintf("fuzz: on the CPU: pid %d (%s)\n", current->pid, current->comm);
+		print_notes();
+		machine_exit(EXIT_FAILED);
+	}
+}
+
+static void sleep_ms(unsigned ms)
+{
+	sleep_until(jiffies + (uint64_t)ms * timer_hz() / 1000 + 1, (const void *)sleep_ms);
+}
+
+static bool proc_reads(void)
+{
+	struct file *f;
+	char buf[64];
+	long n;
+
+	if (vfs_open("/proc/1/stat", 0, &f))
+		return false;
+	n = f->ops->read(f, buf, sizeof(buf));
+	file_put(f);
+	return n > 0;
+}
+
+struct snapshot {
+	uint64_t pages;
+	int tasks, mms, va;
+	const char *rng;
+	uint32_t ids[8];
+	int dumpable;
+	unsigned int fail_nth;
+	uint64_t bad_irets;
+	char comm[TASK_COMM_LEN];
+};
+
+static void snap(struct snapshot *s)
+{
+	struct task_struct *me = current;
+	uint32_t ids[8] = {me->cred.uid, me->cred.euid, me->cred.suid, me->cred.fsuid,
+			   me->cred.gid, me->cred.egid, me->cred.sgid, me->cred.fsgid};
+
+	s->pages = pmm_free_count();
+	s->tasks = nr_tasks_in_use();
+	s->mms = mm_nr_free();
+	s->va = randomize_va_space;
+	s->rng = rng_current()->name;
+	memcpy(s->ids, ids, sizeof(ids));
+	s->dumpable = me->dumpable;
+	s->fail_nth = me->fail_nth;
+	s->bad_irets = bad_irets;
+	memcpy(s->comm, me->comm, sizeof(s->comm));
+}
+
+static enum fail compare(const struct snapshot *a, const struct snapshot *b)
+{
+	if (b->bad_irets != a->bad_irets)
+		return F_IRET;
+	if (b->va != a->va || strcmp(b->rng, a->rng))
+		return F_SYSCTL;
+	if (memcmp(b->ids, a->ids, sizeof(a->ids)) || b->dumpable != a->dumpable ||
+	    b->fail_nth != a->fail_nth || memcmp(b->comm, a->comm, sizeof(a->comm)))
+		return F_INIT;
+	if (b->tasks != a->tasks)
+		return F_TASKS;
+	if (b->mms != a->mms)
+		return F_MMS;
+	if (b->pages != a->pages)
+		return F_PAGES;
+	return proc_reads() ? F_NONE : F_PROC;
+}
+
+/* Spawns fuzz processes (nproc of them, or process `only`), reaps everything, checks. */
+static enum fail run_program(uint64_t pseed, int only, uint64_t ncalls, uint64_t from,
+			     const char *skips, bool list)
+{
+	char seeds[NPROCS][20], uidstr[NPROCS][8], n[16], f[16];
+	long pids[NPROCS] = {0};
+	struct snapshot before, after;
+	uint64_t start = jiffies;
+	enum fail r = F_NONE;
+	int status;
+	long rc;
+
+	snap(&before);
+	ksnprintf(n, sizeof(n), "%lu", ncalls);
+	ksnprintf(f, sizeof(f), "%lu", from);
+	for (int p = 0; p < NPROCS; p++) {
+		char *argv[] = {"fuzz", seeds[p], n, uidstr[p], f, (char *)skips, "list"};
+
+		if (only >= 0 && p != only)
+			continue;
+		ksnprintf(seeds[p], sizeof(seeds[p]), "%lx", proc_seed(pseed, p));
+		ksnprintf(uidstr[p], sizeof(uidstr[p]), "%u", uids[p]);
+		pids[p] = do_spawn("fuzz", list ? 7 : 6, argv);
+		if (pids[p] < 0)
+			kprintf("fuzz: cannot spawn the fuzzer (%ld)\n", pids[p]);
+	}
+	/* Reap the fuzzers and every orphan they leave to init. */
+	while ((rc = do_wait(-1, WNOHANG, &status, 0, 0)) != -ECHILD) {
+		if (rc == 0) {
+			if (jiffies - start > (uint64_t)PROG_LIMIT_S * timer_hz()) {
+				kprintf("fuzz: program %lx still running after %d s\n", pseed,
+					PROG_LIMIT_S);
+				print_notes();
+				return F_HANG;
+			}
+			sleep_ms(10);
+			continue;
+		}
+		for (int p = 0; p < NPROCS; p++)
+			if (rc == pids[p] && status == W_EXITCODE(99))
+				r = F_PRIV;
+	}
+	snap(&after);
+	if (r == F_NONE)
+		r = compare(&before, &after);
+	if (r == F_PAGES)
+		kprintf("fuzz: %lu pages free after, %lu before\n", after.pages, before.pages);
+	return r;
+}
+
+/* One process alone, calls [from, n) minus skips: does it still fail with `want`? */
+static bool fails(uint64_t pseed, int p, uint64_t n, uint64_t from, const char *skips,
+		  enum fail want)
+{
+	return run_program(pseed, p, n, from, skips, false) == want;
+}
+
+static uint8_t dropped[PROG_CALLS]; /* the minimiser's: 1 dropped, 2 being tried */
+
+/* dropped[] as "a-b,c-d" (or "-" for none); false when it does not fit. */
+static bool skip_list(char *out, size_t cap, uint64_t from, uint64_t hi)
+{
+	size_t n = 0;
+
+	out[0] = '\0';
+	for (uint64_t i = from; i < hi; i++) {
+		uint64_t e = i;
+
+		if (!dropped[i])
+			continue;
+		while (e + 1 < hi && dropped[e + 1])
+			e++;
+		n += (size_t)ksnprintf(out + n, cap - n, "%s%lu-%lu", n ? "," : "", i, e);
+		if (n >= cap - 1)
+			return false;
+		i = e;
+	}
+	if (!n)
+		strlcpy(out, "-", cap);
+	return true;
+}
+
+static void minimise(uint64_t pseed, enum fail want)
+{
+	char skips[128] = "-", tmp[128];
+	uint64_t lo, hi, from = 0;
+	int p;
+
+	for (p = 0; p < NPROCS; p++)
+		if (fails(pseed, p, PROG_CALLS, 0, "-", want))
+			break;
+	if (p == NPROCS) {
+		kprintf("fuzz: no single process reproduces it alone; replay the whole program: "
+			"mode=fuzz seed=%016lx calls=%d\n",
+			pseed, NPROCS * PROG_CALLS);
+		return;
+	}
+	for (lo = 1, hi = PROG_CALLS; lo < hi;) { /* the shortest failing prefix */
+		uint64_t mid = (lo + hi) / 2;
+
+		if (fails(pseed, p, mid, 0, "-", want))
+			hi = mid;
+		else
+			lo = mid + 1;
+	}
+	for (uint64_t a = 0, b = hi - 1; a < b;) { /* the latest start that still fails */
+		uint64_t mid = (a + b + 1) / 2;
+
+		if (fails(pseed, p, hi, mid, "-", want))
+			a = mid;
+		else
+			b = mid - 1;
+		from = a;
+	}
+	/*
+	 * Drop chunks of calls, halving the chunk down to single calls (ddmin's
+	 * idea); the skip list is rebuilt from what is dropped, as merged ranges.
+	 */
+	memset(dropped, 0, sizeof(dropped));
+	for (uint64_t chunk = (hi - from) / 2; chunk >= 1; chunk /= 2) {
+		for (uint64_t s = from; s + 1 < hi; s += chunk) {
+			uint64_t e = s + chunk - 1 < hi - 2 ? s + chunk - 1 : hi - 2;
+			bool all = true;
+
+			if (e < s)
+				break;
+			for (uint64_t i = s; i <= e; i++)
+				all = all && dropped[i];
+			if (all)
+				continue;
+			for (uint64_t i = s; i <= e; i++)
+				dropped[i] |= 2; /* tentatively */
+			if (skip_list(tmp, sizeof(tmp), from, hi) &&
+			    fails(pseed, p, hi, from, tmp, want)) {
+				for (uint64_t i = s; i <= e; i++)
+					dropped[i] = 1;
+			} else {
+				for (uint64_t i = s; i <= e; i++)
+					dropped[i] &= 1;
+			}
+		}
+		if (chunk == 1)
+			break;
+	}
+	if (!skip_list(skips, sizeof(skips), from, hi))
+		strlcpy(skips, "-", sizeof(skips));
+	kprintf("fuzz: minimised: process %d (uid %u, seed %lx), calls %lu..%lu, skipping %s:\n", p,
+		uids[p], proc_seed(pseed, p), from, hi - 1, skips);
+	run_program(pseed, p, hi, from, skips, true);
+}
+
+static uint64_t base_seed(void)
+{
+	uint64_t s = 0;
+
+	if (!boot_cmdline.seed_len)
+		return rdtsc() ^ ((uint64_t)get_random_int() << 32);
+	for (size_t i = 0; i < boot_cmdline.seed_len && i < 8; i++)
+		s = s << 8 | boot_cmdline.seed[i];
+	return s;
+}
+
+__attribute__((noreturn)) void job_fuzz(void)
+{
+	uint64_t seed = base_seed(), t0 = jiffies, hz = timer_hz(), k;
+	uint64_t secs = boot_cmdline.seconds ? boot_cmdline.seconds
+			: boot_cmdline.calls ? 0
+					     : DEFAULT_S;
+	enum fail r = F_NONE;
+	char line[256];
+
+	planted_leak = !strcmp(boot_cmdline.suite, "plant-leak");
+	if (boot_cmdline.suite[0] && !planted_leak) {
+		kprintf("aslrbench: bad command line: mode=fuzz knows suite=plant-leak only\n");
+		machine_exit(EXIT_CMDLINE);
+	}
+	if (planted_leak)
+		kprintf("fuzz: a bug is planted (suite=plant-leak): fuzz_note(_, _, 1000) leaks a "
+			"page\n");
+	kprintf("fuzz: base seed %016lx; %d processes per program (uid 0, 1000, 1000), %d calls "
+		"each; stop after %u calls / %lu s\n",
+		seed, NPROCS, PROG_CALLS, boot_cmdline.calls, secs);
+	last_progress = jiffies;
+	timer_watchdog_hook = watchdog;
+	panic_hook = print_notes;
+	watching = true;
+	for (k = 0;;) { /* k: programs run so far */
+		uint64_t pseed = seed + k++;
+
+		r = run_program(pseed, -1, PROG_CALLS, 0, "-", false);
+		if (r != F_NONE) {
+			kprintf("fuzz: FAIL %s: program seed %016lx (program %lu, after %lu "
+				"calls); "
+				"replay: mode=fuzz seed=%016lx calls=%d\n",
+				fail_names[r], pseed, k - 1, total_calls, pseed,
+				NPROCS * PROG_CALLS);
+			if (r != F_HANG)
+				minimise(pseed, r);
+			break;
+		}
+		if ((boot_cmdline.calls && total_calls >= boot_cmdline.calls) ||
+		    (secs && jiffies - t0 >= secs * hz))
+			break;
+	}
+	watching = false;
+	ksnprintf(line, sizeof(line),
+		  "@@ {\"type\":\"fuzz\",\"seed\":\"%016lx\",\"programs\":%lu,\"calls\":%lu,"
+		  "\"seconds\":%lu,\"uids\":\"0,1000,1000\",\"failures\":%d,\"status\":%d}\n",
+		  seed, k, total_calls, (jiffies - t0) / hz, r != F_NONE, r != F_NONE);
+	console_puts(line);
+	kprintf("fuzz: %lu programs, %lu calls, %lu s, %s\n", k, total_calls, (jiffies - t0) / hz,
+		r == F_NONE ? "no failure" : fail_names[r]);
+	machine_exit(r == F_NONE ? EXIT_OK : EXIT_FAILED);
+}

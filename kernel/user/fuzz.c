@@ -1,0 +1,275 @@
+/*
+ * The syscall fuzzer's ring-3 side (mode=fuzz; kernel/test/fuzz_job.c runs
+ * it and checks the kernel after every program).
+ *
+ *   fuzz SEED NCALLS UID [FROM [SKIPS [list]]]
+ *
+ * SEED (hex) drives a splitmix64 stream: every call draws its number and
+ * typed arguments from it, so the same SEED gives the same program.  Calls
+ * before FROM and those in SKIPS ("i,j,k" or "-") are drawn but not made
+ * (the minimiser's subsets); "list" prints each call made as a C-like line.
+ * UID 1000 drops root first; such a process checks after every credential
+ * call that it never became root again (exit 99).  Before each call it
+ * tells the kernel (fuzz_note) its seed and call index, which a panic or the
+ * watchdog prints.  Children (fork) run CHILD_CALLS calls of their own seed.
+ */
+#include "kernel/user/fuzz.h"
+
+#define CHILD_CALLS 25
+#define EXIT_PRIV   99
+
+static uint64_t seed0;
+static int listing;
+static char skips[128];
+
+static const char *name_of(long nr)
+{
+	static const struct {
+		int nr;
+		const char *name;
+	} n[] = {{0, "read"},
+		 {1, "write"},
+		 {2, "open"},
+		 {3, "close"},
+		 {8, "lseek"},
+		 {9, "mmap"},
+		 {11, "munmap"},
+		 {12, "brk"},
+		 {24, "sched_yield"},
+		 {35, "nanosleep"},
+		 {39, "getpid"},
+		 {57, "fork"},
+		 {59, "execve"},
+		 {60, "exit"},
+		 {61, "wait4"},
+		 {102, "getuid"},
+		 {104, "getgid"},
+		 {105, "setuid"},
+		 {107, "geteuid"},
+		 {108, "getegid"},
+		 {110, "getppid"},
+		 {117, "setresuid"},
+		 {118, "getresuid"},
+		 {119, "setresgid"},
+		 {120, "getresgid"},
+		 {157, "prctl"},
+		 {169, "reboot"},
+		 {228, "clock_gettime"},
+		 {231, "exit_group"},
+		 {318, "getrandom"},
+		 {500, "spawn"},
+		 {501, "aslrbench_job"},
+		 {502, "aslrbench_test"},
+		 {503, "getdents_pids"},
+		 {504, "bench_submit"},
+		 {505, "aslrbench_lab"},
+		 {506, "fuzz_note"}};
+
+	for (unsigned i = 0; i < sizeof(n) / sizeof(n[0]); i++)
+		if (n[i].nr == nr)
+			return n[i].name;
+	return 0;
+}
+
+/* One line per call, written at once (a forked child's lines interleave whole). */
+static void list_call(uint64_t idx, const struct call *c, uint64_t flags, long ret)
+{
+	const char *nm = name_of(c->nr);
+	char line[300], name[32], a01[200];
+	int n;
+
+	if (nm)
+		snprintf(name, sizeof(name), "%s(", nm);
+	else
+		snprintf(name, sizeof(name), "syscall(0x%lx, ", c->nr);
+	if (c->path)
+		snprintf(a01, sizeof(a01), "\"%s\", 0x%lx", c->path, c->a[1]);
+	else
+		snprintf(a01, sizeof(a01), "0x%lx, 0x%lx", c->a[0], c->a[1]);
+	n = snprintf(line, sizeof(line),
+		     "  /* %lx#%lu%s */ %s%s, 0x%lx, 0x%lx, 0x%lx, 0x%lx); /* = %ld", seed0, idx,
+		     depth ? " child" : "", name, a01, c->a[2], c->a[3], c->a[4], c->a[5], ret);
+	if (flags && n > 0 && (size_t)n < sizeof(line))
+		n += snprintf(line + n, sizeof(line) - (size_t)n, ", RFLAGS |= 0x%lx", flags);
+	if (n > 0 && (size_t)n < sizeof(line) - 5) {
+		memcpy(line + n, " */\n", 5);
+		write(1, line, (size_t)n + 4);
+	}
+}
+
+/* SKIPS: "a,b-c,...": single calls and inclusive ranges. */
+static int skipped(uint64_t idx)
+{
+	const char *p = skips;
+
+	while (*p) {
+		uint64_t a = 0, b;
+
+		while (*p >= '0' && *p <= '9')
+			a = a * 10 + (uint64_t)(*p++ - '0');
+		b = a;
+		if (*p == '-')
+			for (b = 0, p++; *p >= '0' && *p <= '9';)
+				b = b * 10 + (uint64_t)(*p++ - '0');
+		if (idx >= a && idx <= b)
+			return 1;
+		while (*p && *p != ',')
+			p++;
+		if (*p)
+			p++;
+	}
+	return 0;
+}
+
+static void check_creds(uint64_t idx)
+{
+	uint32_t r = 0, e = 0, s = 0;
+
+	syscall3(__NR_getresuid, &r, &e, &s);
+	if (unpriv && (!r || !e || !s || !syscall0(__NR_geteuid))) {
+		printf("fuzz: FAIL privilege: seed %lx call %lu: uid 1000 became %u/%u/%u\n", seed0,
+		       idx, r, e, s);
+		exit(EXIT_PRIV);
+	}
+}
+
+static void note_result(const struct call *c, long ret)
+{
+	switch ((uint32_t)c->nr) {
+	case __NR_open:
+		if (ret >= 0)
+			add_res(resv_fd, &nfd, (uint64_t)ret);
+		break;
+	case __NR_spawn:
+		if (ret > 0)
+			add_res(resv_pid, &npid, (uint64_t)ret);
+		break;
+	case __NR_mmap:
+		if (ret > 0 && (uint64_t)ret < 0x0000800000000000ULL) {
+			static unsigned rr;
+			int i = nmap < MAX_RES ? nmap++ : (int)(rr++ % MAX_RES);
+
+			map_addr[i] = (uint64_t)ret;
+			map_len[i] = c->a[1];
+		}
+		break;
+	default:
+		break;
+	}
+}
+
+/*
+ * The call, sometimes with RFLAGS.NT, AC or DF set by user code (cleared
+ * again after): none of them may reach the kernel (issue 17's triple fault).
+ */
+static long make_call(const struct call *c, uint64_t flags)
+{
+	register long r10 __asm__("r10") = (long)c->a[3];
+	register long r8 __asm__("r8") = (long)c->a[4];
+	register long r9 __asm__("r9") = (long)c->a[5];
+	long ret;
+
+	__asm__ volatile("pushfq; orq %[f], (%%rsp); popfq; syscall;"
+			 "pushfq; andq %[nf], (%%rsp); popfq"
+			 : "=a"(ret)
+			 : "a"(c->nr), "D"(c->a[0]), "S"(c->a[1]), "d"(c->a[2]), "r"(r10), "r"(r8),
+			   "r"(r9), [f] "r"(flags), [nf] "r"(~flags)
+			 : "rcx", "r11", "memory", "cc");
+	return ret;
+}
+
+static void run(uint64_t ncalls, uint64_t from);
+
+static void child(uint64_t idx)
+{
+	depth++;
+	seed0 = seed0 * 31 + idx + 1;
+	state = seed0;
+	npid = 0;
+	skips[0] = '\0';
+	run(CHILD_CALLS, 0);
+	exit(0);
+}
+
+static void run(uint64_t ncalls, uint64_t from)
+{
+	for (uint64_t i = 0; i < ncalls; i++) {
+		struct call c;
+		long ret;
+
+		static const uint64_t fl[] = {0x4000, 0x40000, 0x400, 0x44400}; /* NT, AC, DF */
+		uint64_t flags;
+
+		gen_call(&c, i);
+		flags = below(16) ? 0 : fl[below(4)];
+		if (i < from || skipped(i))
+			continue;
+		syscall2(__NR_fuzz_note, seed0, i);
+		ret = make_call(&c, flags);
+		if (listing)
+			list_call(i, &c, flags, ret);
+		if ((uint32_t)c.nr == __NR_fork) {
+			if (ret == 0)
+				child(i);
+			if (ret > 0)
+				add_res(resv_pid, &npid, (uint64_t)ret);
+		}
+		note_result(&c, ret);
+		if ((uint32_t)c.nr == __NR_setuid || (uint32_t)c.nr == __NR_setresuid ||
+		    (uint32_t)c.nr == __NR_execve)
+			check_creds(i);
+	}
+}
+
+static uint64_t hex(const char *s)
+{
+	uint64_t v = 0;
+
+	for (; *s; s++)
+		v = v * 16 + (uint64_t)(*s <= '9' ? *s - '0' : (*s | 0x20) - 'a' + 10);
+	return v;
+}
+
+int main(int argc, char **argv)
+{
+	uint64_t ncalls, from = 0, uid;
+	long m, guard;
+	int status;
+
+	if (argc < 4) {
+		printf("usage: fuzz SEED NCALLS UID [FROM [SKIPS [list]]]\n");
+		return 2;
+	}
+	seed0 = state = hex(argv[1]);
+	ncalls = (uint64_t)atol(argv[2]);
+	uid = (uint64_t)atol(argv[3]);
+	if (argc > 4)
+		from = (uint64_t)atol(argv[4]);
+	if (argc > 5 && strcmp(argv[5], "-"))
+		strlcpy(skips, argv[5], sizeof(skips));
+	listing = argc > 6 && !strcmp(argv[6], "list");
+	if (uid) {
+		syscall3(__NR_setresgid, uid, uid, uid);
+		syscall3(__NR_setresuid, uid, uid, uid);
+		unpriv = 1;
+		check_creds(0);
+	}
+	/*
+	 * A PROT_NONE page first (top-down, it lands highest), then the scratch
+	 * right below it: the guard can never be mapped again by a later mmap.
+	 */
+	guard = mmap_anon(4096, 0);
+	m = mmap_anon(SCRATCH_LEN, 3);
+	if (guard < 0 || m < 0 || (uint64_t)m + SCRATCH_LEN != (uint64_t)guard) {
+		printf("fuzz: no scratch mapping below a guard (%ld, %ld)\n", m, guard);
+		return 3;
+	}
+	scratch = (char *)m;
+	straddle = (uint64_t)guard;
+	for (size_t i = 0; i < SCRATCH_LEN; i++)
+		scratch[i] = (char)(i * 7);
+	run(ncalls, from);
+	while (wait4(-1, &status, 0, 0) > 0)
+		;
+	return 0;
+}

@@ -1,0 +1,426 @@
+/*
+ * The fuzzer's generator: one call at a time from the seeded stream, with
+ * typed arguments that favour the values where kernels break (NULL, the
+ * kernel half, non-canonical and unmapped addresses, a buffer straddling
+ * into a PROT_NONE page, huge and negative lengths, bad fds, random flag
+ * bits) and the resources the program made earlier (fds, pids, mappings).
+ * Filters keep calls that legitimately end or stall the run out: console
+ * reads, root's reboot and long lab suites, exit and real execs in the
+ * program's own process, munmap over its own code and stack.
+ */
+#include "kernel/user/fuzz.h"
+
+uint64_t state, straddle, resv_fd[MAX_RES], resv_pid[MAX_RES], map_addr[MAX_RES], map_len[MAX_RES];
+int depth, unpriv, nfd, npid, nmap;
+char *scratch;
+static char pathbuf[320];
+static int64_t tsbuf[4];
+static char *argvbuf[4];
+
+uint64_t rnd(void)
+{
+	uint64_t z = (state += 0x9e3779b97f4a7c15ULL);
+
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+	return z ^ (z >> 31);
+}
+
+uint64_t below(uint64_t n)
+{
+	return n ? rnd() % n : 0;
+}
+
+/*
+ * Every choice draws the same count of numbers whatever the resources
+ * hold: a subset of calls (the minimiser's) must draw the same stream.
+ */
+static uint64_t pick_res(const uint64_t *v, int n, uint64_t dflt)
+{
+	uint64_t r = rnd();
+
+	return n ? v[r % (uint64_t)n] : dflt;
+}
+
+void add_res(uint64_t *v, int *n, uint64_t x)
+{
+	static unsigned rr; /* replaces round-robin: results must not draw numbers */
+
+	v[*n < MAX_RES ? (*n)++ : (int)(rr++ % MAX_RES)] = x;
+}
+
+/* Pointers: NULL, kernel half, non-canonical, unmapped, straddling, valid, mapped. */
+static uint64_t gen_ptr(void)
+{
+	switch (below(10)) {
+	case 0:
+		return 0;
+	case 1:
+		return below(2) ? 0xffffffff80000000ULL + below(0x10000)
+				: 0xffff800000000000ULL + (below(1 << 30) & ~7ULL);
+	case 2:
+		return below(2) ? 0x0000800000000000ULL - below(16) : 1ULL << 63;
+	case 3:
+		return 0x1000 + (below(0x1000) << 12) + below(8);
+	case 4:
+		return straddle - 1 - below(64);
+	case 5:
+	case 6:
+		return (uint64_t)scratch + below(SCRATCH_LEN - 600);
+	case 7:
+		return pick_res(map_addr, nmap, (uint64_t)scratch) + below(8192);
+	case 8:
+		return (uint64_t)brk(0) - below(64);
+	default:
+		return rnd();
+	}
+}
+
+static uint64_t gen_len(void)
+{
+	static const uint64_t lens[] = {0,	    1,		8,	    4095,  4096,
+					4097,	    65536,	1ULL << 40, ~0ULL, ~0ULL - 4095,
+					1ULL << 63, 0x7fffffff, 0x80000000};
+
+	return below(3) ? below(600) : below(4) ? lens[below(sizeof(lens) / 8)] : rnd();
+}
+
+static uint64_t gen_int(void)
+{
+	static const uint64_t v[] = {0, 1, 2, 3, ~0ULL, 0x80000000, 0x7fffffff, 1000, 1ULL << 32};
+
+	return below(2) ? v[below(sizeof(v) / 8)] : below(3) ? below(64) : rnd();
+}
+
+static int is_console(uint64_t fd)
+{
+	return fd < CONSOLE_FDS;
+}
+
+static uint64_t gen_fd(void)
+{
+	switch (below(6)) {
+	case 0:
+		return below(CONSOLE_FDS);
+	case 1:
+		return below(2) ? ~0ULL : 16 + below(1000);
+	default:
+		return pick_res(resv_fd, nfd, 3 + below(4));
+	}
+}
+
+static uint64_t gen_pid(void)
+{
+	static const uint64_t v[] = {0, ~0ULL, 1, 0x80000000, 99999};
+
+	return below(2) ? pick_res(resv_pid, npid, ~0ULL) : below(2) ? v[below(5)] : rnd();
+}
+
+static uint64_t gen_uid(void)
+{
+	static const uint64_t v[] = {0, 1000, 1001, 0xffffffff, 65534, 0xffffffff00000000ULL};
+
+	return below(5) ? v[below(6)] : rnd();
+}
+
+/* A path in pathbuf (or a bad pointer); sysctl tells whether it names one. */
+static uint64_t gen_path(int *sysctl)
+{
+	static const char *const paths[] = {"/proc/self/stat",
+					    "/proc/self/status",
+					    "/proc/self/maps",
+					    "/proc/1/stat",
+					    "/proc/1/maps",
+					    "/proc/uptime",
+					    "/proc/timer_list",
+					    "/proc/sys/kernel/rng_variant",
+					    "/proc/sys/kernel/randomize_va_space",
+					    "/proc",
+					    "/proc/self",
+					    "/nonexistent",
+					    "/proc/self/wchan",
+					    "/proc/self/cmdline",
+					    "proc/self/stat",
+					    "/proc//1/./stat",
+					    "/proc/0/stat",
+					    "/proc/self/fail-nth",
+					    "/proc/1/fail-nth",
+					    "/proc/99999999999/stat"};
+	static const char *const files[] = {"stat", "status", "maps", "wchan", "cmdline"};
+	uint64_t k = below(12);
+
+	*sysctl = 0;
+	if (k < 7) {
+		const char *p = paths[below(sizeof(paths) / sizeof(paths[0]))];
+
+		/* Root-only settings: the root process opens them read-only (see gen_call). */
+		*sysctl = !strncmp(p, "/proc/sys/", 10) || !strcmp(p, "/proc/1/fail-nth");
+		strlcpy(pathbuf, p, sizeof(pathbuf));
+	} else if (k < 9) {
+		snprintf(pathbuf, sizeof(pathbuf), "/proc/%ld/%s",
+			 (long)pick_res(resv_pid, npid, 1), files[below(5)]);
+	} else if (k == 9) {
+		memset(pathbuf, 'a', sizeof(pathbuf) - 1);
+		pathbuf[sizeof(pathbuf) - 1] = '\0';
+	} else {
+		return gen_ptr();
+	}
+	return (uint64_t)pathbuf;
+}
+
+/* Data for a write: a sysctl value sometimes, else whatever scratch holds. */
+static uint64_t gen_wbuf(void)
+{
+	static const char *const tok[] = {
+		"0\n", "1\n", "2\n", "3\n", "md4-2.6.30\n", "prandom", "chacha20-batched\n",
+		"\n",  "-1\n"};
+	uint64_t p = gen_ptr();
+
+	if (p >= (uint64_t)scratch && p < (uint64_t)scratch + SCRATCH_LEN - 600 && below(2))
+		strlcpy((char *)p, tok[below(sizeof(tok) / sizeof(tok[0]))], 32);
+	return p;
+}
+
+/* Only pointers no read can succeed through (a readable one could hold days of sleep). */
+static uint64_t gen_badptr(void)
+{
+	switch (below(5)) {
+	case 0:
+		return 0;
+	case 1:
+		return 0xffffffff80000000ULL + below(0x10000);
+	case 2:
+		return 0x0000800000000000ULL - below(8);
+	case 3:
+		return 0x1000 + (below(0x1000) << 12);
+	default:
+		return straddle - 1 - below(15); /* 16 bytes always cross into the hole */
+	}
+}
+
+static uint64_t gen_timespec(void)
+{
+	if (below(4) == 0)
+		return gen_badptr();
+	tsbuf[0] = below(8) ? 0 : -1;
+	tsbuf[1] = below(8) ? (int64_t)below(2000000) : below(2) ? 1000000000 : -1;
+	return (uint64_t)tsbuf;
+}
+
+static uint64_t gen_prog(int safe)
+{
+	static const char *const names[] = {"t_nop",	   "t_sleep", "t_fault",
+					    "nonexistent", "",	      "/bin/t_nop"};
+
+	if (below(4) == 0)
+		return gen_ptr();
+	return (uint64_t)names[below(safe ? 6 : 1) + (safe ? 0 : 3)];
+}
+
+static uint64_t gen_argv(void)
+{
+	static char *const sets[][3] = {{"t_sleep", "20", 0},
+					{"t_fault", "segv", 0},
+					{"t_nop", 0, 0},
+					{"t_fault", "ud", 0}};
+
+	switch (below(4)) {
+	case 0:
+		return 0;
+	case 1:
+		return gen_ptr();
+	case 2:
+		argvbuf[0] = "t_nop";
+		argvbuf[1] = (char *)gen_ptr();
+		argvbuf[2] = 0;
+		return (uint64_t)argvbuf;
+	default:
+		return (uint64_t)sets[below(4)];
+	}
+}
+
+static int overlaps(uint64_t a, uint64_t len, uint64_t lo, uint64_t hi)
+{
+	uint64_t end = a + len < a ? ~0ULL : a + len;
+
+	return len && a < hi && end > lo;
+}
+
+/* Draws one call; every filter here keeps the run going (see the README). */
+void gen_call(struct call *c, uint64_t idx)
+{
+	static const int nrs[] = {
+		__NR_read,	     __NR_write,	 __NR_open,	    __NR_close,
+		__NR_lseek,	     __NR_mmap,		 __NR_munmap,	    __NR_brk,
+		__NR_sched_yield,    __NR_nanosleep,	 __NR_getpid,	    __NR_fork,
+		__NR_execve,	     __NR_exit,		 __NR_wait4,	    __NR_getuid,
+		__NR_getgid,	     __NR_setuid,	 __NR_geteuid,	    __NR_getegid,
+		__NR_getppid,	     __NR_setresuid,	 __NR_getresuid,    __NR_setresgid,
+		__NR_getresgid,	     __NR_prctl,	 __NR_reboot,	    __NR_clock_gettime,
+		__NR_exit_group,     __NR_getrandom,	 __NR_spawn,	    __NR_aslrbench_job,
+		__NR_aslrbench_test, __NR_getdents_pids, __NR_bench_submit, __NR_aslrbench_lab,
+		__NR_open,	     __NR_read,		 __NR_write,	    __NR_mmap,
+		__NR_fuzz_note};
+	int sysctl = 0;
+	uint64_t hi = 0, hi2;
+
+	(void)idx;
+	for (int i = 0; i < 6; i++)
+		c->a[i] = gen_int();
+	c->path = 0;
+	c->nr = nrs[below(sizeof(nrs) / sizeof(nrs[0]))];
+	if (below(12) == 0) { /* beyond the table, or a known number with the upper half set */
+		switch (below(3)) {
+		case 0:
+			c->nr = (long)(507 + below(100000));
+			return;
+		case 1:
+			c->nr = (long)rnd();
+			if ((uint32_t)c->nr < 600)
+				c->nr = 0x7fffffff;
+			return;
+		default:
+			hi = (1 + below(0xffffffff)) << 32;
+		}
+	}
+	switch (c->nr) {
+	case __NR_read:
+		c->a[0] = gen_fd();
+		if (is_console(c->a[0]))
+			c->a[0] = 99; /* a console read waits for input that never comes */
+		c->a[1] = gen_ptr();
+		c->a[2] = gen_len();
+		break;
+	case __NR_write:
+		c->a[0] = gen_fd();
+		c->a[1] = gen_wbuf();
+		c->a[2] = gen_len();
+		hi2 = below(3); /* drawn whatever the fd: the stream must not depend on results */
+		if (is_console(c->a[0])) { /* keep the log readable */
+			c->a[1] = hi2 ? (uint64_t) "[fuzz]\n" : 0xffffffff80000000ULL;
+			c->a[2] = 7;
+		}
+		break;
+	case __NR_open:
+		c->a[0] = gen_path(&sysctl);
+		c->a[1] = below(2) ? below(4) : rnd();
+		if (c->a[0] == (uint64_t)pathbuf)
+			c->path = pathbuf;
+		/* Root may write the sysctls; the check is that uid 1000 cannot. */
+		if (sysctl && !unpriv)
+			c->a[1] &= ~(uint64_t)O_ACCMODE;
+		break;
+	case __NR_close:
+		c->a[0] = gen_fd();
+		if (is_console(c->a[0]))
+			c->a[0] = 99; /* the listing needs fd 1 */
+		break;
+	case __NR_lseek:
+		c->a[0] = gen_fd();
+		c->a[1] = below(2) ? below(8192) : rnd();
+		c->a[2] = below(2) ? below(3) : gen_int();
+		break;
+	case __NR_mmap:
+		c->a[0] = gen_ptr();
+		c->a[1] = below(4) ? 4096 * (1 + below(64)) : gen_len();
+		c->a[2] = below(4) ? below(8) : rnd();
+		c->a[3] = below(4) ? 0x22 : gen_int();
+		c->a[4] = below(4) ? ~0ULL : gen_fd();
+		c->a[5] = below(4) ? 0 : gen_int();
+		break;
+	case __NR_munmap: {
+		uint64_t sp = (uint64_t)&sysctl, code = (uint64_t)main;
+
+		c->a[0] = below(4) ? pick_res(map_addr, nmap, 0x10000) : gen_ptr();
+		c->a[1] = below(2) ? 4096 * (1 + below(64)) : gen_len();
+		hi2 = rnd();
+		/* Not over our own stack or code: that ends the program, not the kernel. */
+		if (overlaps(c->a[0], c->a[1], sp - (1 << 20), sp + (16 << 20)) ||
+		    overlaps(c->a[0], c->a[1], code - (16 << 20), (uint64_t)pathbuf + (16 << 20)) ||
+		    overlaps(c->a[0], c->a[1], (uint64_t)scratch, straddle + 4096))
+			c->a[1] = ~0ULL - (hi2 & 4095);
+		break;
+	}
+	case __NR_brk: {
+		uint64_t cur = (uint64_t)brk(0);
+		static const uint64_t d[] = {0, 4096, 1 << 20, 1ULL << 40, 11ULL << 40};
+
+		c->a[0] = below(4) ? cur + (below(2) ? d[below(5)] : -d[below(5)]) : gen_ptr();
+		break;
+	}
+	case __NR_nanosleep:
+		c->a[0] = gen_timespec();
+		c->a[1] = gen_ptr();
+		break;
+	case __NR_fork:
+		if (depth >= 2 || npid >= 8)
+			c->nr = __NR_getpid;
+		break;
+	case __NR_execve:
+		c->a[0] = gen_prog(depth > 0); /* a real program only in a child */
+		c->a[1] = gen_argv();
+		c->a[2] = gen_ptr();
+		break;
+	case __NR_exit:
+	case __NR_exit_group:
+		if (!depth)
+			c->nr = __NR_getpid; /* the program ends when its calls do */
+		break;
+	case __NR_wait4:
+		c->a[0] = gen_pid();
+		c->a[1] = gen_ptr();
+		c->a[2] = below(4) ? 1 : gen_int();
+		c->a[3] = below(2) ? 0 : gen_ptr();
+		break;
+	case __NR_setuid:
+	case __NR_setresuid:
+	case __NR_setresgid:
+		c->a[0] = gen_uid();
+		c->a[1] = gen_uid();
+		c->a[2] = gen_uid();
+		break;
+	case __NR_getresuid:
+	case __NR_getresgid:
+	case __NR_getdents_pids:
+	case __NR_clock_gettime:
+		c->a[0] = c->nr == __NR_clock_gettime ? gen_int() : gen_ptr();
+		c->a[1] = c->nr == __NR_getdents_pids ? gen_int() : gen_ptr();
+		c->a[2] = gen_ptr();
+		break;
+	case __NR_prctl: {
+		static const uint64_t ops[] = {3, 4, 15, 16, 36, 37};
+
+		c->a[0] = below(4) ? ops[below(6)] : gen_int();
+		c->a[1] = below(2) ? gen_ptr() : gen_int();
+		break;
+	}
+	case __NR_reboot:
+		if (!unpriv) {
+			c->nr = __NR_getpid; /* root would end the run */
+		} else if (below(2)) {
+			c->a[0] = 0xfee1dead;
+			c->a[1] = 672274793;
+			c->a[2] = 0x4321fedc;
+		}
+		break;
+	case __NR_getrandom:
+		c->a[0] = gen_ptr();
+		c->a[1] = gen_len();
+		c->a[2] = below(2) ? below(8) : gen_int();
+		break;
+	case __NR_spawn:
+		c->a[0] = gen_prog(1);
+		c->a[1] = gen_argv();
+		break;
+	case __NR_aslrbench_lab:
+		c->a[0] = below(8);
+		if (!unpriv && (c->a[0] == 4 || c->a[0] == 5))
+			c->a[0] = 99; /* root's attack and aslr suites run for minutes */
+		c->a[1] = gen_ptr();
+		c->a[2] = gen_int();
+		break;
+	default:
+		break;
+	}
+	c->nr |= (long)hi;
+}

@@ -1,0 +1,217 @@
+/*
+ * Regression programs for the defects of issue 17 (found by a hostile
+ * syscall fuzzer); kernel/test/test_reliab.c runs them and checks the rest.
+ *   t_reliab nt        RFLAGS.NT|AC set across syscalls while a sibling runs
+ *   t_reliab unmap     munmap of the whole user half, brk over TiBs: quick
+ *   t_reliab protnone  PROT_NONE: syscalls give EFAULT, a read is SIGSEGV
+ *   t_reliab errno     the errnos that differed from Linux
+ *   t_reliab orphans N a child leaves N orphans that exit while we run
+ */
+#include "kernel/user/lib/ulib.h"
+
+#define EBADF	    9
+#define ESRCH	    3
+#define TASK_SIZE   0x00007ffffffff000UL
+#define TIB	    (1UL << 40)
+
+static int failures;
+
+static void check(const char *what, long got, long want)
+{
+	if (got != want) {
+		printf("t_reliab: FAIL: %s: got %ld, expected %ld\n", what, got, want);
+		failures++;
+	}
+}
+
+/* A syscall made with NT and AC set in RFLAGS; the flags are cleared again after. */
+static long yield_with_nt(void)
+{
+	long r;
+
+	__asm__ volatile("pushfq; orq $0x44000, (%%rsp); popfq; syscall;"
+			 "pushfq; andq $~0x44000, (%%rsp); popfq"
+			 : "=a"(r)
+			 : "a"((long)__NR_sched_yield)
+			 : "rcx", "r11", "memory", "cc");
+	return r;
+}
+
+static int nt(void)
+{
+	int status;
+	long pid = fork();
+
+	if (pid == 0) { /* the other runnable task: yields and gets preempted */
+		for (int i = 0; i < 3000; i++)
+			sched_yield();
+		exit(0);
+	}
+	for (int i = 0; i < 3000; i++)
+		check("sched_yield with NT set", yield_with_nt(), 0);
+	check("wait4 sibling", wait4((int)pid, &status, 0, 0), pid);
+	check("sibling status", status, 0);
+	return failures;
+}
+
+static void timed(const char *what, long got, long want, uint64_t t0)
+{
+	uint64_t ms = (now_ns() - t0) / 1000000;
+
+	check(what, got, want);
+	/* Before the fix: 17.7 s per TiB.  Generous for TCG on a loaded host. */
+	if (ms > 5000) {
+		printf("t_reliab: FAIL: %s took %lu ms\n", what, ms);
+		failures++;
+	}
+}
+
+static int unmap(void)
+{
+	char *base = brk(0), *p;
+	uint64_t t0;
+	long pid, m;
+	int status;
+
+	/* brk over 11 TiB (one VMA), touch both ends, shrink back: one walk. */
+	t0 = now_ns();
+	p = brk(base + 11 * TIB);
+	timed("brk grow 11 TiB", (long)p, (long)(base + 11 * TIB), t0);
+	base[0] = 1;
+	base[11 * TIB - 1] = 1;
+	t0 = now_ns();
+	timed("brk shrink 11 TiB", (long)brk(base), (long)base, t0);
+	/* An anonymous mapping, touched, then unmapped with a huge length past it. */
+	m = mmap_anon(1UL << 20, 3);
+	if (m < 0)
+		check("mmap", m, 0);
+	else
+		((char *)m)[4096] = 1;
+	/* The whole user half, in a child: its own code goes, so it dies on return. */
+	pid = fork();
+	if (pid == 0) {
+		syscall2(__NR_munmap, 0x1000, TASK_SIZE - 0x1000);
+		exit(0); /* never reached: the code page is gone */
+	}
+	t0 = now_ns();
+	check("wait4 unmapper", wait4((int)pid, &status, 0, 0), pid);
+	timed("munmap of the user half, then SIGSEGV", WIFSIGNALED(status) ? WTERMSIG(status) : -1,
+	      11, t0);
+	return failures;
+}
+
+static int protnone(void)
+{
+	long p = mmap_anon(2 * 4096, 0), pid;
+	struct timespec *ts = (struct timespec *)p;
+	int status;
+
+	if (p < 0) {
+		check("mmap PROT_NONE", p, 0);
+		return failures;
+	}
+	check("write from PROT_NONE", write(1, (void *)p, 16), -EFAULT);
+	check("read into PROT_NONE", read(0, (void *)p, 16), -EFAULT);
+	check("nanosleep PROT_NONE", nanosleep(ts, 0), -EFAULT);
+	check("open PROT_NONE path", open((const char *)p, 0), -EFAULT);
+	check("getrandom into PROT_NONE", getrandom((void *)p, 16, 0), -EFAULT);
+	check("clock_gettime into PROT_NONE", syscall2(__NR_clock_gettime, 1, p), -EFAULT);
+	pid = fork();
+	if (pid == 0) {
+		printf("t_reliab: read %d from PROT_NONE\n", *(volatile char *)p);
+		exit(0);
+	}
+	check("wait4 reader", wait4((int)pid, &status, 0, 0), pid);
+	check("PROT_NONE reader killed by SIGSEGV", WIFSIGNALED(status) ? WTERMSIG(status) : -1,
+	      11);
+	return failures;
+}
+
+static int errnos(void)
+{
+	long fd, pid, m;
+	int status;
+
+	fd = open("/proc/self/stat", 0);
+	check("write to an O_RDONLY /proc fd", write((int)fd, "x", 1), -EBADF);
+	close(fd);
+	fd = open("/proc/sys/kernel/randomize_va_space", 0);
+	check("write to an O_RDONLY sysctl fd", write((int)fd, "2\n", 2), -EBADF);
+	close(fd);
+	fd = open("/proc/sys/kernel/randomize_va_space", 1);
+	{
+		char c;
+
+		check("read from an O_WRONLY sysctl fd", read((int)fd, &c, 1), -EBADF);
+	}
+	close(fd);
+	/* The status pointer is bad: the child is reaped all the same, then EFAULT. */
+	pid = fork();
+	if (pid == 0)
+		exit(0);
+	check("wait4 kernel-half status", wait4((int)pid, (int *)0xffffffff80001000UL, 0, 0),
+	      -EFAULT);
+	check("the child was reaped", wait4((int)pid, &status, WNOHANG, 0), -ECHILD);
+	check("wait4 INT_MIN", wait4((int)0x80000000, &status, 0, 0), -ESRCH);
+	pid = fork();
+	if (pid == 0)
+		exit(3);
+	check("wait4 __WNOTHREAD", wait4((int)pid, &status, __WNOTHREAD, 0), pid);
+	check("status", WEXITSTATUS(status), 3);
+	pid = fork();
+	if (pid == 0)
+		exit(0);
+	check("wait4 __WCLONE (no clone children)", wait4((int)pid, &status, (int)__WCLONE, 0),
+	      -ECHILD);
+	check("wait4 __WALL", wait4((int)pid, &status, __WALL, 0), pid);
+	check("wait4 bad option", wait4(-1, &status, 0x100, 0), -EINVAL);
+	m = mmap_anon(4096, 3);
+	check("munmap len 2^64-100", munmap((void *)m, (size_t)-100), -EINVAL);
+	check("munmap len 2^64-1", munmap((void *)m, (size_t)-1), -EINVAL);
+	check("munmap len 0", munmap((void *)m, 0), -EINVAL);
+	check("munmap one page", munmap((void *)m, 4096), 0);
+	check("setuid(-1) as root", syscall1(__NR_setuid, -1), -EINVAL);
+	check("still root", syscall0(__NR_getuid), 0);
+	check("getpid with the upper half of rax set", syscall0(0x100000000L | __NR_getpid),
+	      getpid());
+	check("getuid with rax = 0xffffffff00000066", syscall0((long)0xffffffff00000066UL), 0);
+	check("a number beyond the table", syscall0(0x7fffffffL), -ENOSYS);
+	return failures;
+}
+
+/* A child leaves n orphans (they sleep, then exit) and exits; we live on a while. */
+static int orphans(int n)
+{
+	long pid = fork();
+	int status;
+
+	if (pid == 0) {
+		for (int i = 0; i < n; i++)
+			if (fork() == 0) {
+				sleep_ms(30);
+				exit(0);
+			}
+		exit(0);
+	}
+	wait4((int)pid, &status, 0, 0);
+	sleep_ms(300);
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	const char *m = argc > 1 ? argv[1] : "";
+
+	if (!strcmp(m, "nt"))
+		return nt();
+	if (!strcmp(m, "unmap"))
+		return unmap();
+	if (!strcmp(m, "protnone"))
+		return protnone();
+	if (!strcmp(m, "errno"))
+		return errnos();
+	if (!strcmp(m, "orphans"))
+		return orphans(argc > 2 ? (int)atol(argv[2]) : 4);
+	printf("t_reliab: unknown mode '%s'\n", m);
+	return 2;
+}
