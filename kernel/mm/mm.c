@@ -240,6 +240,8 @@ int handle_mm_fault(struct mm_struct *mm, uint64_t addr, bool write)
 		return -EFAULT;
 	if (write && !(v->flags & VM_WRITE))
 		return -EFAULT;
+	if (!(v->flags & (VM_READ | VM_WRITE | VM_EXEC)))
+		return -EFAULT; /* PROT_NONE */
 	pte = vmm_walk(mm->pml4, va, true);
 	if (!pte)
 		return -ENOMEM;

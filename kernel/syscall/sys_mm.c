@@ -1,4 +1,4 @@
-/* mmap (anonymous, private), munmap and brk. */
+/* mmap (anonymous, private), munmap, brk and mprotect. */
 #include "kernel/lib/errno.h"
 #include "kernel/mm/mm.h"
 #include "kernel/mm/pmm.h"
@@ -70,4 +70,22 @@ long sys_brk(const struct syscall_args *a)
 	}
 	mm->brk = want;
 	return (long)mm->brk;
+}
+
+/* mprotect(addr, len, prot): as Linux, addr page-aligned, the range mapped throughout. */
+long sys_mprotect(const struct syscall_args *a)
+{
+	uint64_t start = a->a0, len = (a->a1 + PAGE_SIZE - 1) & ~(PAGE_SIZE - 1);
+	uint32_t fl = 0;
+
+	if ((start & (PAGE_SIZE - 1)) || (a->a2 & ~7ULL))
+		return -EINVAL;
+	if (!a->a1)
+		return 0;
+	if (len < a->a1 || start >= TASK_SIZE || len > TASK_SIZE - start)
+		return -ENOMEM;
+	fl |= (a->a2 & PROT_READ) ? VM_READ : 0;
+	fl |= (a->a2 & PROT_WRITE) ? VM_WRITE : 0;
+	fl |= (a->a2 & PROT_EXEC) ? VM_EXEC : 0;
+	return mm_mprotect(current->mm, start, start + len, fl);
 }
