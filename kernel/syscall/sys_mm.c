@@ -11,6 +11,8 @@
 #define MAP_PRIVATE   0x02
 #define MAP_FIXED     0x10
 #define MAP_ANONYMOUS 0x20
+#define MAP_NORESERVE 0x4000
+#define MAP_STACK     0x20000 /* a hint Linux takes and ignores (glibc's posix_spawn stack) */
 
 long sys_mmap(const struct syscall_args *a)
 {
@@ -21,8 +23,8 @@ long sys_mmap(const struct syscall_args *a)
 
 	/* Only what user programs here need; the rest says so with EINVAL. */
 	if (!len || len > TASK_SIZE || (a->a2 & ~7ULL) ||
-	    (a->a3 & ~(uint64_t)(MAP_PRIVATE | MAP_ANONYMOUS)) || !(a->a3 & MAP_ANONYMOUS) ||
-	    !(a->a3 & MAP_PRIVATE) || (int)a->a4 != -1)
+	    (a->a3 & ~(uint64_t)(MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_STACK)) ||
+	    !(a->a3 & MAP_ANONYMOUS) || !(a->a3 & MAP_PRIVATE) || (int)a->a4 != -1)
 		return -EINVAL;
 	len = (len + PAGE_SIZE - 1) & ~(PAGE_SIZE - 1);
 	addr = mm_get_unmapped_area(mm, len);

@@ -8,11 +8,14 @@
  * same binaries on the host Linux, which proves every expectation; the
  * kernel embeds them and runs them in its linux suite.
  *
- * Usage: lx_test [all|exit N]; prints one "ok"/"FAIL" line per check and
- * exits 0 when every check passed.
+ * Usage: lx_test [all|exit N|env]; prints one "ok"/"FAIL" line per check
+ * and exits 0 when every check passed.  argv[0] must name the program for
+ * execve (a path on the host, the built-in name in the kernel).
  */
 #define _GNU_SOURCE
+#include <errno.h>
 #include <sched.h>
+#include <spawn.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -22,6 +25,7 @@
 #include <sys/resource.h>
 #include <sys/syscall.h>
 #include <sys/sysinfo.h>
+#include <sys/uio.h>
 #include <sys/utsname.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -129,7 +133,8 @@ static void check_mprotect(void)
 	check(mprotect((void *)p, 4096, PROT_READ | PROT_WRITE) == 0, "mprotect back to RW");
 	p[0] = 5;
 	check(p[0] == 5, "write after PROT_WRITE");
-	check(syscall(SYS_mprotect, (char *)p + 1, 4096, PROT_READ) == -1, "mprotect of an unaligned address fails");
+	check(syscall(SYS_mprotect, (char *)p + 1, 4096, PROT_READ) == -1,
+	      "mprotect of an unaligned address fails");
 	munmap((void *)p, 8192);
 }
 
@@ -145,8 +150,7 @@ static void check_limits(void)
 		      r2.rlim_cur == 1 << 20,
 	      "setrlimit RLIMIT_STACK 1 MiB");
 	setrlimit(RLIMIT_STACK, &r);
-	check(sysinfo(&si) == 0 && si.totalram > 0 && si.mem_unit >= 1 && si.procs > 0,
-	      "sysinfo");
+	check(sysinfo(&si) == 0 && si.totalram > 0 && si.mem_unit >= 1 && si.procs > 0, "sysinfo");
 }
 
 static void check_session(void)
@@ -170,10 +174,73 @@ static void check_session(void)
 	check(clock_nanosleep(CLOCK_MONOTONIC, 0, &ts, 0) == 0, "clock_nanosleep 10 ms");
 }
 
+/* vfork, execve with an environment, E2BIG, posix_spawn (glibc: CLONE_VM|CLONE_VFORK). */
+static void check_exec(const char *self)
+{
+	static char big[100 * 1024];
+	char *envp[] = {"LX_ENV=from-execve", 0};
+	char *argv[] = {(char *)self, "env", 0};
+	char *bigv[40];
+	int st = -1;
+	pid_t pid = vfork();
+
+	if (pid == 0)
+		_exit(3); /* the parent sleeps until this */
+	check(pid > 0 && waitpid(pid, &st, 0) == pid && st == 3 << 8, "vfork, child exits 3");
+	pid = fork();
+	if (pid == 0) {
+		execve(self, argv, envp);
+		_exit(99);
+	}
+	check(pid > 0 && waitpid(pid, &st, 0) == pid && st == 0, "execve with argv and envp");
+	memset(big, 'x', sizeof(big) - 1);
+	bigv[0] = (char *)self;
+	for (int i = 1; i < 39; i++)
+		bigv[i] = big; /* 3.8 MB: past 8 MiB / 4 and this kernel's buffer */
+	bigv[39] = 0;
+	{
+		struct rlimit r = {8 << 20, RLIM_INFINITY};
+		struct rlimit old;
+
+		getrlimit(RLIMIT_STACK, &old);
+		r.rlim_max = old.rlim_max;
+		setrlimit(RLIMIT_STACK, &r);
+		errno = 0;
+		check(execve(self, bigv, envp) == -1 && errno == E2BIG,
+		      "execve: E2BIG past the stack limit");
+		setrlimit(RLIMIT_STACK, &old);
+	}
+#ifdef __GLIBC__
+	{
+		char *sp[] = {(char *)self, "exit", "9", 0};
+
+		check(posix_spawn(&pid, self, 0, 0, sp, envp) == 0 && waitpid(pid, &st, 0) == pid &&
+			      st == 9 << 8,
+		      "posix_spawn (CLONE_VM|CLONE_VFORK), exit 9");
+	}
+#endif
+}
+
+static void check_writev(void)
+{
+	struct iovec v[3] = {{"writev: ", 8}, {"three ", 6}, {"pieces\n", 7}};
+
+	check(writev(1, v, 3) == 21, "writev of three pieces");
+	v[1].iov_base = (void *)0xffff800000000000UL; /* the kernel half: access_ok fails */
+	check(writev(1, v, 3) == -1 && errno == EFAULT, "writev: a bad iovec entry is EFAULT");
+	check(syscall(SYS_writev, 1, v, 1025) == -1 && errno == EINVAL,
+	      "writev: more than UIO_MAXIOV is EINVAL");
+}
+
 int main(int argc, char **argv)
 {
 	if (argc == 3 && !strcmp(argv[1], "exit"))
 		return atoi(argv[2]);
+	if (argc == 2 && !strcmp(argv[1], "env")) {
+		const char *e = getenv("LX_ENV");
+
+		return e && !strcmp(e, "from-execve") ? 0 : 1;
+	}
 	printf("lx_test: %s, pid %d\n", argv[0], getpid());
 	check_auxv();
 	check_tls();
@@ -182,6 +249,8 @@ int main(int argc, char **argv)
 	check_mprotect();
 	check_limits();
 	check_session();
+	check_writev();
+	check_exec(argv[0]);
 	printf("lx_test: %d passed, %d failed\n", passed, failed);
 	return failed ? 1 : 0;
 }
