@@ -138,6 +138,31 @@ static void check_mprotect(void)
 	munmap((void *)p, 8192);
 }
 
+/* User pages honour PROT_EXEC: a fetch from a page without it kills with SIGSEGV (NX). */
+static void check_nx(void)
+{
+	unsigned char *p =
+		mmap(0, 4096, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	int (*fn)(void) = (int (*)(void))p;
+	static const unsigned char ret42[] = {0xb8, 42, 0, 0, 0, 0xc3}; /* mov eax, 42; ret */
+	pid_t pid;
+	int st = 0;
+
+	if (p == MAP_FAILED) {
+		check(0, "mmap a code page");
+		return;
+	}
+	memcpy(p, ret42, sizeof(ret42));
+	pid = fork();
+	if (pid == 0)
+		_exit(fn() == 42 ? 0 : 1); /* no PROT_EXEC: faults */
+	check(pid > 0 && waitpid(pid, &st, 0) == pid && WIFSIGNALED(st) && WTERMSIG(st) == 11,
+	      "call into a page without PROT_EXEC: killed by SIGSEGV");
+	check(mprotect(p, 4096, PROT_READ | PROT_EXEC) == 0 && fn() == 42,
+	      "mprotect PROT_READ|PROT_EXEC, then the call returns 42");
+	munmap(p, 4096);
+}
+
 static void check_limits(void)
 {
 	struct rlimit r, r2;
@@ -247,6 +272,7 @@ int main(int argc, char **argv)
 	check_fork_wait();
 	check_uname();
 	check_mprotect();
+	check_nx();
 	check_limits();
 	check_session();
 	check_writev();
