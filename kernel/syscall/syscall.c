@@ -76,6 +76,8 @@ static const struct {
 	{__NR_set_robust_list, sys_set_robust_list},
 	{__NR_prlimit64, sys_prlimit64},
 	{__NR_getcpu, sys_getcpu},
+	{__NR_setgid, sys_setgid},
+	{__NR_getgroups, sys_getgroups},
 	{__NR_bench_submit, sys_bench_submit},
 };
 

@@ -74,6 +74,8 @@ long sys_set_tid_address(const struct syscall_args *a);
 long sys_clock_nanosleep(const struct syscall_args *a);
 long sys_set_robust_list(const struct syscall_args *a);
 long sys_getcpu(const struct syscall_args *a);
+long sys_setgid(const struct syscall_args *a);
+long sys_getgroups(const struct syscall_args *a);
 /* Runs rw (sys_write, sys_read) over a user iovec array, as Linux's do_readv_writev. */
 long iov_loop(uint64_t fd, uint64_t uiov, uint64_t cnt, syscall_fn rw);
 /* A Linux x86_64 system call's name, "" when not in the table (the warning's). */

@@ -49,9 +49,11 @@
 #define __NR_uname	       63
 #define __NR_getrlimit	       97
 #define __NR_sysinfo	       99
+#define __NR_setgid	       106
 #define __NR_setpgid	       109
 #define __NR_getpgrp	       111
 #define __NR_setsid	       112
+#define __NR_getgroups	       115
 #define __NR_getpgid	       121
 #define __NR_getsid	       124
 #define __NR_arch_prctl	       158
