@@ -43,12 +43,18 @@ make_esp() {
 	[ -z "$kernel" ] || cp "$kernel" "$stage/kernel.elf"
 	stamp "$stage"/*
 	# 2.88 MB FAT12 "floppy" geometry: small, and known to boot under OVMF and as a USB stick.
-	local kb=2880
-	if [ -n "$kernel" ] && [ "$(stat -c %s "$kernel")" -gt 2400000 ]; then
-		die "esp: kernel too large for the 2.88 MB ESP"
+	# A kernel carrying Linux programs (busybox: kernel/user/user.mk) gets a 16 MiB ESP.
+	local kb=2880 ksize=0
+	[ -z "$kernel" ] || ksize=$(stat -c %s "$kernel")
+	if [ "$ksize" -gt 15000000 ]; then
+		die "esp: kernel too large for the 16 MiB ESP"
 	fi
 	rm -f "$out"
-	mformat -i "$out" -C -f "$kb" -N 41534c52 -v ASLRBENCH ::
+	if [ "$ksize" -gt 2400000 ]; then
+		mformat -i "$out" -C -T 32768 -h 64 -s 32 -N 41534c52 -v ASLRBENCH ::
+	else
+		mformat -i "$out" -C -f "$kb" -N 41534c52 -v ASLRBENCH ::
+	fi
 	mmd -i "$out" ::/EFI ::/EFI/BOOT ::/aslrbench
 	mcopy -m -i "$out" "$stage/BOOTX64.EFI" ::/EFI/BOOT/BOOTX64.EFI
 	mcopy -m -i "$out" "$stage/cmdline.txt" ::/aslrbench/cmdline.txt

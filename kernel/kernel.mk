@@ -33,6 +33,10 @@ KERNEL_C := \
 	kernel/test/test_attack.c kernel/test/test_ioremap.c kernel/test/test_mm.c \
 	kernel/test/test_process.c kernel/test/test_procfs.c kernel/test/test_reliab.c \
 	kernel/test/fuzz_job.c
+# The Linux process ABI (issue 14).
+KERNEL_C += kernel/mm/mprotect.c kernel/task/binfmt_elf.c kernel/syscall/sys_iov.c \
+	kernel/syscall/sys_linux.c kernel/syscall/sys_signal.c kernel/syscall/syscall_names.c \
+	kernel/test/test_linux.c
 KERNEL_ASM := \
 	kernel/arch/entry.asm kernel/arch/isr.asm kernel/arch/probe.asm kernel/arch/switch.asm
 KERNEL_OBJS := $(patsubst %.c,$(BUILD)/k/%.o,$(KERNEL_C) $(BENCH_SRCS) $(COMMON_SRCS)) \

@@ -43,6 +43,7 @@ packages=(
 	clang libclang-rt-14-dev                # libFuzzer targets (make fuzz)
 	console-setup-linux                     # the screen console's font (Terminus)
 	socat util-linux e2fsprogs              # serial capture and USB writer tests
+	musl-tools busybox-static               # Linux programs the kernel runs unchanged (issue 14)
 )
 
 missing=()

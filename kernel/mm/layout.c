@@ -98,7 +98,8 @@ void arch_pick_mmap_layout(struct mm_struct *mm, uint64_t exe_span)
 	/* Linux's order of draws in load_elf_binary: mmap layout, stack top, ... */
 	mm->mmap_base = page_align(aslr_mmap_top(p) - mmap_rnd(p));
 	mm->stack_top = randomize_stack_top(p);
-	mm->exe_base = p->dyn_base + mmap_rnd(p);
+	/* load_elf_binary draws the PIE base for ET_DYN only; ET_EXEC sits at its link address. */
+	mm->exe_base = mm->elf_exec ? 0 : p->dyn_base + mmap_rnd(p);
 	mm->start_stack = arch_align_stack(mm->stack_top);
 	mm->stack_align_sp = mm->start_stack; /* setup_stack moves start_stack down */
 	mm->start_brk = page_align(mm->exe_base + exe_span);

@@ -36,6 +36,7 @@ struct mm_struct {
 	/* sp after arch_align_stack, before the initial stack is written (ASLR suite) */
 	uint64_t stack_align_sp;
 	uint64_t rss_pages;
+	bool elf_exec; /* an ET_EXEC program: at its link address, no exe-base draw */
 };
 
 struct mm_struct *mm_create(void);		 /* empty user half, kernel half shared */
@@ -51,6 +52,8 @@ int handle_mm_fault(struct mm_struct *mm, uint64_t addr, bool write);
 extern void (*account_minor_fault)(void);
 /* Writes into another address space through the physmap (loading a program). */
 int mm_copy_to(struct mm_struct *mm, uint64_t va, const void *src, uint64_t len);
+/* mprotect: flags are VM_READ/WRITE/EXEC; -EINVAL unaligned, -ENOMEM a hole (mprotect.c). */
+int mm_mprotect(struct mm_struct *mm, uint64_t start, uint64_t end, uint32_t flags);
 bool mm_range_free(struct mm_struct *mm, uint64_t start, uint64_t end);
 uint64_t mm_get_unmapped_area(struct mm_struct *mm, uint64_t len);
 int mm_nr_free(void);

@@ -80,6 +80,24 @@ long sys_setuid(const struct syscall_args *a)
 	return sys_setresuid(&b);
 }
 
+/* setgid, as setuid: all three ids with CAP_SETGID, else the effective one. */
+long sys_setgid(const struct syscall_args *a)
+{
+	struct syscall_args b = {a->a0, a->a0, a->a0, 0, 0, 0};
+
+	if (capable(CAP_SETGID))
+		return sys_setresgid(&b);
+	b.a0 = KEEP;
+	b.a2 = KEEP;
+	return sys_setresgid(&b);
+}
+
+/* getgroups(size, list): no task here has supplementary groups. */
+long sys_getgroups(const struct syscall_args *a)
+{
+	return (int)a->a0 < 0 ? -EINVAL : 0;
+}
+
 long sys_setresgid(const struct syscall_args *a)
 {
 	struct task_struct *t = current;

@@ -1,4 +1,4 @@
-/* mmap (anonymous, private), munmap and brk. */
+/* mmap (anonymous, private), munmap, brk and mprotect. */
 #include "kernel/lib/errno.h"
 #include "kernel/mm/mm.h"
 #include "kernel/mm/pmm.h"
@@ -11,6 +11,8 @@
 #define MAP_PRIVATE   0x02
 #define MAP_FIXED     0x10
 #define MAP_ANONYMOUS 0x20
+#define MAP_NORESERVE 0x4000
+#define MAP_STACK     0x20000 /* a hint Linux takes and ignores (glibc's posix_spawn stack) */
 
 long sys_mmap(const struct syscall_args *a)
 {
@@ -21,8 +23,8 @@ long sys_mmap(const struct syscall_args *a)
 
 	/* Only what user programs here need; the rest says so with EINVAL. */
 	if (!len || len > TASK_SIZE || (a->a2 & ~7ULL) ||
-	    (a->a3 & ~(uint64_t)(MAP_PRIVATE | MAP_ANONYMOUS)) || !(a->a3 & MAP_ANONYMOUS) ||
-	    !(a->a3 & MAP_PRIVATE) || (int)a->a4 != -1)
+	    (a->a3 & ~(uint64_t)(MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_STACK)) ||
+	    !(a->a3 & MAP_ANONYMOUS) || !(a->a3 & MAP_PRIVATE) || (int)a->a4 != -1)
 		return -EINVAL;
 	len = (len + PAGE_SIZE - 1) & ~(PAGE_SIZE - 1);
 	addr = mm_get_unmapped_area(mm, len);
@@ -72,4 +74,22 @@ long sys_brk(const struct syscall_args *a)
 	}
 	mm->brk = want;
 	return (long)mm->brk;
+}
+
+/* mprotect(addr, len, prot): as Linux, addr page-aligned, the range mapped throughout. */
+long sys_mprotect(const struct syscall_args *a)
+{
+	uint64_t start = a->a0, len = (a->a1 + PAGE_SIZE - 1) & ~(PAGE_SIZE - 1);
+	uint32_t fl = 0;
+
+	if ((start & (PAGE_SIZE - 1)) || (a->a2 & ~7ULL))
+		return -EINVAL;
+	if (!a->a1)
+		return 0;
+	if (len < a->a1 || start >= TASK_SIZE || len > TASK_SIZE - start)
+		return -ENOMEM;
+	fl |= (a->a2 & PROT_READ) ? VM_READ : 0;
+	fl |= (a->a2 & PROT_WRITE) ? VM_WRITE : 0;
+	fl |= (a->a2 & PROT_EXEC) ? VM_EXEC : 0;
+	return mm_mprotect(current->mm, start, start + len, fl);
 }

@@ -1,8 +1,10 @@
 /* Process calls: getpid, getppid, fork, exit, wait4, spawn, and the pid list for ps. */
 #include "kernel/lib/errno.h"
+#include "kernel/lib/printk.h"
 #include "kernel/fs/proc/proc.h"
 #include "kernel/lib/string.h"
 #include "kernel/mm/uaccess.h"
+#include "kernel/task/binfmt_elf.h"
 #include "kernel/task/process.h"
 #include "kernel/task/sched.h"
 #include "kernel/syscall/syscall.h"
@@ -82,54 +84,84 @@ long sys_wait4(const struct syscall_args *a)
 	return rc;
 }
 
-/* Copies a program name and argv (NULL: {name}) from user memory; argc or -errno. */
-static long get_args(const struct syscall_args *a, char *prog, size_t plen, char **argv)
+/*
+ * execve's strings, copied from user memory: the pointers, then the bytes,
+ * in one buffer (the kernel is not preemptible, so one static copy serves).
+ * Past EXEC_STRINGS_MAX bytes or EXEC_PTRS_MAX pointers: E2BIG.
+ */
+static char exec_strings[EXEC_STRINGS_MAX];
+static char *exec_ptrs[EXEC_PTRS_MAX];
+
+/* Copies the NULL-terminated vector at uptr (NULL: none) into exec_ptrs from *n on. */
+static long copy_strings(uint64_t uptr, int *n, size_t *used)
 {
-	static char names[SPAWN_MAX_ARGS][SPAWN_ARG_LEN];
-	int argc = 0;
-	long rc = strncpy_from_user(prog, a->a0, plen);
+	int start = *n;
 
-	if (rc < 0)
-		return rc == -ENAMETOOLONG ? -ENOENT : rc;
-	if (!a->a1) {
-		strlcpy(names[0], prog, SPAWN_ARG_LEN);
-		argv[argc++] = names[0];
-	}
-	for (; a->a1; argc++) {
+	for (; uptr; (*n)++) {
 		uint64_t p;
+		long len;
 
-		if (copy_from_user(&p, a->a1 + 8 * (uint64_t)argc, 8))
+		if (copy_from_user(&p, uptr + 8 * (uint64_t)(*n - start), 8))
 			return -EFAULT;
 		if (!p)
 			break;
-		if (argc == SPAWN_MAX_ARGS)
+		if (*n == EXEC_PTRS_MAX)
 			return -E2BIG;
-		rc = strncpy_from_user(names[argc], p, SPAWN_ARG_LEN);
-		if (rc < 0)
-			return rc == -ENAMETOOLONG ? -E2BIG : rc;
-		argv[argc] = names[argc];
+		len = strncpy_from_user(exec_strings + *used, p, sizeof(exec_strings) - *used);
+		if (len < 0)
+			return len == -ENAMETOOLONG ? -E2BIG : len;
+		exec_ptrs[*n] = exec_strings + *used;
+		*used += (size_t)len + 1;
 	}
+	return *n - start;
+}
+
+/* The program name and argv (NULL: {name}) and envp; argc or -errno, *envc set. */
+static long get_args(const struct syscall_args *a, char *prog, size_t plen, uint64_t uenvp,
+		     int *envc)
+{
+	size_t used = 0;
+	int n = 0;
+	long argc, rc = strncpy_from_user(prog, a->a0, plen);
+
+	if (rc < 0)
+		return rc == -ENAMETOOLONG ? -ENOENT : rc;
+	*envc = 0;
+	if (!a->a1) {
+		strlcpy(exec_strings, prog, sizeof(exec_strings));
+		exec_ptrs[n++] = exec_strings;
+		used = strlen(prog) + 1;
+		argc = 1;
+	} else if ((argc = copy_strings(a->a1, &n, &used)) < 0) {
+		return argc;
+	}
+	if ((rc = copy_strings(uenvp, &n, &used)) < 0)
+		return rc;
+	*envc = (int)rc;
 	return argc ? argc : -EINVAL;
 }
 
 /* spawn(const char *name, char *const argv[]): argv may be NULL (then argv = {name}). */
 long sys_spawn(const struct syscall_args *a)
 {
-	char prog[32], *argv[SPAWN_MAX_ARGS];
-	long argc = get_args(a, prog, sizeof(prog), argv);
+	char prog[32];
+	int envc;
+	long argc = get_args(a, prog, sizeof(prog), 0, &envc);
 
-	return argc < 0 ? argc : do_spawn(prog, (int)argc, argv);
+	return argc < 0 ? argc : do_spawn(prog, (int)argc, exec_ptrs);
 }
 
-/* execve(name, argv, envp): a built-in program by name ("/bin/" optional); envp ignored. */
+/* execve(name, argv, envp): a built-in program by name ("/bin/" optional). */
 long sys_execve(const struct syscall_args *a)
 {
-	char prog[40], *argv[SPAWN_MAX_ARGS];
-	long argc = get_args(a, prog, sizeof(prog), argv);
+	char prog[40];
+	int envc;
+	long argc = get_args(a, prog, sizeof(prog), a->a2, &envc);
 
 	if (argc < 0)
 		return argc;
-	return do_execve(strncmp(prog, "/bin/", 5) ? prog : prog + 5, (int)argc, argv);
+	return do_execve(strncmp(prog, "/bin/", 5) ? prog : prog + 5, (int)argc, exec_ptrs, envc,
+			 exec_ptrs + argc);
 }
 
 /*
@@ -158,4 +190,33 @@ long sys_getdents_pids(const struct syscall_args *a)
 		n++;
 	}
 	return n;
+}
+
+/*
+ * clone(flags, newsp, parent_tid, child_tid, tls) for the fork family only:
+ * glibc's fork (SIGCHLD | CLONE_CHILD_SETTID | CLONE_CHILD_CLEARTID), musl's
+ * and posix_spawn's (CLONE_VM | CLONE_VFORK | SIGCHLD), CLONE_PARENT_SETTID.
+ * Threads (CLONE_VM without CLONE_VFORK, CLONE_THREAD, CLONE_SETTLS...) and
+ * namespaces: EINVAL, with a line saying so.
+ */
+long sys_clone(const struct syscall_args *a)
+{
+	uint64_t flags = a->a0, sig = flags & CSIGNAL;
+	uint64_t ok = CLONE_VM | CLONE_VFORK | CLONE_PARENT_SETTID | CLONE_CHILD_SETTID |
+		      CLONE_CHILD_CLEARTID;
+
+	if ((flags & ~(ok | CSIGNAL)) || (sig && sig != SIGCHLD) ||
+	    ((flags & CLONE_VM) && !(flags & CLONE_VFORK))) {
+		kprintf("clone: flags 0x%lx from %s[%d] not supported (only the fork family: "
+			"no threads yet): EINVAL\n",
+			(unsigned long)flags, current->comm, current->pid);
+		return -EINVAL;
+	}
+	return do_clone(current->regs, flags, a->a1, a->a2, a->a3);
+}
+
+long sys_vfork(const struct syscall_args *a)
+{
+	(void)a;
+	return do_clone(current->regs, CLONE_VM | CLONE_VFORK | SIGCHLD, 0, 0, 0);
 }

@@ -6,6 +6,8 @@
 #include "kernel/arch/cpu.h"
 #include "kernel/arch/gdt.h"
 #include "kernel/lib/errno.h"
+#include "kernel/lib/printk.h"
+#include "kernel/lib/string.h"
 #include "kernel/task/sched.h"
 #include "kernel/syscall/syscall.h"
 
@@ -50,6 +52,32 @@ static const struct {
 	{__NR_aslrbench_job, sys_aslrbench_job},
 	{__NR_aslrbench_test, sys_aslrbench_test},
 	{__NR_getdents_pids, sys_getdents_pids},
+	/* The Linux process ABI (issue 14). */
+	{__NR_mprotect, sys_mprotect},
+	{__NR_rt_sigaction, sys_rt_sigaction},
+	{__NR_rt_sigprocmask, sys_rt_sigprocmask},
+	{__NR_writev, sys_writev},
+	{__NR_clone, sys_clone},
+	{__NR_vfork, sys_vfork},
+	{__NR_uname, sys_uname},
+	{__NR_getrlimit, sys_getrlimit},
+	{__NR_sysinfo, sys_sysinfo},
+	{__NR_setpgid, sys_setpgid},
+	{__NR_getpgrp, sys_getpgrp},
+	{__NR_setsid, sys_setsid},
+	{__NR_getpgid, sys_getpgid},
+	{__NR_getsid, sys_getsid},
+	{__NR_arch_prctl, sys_arch_prctl},
+	{__NR_setrlimit, sys_setrlimit},
+	{__NR_gettid, sys_gettid},
+	{__NR_sched_getaffinity, sys_sched_getaffinity},
+	{__NR_set_tid_address, sys_set_tid_address},
+	{__NR_clock_nanosleep, sys_clock_nanosleep},
+	{__NR_set_robust_list, sys_set_robust_list},
+	{__NR_prlimit64, sys_prlimit64},
+	{__NR_getcpu, sys_getcpu},
+	{__NR_setgid, sys_setgid},
+	{__NR_getgroups, sys_getgroups},
 	{__NR_bench_submit, sys_bench_submit},
 	{__NR_fuzz_note, sys_fuzz_note},
 };
@@ -88,6 +116,38 @@ void syscall_init(void)
 	wrmsr(MSR_SFMASK, SYSCALL_MASK);
 }
 
+/*
+ * An unknown call returns ENOSYS, as Linux's, and says so once per
+ * (program, number) so a user sees what a program wanted.  rseq is
+ * deliberately ENOSYS (glibc then does without) and stays quiet.
+ */
+static void warn_unknown(uint64_t nr)
+{
+	static struct {
+		char comm[TASK_COMM_LEN];
+		uint64_t nr;
+	} seen[64];
+	static unsigned nseen;
+	const char *name = syscall_name(nr);
+
+	if (nr == __NR_rseq)
+		return;
+	for (unsigned i = 0; i < nseen; i++)
+		if (seen[i].nr == nr && !strcmp(seen[i].comm, current->comm))
+			return;
+	if (nseen < sizeof(seen) / sizeof(seen[0])) {
+		strlcpy(seen[nseen].comm, current->comm, TASK_COMM_LEN);
+		seen[nseen++].nr = nr;
+	} else if (nseen++ == sizeof(seen) / sizeof(seen[0])) {
+		kprintf("unknown syscall: further warnings suppressed\n");
+		return;
+	} else {
+		return;
+	}
+	kprintf("unknown syscall %lu (%s?) from %s[%d]\n", (unsigned long)nr, name, current->comm,
+		current->pid);
+}
+
 void syscall_dispatch(struct trap_frame *f)
 {
 	struct syscall_args a = {f->rdi, f->rsi, f->rdx, f->r10, f->r8, f->r9};
@@ -98,14 +158,18 @@ void syscall_dispatch(struct trap_frame *f)
 	 */
 	unsigned nr = (uint32_t)f->rax;
 	long ret = -ENOSYS;
+	bool found = false;
 
 	current->regs = f;
 	for (unsigned i = 0; i < sizeof(table) / sizeof(table[0]); i++) {
 		if (table[i].nr == nr) {
 			ret = table[i].fn(&a);
+			found = true;
 			break;
 		}
 	}
+	if (!found)
+		warn_unknown(nr);
 	f->rax = (uint64_t)ret;
 	preempt_from_user();
 }

@@ -51,4 +51,35 @@ long sys_bench_submit(const struct syscall_args *a);
 long sys_aslrbench_lab(const struct syscall_args *a);
 long sys_fuzz_note(const struct syscall_args *a);
 
+/* The Linux process ABI (issue 14): sys_linux.c, sys_signal.c, sys_iov.c, sys_proc.c, sys_mm.c. */
+long sys_mprotect(const struct syscall_args *a);
+long sys_rt_sigaction(const struct syscall_args *a);
+long sys_rt_sigprocmask(const struct syscall_args *a);
+long sys_writev(const struct syscall_args *a);
+long sys_clone(const struct syscall_args *a);
+long sys_vfork(const struct syscall_args *a);
+long sys_uname(const struct syscall_args *a);
+long sys_getrlimit(const struct syscall_args *a);
+long sys_setrlimit(const struct syscall_args *a);
+long sys_prlimit64(const struct syscall_args *a);
+long sys_sysinfo(const struct syscall_args *a);
+long sys_setpgid(const struct syscall_args *a);
+long sys_getpgrp(const struct syscall_args *a);
+long sys_setsid(const struct syscall_args *a);
+long sys_getpgid(const struct syscall_args *a);
+long sys_getsid(const struct syscall_args *a);
+long sys_arch_prctl(const struct syscall_args *a);
+long sys_gettid(const struct syscall_args *a);
+long sys_sched_getaffinity(const struct syscall_args *a);
+long sys_set_tid_address(const struct syscall_args *a);
+long sys_clock_nanosleep(const struct syscall_args *a);
+long sys_set_robust_list(const struct syscall_args *a);
+long sys_getcpu(const struct syscall_args *a);
+long sys_setgid(const struct syscall_args *a);
+long sys_getgroups(const struct syscall_args *a);
+/* Runs rw (sys_write, sys_read) over a user iovec array, as Linux's do_readv_writev. */
+long iov_loop(uint64_t fd, uint64_t uiov, uint64_t cnt, syscall_fn rw);
+/* A Linux x86_64 system call's name, "" when not in the table (the warning's). */
+const char *syscall_name(uint64_t nr);
+
 #endif

@@ -35,6 +35,14 @@ void do_exit(int status)
 			task_file_put(t->files[i]);
 		t->files[i] = 0;
 	}
+	/* CLONE_CHILD_CLEARTID / set_tid_address: the tid word is zeroed (no futex wake: no
+	 * threads). */
+	if (t->clear_child_tid && t->mm) {
+		int zero = 0;
+
+		mm_copy_to(t->mm, t->clear_child_tid, &zero, sizeof(zero));
+	}
+	vfork_release(t);
 	mm_put(t->mm);
 	t->mm = 0;
 	for (int i = 0; i < NR_TASKS; i++) {

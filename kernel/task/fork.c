@@ -66,20 +66,45 @@ static uint64_t canary_for_fork(void)
 	return v;
 }
 
-long do_fork(struct trap_frame *regs)
+/* What a child inherits of the Linux process ABI (TLS, limits, session, signals). */
+static void copy_linux_state(struct task_struct *p, const struct task_struct *parent)
+{
+	p->fs_base = parent->fs_base;
+	p->gs_base = parent->gs_base;
+	p->rlim_stack_cur = parent->rlim_stack_cur;
+	p->rlim_stack_max = parent->rlim_stack_max;
+	p->pgid = parent->pgid;
+	p->sid = parent->sid;
+	p->sigmask = parent->sigmask;
+	memcpy(p->sigaction, parent->sigaction, sizeof(p->sigaction));
+}
+
+/*
+ * The fork family (copy_process): a copy-on-write copy of the caller, or
+ * with CLONE_VM one that shares its address space (vfork: the parent
+ * sleeps until the child execs or exits).  Other clone flags were refused
+ * by the caller.
+ */
+long do_clone(struct trap_frame *regs, uint64_t flags, uint64_t newsp, uint64_t ptid, uint64_t ctid)
 {
 	struct task_struct *parent = current, *p;
-	int rc = alloc_task(&p);
+	int rc = alloc_task(&p), pid;
 
 	if (rc)
 		return rc;
-	p->mm = mm_dup(parent->mm);
+	if (flags & CLONE_VM) {
+		p->mm = parent->mm;
+		p->mm->users++;
+	} else {
+		p->mm = mm_dup(parent->mm);
+	}
 	if (!p->mm) {
 		free_task(p);
 		return -ENOMEM;
 	}
 	copy_creds(p, parent);
 	dup_files(p, parent);
+	copy_linux_state(p, parent);
 	memcpy(p->comm, parent->comm, sizeof(p->comm));
 	memcpy(p->cmdline, parent->cmdline, sizeof(p->cmdline));
 	p->cmdline_len = parent->cmdline_len;
@@ -89,6 +114,34 @@ long do_fork(struct trap_frame *regs)
 	fpu_copy_current(p);
 	prepare_kernel_stack(p, regs);
 	p->regs->rax = 0; /* the child's return value */
+	if (newsp)
+		p->regs->rsp = newsp;
+	pid = p->pid;
+	/* As Linux: SETTID in the child's memory, PARENT_SETTID in the parent's. */
+	if ((flags & CLONE_CHILD_SETTID) && mm_copy_to(p->mm, ctid, &pid, sizeof(pid)) < 0)
+		ctid = 0; /* a bad pointer is ignored, as put_user's failure is */
+	if (flags & CLONE_CHILD_CLEARTID)
+		p->clear_child_tid = ctid;
+	if (flags & CLONE_PARENT_SETTID)
+		mm_copy_to(parent->mm, ptid, &pid, sizeof(pid));
+	if (flags & CLONE_VFORK)
+		p->vfork_parent = parent;
 	start_task(p);
-	return p->pid;
+	while ((flags & CLONE_VFORK) && p->vfork_parent == parent && p->pid == pid)
+		sleep_on(&p->vfork_parent, (const void *)do_clone);
+	return pid;
+}
+
+long do_fork(struct trap_frame *regs)
+{
+	return do_clone(regs, 0, 0, 0, 0);
+}
+
+/* exec or exit of a vfork child: its parent may run again. */
+void vfork_release(struct task_struct *t)
+{
+	if (t->vfork_parent) {
+		t->vfork_parent = 0;
+		wake_up(&t->vfork_parent);
+	}
 }

@@ -20,6 +20,18 @@
 #define SIGSEGV		 11
 
 long do_fork(struct trap_frame *regs);
+/* The clone flags the fork family takes (glibc's and musl's fork, vfork, posix_spawn). */
+#define CSIGNAL		     0x000000ff
+#define CLONE_VM	     0x00000100
+#define CLONE_VFORK	     0x00004000
+#define CLONE_SETTLS	     0x00080000
+#define CLONE_PARENT_SETTID  0x00100000
+#define CLONE_CHILD_CLEARTID 0x00200000
+#define CLONE_CHILD_SETTID   0x01000000
+#define SIGCHLD		     17
+long do_clone(struct trap_frame *regs, uint64_t flags, uint64_t newsp, uint64_t ptid,
+	      uint64_t ctid);
+void vfork_release(struct task_struct *t);
 /* Set by the fork benchmark: receives the cycles of each fork's get_random_int(). */
 extern void (*fork_rng_sample_hook)(uint32_t cycles);
 void prepare_kernel_stack(struct task_struct *p, const struct trap_frame *regs);
@@ -31,7 +43,7 @@ void dup_files(struct task_struct *p, const struct task_struct *from);
 /* argv holds kernel strings; returns the child's pid or -errno. */
 long do_spawn(const char *name, int argc, char *const argv[]);
 /* The caller becomes `name` (same pid); 0 or -errno, the caller intact on failure. */
-long do_execve(const char *name, int argc, char *const argv[]);
+long do_execve(const char *name, int argc, char *const argv[], int envc, char *const envp[]);
 
 __attribute__((noreturn)) void do_exit(int status);
 /* pid: > 0 that child, else any; status/utime/stime may be NULL. */

@@ -6,8 +6,9 @@
 /* The built-in programs, linked into the kernel image (build/user/progtab.asm). */
 struct user_program {
 	const char *name;
-	const uint8_t *image; /* a static PIE ELF */
+	const uint8_t *image; /* a static ELF: ET_DYN (static PIE) or ET_EXEC */
 	uint64_t size;
+	uint64_t native; /* 1: an aslrbench program (the kernel relocates it); 0: a Linux one */
 };
 
 extern const struct user_program user_programs[]; /* ends with a NULL name */

@@ -108,6 +108,10 @@ static void context_switch(struct task_struct *prev, struct task_struct *next)
 	if (!next->kthread) {
 		tss_set_rsp0(top);
 		pc->kernel_rsp = top;
+		/* arch_prctl's bases; the user GS base sits in KERNEL_GS_BASE while in the kernel.
+		 */
+		wrmsr(MSR_FS_BASE, next->fs_base);
+		wrmsr(MSR_KGS_BASE, next->gs_base);
 	}
 	write_cr3(next->mm ? next->mm->pml4 : vmm_kernel_pml4());
 	pc->cur_task = next;

@@ -49,6 +49,8 @@ int alloc_task(struct task_struct **out)
 		t->kstack = (uint64_t)phys_to_virt(stack);
 		t->pid = alloc_pid();
 		t->dumpable = 1;
+		t->rlim_stack_cur = RLIM_STACK_DEFAULT;
+		t->rlim_stack_max = RLIM_INFINITY_K;
 		t->state = TASK_INTERRUPTIBLE; /* not runnable until set up */
 		*out = t;
 		return 0;

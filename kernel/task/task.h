@@ -29,6 +29,16 @@ enum task_state {
 struct mm_struct;
 struct file;
 
+#define NSIG_LINUX 64
+/* rt_sigaction's struct as the x86_64 kernel takes it (struct sigaction). */
+struct k_sigaction {
+	uint64_t handler, flags, restorer, mask;
+};
+#define SIG_DFL_HANDLER	   0
+#define SIG_IGN_HANDLER	   1
+#define RLIM_STACK_DEFAULT (8ULL << 20) /* _STK_LIM */
+#define RLIM_INFINITY_K	   (~0ULL)
+
 struct task_struct {
 	int pid;
 	struct task_struct *parent;
@@ -60,6 +70,16 @@ struct task_struct {
 	int exit_code; /* wait4 status encoding */
 	bool need_resched;
 	bool woken; /* woken from a sleep since it last ran: runs first */
+
+	/* The Linux process ABI (kernel/syscall/sys_linux.c, sys_clone.c). */
+	uint64_t fs_base, gs_base; /* arch_prctl: loaded at every switch to this task */
+	uint64_t clear_child_tid;  /* set_tid_address, CLONE_CHILD_CLEARTID: zeroed at exit */
+	uint64_t robust_list, robust_len;
+	uint64_t rlim_stack_cur, rlim_stack_max; /* RLIMIT_STACK */
+	int pgid, sid;
+	uint64_t sigmask; /* rt_sigprocmask: stored; delivery is not implemented yet */
+	struct k_sigaction sigaction[NSIG_LINUX];
+	struct task_struct *vfork_parent; /* sleeping in vfork until this task execs or exits */
 
 	struct file *files[NR_OPEN];
 	char cmdline[TASK_CMDLINE]; /* argv, NUL-separated, as /proc/pid/cmdline */

@@ -39,6 +39,33 @@
 #define __NR_clock_gettime 228
 #define __NR_exit_group	   231
 #define __NR_getrandom	   318
+/* The Linux process ABI (issue 14): what static musl and glibc need to start. */
+#define __NR_mprotect	       10
+#define __NR_rt_sigaction      13
+#define __NR_rt_sigprocmask    14
+#define __NR_writev	       20
+#define __NR_clone	       56
+#define __NR_vfork	       58
+#define __NR_uname	       63
+#define __NR_getrlimit	       97
+#define __NR_sysinfo	       99
+#define __NR_setgid	       106
+#define __NR_setpgid	       109
+#define __NR_getpgrp	       111
+#define __NR_setsid	       112
+#define __NR_getgroups	       115
+#define __NR_getpgid	       121
+#define __NR_getsid	       124
+#define __NR_arch_prctl	       158
+#define __NR_setrlimit	       160
+#define __NR_gettid	       186
+#define __NR_sched_getaffinity 204
+#define __NR_set_tid_address   218
+#define __NR_clock_nanosleep   230
+#define __NR_set_robust_list   273
+#define __NR_prlimit64	       302
+#define __NR_getcpu	       309
+#define __NR_rseq	       334
 /* aslrbench's own calls, above Linux's range. */
 #define __NR_spawn	    500 /* spawn(name, argv): start a built-in program */
 #define __NR_aslrbench_job  501 /* init: run the job the command line asks for */

@@ -238,6 +238,33 @@ static void attack(int argc, char **argv)
 		       err_name(rc));
 }
 
+/* run NAME [ARGS]: a built-in program (ours or a Linux one, e.g. busybox) as a child. */
+static void run(int argc, char **argv)
+{
+	char *args[MAX_ARGS + 1];
+	int status = 0;
+	long pid;
+
+	if (argc < 2) {
+		printf("run: usage: run PROGRAM [ARGS...]\n");
+		return;
+	}
+	for (int i = 1; i < argc; i++)
+		args[i - 1] = argv[i];
+	args[argc - 1] = 0;
+	pid = spawn(args[0], args);
+	if (pid < 0) {
+		printf("run: %s: %s\n", args[0],
+		       pid == -ENOEXEC ? "Exec format error" : err_name(pid));
+		return;
+	}
+	wait4((int)pid, &status, 0, 0);
+	if (status & 0x7f)
+		printf("run: %s killed by signal %d\n", args[0], status & 0x7f);
+	else if (status >> 8)
+		printf("run: %s exited %d\n", args[0], (status >> 8) & 0xff);
+}
+
 static void help(void)
 {
 	puts_n("commands:\n"
@@ -247,6 +274,7 @@ static void help(void)
 	       "  id                real, effective and saved ids\n"
 	       "  su UID            (root) a shell as UID; exit returns\n"
 	       "  rng [NAME]        show or (root) set the get_random_int() variant\n"
+	       "  run PROG [ARGS]   run a built-in program: busybox, lx_musl, lx_glibc, ...\n"
 	       "  exit              leave this shell\n"
 	       "  attack [S] [RNG]  (root) 20 attack-lab trials of strategy S against RNG\n"
 	       "  poweroff          (root) end the run\n"
@@ -275,6 +303,8 @@ static int shell(void)
 			argc < 2 ? (void)printf("cat: usage: cat FILE\n") : (void)cat(argv[1]);
 		else if (!strcmp(argv[0], "id"))
 			id();
+		else if (!strcmp(argv[0], "run"))
+			run(argc, argv);
 		else if (!strcmp(argv[0], "su"))
 			su(argc > 1 ? argv[1] : 0);
 		else if (!strcmp(argv[0], "rng"))

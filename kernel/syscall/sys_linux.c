@@ -1,0 +1,304 @@
+/*
+ * The Linux process ABI that static musl and glibc need at start-up and for
+ * fork: arch_prctl, set_tid_address, set_robust_list, gettid, uname,
+ * sysinfo, the rlimits, process groups and sessions, the CPU mask, getcpu
+ * and clock_nanosleep.  Values and errors as Linux's x86_64 ones.
+ */
+#include "kernel/arch/cpu.h"
+#include "kernel/arch/timer.h"
+#include "kernel/arch/tsc.h"
+#include "kernel/lib/errno.h"
+#include "kernel/lib/string.h"
+#include "kernel/mm/mm.h"
+#include "kernel/mm/pmm.h"
+#include "kernel/mm/uaccess.h"
+#include "kernel/task/sched.h"
+#include "kernel/syscall/syscall.h"
+
+#define ARCH_SET_GS   0x1001
+#define ARCH_SET_FS   0x1002
+#define ARCH_GET_FS   0x1003
+#define ARCH_GET_GS   0x1004
+#define RLIMIT_STACK  3
+#define RLIM_NLIMITS  16
+#define TIMER_ABSTIME 1
+#define NSEC	      1000000000ULL
+
+/* The uname this kernel reports: Linux's ABI, the RNG era it models. */
+#define UTS_SYSNAME "Linux"
+#define UTS_NODE    "aslrbench"
+#define UTS_RELEASE "2.6.29-aslrbench"
+#define UTS_VERSION "#1 aslrbench"
+#define UTS_MACHINE "x86_64"
+
+static bool canonical_user(uint64_t a)
+{
+	return a < TASK_SIZE;
+}
+
+long sys_arch_prctl(const struct syscall_args *a)
+{
+	struct task_struct *t = current;
+	uint64_t v;
+
+	switch (a->a0) {
+	case ARCH_SET_FS:
+		if (!canonical_user(a->a1))
+			return -EPERM; /* as Linux: a base outside the user half */
+		t->fs_base = a->a1;
+		wrmsr(MSR_FS_BASE, a->a1);
+		return 0;
+	case ARCH_SET_GS:
+		if (!canonical_user(a->a1))
+			return -EPERM;
+		t->gs_base = a->a1;
+		wrmsr(MSR_KGS_BASE, a->a1); /* the user's GS base while in the kernel */
+		return 0;
+	case ARCH_GET_FS:
+	case ARCH_GET_GS:
+		v = a->a0 == ARCH_GET_FS ? t->fs_base : t->gs_base;
+		return copy_to_user(a->a1, &v, sizeof(v)) ? -EFAULT : 0;
+	default:
+		return -EINVAL;
+	}
+}
+
+long sys_set_tid_address(const struct syscall_args *a)
+{
+	current->clear_child_tid = a->a0;
+	return current->pid;
+}
+
+/* Stored, as Linux does; walked at exit only for futexes, which need threads. */
+long sys_set_robust_list(const struct syscall_args *a)
+{
+	if (a->a1 != 24) /* sizeof(struct robust_list_head) */
+		return -EINVAL;
+	current->robust_list = a->a0;
+	current->robust_len = a->a1;
+	return 0;
+}
+
+long sys_gettid(const struct syscall_args *a)
+{
+	(void)a;
+	return current->pid; /* one thread per process */
+}
+
+struct new_utsname {
+	char sysname[65], nodename[65], release[65], version[65], machine[65], domainname[65];
+};
+
+long sys_uname(const struct syscall_args *a)
+{
+	struct new_utsname u;
+
+	memset(&u, 0, sizeof(u));
+	strlcpy(u.sysname, UTS_SYSNAME, sizeof(u.sysname));
+	strlcpy(u.nodename, UTS_NODE, sizeof(u.nodename));
+	strlcpy(u.release, UTS_RELEASE, sizeof(u.release));
+	strlcpy(u.version, UTS_VERSION, sizeof(u.version));
+	strlcpy(u.machine, UTS_MACHINE, sizeof(u.machine));
+	strlcpy(u.domainname, "(none)", sizeof(u.domainname));
+	return copy_to_user(a->a0, &u, sizeof(u)) ? -EFAULT : 0;
+}
+
+struct sysinfo_k {
+	int64_t uptime;
+	uint64_t loads[3], totalram, freeram, sharedram, bufferram, totalswap, freeswap;
+	uint16_t procs, pad;
+	uint64_t totalhigh, freehigh;
+	uint32_t mem_unit;
+	char f[0];
+};
+
+long sys_sysinfo(const struct syscall_args *a)
+{
+	struct sysinfo_k si;
+
+	memset(&si, 0, sizeof(si));
+	si.uptime = (int64_t)(jiffies / timer_hz());
+	si.totalram = pmm_total_count() * PAGE_SIZE;
+	si.freeram = pmm_free_count() * PAGE_SIZE;
+	si.procs = (uint16_t)nr_tasks_in_use();
+	si.mem_unit = 1;
+	return copy_to_user(a->a0, &si, sizeof(si)) ? -EFAULT : 0;
+}
+
+struct rlimit_k {
+	uint64_t cur, max;
+};
+
+/* RLIMIT_STACK is kept (exec's E2BIG limit); every other limit reads as unlimited. */
+static long do_prlimit(struct task_struct *t, unsigned res, const struct rlimit_k *new,
+		       struct rlimit_k *old)
+{
+	if (res >= RLIM_NLIMITS)
+		return -EINVAL;
+	if (old) {
+		old->cur = res == RLIMIT_STACK ? t->rlim_stack_cur : RLIM_INFINITY_K;
+		old->max = res == RLIMIT_STACK ? t->rlim_stack_max : RLIM_INFINITY_K;
+	}
+	if (!new)
+		return 0;
+	if (new->cur > new->max)
+		return -EINVAL;
+	if (res != RLIMIT_STACK)
+		return new->max == RLIM_INFINITY_K &&new->cur == RLIM_INFINITY_K ? 0 : -EPERM;
+	if (new->max > t->rlim_stack_max && !(current->cred.cap_effective & (1ULL << 24)))
+		return -EPERM; /* raising the hard limit needs CAP_SYS_RESOURCE */
+	t->rlim_stack_cur = new->cur;
+	t->rlim_stack_max = new->max;
+	return 0;
+}
+
+long sys_getrlimit(const struct syscall_args *a)
+{
+	struct rlimit_k r;
+	long rc = do_prlimit(current, (unsigned)a->a0, 0, &r);
+
+	if (rc)
+		return rc;
+	return copy_to_user(a->a1, &r, sizeof(r)) ? -EFAULT : 0;
+}
+
+long sys_setrlimit(const struct syscall_args *a)
+{
+	struct rlimit_k r;
+
+	if (copy_from_user(&r, a->a1, sizeof(r)))
+		return -EFAULT;
+	return do_prlimit(current, (unsigned)a->a0, &r, 0);
+}
+
+/* prlimit64(pid, resource, new, old): pid 0 or the caller's own (others: EPERM here). */
+long sys_prlimit64(const struct syscall_args *a)
+{
+	struct rlimit_k n, o;
+	int pid = (int)a->a0;
+	long rc;
+
+	if (pid && pid != current->pid)
+		return find_task_by_pid(pid) ? -EPERM : -ESRCH;
+	if (a->a2 && copy_from_user(&n, a->a2, sizeof(n)))
+		return -EFAULT;
+	rc = do_prlimit(current, (unsigned)a->a1, a->a2 ? &n : 0, &o);
+	if (rc)
+		return rc;
+	return a->a3 && copy_to_user(a->a3, &o, sizeof(o)) ? -EFAULT : 0;
+}
+
+static struct task_struct *task_or_self(int pid)
+{
+	return pid ? find_task_by_pid(pid) : current;
+}
+
+long sys_getpgid(const struct syscall_args *a)
+{
+	struct task_struct *t = task_or_self((int)a->a0);
+
+	return t && t->state != TASK_ZOMBIE ? t->pgid : -ESRCH;
+}
+
+long sys_getpgrp(const struct syscall_args *a)
+{
+	(void)a;
+	return current->pgid;
+}
+
+long sys_getsid(const struct syscall_args *a)
+{
+	struct task_struct *t = task_or_self((int)a->a0);
+
+	return t && t->state != TASK_ZOMBIE ? t->sid : -ESRCH;
+}
+
+long sys_setsid(const struct syscall_args *a)
+{
+	struct task_struct *t = current;
+
+	(void)a;
+	/* EPERM when a process group with our pid exists already (we lead one). */
+	for (int i = 0; i < NR_TASKS; i++)
+		if (tasks[i].state != TASK_UNUSED && tasks[i].pgid == t->pid)
+			return -EPERM;
+	t->sid = t->pgid = t->pid;
+	return t->sid;
+}
+
+/* setpgid(pid, pgid) as Linux: self or a child, same session, no session leader. */
+long sys_setpgid(const struct syscall_args *a)
+{
+	struct task_struct *t = task_or_self((int)a->a0), *me = current;
+	int pgid = (int)a->a1 ? (int)a->a1 : (t ? t->pid : 0);
+	bool found = false;
+
+	if ((int)a->a1 < 0)
+		return -EINVAL;
+	if (!t || (t != me && t->parent != me))
+		return -ESRCH;
+	if (t->sid == t->pid || t->sid != me->sid)
+		return -EPERM;
+	for (int i = 0; i < NR_TASKS && pgid != t->pid; i++)
+		if (tasks[i].state != TASK_UNUSED && tasks[i].pgid == pgid &&
+		    tasks[i].sid == me->sid)
+			found = true;
+	if (pgid != t->pid && !found)
+		return -EPERM;
+	t->pgid = pgid;
+	return 0;
+}
+
+/* One CPU: the mask has bit 0; the size must cover the kernel's cpumask (8 bytes). */
+long sys_sched_getaffinity(const struct syscall_args *a)
+{
+	uint64_t mask = 1;
+
+	if (a->a1 < sizeof(mask) || (a->a1 & (sizeof(long) - 1)))
+		return -EINVAL;
+	if (a->a0 && !find_task_by_pid((int)a->a0))
+		return -ESRCH;
+	if (copy_to_user(a->a2, &mask, sizeof(mask)))
+		return -EFAULT;
+	return sizeof(mask);
+}
+
+long sys_getcpu(const struct syscall_args *a)
+{
+	unsigned zero = 0;
+
+	if ((a->a0 && copy_to_user(a->a0, &zero, sizeof(zero))) ||
+	    (a->a1 && copy_to_user(a->a1, &zero, sizeof(zero))))
+		return -EFAULT;
+	return 0;
+}
+
+struct timespec_ln {
+	int64_t tv_sec, tv_nsec;
+};
+
+/* clock_nanosleep(clock, flags, req, rem): CLOCK_REALTIME/MONOTONIC, relative or absolute. */
+long sys_clock_nanosleep(const struct syscall_args *a)
+{
+	struct timespec_ln ts;
+	struct syscall_args rel = *a;
+	uint64_t now_ns, want_ns;
+
+	if (a->a0 > 1)
+		return -EINVAL; /* the CPU-time clocks are not kept */
+	if (copy_from_user(&ts, a->a2, sizeof(ts)))
+		return -EFAULT;
+	if (ts.tv_sec < 0 || ts.tv_nsec < 0 || ts.tv_nsec >= (int64_t)NSEC)
+		return -EINVAL;
+	if (a->a1 & TIMER_ABSTIME) {
+		/* Both clocks count from boot here (sys_clock_gettime). */
+		now_ns = tsc_to_ns(rdtsc());
+		want_ns = (uint64_t)ts.tv_sec * NSEC + (uint64_t)ts.tv_nsec;
+		if (want_ns <= now_ns)
+			return 0;
+		do_nanosleep((want_ns - now_ns) * timer_hz() / NSEC + 1);
+		return 0;
+	}
+	rel.a0 = a->a2;
+	return sys_nanosleep(&rel);
+}

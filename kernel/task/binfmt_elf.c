@@ -1,0 +1,417 @@
+/*
+ * The ELF64 loader, after Linux 2.6.29's fs/binfmt_elf.c (load_elf_binary,
+ * create_elf_tables).  It takes ET_EXEC (mapped at its link address) and
+ * ET_DYN (a static PIE, mapped at the randomised exe base); a PT_INTERP
+ * (a dynamic program) is refused until exec from files exists.
+ *
+ * Checks, each a line on the console and -ENOEXEC, the kernel running on:
+ *   header     magic, ELFCLASS64, little-endian, EV_CURRENT, ET_EXEC/ET_DYN,
+ *              EM_X86_64, e_phentsize == sizeof(Elf64_Phdr), 1 <= e_phnum <=
+ *              65536 / sizeof(Elf64_Phdr), the headers inside the file:
+ *              as 2.6.29 (which also gives -ENOEXEC for these)
+ *   segments   p_filesz > p_memsz, an address past TASK_SIZE: 2.6.29 gives
+ *              -EINVAL (and kills the task: it is past the point of no
+ *              return); here they are found before anything is mapped
+ *              unaligned (p_vaddr - p_offset not a page multiple): mmap's
+ *              -EINVAL in 2.6.29; out-of-file (p_offset + p_filesz past the
+ *              end): 2.6.29 maps it and the task gets SIGBUS on the access;
+ *              overlapping or out-of-order segments (page-rounded): 2.6.29
+ *              maps them over each other (MAP_FIXED); segments spanning more
+ *              than 256 MiB, and ET_EXEC below 64 KiB (mmap_min_addr):
+ *              refused here, as this loader copies segments into memory
+ *   PT_INTERP  refused: "dynamic programs need exec from files"
+ */
+#include "boot/elf64.h"
+#include "kernel/arch/cpu.h"
+#include "kernel/lib/errno.h"
+#include "kernel/lib/printk.h"
+#include "kernel/lib/string.h"
+#include "kernel/mm/pmm.h"
+#include "kernel/random/random.h"
+#include "kernel/task/binfmt_elf.h"
+#include "kernel/task/task.h"
+
+#define ET_DYN		  3
+#define EV_CURRENT	  1
+#define PT_DYNAMIC	  2
+#define PT_INTERP	  3
+#define PT_GNU_STACK	  0x6474e551
+#define DT_NULL		  0
+#define DT_RELA		  7
+#define DT_RELASZ	  8
+#define DT_RELAENT	  9
+#define R_X86_64_NONE	  0
+#define R_X86_64_RELATIVE 8
+#define MAX_SEG_SPAN	  (256ULL << 20)
+#define MMAP_MIN_ADDR	  0x10000ULL
+
+/* The auxiliary vector's types (include/linux/auxvec.h). */
+#define AT_NULL	    0
+#define AT_PHDR	    3
+#define AT_PHENT    4
+#define AT_PHNUM    5
+#define AT_PAGESZ   6
+#define AT_BASE	    7
+#define AT_FLAGS    8
+#define AT_ENTRY    9
+#define AT_UID	    11
+#define AT_EUID	    12
+#define AT_GID	    13
+#define AT_EGID	    14
+#define AT_PLATFORM 15
+#define AT_HWCAP    16
+#define AT_CLKTCK   17
+#define AT_SECURE   23
+#define AT_RANDOM   25
+#define AT_EXECFN   31
+#define USER_HZ	    100 /* CLOCKS_PER_SEC, what times() counts in */
+#define AUXV_PAIRS  18
+
+struct elf_rela {
+	uint64_t r_offset;
+	uint64_t r_info;
+	int64_t r_addend;
+};
+
+static const Elf64_Phdr *phdr(const uint8_t *img, int i)
+{
+	return (const Elf64_Phdr *)(img + ((const Elf64_Ehdr *)img)->e_phoff) + i;
+}
+
+static int noexec(const char *name, const char *why, int seg)
+{
+	if (seg >= 0)
+		kprintf("exec %s: ENOEXEC: segment %d: %s\n", name, seg, why);
+	else
+		kprintf("exec %s: ENOEXEC: %s\n", name, why);
+	return -ENOEXEC;
+}
+
+static int check_header(const uint8_t *img, uint64_t size, const char *name)
+{
+	const Elf64_Ehdr *eh = (const Elf64_Ehdr *)img;
+
+	if (size < sizeof(*eh) || memcmp(eh->e_ident, "\177ELF", 4))
+		return noexec(name, "not an ELF file", -1);
+	if (eh->e_ident[4] != ELFCLASS64 || eh->e_ident[5] != ELFDATA2LSB ||
+	    eh->e_ident[6] != EV_CURRENT || eh->e_machine != EM_X86_64)
+		return noexec(name, "not an x86_64 ELF64 little-endian file", -1);
+	if (eh->e_type != ET_EXEC && eh->e_type != ET_DYN)
+		return noexec(name, "neither ET_EXEC nor ET_DYN", -1);
+	if (eh->e_phentsize != sizeof(Elf64_Phdr) || eh->e_phnum < 1 ||
+	    eh->e_phnum > 65536 / sizeof(Elf64_Phdr))
+		return noexec(name, "bad program header size or count", -1);
+	if (eh->e_phoff > size || size - eh->e_phoff < eh->e_phnum * sizeof(Elf64_Phdr))
+		return noexec(name, "program headers outside the file", -1);
+	return 0;
+}
+
+static int check_load(const Elf64_Phdr *ph, uint64_t size, const char *name, int i, uint16_t type,
+		      uint64_t prev_end)
+{
+	if (ph->p_filesz > ph->p_memsz)
+		return noexec(name, "p_filesz > p_memsz", i);
+	if (ph->p_offset > size || size - ph->p_offset < ph->p_filesz)
+		return noexec(name, "file bytes past the end of the file", i);
+	if ((ph->p_vaddr - ph->p_offset) % PAGE_SIZE)
+		return noexec(name, "p_vaddr and p_offset not congruent modulo the page size", i);
+	if (ph->p_memsz > MAX_SEG_SPAN || ph->p_vaddr >= TASK_SIZE ||
+	    ph->p_vaddr > TASK_SIZE - ph->p_memsz)
+		return noexec(name, "huge segment, or past TASK_SIZE", i);
+	if (type == ET_EXEC && ph->p_vaddr < MMAP_MIN_ADDR)
+		return noexec(name, "ET_EXEC segment below mmap_min_addr (64 KiB)", i);
+	if ((ph->p_vaddr & ~(PAGE_SIZE - 1)) < prev_end)
+		return noexec(name, "overlaps (or precedes) the previous PT_LOAD", i);
+	return 0;
+}
+
+int elf_check(const uint8_t *img, uint64_t size, const char *name, struct elf_info *ei)
+{
+	const Elf64_Ehdr *eh = (const Elf64_Ehdr *)img;
+	uint64_t prev_end = 0, lo = ~0ULL;
+	bool any = false;
+	int rc = check_header(img, size, name);
+
+	if (rc)
+		return rc;
+	memset(ei, 0, sizeof(*ei));
+	ei->type = eh->e_type;
+	ei->entry = eh->e_entry;
+	ei->phoff = eh->e_phoff;
+	ei->phnum = eh->e_phnum;
+	for (int i = 0; i < eh->e_phnum; i++) {
+		const Elf64_Phdr *ph = phdr(img, i);
+
+		if (ph->p_type == PT_INTERP)
+			return noexec(name, "has PT_INTERP: dynamic programs need exec from files",
+				      -1);
+		if (ph->p_type == PT_GNU_STACK)
+			ei->exec_stack = (ph->p_flags & PF_X) != 0;
+		if (ph->p_type != PT_LOAD || !ph->p_memsz)
+			continue;
+		if ((rc = check_load(ph, size, name, i, ei->type, prev_end)))
+			return rc;
+		if (!any)
+			ei->load_off = ph->p_vaddr - ph->p_offset;
+		any = true;
+		if (ph->p_vaddr < lo)
+			lo = ph->p_vaddr;
+		prev_end = (ph->p_vaddr + ph->p_memsz + PAGE_SIZE - 1) & ~(PAGE_SIZE - 1);
+		ei->end = ph->p_vaddr + ph->p_memsz;
+	}
+	if (!any)
+		return noexec(name, "no PT_LOAD segment", -1);
+	if (ei->end - (lo & ~(PAGE_SIZE - 1)) > MAX_SEG_SPAN)
+		return noexec(name, "segments span more than 256 MiB", -1);
+	if (ei->entry < lo || ei->entry >= ei->end)
+		return noexec(name, "entry point outside the segments", -1);
+	return 0;
+}
+
+/* The address of a virtual address's file bytes inside a PT_LOAD segment. */
+static const uint8_t *vaddr_in_file(const uint8_t *img, uint64_t va, uint64_t len)
+{
+	const Elf64_Ehdr *eh = (const Elf64_Ehdr *)img;
+
+	for (int i = 0; i < eh->e_phnum; i++) {
+		const Elf64_Phdr *ph = phdr(img, i);
+
+		if (ph->p_type == PT_LOAD && va >= ph->p_vaddr && len <= ph->p_filesz &&
+		    va - ph->p_vaddr <= ph->p_filesz - len)
+			return img + ph->p_offset + (va - ph->p_vaddr);
+	}
+	return 0;
+}
+
+/*
+ * The built-in programs are static PIEs whose crt0 does not relocate itself:
+ * the kernel applies their R_X86_64_RELATIVE entries.  Linux does no such
+ * thing; foreign static PIEs (glibc, musl) relocate themselves.
+ */
+static int relocate(struct mm_struct *mm, const uint8_t *img, uint64_t base)
+{
+	const Elf64_Ehdr *eh = (const Elf64_Ehdr *)img;
+	uint64_t rela = 0, relasz = 0, relaent = sizeof(struct elf_rela);
+
+	for (int i = 0; i < eh->e_phnum; i++) {
+		const Elf64_Phdr *ph = phdr(img, i);
+		const uint64_t *dyn;
+
+		if (ph->p_type != PT_DYNAMIC)
+			continue;
+		dyn = (const uint64_t *)vaddr_in_file(img, ph->p_vaddr, ph->p_filesz);
+		if (!dyn)
+			return -ENOEXEC;
+		for (uint64_t k = 0; k + 1 < ph->p_filesz / 8 && dyn[k] != DT_NULL; k += 2) {
+			if (dyn[k] == DT_RELA)
+				rela = dyn[k + 1];
+			else if (dyn[k] == DT_RELASZ)
+				relasz = dyn[k + 1];
+			else if (dyn[k] == DT_RELAENT)
+				relaent = dyn[k + 1];
+		}
+	}
+	if (!relasz)
+		return 0;
+	if (relaent != sizeof(struct elf_rela) || relasz % relaent)
+		return -ENOEXEC;
+	const struct elf_rela *r = (const struct elf_rela *)vaddr_in_file(img, rela, relasz);
+
+	if (!r)
+		return -ENOEXEC;
+	for (uint64_t i = 0; i < relasz / relaent; i++) {
+		uint64_t val = base + (uint64_t)r[i].r_addend;
+		uint32_t type = (uint32_t)r[i].r_info;
+
+		if (type == R_X86_64_NONE)
+			continue;
+		if (type != R_X86_64_RELATIVE || mm_copy_to(mm, base + r[i].r_offset, &val, 8))
+			return -ENOEXEC;
+	}
+	return 0;
+}
+
+/*
+ * Each PT_LOAD becomes one region of fresh zero pages into which its file
+ * bytes are copied, so the bss (p_memsz past p_filesz), including the rest
+ * of the partial page after the file bytes, is zero without Linux's padzero
+ * (which is needed there because the file page itself is mapped).
+ */
+int elf_map(struct mm_struct *mm, const struct linux_binprm *bprm, const struct elf_info *ei,
+	    uint64_t bias)
+{
+	const uint8_t *img = bprm->image;
+	bool first = true;
+
+	for (int i = 0; i < ei->phnum; i++) {
+		const Elf64_Phdr *ph = phdr(img, i);
+		uint64_t start, end;
+		uint32_t fl = 0;
+		int rc;
+
+		if (ph->p_type != PT_LOAD || !ph->p_memsz)
+			continue;
+		start = bias + (ph->p_vaddr & ~(PAGE_SIZE - 1));
+		end = (bias + ph->p_vaddr + ph->p_memsz + PAGE_SIZE - 1) & ~(PAGE_SIZE - 1);
+		fl |= (ph->p_flags & PF_R) ? VM_READ : 0;
+		fl |= (ph->p_flags & PF_W) ? VM_WRITE : 0;
+		fl |= (ph->p_flags & PF_X) ? VM_EXEC : 0;
+		rc = mm_add_vma(mm, start, end, fl, VMA_EXE, ph->p_offset & ~(PAGE_SIZE - 1));
+		if (rc)
+			return rc == -EINVAL ? -ENOEXEC : rc;
+		rc = mm_copy_to(mm, bias + ph->p_vaddr, img + ph->p_offset, ph->p_filesz);
+		if (rc)
+			return rc;
+		if (first || (ph->p_flags & PF_X)) {
+			if (ph->p_flags & PF_X) {
+				mm->start_code = bias + ph->p_vaddr;
+				mm->end_code = bias + ph->p_vaddr + ph->p_filesz;
+			}
+			first = false;
+		}
+		if (ph->p_flags & PF_W) {
+			mm->start_data = bias + ph->p_vaddr;
+			mm->end_data = bias + ph->p_vaddr + ph->p_filesz;
+		}
+	}
+	return bprm->kernel_relocates ? relocate(mm, img, bias) : 0;
+}
+
+static uint64_t strings_size(const struct linux_binprm *bprm)
+{
+	uint64_t n = strlen(bprm->filename) + 1;
+
+	for (int i = 0; i < bprm->argc; i++)
+		n += strlen(bprm->argv[i]) + 1;
+	for (int i = 0; i < bprm->envc; i++)
+		n += strlen(bprm->envp[i]) + 1;
+	return n;
+}
+
+int check_arg_size(const struct linux_binprm *bprm)
+{
+	uint64_t limit = bprm->stack_limit / 4;
+
+	if (limit < ARG_MAX)
+		limit = ARG_MAX;
+	return strings_size(bprm) > limit ? -E2BIG : 0;
+}
+
+/* Copies one string below *p; its user address, or 0 on a fault. */
+static uint64_t push_string(struct mm_struct *mm, uint64_t *p, const char *s)
+{
+	size_t len = strlen(s) + 1;
+
+	*p -= len;
+	return mm_copy_to(mm, *p, s, len) ? 0 : *p;
+}
+
+/*
+ * AT_RANDOM's 16 bytes, drawn where 2.6.29's create_elf_tables draws them
+ * (get_random_bytes, after the platform string is copied, before the
+ * tables): from the selected variant's bulk path, or from its
+ * get_random_int() when it has none.  The fidelity branch also places this
+ * draw in the layout's draw order; the two meet at merge.
+ */
+static void elf_random_bytes(uint8_t out[16])
+{
+	const struct rng_variant *v = rng_current();
+
+	if (v && v->get_bytes) {
+		v->get_bytes(out, 16);
+		return;
+	}
+	for (int i = 0; i < 16; i += 4) {
+		uint32_t w = get_random_int();
+
+		memcpy(out + i, &w, 4);
+	}
+}
+
+static uint64_t elf_hwcap(void)
+{
+	uint32_t r[4];
+
+	cpuid_count(1, 0, r);
+	return r[3]; /* ELF_HWCAP: boot_cpu_data.x86_capability[0], CPUID.1:EDX */
+}
+
+int create_elf_tables(struct mm_struct *mm, const struct linux_binprm *bprm,
+		      const struct elf_info *ei, uint64_t bias, uint64_t *sp_out)
+{
+	static uint64_t ptrs[EXEC_PTRS_MAX + 1];
+	const struct cred *c = &current->cred;
+	uint64_t p = mm->start_stack, execfn, platform, rnd, sp, auxv[2 * AUXV_PAIRS];
+	uint8_t rbytes[16];
+	int n = 0, items, rc;
+
+	if (bprm->argc + bprm->envc > EXEC_PTRS_MAX || check_arg_size(bprm))
+		return -E2BIG;
+	/* Highest first, as 2.6.29's do_execve copies them: filename, envp, argv. */
+	if (!(execfn = push_string(mm, &p, bprm->filename)))
+		return -EFAULT;
+	for (int i = bprm->envc - 1; i >= 0; i--)
+		if (!(ptrs[bprm->argc + i] = push_string(mm, &p, bprm->envp[i])))
+			return -EFAULT;
+	for (int i = bprm->argc - 1; i >= 0; i--)
+		if (!(ptrs[i] = push_string(mm, &p, bprm->argv[i])))
+			return -EFAULT;
+	/* 2.6.29 calls arch_align_stack here; this kernel drew it with the layout. */
+	if (!(platform = push_string(mm, &p, "x86_64")))
+		return -EFAULT;
+	elf_random_bytes(rbytes);
+	rnd = p -= sizeof(rbytes);
+	if ((rc = mm_copy_to(mm, rnd, rbytes, sizeof(rbytes))))
+		return rc;
+
+		/* The auxv in 2.6.29's order (no ARCH_DLINFO: no vDSO yet). */
+#define AUX(type, val)                                                                             \
+	do {                                                                                       \
+		auxv[n++] = (type);                                                                \
+		auxv[n++] = (val);                                                                 \
+	} while (0)
+	AUX(AT_HWCAP, elf_hwcap());
+	AUX(AT_PAGESZ, PAGE_SIZE);
+	AUX(AT_CLKTCK, USER_HZ);
+	AUX(AT_PHDR, bias + ei->load_off + ei->phoff);
+	AUX(AT_PHENT, sizeof(Elf64_Phdr));
+	AUX(AT_PHNUM, ei->phnum);
+	AUX(AT_BASE, 0); /* no interpreter */
+	AUX(AT_FLAGS, 0);
+	AUX(AT_ENTRY, bias + ei->entry);
+	AUX(AT_UID, c->uid);
+	AUX(AT_EUID, c->euid);
+	AUX(AT_GID, c->gid);
+	AUX(AT_EGID, c->egid);
+	AUX(AT_SECURE, c->euid != c->uid || c->egid != c->gid);
+	AUX(AT_RANDOM, rnd);
+	AUX(AT_EXECFN, execfn);
+	AUX(AT_PLATFORM, platform);
+	AUX(AT_NULL, 0);
+#undef AUX
+
+	/* STACK_ROUND: argc, argv[], NULL, envp[], NULL, then the auxv, 16-byte aligned. */
+	items = (bprm->argc + 1) + (bprm->envc + 1) + 1;
+	sp = (p - (uint64_t)n * 8 - (uint64_t)items * 8) & ~15ULL;
+	{
+		uint64_t at = sp, argc = (uint64_t)bprm->argc, zero = 0;
+
+		if ((rc = mm_copy_to(mm, at, &argc, 8)))
+			return rc;
+		at += 8;
+		for (int i = 0; i < bprm->argc + bprm->envc + 1; i++, at += 8) {
+			uint64_t v = i < bprm->argc ? ptrs[i] : i == bprm->argc ? 0 : ptrs[i - 1];
+
+			if ((rc = mm_copy_to(mm, at, &v, 8)))
+				return rc;
+		}
+		if ((rc = mm_copy_to(mm, at, &zero, 8)))
+			return rc;
+		at += 8;
+		if ((rc = mm_copy_to(mm, at, auxv, (uint64_t)n * 8)))
+			return rc;
+	}
+	mm->start_stack = sp; /* what /proc/<pid>/stat reports as startstack */
+	*sp_out = sp;
+	return 0;
+}

@@ -1,0 +1,59 @@
+/*
+ * The ELF loader (as Linux's fs/binfmt_elf.c): checks an ELF64 image, maps
+ * its PT_LOAD segments into an address space and builds the initial stack
+ * (create_elf_tables).  exec.c decides where things go (ASLR) and calls in.
+ */
+#ifndef KERNEL_TASK_BINFMT_ELF_H
+#define KERNEL_TASK_BINFMT_ELF_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "kernel/mm/mm.h"
+
+/*
+ * Argument and environment strings: 2.6.29's get_arg_page allows
+ * max(ARG_MAX, RLIMIT_STACK / 4) bytes of strings; this kernel also stops
+ * at its copy buffer (EXEC_STRINGS_MAX): beyond either, E2BIG.
+ */
+#define ARG_MAX		 (32 * 4096) /* MAX_ARG_PAGES pages, as 2.6.29's ARG_MAX */
+#define EXEC_STRINGS_MAX (256 * 1024)
+#define EXEC_PTRS_MAX	 4096
+
+/* What exec passes down, as Linux's struct linux_binprm (the part used here). */
+struct linux_binprm {
+	const uint8_t *image;
+	uint64_t size;
+	const char *filename; /* as given to execve: AT_EXECFN */
+	int argc, envc;
+	char *const *argv, *const *envp;
+	bool kernel_relocates; /* a built-in aslrbench program: apply its RELATIVE relocs */
+	uint64_t stack_limit;  /* RLIMIT_STACK's soft limit, for E2BIG */
+};
+
+/* What elf_check learnt about an image. */
+struct elf_info {
+	uint16_t type;	   /* ET_EXEC or ET_DYN */
+	uint64_t end;	   /* highest p_vaddr + p_memsz: the span of ET_DYN, brk base of ET_EXEC */
+	uint64_t entry;	   /* e_entry, unbiased */
+	uint64_t load_off; /* first PT_LOAD's p_vaddr - p_offset: where the headers sit */
+	uint64_t phoff;
+	uint16_t phnum;
+	bool exec_stack; /* PT_GNU_STACK with PF_X */
+};
+
+/* 0, or -ENOEXEC with a line on the console saying why (name: for the message). */
+int elf_check(const uint8_t *img, uint64_t size, const char *name, struct elf_info *ei);
+/* Maps every PT_LOAD at bias (0 for ET_EXEC) and, for built-ins, relocates. */
+int elf_map(struct mm_struct *mm, const struct linux_binprm *bprm, const struct elf_info *ei,
+	    uint64_t bias);
+/* 0 or -E2BIG: the strings fit max(ARG_MAX, stack_limit / 4), as 2.6.29. */
+int check_arg_size(const struct linux_binprm *bprm);
+/*
+ * Writes the strings, AT_RANDOM's bytes and argc/argv/envp/auxv below
+ * mm->start_stack and returns the new sp (16-byte aligned).
+ */
+int create_elf_tables(struct mm_struct *mm, const struct linux_binprm *bprm,
+		      const struct elf_info *ei, uint64_t bias, uint64_t *sp_out);
+
+#endif

@@ -1,0 +1,202 @@
+/*
+ * Linux programs, unchanged (tests/linux/lx_test.c built with musl and
+ * glibc, static and static-pie; Debian's busybox): each runs as a child of
+ * init and must exit 0 (or with the code asked for).  The ELF checks are
+ * tested on corrupted copies of a real image: every one gives -ENOEXEC and
+ * a line saying why, and the kernel runs on.
+ */
+#include "boot/elf64.h"
+#include "kernel/lib/errno.h"
+#include "kernel/lib/string.h"
+#include "kernel/task/binfmt_elf.h"
+#include "kernel/task/process.h"
+#include "kernel/task/programs.h"
+#include "kernel/test/ktest.h"
+
+static long run(int argc, char **argv)
+{
+	int status = 0;
+	long pid = do_spawn(argv[0], argc, argv), rc;
+
+	if (pid < 0)
+		return pid;
+	rc = do_wait((int)pid, 0, &status, 0, 0);
+	return rc < 0 ? rc : status;
+}
+
+static enum ktest_result expect_status(struct ktest_ctx *t, int argc, char **argv, long want)
+{
+	long st = run(argc, argv);
+
+	if (st != want)
+		return ktest_fail(t, "%s: status 0x%lx, want 0x%lx (see its FAIL lines above)",
+				  argv[0], st, want);
+	return KTEST_PASS;
+}
+
+static enum ktest_result linux_musl_static(struct ktest_ctx *t)
+{
+	char *argv[] = {"lx_musl"};
+
+	return expect_status(t, 1, argv, W_EXITCODE(0));
+}
+KTEST(linux_musl_static);
+
+static enum ktest_result linux_musl_static_pie(struct ktest_ctx *t)
+{
+	char *argv[] = {"lx_musl_pie"};
+
+	return expect_status(t, 1, argv, W_EXITCODE(0));
+}
+KTEST(linux_musl_static_pie);
+
+static enum ktest_result linux_glibc_static(struct ktest_ctx *t)
+{
+	char *argv[] = {"lx_glibc"};
+
+	return expect_status(t, 1, argv, W_EXITCODE(0));
+}
+KTEST(linux_glibc_static);
+
+static enum ktest_result linux_glibc_static_pie(struct ktest_ctx *t)
+{
+	char *argv[] = {"lx_glibc_pie"};
+
+	return expect_status(t, 1, argv, W_EXITCODE(0));
+}
+KTEST(linux_glibc_static_pie);
+
+static enum ktest_result linux_exit_code(struct ktest_ctx *t)
+{
+	char *argv[] = {"lx_glibc", "exit", "7"};
+	char *argv2[] = {"lx_musl", "exit", "300"};
+
+	if (expect_status(t, 3, argv, W_EXITCODE(7)) != KTEST_PASS)
+		return KTEST_FAIL;
+	return expect_status(t, 3, argv2, W_EXITCODE(300 & 0xff));
+}
+KTEST(linux_exit_code);
+
+static enum ktest_result linux_busybox(struct ktest_ctx *t)
+{
+	char *echo[] = {"busybox", "echo", "hello from busybox"};
+	char *uname[] = {"busybox", "uname", "-a"};
+
+	if (expect_status(t, 3, echo, W_EXITCODE(0)) != KTEST_PASS)
+		return KTEST_FAIL;
+	return expect_status(t, 3, uname, W_EXITCODE(0));
+}
+KTEST(linux_busybox);
+
+/* A real dynamic program (musl-gcc -pie): PT_INTERP, refused with ENOEXEC, the kernel runs on. */
+static enum ktest_result linux_dynamic_refused(struct ktest_ctx *t)
+{
+	char *argv[] = {"lx_musl_dyn"};
+	long rc = do_spawn(argv[0], 1, argv);
+
+	if (rc != -ENOEXEC)
+		return ktest_fail(t, "spawn lx_musl_dyn: %ld, want -ENOEXEC", rc);
+	return KTEST_PASS;
+}
+KTEST(linux_dynamic_refused);
+
+/* A corrupted copy of lx_musl's headers; the segments stay in the original. */
+static uint8_t bad[4096] __attribute__((aligned(8)));
+
+static int check_copy(const struct user_program *p, void (*corrupt)(Elf64_Ehdr *eh))
+{
+	struct elf_info ei;
+
+	memcpy(bad, p->image, sizeof(bad));
+	corrupt((Elf64_Ehdr *)bad);
+	return elf_check(bad, p->size, "corrupt-test", &ei);
+}
+
+static Elf64_Phdr *load_n(Elf64_Ehdr *eh, int n)
+{
+	Elf64_Phdr *ph = (Elf64_Phdr *)((uint8_t *)eh + eh->e_phoff);
+
+	for (int i = 0; i < eh->e_phnum; i++)
+		if (ph[i].p_type == PT_LOAD && n-- == 0)
+			return &ph[i];
+	return 0;
+}
+
+static void c_magic(Elf64_Ehdr *eh)
+{
+	eh->e_ident[1] = 'X';
+}
+static void c_type(Elf64_Ehdr *eh)
+{
+	eh->e_type = 1; /* ET_REL */
+}
+static void c_phnum(Elf64_Ehdr *eh)
+{
+	eh->e_phnum = 0;
+}
+static void c_phoff(Elf64_Ehdr *eh)
+{
+	eh->e_phoff = 1ULL << 40;
+}
+static void c_huge(Elf64_Ehdr *eh)
+{
+	load_n(eh, 1)->p_memsz = 1ULL << 40;
+}
+static void c_filesz(Elf64_Ehdr *eh)
+{
+	load_n(eh, 1)->p_filesz = load_n(eh, 1)->p_memsz + 1;
+}
+static void c_outside(Elf64_Ehdr *eh)
+{
+	load_n(eh, 1)->p_offset = 1ULL << 32;
+}
+static void c_unaligned(Elf64_Ehdr *eh)
+{
+	load_n(eh, 1)->p_vaddr += 8;
+}
+static void c_overlap(Elf64_Ehdr *eh)
+{
+	load_n(eh, 1)->p_vaddr = load_n(eh, 0)->p_vaddr;
+}
+static void c_interp(Elf64_Ehdr *eh)
+{
+	Elf64_Phdr *ph = (Elf64_Phdr *)((uint8_t *)eh + eh->e_phoff);
+
+	for (int i = 0; i < eh->e_phnum; i++)
+		if (ph[i].p_type == 0x6474e551) /* PT_GNU_STACK becomes PT_INTERP */
+			ph[i].p_type = 3;
+}
+
+static enum ktest_result linux_elf_checks(struct ktest_ctx *t)
+{
+	static const struct {
+		const char *what;
+		void (*corrupt)(Elf64_Ehdr *eh);
+	} cases[] = {
+		{"bad magic", c_magic},
+		{"ET_REL", c_type},
+		{"no program headers", c_phnum},
+		{"headers outside", c_phoff},
+		{"huge segment", c_huge},
+		{"filesz > memsz", c_filesz},
+		{"out-of-file segment", c_outside},
+		{"unaligned segment", c_unaligned},
+		{"overlapping segments", c_overlap},
+		{"PT_INTERP", c_interp},
+	};
+	const struct user_program *p = find_program("lx_musl");
+	struct elf_info ei;
+
+	if (!p || p->size < sizeof(bad))
+		return ktest_fail(t, "lx_musl is not built in");
+	if (elf_check(p->image, p->size, "lx_musl", &ei))
+		return ktest_fail(t, "the intact image fails the checks");
+	for (unsigned i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		int rc = check_copy(p, cases[i].corrupt);
+
+		if (rc != -ENOEXEC)
+			return ktest_fail(t, "%s: %d, want -ENOEXEC", cases[i].what, rc);
+	}
+	return KTEST_PASS;
+}
+KTEST(linux_elf_checks);

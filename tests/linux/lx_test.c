@@ -1,0 +1,282 @@
+/*
+ * lx_test: a plain Linux C program, built unchanged as static musl
+ * (musl-gcc -static) and static glibc (gcc -static), that checks the
+ * process ABI from ring 3: the initial stack and auxv, TLS through
+ * arch_prctl, fork/wait and the status encoding, uname, mprotect (a write
+ * to a read-only page kills the writer with SIGSEGV), rlimits, sysinfo,
+ * sessions, the CPU mask, clock_nanosleep.  tests/sh/linux_abi.sh runs the
+ * same binaries on the host Linux, which proves every expectation; the
+ * kernel embeds them and runs them in its linux suite.
+ *
+ * Usage: lx_test [all|exit N|env]; prints one "ok"/"FAIL" line per check
+ * and exits 0 when every check passed.  argv[0] must name the program for
+ * execve (a path on the host, the built-in name in the kernel).
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <sched.h>
+#include <spawn.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/auxv.h>
+#include <sys/mman.h>
+#include <sys/resource.h>
+#include <sys/syscall.h>
+#include <sys/sysinfo.h>
+#include <sys/uio.h>
+#include <sys/utsname.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#define ARCH_SET_FS 0x1002
+#define ARCH_GET_FS 0x1003
+#define ARCH_GET_GS 0x1004
+
+static int failed, passed;
+static __thread int tls_var = 5;
+
+static void check(int ok, const char *what)
+{
+	printf("%s %s\n", ok ? "ok" : "FAIL", what);
+	if (ok)
+		passed++;
+	else
+		failed++;
+}
+
+static void check_auxv(void)
+{
+	const unsigned char *rnd = (const unsigned char *)getauxval(AT_RANDOM);
+	const char *plat = (const char *)getauxval(AT_PLATFORM);
+	const char *fn = (const char *)getauxval(AT_EXECFN);
+	int nonzero = 0;
+
+	check(getauxval(AT_PAGESZ) == 4096, "auxv AT_PAGESZ 4096");
+	check(rnd != 0, "auxv AT_RANDOM present");
+	for (int i = 0; rnd && i < 16; i++)
+		nonzero |= rnd[i];
+	check(nonzero, "auxv AT_RANDOM 16 bytes, not all zero");
+	check(getauxval(AT_UID) == getuid() && getauxval(AT_EUID) == geteuid() &&
+		      getauxval(AT_GID) == getgid() && getauxval(AT_EGID) == getegid(),
+	      "auxv AT_UID/EUID/GID/EGID match the ids");
+	check(getauxval(AT_SECURE) == 0, "auxv AT_SECURE 0");
+	check(getauxval(AT_PHDR) != 0 && getauxval(AT_PHENT) == 56 && getauxval(AT_PHNUM) > 0,
+	      "auxv AT_PHDR/PHENT/PHNUM");
+	check(getauxval(AT_ENTRY) != 0, "auxv AT_ENTRY");
+	check(getauxval(AT_CLKTCK) == 100, "auxv AT_CLKTCK 100");
+	check(plat && !strcmp(plat, "x86_64"), "auxv AT_PLATFORM x86_64");
+	check(fn && *fn, "auxv AT_EXECFN");
+}
+
+static void check_tls(void)
+{
+	unsigned long fs = 0, self;
+	pid_t pid;
+	int st;
+
+	check(syscall(SYS_arch_prctl, ARCH_GET_FS, &fs) == 0 && fs != 0, "arch_prctl ARCH_GET_FS");
+	__asm__("mov %%fs:0, %0" : "=r"(self));
+	check(self == fs, "fs:0 is the thread pointer ARCH_GET_FS gave");
+	tls_var = 7;
+	pid = fork();
+	if (pid == 0)
+		_exit(tls_var == 7 ? 0 : 1); /* the FS base is inherited over fork */
+	check(pid > 0 && waitpid(pid, &st, 0) == pid && st == 0, "TLS inherited over fork");
+	check(tls_var == 7, "TLS kept in the parent");
+}
+
+static void check_fork_wait(void)
+{
+	int st = -1;
+	pid_t pid = fork();
+
+	if (pid == 0)
+		_exit(42);
+	check(pid > 0 && wait4(pid, &st, 0, 0) == pid, "fork and wait4");
+	check(WIFEXITED(st) && WEXITSTATUS(st) == 42 && st == 42 << 8, "exit status 42 << 8");
+	check(syscall(SYS_gettid) == getpid(), "gettid is the pid");
+}
+
+static void check_uname(void)
+{
+	struct utsname u;
+
+	check(uname(&u) == 0 && !strcmp(u.sysname, "Linux") && !strcmp(u.machine, "x86_64") &&
+		      u.release[0],
+	      "uname: Linux, x86_64, a release");
+}
+
+static void check_mprotect(void)
+{
+	volatile int *p = mmap(0, 8192, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	pid_t pid;
+	int st = 0;
+
+	check(p != MAP_FAILED, "mmap two pages");
+	if (p == MAP_FAILED)
+		return;
+	p[0] = 1;
+	p[1024] = 2;
+	check(mprotect((void *)p, 4096, PROT_READ) == 0, "mprotect PROT_READ");
+	pid = fork();
+	if (pid == 0) {
+		p[0] = 3; /* faults: SIGSEGV kills the child */
+		_exit(0);
+	}
+	check(pid > 0 && waitpid(pid, &st, 0) == pid && WIFSIGNALED(st) && WTERMSIG(st) == 11,
+	      "write to a read-only page: killed by SIGSEGV");
+	p[1024] = 4; /* the second page stays writable */
+	check(p[0] == 1 && p[1024] == 4, "read-only page kept, its neighbour writable");
+	check(mprotect((void *)p, 4096, PROT_READ | PROT_WRITE) == 0, "mprotect back to RW");
+	p[0] = 5;
+	check(p[0] == 5, "write after PROT_WRITE");
+	check(syscall(SYS_mprotect, (char *)p + 1, 4096, PROT_READ) == -1,
+	      "mprotect of an unaligned address fails");
+	munmap((void *)p, 8192);
+}
+
+/* User pages honour PROT_EXEC: a fetch from a page without it kills with SIGSEGV (NX). */
+static void check_nx(void)
+{
+	unsigned char *p =
+		mmap(0, 4096, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	int (*fn)(void) = (int (*)(void))p;
+	static const unsigned char ret42[] = {0xb8, 42, 0, 0, 0, 0xc3}; /* mov eax, 42; ret */
+	pid_t pid;
+	int st = 0;
+
+	if (p == MAP_FAILED) {
+		check(0, "mmap a code page");
+		return;
+	}
+	memcpy(p, ret42, sizeof(ret42));
+	pid = fork();
+	if (pid == 0)
+		_exit(fn() == 42 ? 0 : 1); /* no PROT_EXEC: faults */
+	check(pid > 0 && waitpid(pid, &st, 0) == pid && WIFSIGNALED(st) && WTERMSIG(st) == 11,
+	      "call into a page without PROT_EXEC: killed by SIGSEGV");
+	check(mprotect(p, 4096, PROT_READ | PROT_EXEC) == 0 && fn() == 42,
+	      "mprotect PROT_READ|PROT_EXEC, then the call returns 42");
+	munmap(p, 4096);
+}
+
+static void check_limits(void)
+{
+	struct rlimit r, r2;
+	struct sysinfo si;
+
+	check(getrlimit(RLIMIT_STACK, &r) == 0 && r.rlim_cur > 0, "getrlimit RLIMIT_STACK");
+	r2 = r;
+	r2.rlim_cur = 1 << 20;
+	check(setrlimit(RLIMIT_STACK, &r2) == 0 && getrlimit(RLIMIT_STACK, &r2) == 0 &&
+		      r2.rlim_cur == 1 << 20,
+	      "setrlimit RLIMIT_STACK 1 MiB");
+	setrlimit(RLIMIT_STACK, &r);
+	check(sysinfo(&si) == 0 && si.totalram > 0 && si.mem_unit >= 1 && si.procs > 0, "sysinfo");
+}
+
+static void check_session(void)
+{
+	cpu_set_t set;
+	struct timespec ts = {0, 10000000};
+	unsigned cpu = 99;
+	int st = -1;
+	pid_t pid = fork();
+
+	if (pid == 0) {
+		pid_t me = getpid();
+
+		_exit(setsid() == me && getsid(0) == me && getpgid(0) == me ? 0 : 1);
+	}
+	check(pid > 0 && waitpid(pid, &st, 0) == pid && st == 0, "setsid, getsid, getpgid");
+	CPU_ZERO(&set);
+	check(sched_getaffinity(0, sizeof(set), &set) == 0 && CPU_COUNT(&set) > 0,
+	      "sched_getaffinity");
+	check(syscall(SYS_getcpu, &cpu, 0, 0) == 0 && cpu < 1024, "getcpu");
+	check(clock_nanosleep(CLOCK_MONOTONIC, 0, &ts, 0) == 0, "clock_nanosleep 10 ms");
+}
+
+/* vfork, execve with an environment, E2BIG, posix_spawn (glibc: CLONE_VM|CLONE_VFORK). */
+static void check_exec(const char *self)
+{
+	static char big[100 * 1024];
+	char *envp[] = {"LX_ENV=from-execve", 0};
+	char *argv[] = {(char *)self, "env", 0};
+	char *bigv[40];
+	int st = -1;
+	pid_t pid = vfork();
+
+	if (pid == 0)
+		_exit(3); /* the parent sleeps until this */
+	check(pid > 0 && waitpid(pid, &st, 0) == pid && st == 3 << 8, "vfork, child exits 3");
+	pid = fork();
+	if (pid == 0) {
+		execve(self, argv, envp);
+		_exit(99);
+	}
+	check(pid > 0 && waitpid(pid, &st, 0) == pid && st == 0, "execve with argv and envp");
+	memset(big, 'x', sizeof(big) - 1);
+	bigv[0] = (char *)self;
+	for (int i = 1; i < 39; i++)
+		bigv[i] = big; /* 3.8 MB: past 8 MiB / 4 and this kernel's buffer */
+	bigv[39] = 0;
+	{
+		struct rlimit r = {8 << 20, RLIM_INFINITY};
+		struct rlimit old;
+
+		getrlimit(RLIMIT_STACK, &old);
+		r.rlim_max = old.rlim_max;
+		setrlimit(RLIMIT_STACK, &r);
+		errno = 0;
+		check(execve(self, bigv, envp) == -1 && errno == E2BIG,
+		      "execve: E2BIG past the stack limit");
+		setrlimit(RLIMIT_STACK, &old);
+	}
+#ifdef __GLIBC__
+	{
+		char *sp[] = {(char *)self, "exit", "9", 0};
+
+		check(posix_spawn(&pid, self, 0, 0, sp, envp) == 0 && waitpid(pid, &st, 0) == pid &&
+			      st == 9 << 8,
+		      "posix_spawn (CLONE_VM|CLONE_VFORK), exit 9");
+	}
+#endif
+}
+
+static void check_writev(void)
+{
+	struct iovec v[3] = {{"writev: ", 8}, {"three ", 6}, {"pieces\n", 7}};
+
+	check(writev(1, v, 3) == 21, "writev of three pieces");
+	v[1].iov_base = (void *)0xffff800000000000UL; /* the kernel half: access_ok fails */
+	check(writev(1, v, 3) == -1 && errno == EFAULT, "writev: a bad iovec entry is EFAULT");
+	check(syscall(SYS_writev, 1, v, 1025) == -1 && errno == EINVAL,
+	      "writev: more than UIO_MAXIOV is EINVAL");
+}
+
+int main(int argc, char **argv)
+{
+	if (argc == 3 && !strcmp(argv[1], "exit"))
+		return atoi(argv[2]);
+	if (argc == 2 && !strcmp(argv[1], "env")) {
+		const char *e = getenv("LX_ENV");
+
+		return e && !strcmp(e, "from-execve") ? 0 : 1;
+	}
+	printf("lx_test: %s, pid %d\n", argv[0], getpid());
+	check_auxv();
+	check_tls();
+	check_fork_wait();
+	check_uname();
+	check_mprotect();
+	check_nx();
+	check_limits();
+	check_session();
+	check_writev();
+	check_exec(argv[0]);
+	printf("lx_test: %d passed, %d failed\n", passed, failed);
+	return failed ? 1 : 0;
+}
