@@ -12,7 +12,7 @@
 #include <stdint.h>
 
 #define BOOT_INFO_MAGIC	  0x544f4f42524c5341ULL /* "ASLRBOOT" little-endian */
-#define BOOT_INFO_VERSION 1
+#define BOOT_INFO_VERSION 2			/* 2: initrd_phys, initrd_size */
 
 /* The kernel is linked here; the loader maps nothing, the entry stub does. */
 #define KERNEL_VBASE	0xffffffff80000000ULL
@@ -89,6 +89,10 @@ struct boot_info {
 	uint32_t exit_retries;	    /* ExitBootServices attempts beyond the first */
 	uint32_t cmdline_from_file; /* 1 when cmdline.txt was read */
 	char cmdline[BOOT_CMDLINE_MAX];
+
+	/* \aslrbench\initrd.cpio (newc), in loader-data pages below 4 GiB; 0/0 when absent. */
+	uint64_t initrd_phys;
+	uint64_t initrd_size;
 };
 
 #endif

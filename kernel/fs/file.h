@@ -26,6 +26,8 @@ struct file {
 	char *data; /* snapshot of a generated file (a page), or NULL */
 	int node;   /* which /proc file (enum proc_node), for writes */
 	size_t size;
+	struct inode *inode; /* what fstat describes (a reference), or NULL */
+	unsigned f_flags;    /* open(2) flags: access mode, O_APPEND, O_NONBLOCK */
 };
 
 struct file *file_alloc(const struct file_ops *ops);
@@ -33,14 +35,9 @@ void file_get(struct file *f);
 void file_put(struct file *f);
 /* Lets fork and exit (the task layer, below fs) take and drop file references. */
 void files_init(void);
-/* Opens a path; -ENOENT, -EACCES, ... */
-long vfs_open(const char *path, int flags, struct file **out);
 /* The console (fds 0, 1, 2 of every task started by the kernel). */
 struct file *console_file(void);
 /* Serves a snapshot: used by the read op of generated files. */
 long file_read_snapshot(struct file *f, char *kbuf, size_t n);
-
-/* Hook for /proc: returns -ENOENT when the path is not its own. */
-extern long (*proc_open_hook)(const char *path, int flags, struct file **out);
 
 #endif

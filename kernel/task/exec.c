@@ -295,6 +295,18 @@ static int load_program(const char *name, int argc, char *const argv[], int pid,
 	return 0;
 }
 
+/* Linux's do_close_on_exec: once the new image is committed. */
+static void close_on_exec(struct task_struct *t)
+{
+	for (int fd = 0; fd < NR_OPEN; fd++) {
+		if (!(t->close_on_exec & (1ULL << fd)) || !t->files[fd])
+			continue;
+		task_file_put(t->files[fd]);
+		t->files[fd] = 0;
+	}
+	t->close_on_exec = 0;
+}
+
 long do_spawn(const char *name, int argc, char *const argv[])
 {
 	struct task_struct *p;
@@ -312,6 +324,7 @@ long do_spawn(const char *name, int argc, char *const argv[])
 	}
 	copy_creds(p, current);
 	dup_files(p, current);
+	close_on_exec(p);
 	task_set_comm(p, find_program(name)->name);
 	set_cmdline(p, argc, argv);
 	p->parent = current;
@@ -341,6 +354,7 @@ long do_execve(const char *name, int argc, char *const argv[])
 	t->mm = mm;
 	write_cr3(mm->pml4);
 	mm_put(old);
+	close_on_exec(t);
 	task_set_comm(t, find_program(name)->name);
 	set_cmdline(t, argc, argv);
 	t->dumpable = t->cred.euid == t->cred.uid && t->cred.egid == t->cred.gid;

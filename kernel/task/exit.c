@@ -23,6 +23,10 @@ void do_exit(int status)
 			task_file_put(t->files[i]);
 		t->files[i] = 0;
 	}
+	t->close_on_exec = 0;
+	if (t->cwd)
+		task_inode_put(t->cwd);
+	t->cwd = 0;
 	mm_put(t->mm);
 	t->mm = 0;
 	for (int i = 0; i < NR_TASKS; i++) {

@@ -20,6 +20,12 @@ long proc_timer_list(char *buf);
 long proc_sysctl_read(int node, char *buf);
 long proc_sysctl_write(int node, const char *kbuf, size_t n);
 
+struct file;
+/* Opens a /proc path (parsed by proc_parse_path): the file's snapshot. */
+long proc_open(const char *path, int flags, struct file **out);
+/* Mounts /proc on the root's /proc directory (inode.c). */
+void proc_mount(void);
+
 uint64_t jiffies_to_clock_t(uint64_t j);
 int proc_pid_visible(struct task_struct *task, int *err);
 const char *wchan_symbol(const void *wchan); /* NULL when not a known sleeper */

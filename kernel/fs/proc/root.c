@@ -18,8 +18,6 @@
 #include "kernel/mm/vmm.h"
 #include "kernel/security/ptrace.h"
 
-#define O_ACCMODE 3
-#define O_RDONLY  0
 
 static long proc_read(struct file *f, char *kbuf, size_t n)
 {
@@ -70,7 +68,7 @@ static long generate(const struct proc_path *pp, struct task_struct *task, char 
 	}
 }
 
-static long proc_open(const char *path, int flags, struct file **out)
+long proc_open(const char *path, int flags, struct file **out)
 {
 	struct task_struct *task = 0;
 	struct proc_path pp;
@@ -119,5 +117,5 @@ void proc_init_fs(void)
 	proc_leak_fix = boot_cmdline.proc_leak_fix;
 	hidepid = boot_cmdline.hidepid;
 	ptrace_scope = boot_cmdline.ptrace_scope;
-	proc_open_hook = proc_open;
+	proc_mount();
 }
