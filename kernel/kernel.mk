@@ -33,7 +33,7 @@ KERNEL_C := \
 	kernel/task/sched.c kernel/task/task.c \
 	kernel/test/ktest.c kernel/test/test_arch.c kernel/test/test_aslr.c \
 	kernel/test/test_attack.c kernel/test/test_ioremap.c kernel/test/test_mm.c \
-	kernel/test/test_process.c kernel/test/test_procfs.c
+	kernel/test/test_process.c kernel/test/test_procfs.c kernel/test/test_vfs.c
 KERNEL_ASM := \
 	kernel/arch/entry.asm kernel/arch/isr.asm kernel/arch/probe.asm kernel/arch/switch.asm
 KERNEL_OBJS := $(patsubst %.c,$(BUILD)/k/%.o,$(KERNEL_C) $(BENCH_SRCS) $(COMMON_SRCS)) \

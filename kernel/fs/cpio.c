@@ -69,9 +69,15 @@ static int has_dotdot(const char *s)
 	return 0;
 }
 
-static long fail(char *err, size_t errsz, size_t off, const char *name, const char *why)
+/* The entry by number (from 1) and, once its name is known, by name. */
+#define fail(err, errsz, off, name, why) fail_at(err, errsz, count + 1, off, name, why)
+static long fail_at(char *err, size_t errsz, long nr, size_t off, const char *name, const char *why)
 {
-	ksnprintf(err, errsz, "initramfs: entry '%s' at offset %zu: %s", name, off, why);
+	if (name[0])
+		ksnprintf(err, errsz, "initramfs: entry %ld '%s' (offset %zu): %s", nr, name, off,
+			  why);
+	else
+		ksnprintf(err, errsz, "initramfs: entry %ld (offset %zu): %s", nr, off, why);
 	return -1;
 }
 
@@ -154,7 +160,9 @@ long cpio_parse(const uint8_t *buf, size_t len, cpio_entry_fn fn, void *ctx, cha
 			off = align4(data_off + e.size);
 			for (size_t i = off; i < len; i++)
 				if (buf[i])
-					return fail(err, errsz, i, "", "data after TRAILER!!!");
+					return fail(err, errsz, i, "",
+						    "data after TRAILER!!! (only zero padding may "
+						    "follow)");
 			return count;
 		}
 		if (has_dotdot(e.name))
