@@ -80,7 +80,7 @@ set_initrd() {
 	if mcopy -n -m -i "$esp" ::/aslrbench/kernel.elf "$x/" 2>/dev/null; then
 		args+=(--kernel "$x/kernel.elf")
 	fi
-	make_esp "$esp" "${args[@]}"
+	(make_esp "$esp" "${args[@]}") # a subshell: make_esp's RETURN trap stays inside
 	rm -rf "$x"
 }
 
