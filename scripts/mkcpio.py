@@ -1,9 +1,9 @@
 #!/usr/bin/env python3
-"""Writes a newc cpio archive (the initramfs format of Linux's
-Documentation/driver-api/early-userspace/buffer-format.rst) reproducibly.
+"""Usage: mkcpio.py OUT.cpio [--dir DIR] [--base OLD.cpio] [--add HOST[=IMAGE]]...
+       mkcpio.py --list ARCHIVE
 
-  mkcpio.py OUT.cpio [--base OLD.cpio] [--dir DIR] [--add HOST[=IMAGE]]...
-            [--keep-owners] [--list ARCHIVE]
+Writes a newc cpio archive (the initramfs format of Linux's
+Documentation/driver-api/early-userspace/buffer-format.rst) reproducibly.
 
 --dir DIR        DIR's tree becomes the archive's root (DIR itself is not an entry)
 --base OLD.cpio  start from the entries of an existing archive
@@ -25,9 +25,9 @@ import sys
 MAGIC = b"070701"
 
 
-def die(msg):
+def die(msg, status=1):
     print(f"mkcpio: {msg}", file=sys.stderr)
-    sys.exit(1)
+    sys.exit(status)
 
 
 def parse(data):
@@ -112,11 +112,13 @@ def main(argv):
     if not argv or argv[0] in ("-h", "--help"):
         print(__doc__)
         return 0
-    if argv[0] == "--list":
+    if argv[0] == "--list" and len(argv) == 2:
         with open(argv[1], "rb") as fh:
             for path, (mode, uid, gid, _, _, body) in parse(fh.read()).items():
                 print(f"{mode:o} {uid} {gid} {len(body)} {path}")
         return 0
+    if argv[0].startswith("-"):
+        die(f"unknown option {argv[0]} (see --help)", 2)
     out, entries, keep, links = argv[0], {}, False, {}
     adds, i = [], 1
     while i < len(argv):
@@ -126,7 +128,7 @@ def main(argv):
             i += 1
             continue
         if i + 1 >= len(argv):
-            die(f"{a} needs a value")
+            die(f"{a} needs a value", 2)
         adds.append((a, argv[i + 1]))
         i += 2
     for opt, val in adds:
@@ -153,7 +155,7 @@ def main(argv):
                 entries.setdefault(d, (stat.S_IFDIR | 0o755, 0, 0, 2, None, b""))
             add_tree(entries, host, image, keep, links)
         else:
-            die(f"unknown option {opt}")
+            die(f"unknown option {opt} (see --help)", 2)
     write(out, entries, int(os.environ.get("SOURCE_DATE_EPOCH", "0")))
     return 0
 
