@@ -271,3 +271,39 @@ long dir_path(struct inode *dir, char *buf, size_t n)
 	memmove(buf, buf + pos, n - pos);
 	return (long)(n - pos);
 }
+
+/* Depth-first through the ramfs (not into mounts) for a name of ino. */
+static bool find_name(struct inode *dir, struct inode *ino, char *buf, size_t n, size_t len,
+		      int depth)
+{
+	for (struct dentry *d = dir->ram.children; d; d = d->next) {
+		size_t l = strlen(d->name);
+
+		if (len + 1 + l + 1 > n)
+			continue;
+		buf[len] = '/';
+		memcpy(buf + len + 1, d->name, l + 1);
+		if (d->inode == ino)
+			return true;
+		if (S_ISDIR(d->inode->mode) && d->inode->ramfs && !d->inode->mounted &&
+		    depth < 64 && find_name(d->inode, ino, buf, n, len + 1 + l, depth + 1))
+			return true;
+	}
+	buf[len] = '\0';
+	return false;
+}
+
+long inode_path(struct inode *ino, char *buf, size_t n)
+{
+	if (n < 16)
+		return -ERANGE;
+	if (ino->op && ino->op->path)
+		return ino->op->path(ino, buf, n);
+	if (S_ISDIR(ino->mode) && dir_path(ino, buf, n) >= 0)
+		return (long)strlen(buf);
+	if (ino->ramfs && ino->nlink && find_name(root_inode, ino, buf, n, 0, 0))
+		return (long)strlen(buf);
+	if (S_ISCHR(ino->mode) && ino->rdev == DEV_CONSOLE)
+		return (long)strlcpy(buf, "/dev/console", n);
+	return (long)strlcpy(buf, "(deleted)", n);
+}

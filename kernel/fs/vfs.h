@@ -82,7 +82,8 @@ struct inode_ops {
 	int (*readdir)(struct inode *dir, uint64_t idx, struct dirent_out *d);
 	long (*readlink)(struct inode *ino, char *buf, size_t n);
 	long (*open)(struct inode *ino, int flags, struct file **out);
-	void (*release)(struct inode *ino); /* the last reference went */
+	void (*release)(struct inode *ino);		      /* the last reference went */
+	long (*path)(struct inode *ino, char *buf, size_t n); /* other file systems' d_path */
 };
 
 struct inode {
@@ -155,6 +156,8 @@ int path_parent(struct inode *start, const char *path, struct inode **dir, char 
 		bool *must_dir);
 /* An absolute path to a directory (getcwd, /proc/self/fd). */
 long dir_path(struct inode *dir, char *buf, size_t n);
+/* Any inode's path, as Linux's d_path: "(deleted)" once it has no name. */
+long inode_path(struct inode *ino, char *buf, size_t n);
 
 /* open(2) from start (NULL: cwd); mode for O_CREAT, before the umask. */
 long do_filp_open(struct inode *start, const char *path, int flags, uint32_t mode,

@@ -202,6 +202,35 @@ static void dirs(void)
 	check(stat("/tmp", &st) == 0 && (st.st_mode & 07777) == 01777, "/tmp is 1777", st.st_mode);
 }
 
+/* /proc/self/fd: a link per open fd, naming the file (d_path). */
+static void proc_fd(void)
+{
+	char path[64], buf[128];
+	long fd = openat(AT_FDCWD, at("f"), O_RDONLY, 0), rc, n, dfd;
+	int p[2], seen = 0;
+
+	snprintf(path, sizeof(path), "/proc/self/fd/%ld", fd);
+	rc = readlink(path, buf, sizeof(buf) - 1);
+	buf[rc > 0 ? rc : 0] = 0;
+	check(rc > 0 && !strcmp(buf, at("f")), "/proc/self/fd/N names the file", rc);
+	pipe2(p, 0);
+	snprintf(path, sizeof(path), "/proc/self/fd/%d", p[0]);
+	rc = readlink(path, buf, sizeof(buf) - 1);
+	check(rc > 6 && !memcmp(buf, "pipe:[", 6), "/proc/self/fd/N of a pipe", rc);
+	rc = readlink("/proc/self/fd/63", buf, sizeof(buf));
+	check(rc == -ENOENT, "/proc/self/fd/N of a closed fd", rc);
+	dfd = openat(AT_FDCWD, "/proc/self/fd", O_RDONLY | O_DIRECTORY, 0);
+	n = getdents64((int)dfd, buf, sizeof(buf));
+	for (long off = 0; off < n; off += *(unsigned short *)(buf + off + 16))
+		if (!strcmp(buf + off + 19, "0") && buf[off + 18] == DT_LNK)
+			seen = 1;
+	check(seen, "getdents64 of /proc/self/fd lists fd 0 as a link", n);
+	close((int)dfd);
+	close(p[0]);
+	close(p[1]);
+	close((int)fd);
+}
+
 static void links(void)
 {
 	struct stat st;
@@ -231,6 +260,7 @@ static void links(void)
 	unlink(at("loop1"));
 	unlink(at("loop2"));
 	unlink(at("l"));
+	proc_fd();
 }
 
 static void fds(void)

@@ -16,11 +16,14 @@
 #include "kernel/lib/vsprintf.h"
 #include "kernel/task/task.h"
 
-#define PROC_SELF     PROC_NODE_COUNT /* the /proc/self symlink */
-#define PROC_INO_BASE 0xf0000000u
-#define SUB_KERNEL    1 /* proc.fd of a SYS_DIR inode: /proc/sys/kernel */
+#define SUB_KERNEL 1 /* proc.fd of a SYS_DIR inode: /proc/sys/kernel */
 
 static const struct inode_ops proc_iops;
+
+static bool is_dir(int node)
+{
+	return node == PROC_FD_DIR || (node < PROC_NODE_COUNT && proc_node_is_dir(node));
+}
 
 static const char *const pid_names[] = {"stat", "status", "maps", "wchan", "cmdline"};
 static const enum proc_node pid_nodes[] = {PROC_NODE_STAT, PROC_NODE_STATUS, PROC_NODE_MAPS,
@@ -51,6 +54,8 @@ static void proc_path_of(struct inode *ino, char *buf, size_t n)
 
 	if (node == PROC_NODE_SYS_DIR)
 		ksnprintf(buf, n, "/proc/sys%s", ino->proc.fd == SUB_KERNEL ? "/kernel" : "");
+	else if (node == PROC_FD_DIR)
+		ksnprintf(buf, n, "/proc/%d/fd", ino->proc.pid);
 	else if (ino->proc.pid)
 		ksnprintf(buf, n, "/proc/%d%s%s", ino->proc.pid,
 			  node == PROC_NODE_PID_DIR ? "" : "/", node_name(node));
@@ -58,7 +63,7 @@ static void proc_path_of(struct inode *ino, char *buf, size_t n)
 		ksnprintf(buf, n, "/proc%s%s", node == PROC_NODE_ROOT ? "" : "/", node_name(node));
 }
 
-static struct inode *proc_inode(struct inode *parent, int node, int pid, int sub)
+struct inode *proc_inode(struct inode *parent, int node, int pid, int sub)
 {
 	struct task_struct *t = pid > 0 ? find_task_by_pid(pid) : 0;
 	uint32_t mode;
@@ -66,7 +71,11 @@ static struct inode *proc_inode(struct inode *parent, int node, int pid, int sub
 
 	if (node == PROC_SELF)
 		mode = S_IFLNK | 0777;
-	else if (proc_node_is_dir(node))
+	else if (node == PROC_FD_LINK)
+		mode = S_IFLNK | 0700;
+	else if (node == PROC_FD_DIR)
+		mode = S_IFDIR | 0500; /* Linux's dr-x------, the task's own */
+	else if (is_dir(node))
 		mode = S_IFDIR | 0555;
 	else if (node == PROC_NODE_RANDOMIZE_VA_SPACE || node == PROC_NODE_RNG_VARIANT)
 		mode = S_IFREG | 0644;
@@ -75,7 +84,9 @@ static struct inode *proc_inode(struct inode *parent, int node, int pid, int sub
 	ino = inode_alloc(mode, &proc_iops);
 	if (!ino)
 		return 0;
-	ino->ino = PROC_INO_BASE + (uint32_t)pid * 64 + (uint32_t)node * 2 + (uint32_t)sub;
+	ino->ino = node == PROC_FD_LINK ? PROC_FD_INO(pid, sub)
+					: PROC_INO_BASE + (uint32_t)pid * 64 + (uint32_t)node * 2 +
+						  (uint32_t)sub;
 	ino->nlink = 0; /* not in any ramfs directory: freed with its last reference */
 	ino->proc.node = node;
 	ino->proc.pid = pid;
@@ -109,6 +120,14 @@ static int proc_lookup(struct inode *dir, const char *name, struct inode **out)
 		*out = proc_inode(dir, PROC_SELF, 0, 0);
 		return *out ? 0 : -ENOMEM;
 	}
+	if (dir->proc.node == PROC_FD_DIR)
+		return proc_fd_lookup(dir, name, out);
+	if (dir->proc.node == PROC_NODE_PID_DIR && !strcmp(name, "fd")) {
+		if (!find_task_by_pid(dir->proc.pid))
+			return -ENOENT;
+		*out = proc_inode(dir, PROC_FD_DIR, dir->proc.pid, 0);
+		return *out ? 0 : -ENOMEM;
+	}
 	proc_path_of(dir, path, PROC_PATH_MAX);
 	if (strlen(path) + 1 + strlen(name) >= PROC_PATH_MAX)
 		return -ENOENT;
@@ -117,7 +136,8 @@ static int proc_lookup(struct inode *dir, const char *name, struct inode **out)
 	if (proc_parse_path(path, &pp))
 		return -ENOENT;
 	if (pp.pid < 0)
-		pp.pid = 0; /* the parser's -1 on a name that is not a pid ("self" is a link here) */
+		pp.pid =
+			0; /* the parser's -1 on a name that is not a pid ("self" is a link here) */
 	if (pp.pid) {
 		t = find_task_by_pid(pp.pid);
 		if (!t)
@@ -171,7 +191,14 @@ static int proc_readdir(struct inode *dir, uint64_t idx, struct dirent_out *d)
 			}
 		}
 		return 1;
+	case PROC_FD_DIR:
+		return proc_fd_readdir(dir, k, d);
 	case PROC_NODE_PID_DIR:
+		if (k == sizeof(pid_nodes) / sizeof(pid_nodes[0])) {
+			put_entry(d, "fd", PROC_INO_BASE + (uint32_t)pid * 64 + PROC_FD_DIR * 2,
+				  DT_DIR);
+			return 0;
+		}
 		if (k >= sizeof(pid_nodes) / sizeof(pid_nodes[0]))
 			return 1;
 		put_entry(d, pid_names[k], PROC_INO_BASE + (uint32_t)pid * 64 + pid_nodes[k] * 2,
@@ -200,12 +227,15 @@ static int proc_readdir(struct inode *dir, uint64_t idx, struct dirent_out *d)
 static long proc_readlink(struct inode *ino, char *buf, size_t n)
 {
 	char tmp[16];
-	long len = ksnprintf(tmp, sizeof(tmp), "%d", current->pid);
+	long len;
+
+	if (ino->proc.node == PROC_FD_LINK)
+		return proc_fd_readlink(ino, buf, n);
+	len = ksnprintf(tmp, sizeof(tmp), "%d", current->pid);
 
 	if ((size_t)len > n)
 		len = (long)n;
 	memcpy(buf, tmp, (size_t)len);
-	(void)ino;
 	return len;
 }
 
@@ -221,12 +251,24 @@ static long proc_iopen(struct inode *ino, int flags, struct file **out)
 {
 	char path[PROC_PATH_MAX];
 
-	if (proc_node_is_dir(ino->proc.node)) {
+	if (ino->proc.node == PROC_FD_LINK || ino->proc.node == PROC_SELF)
+		return -ELOOP; /* reached only with O_NOFOLLOW: the walk follows links */
+	if (is_dir(ino->proc.node)) {
 		*out = file_alloc(&proc_dir_ops);
 		return *out ? 0 : -ENFILE;
 	}
 	proc_path_of(ino, path, sizeof(path));
 	return proc_open(path, flags, out);
+}
+
+static long proc_d_path(struct inode *ino, char *buf, size_t n)
+{
+	if (ino->proc.node == PROC_SELF)
+		return (long)strlcpy(buf, "/proc/self", n);
+	if (ino->proc.node == PROC_FD_LINK)
+		return ksnprintf(buf, n, "/proc/%d/fd/%d", ino->proc.pid, ino->proc.fd);
+	proc_path_of(ino, buf, n);
+	return (long)strlen(buf);
 }
 
 static const struct inode_ops proc_iops = {
@@ -235,6 +277,7 @@ static const struct inode_ops proc_iops = {
 	.readlink = proc_readlink,
 	.open = proc_iopen,
 	.release = proc_release,
+	.path = proc_d_path,
 };
 
 void proc_mount(void)

@@ -18,7 +18,6 @@
 #include "kernel/mm/vmm.h"
 #include "kernel/security/ptrace.h"
 
-
 static long proc_read(struct file *f, char *kbuf, size_t n)
 {
 	return file_read_snapshot(f, kbuf, n);
