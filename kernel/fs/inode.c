@@ -15,6 +15,7 @@ static struct dentry dentries[NR_DENTRIES];
 static struct dentry *free_dentries;
 static bool dentries_ready;
 static uint32_t next_ino = 1;
+static uint64_t ramfs_pages; /* file data, all files: at most half of memory, as tmpfs's default */
 struct inode *root_inode;
 
 static const struct inode_ops ramfs_ops;
@@ -52,6 +53,7 @@ static void ramfs_free_data(struct inode *ino)
 {
 	if (ino->ram.data)
 		pmm_free_pages(virt_to_phys(ino->ram.data), ino->ram.pages);
+	ramfs_pages -= ino->ram.pages;
 	ino->ram.data = 0;
 	ino->ram.pages = 0;
 }
@@ -143,6 +145,9 @@ int ramfs_unlink(struct inode *dir, const char *name)
 			/* its name and its "." go; its subdirectories' ".." stay (rename) */
 			ino->nlink = ino->nlink >= 2 ? ino->nlink - 2 : 0;
 			dir->nlink--;
+			/* ".." of a removed directory (someone's cwd) must not point at a freed one
+			 */
+			ino->parent = root_inode;
 		} else {
 			ino->nlink--;
 		}
@@ -177,6 +182,10 @@ int ramfs_truncate(struct inode *ino, uint64_t size)
 			want *= 2;
 		if (want * PAGE_SIZE > FILE_SIZE_MAX)
 			want = pages;
+		if (ramfs_pages - ino->ram.pages + want > pmm_total_count() / 2)
+			want = pages;
+		if (ramfs_pages - ino->ram.pages + want > pmm_total_count() / 2)
+			return -ENOSPC;
 		phys = pmm_alloc_pages(want);
 		if (!phys && want != pages)
 			phys = pmm_alloc_pages(want = pages);
@@ -189,6 +198,7 @@ int ramfs_truncate(struct inode *ino, uint64_t size)
 		ramfs_free_data(ino);
 		ino->ram.data = data;
 		ino->ram.pages = want;
+		ramfs_pages += want;
 	} else if (size < ino->size && ino->ram.data) {
 		memset(ino->ram.data + size, 0, ino->size - size);
 	}

@@ -31,6 +31,11 @@ static long ramfs_write(struct file *f, const char *kbuf, size_t n)
 
 	if (f->f_flags & O_APPEND)
 		f->pos = ino->size;
+	/* Linux's generic_write_checks: EFBIG at the limit, a short write before it. */
+	if (f->pos >= FILE_SIZE_MAX)
+		return -EFBIG;
+	if (n > FILE_SIZE_MAX - f->pos)
+		n = FILE_SIZE_MAX - f->pos;
 	if (f->pos + n > ino->size && (rc = ramfs_truncate(ino, f->pos + n)))
 		return rc;
 	memcpy(ino->ram.data + f->pos, kbuf, n);

@@ -11,7 +11,8 @@
  *
  * Limits (memory is the kernel's static pools): NR_INODES inodes, NR_DENTRIES
  * names (ENOSPC past either, as a full tmpfs), FILE_SIZE_MAX bytes per file
- * (EFBIG), NAME_MAX and PATH_MAX as Linux (ENAMETOOLONG).
+ * (EFBIG), file data in all at most half of memory (ENOSPC: tmpfs's default
+ * size), NAME_MAX and PATH_MAX as Linux (ENAMETOOLONG).
  */
 #ifndef KERNEL_FS_VFS_H
 #define KERNEL_FS_VFS_H

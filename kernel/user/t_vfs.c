@@ -413,6 +413,50 @@ static void image(void)
 	rc = ioctl(1, TIOCGWINSZ, &ws);
 	check(rc == 0 && ws.ws_col > 0, "TIOCGWINSZ on the console", rc);
 }
+
+/*
+ * The kernel's own limits: 64 MiB per file (EFBIG), file data at most half
+ * of memory (ENOSPC, as a tmpfs of the default size), given back on unlink.
+ */
+static void limits(void)
+{
+	const long max = 64L << 20;
+	long fd, rc = 0;
+	int n;
+
+	fd = openat(AT_FDCWD, at("big0"), O_CREAT | O_RDWR, 0600);
+	rc = pwrite64((int)fd, "xy", 2, max - 1);
+	check(rc == 1, "a write across 64 MiB is cut short", rc);
+	rc = pwrite64((int)fd, "x", 1, max);
+	check(rc == -EFBIG, "a write at 64 MiB is EFBIG", rc);
+	close((int)fd);
+	unlink(at("big0"));
+	close((int)fd);
+	for (n = 0; n < 16; n++) {
+		char name[8] = "big0";
+
+		name[3] = (char)('0' + n % 10);
+		name[2] = n >= 10 ? '1' : 'g';
+		fd = openat(AT_FDCWD, at(name), O_CREAT | O_RDWR, 0600);
+		rc = pwrite64((int)fd, "x", 1, max - 1);
+		close((int)fd);
+		if (rc != 1)
+			break;
+	}
+	check(rc == -ENOSPC && n >= 1 && n < 16, "file data stops at half of memory: ENOSPC", rc);
+	for (int i = 0; i <= n && i < 16; i++) {
+		char name[8] = "big0";
+
+		name[3] = (char)('0' + i % 10);
+		name[2] = i >= 10 ? '1' : 'g';
+		unlink(at(name));
+	}
+	fd = openat(AT_FDCWD, at("big0"), O_CREAT | O_RDWR, 0600);
+	rc = pwrite64((int)fd, "x", 1, max - 1);
+	check(rc == 1, "unlink gives the space back", rc);
+	close((int)fd);
+	unlink(at("big0"));
+}
 #endif
 
 int main(int argc, char **argv)
@@ -431,8 +475,10 @@ int main(int argc, char **argv)
 	else
 		printf("t_vfs: not root: permission checks skipped\n");
 #ifndef HOST_SHIM
-	if (argc > 1)
+	if (argc > 1) {
 		image();
+		limits();
+	}
 #else
 	(void)argc;
 #endif
