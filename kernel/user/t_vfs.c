@@ -5,7 +5,9 @@
  * which proves every expectation below is Linux's own behaviour.
  *
  *   t_vfs            all the checks; exit status = the number that failed
- *   t_vfs initramfs  also check the image's initramfs (/etc/motd, a symlink)
+ *   t_vfs initramfs  also the image's initramfs, the console ioctls, the limits
+ *   t_vfs cloexec A B  (run by the checks through execve) exit 0 if fd A was
+ *                    closed by the exec (FD_CLOEXEC) and fd B kept
  *
  * Every check prints "t_vfs: FAIL: what (got N)" when it fails.
  */
@@ -329,6 +331,26 @@ static void fds(void)
 	close(p[1]);
 	rc = pipe2(p, 0x40000000);
 	check(rc == -EINVAL, "pipe2 bad flags", rc);
+
+	/* execve closes FD_CLOEXEC fds and keeps the others */
+	if (fork() == 0) {
+		char a[8], b[8];
+		char *argv[] = {"t_vfs", "cloexec", a, b, 0};
+		char *envp[] = {0};
+		long fa = openat(AT_FDCWD, "/dev/null", O_RDONLY | O_CLOEXEC, 0);
+		long fb = openat(AT_FDCWD, "/dev/null", O_RDONLY, 0);
+
+		snprintf(a, sizeof(a), "%ld", fa);
+		snprintf(b, sizeof(b), "%ld", fb);
+		execve("/bin/t_vfs", argv, envp);
+		exit(99);
+	}
+	{
+		int status = -1;
+
+		wait4(-1, &status, 0, 0);
+		check(status == 0, "execve closes O_CLOEXEC fds, keeps the rest", status);
+	}
 }
 
 static void devices(void)
@@ -412,6 +434,28 @@ static void image(void)
 	check(rc == 4 && !memcmp(buf, "motd", 4), "a symlink from the initramfs", rc);
 	rc = ioctl(1, TIOCGWINSZ, &ws);
 	check(rc == 0 && ws.ws_col > 0, "TIOCGWINSZ on the console", rc);
+	{
+		unsigned char t[36], u[36];
+		int pg = 0, bad = -1, none = 99999;
+
+		rc = ioctl(0, TCGETS, t);
+		check(rc == 0 && (t[12] & 2), "TCGETS: Linux's default c_lflag has ICANON", rc);
+		t[0] ^= 1;
+		check(ioctl(0, TCSETS, t) == 0 && ioctl(0, TCGETS, u) == 0 && u[0] == t[0],
+		      "TCSETS is read back by TCGETS", 0);
+		t[0] ^= 1;
+		ioctl(0, TCSETSW, t);
+		rc = ioctl(0, TIOCGPGRP, &pg);
+		check(rc == 0 && pg > 0, "TIOCGPGRP", pg);
+		rc = ioctl(0, TIOCSPGRP, &bad);
+		check(rc == -EINVAL, "TIOCSPGRP of a negative group", rc);
+		rc = ioctl(0, TIOCSPGRP, &none);
+		check(rc == -ESRCH, "TIOCSPGRP of no such group", rc);
+		rc = ioctl(0, TIOCSPGRP, &pg);
+		check(rc == 0, "TIOCSPGRP back", rc);
+		rc = ioctl(0, 0x12345678, &pg);
+		check(rc == -ENOTTY, "an unknown ioctl on the console", rc);
+	}
 }
 
 /*
@@ -461,7 +505,11 @@ static void limits(void)
 
 int main(int argc, char **argv)
 {
-	(void)argv;
+	if (argc == 4 && !strcmp(argv[1], "cloexec"))
+		return fcntl((int)atol(argv[2]), F_GETFD, 0) == -EBADF &&
+				       fcntl((int)atol(argv[3]), F_GETFD, 0) == 0
+			       ? 0
+			       : 1;
 	umask(022);
 	snprintf(base, sizeof(base), "/tmp/t_vfs.%ld", getpid());
 	check(mkdir(base, 0755) == 0, "mkdir the test directory", 0);

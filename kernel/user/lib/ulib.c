@@ -205,6 +205,11 @@ long geteuid(void)
 	return syscall0(__NR_geteuid);
 }
 
+long execve(const char *path, char *const argv[], char *const envp[])
+{
+	return syscall3(__NR_execve, path, argv, envp);
+}
+
 long fork(void)
 {
 	return syscall0(__NR_fork);

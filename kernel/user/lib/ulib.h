@@ -92,6 +92,7 @@ long ioctl(int fd, unsigned long cmd, void *arg);
 long setresuid(unsigned r, unsigned e, unsigned s);
 long setresgid(unsigned r, unsigned e, unsigned s);
 long geteuid(void);
+long execve(const char *path, char *const argv[], char *const envp[]);
 long fork(void);
 long spawn(const char *name, char *const argv[]);
 long wait4(int pid, int *status, int options, void *rusage);
