@@ -44,6 +44,15 @@ struct inode *inode_alloc(uint32_t mode, const struct inode_ops *op)
 	return 0;
 }
 
+int vfs_inodes_in_use(void)
+{
+	int n = 0;
+
+	for (int i = 0; i < NR_INODES; i++)
+		n += inodes[i].refs || inodes[i].nlink;
+	return n;
+}
+
 void iget(struct inode *ino)
 {
 	ino->refs++;

@@ -9,6 +9,7 @@
 #include "kernel/fs/vfs.h"
 #include "kernel/lib/string.h"
 #include "kernel/lib/vsprintf.h"
+#include "kernel/mm/pmm.h"
 #include "kernel/task/process.h"
 #include "kernel/task/task.h"
 #include "kernel/test/ktest.h"
@@ -30,12 +31,22 @@ static long run(uint32_t uid, int argc, char **argv)
 	return do_wait((int)pid, 0, &status, 0, 0) < 0 ? -1 : status;
 }
 
+/* Also: every inode, name and page t_vfs used is back once it is gone. */
 static enum ktest_result vfs_ring3_root(struct ktest_ctx *t)
 {
 	char *argv[] = {"t_vfs", "initramfs"};
+	int inodes = vfs_inodes_in_use();
+	uint64_t pages = pmm_free_count();
 	long st = run(0, 2, argv);
 
-	return st == 0 ? KTEST_PASS : ktest_fail(t, "t_vfs as root: status 0x%lx", st);
+	if (st != 0)
+		return ktest_fail(t, "t_vfs as root: status 0x%lx", st);
+	if (vfs_inodes_in_use() != inodes)
+		return ktest_fail(t, "inodes in use: %d before, %d after", inodes,
+				  vfs_inodes_in_use());
+	if (pmm_free_count() != pages)
+		return ktest_fail(t, "free pages: %lu before, %lu after", pages, pmm_free_count());
+	return KTEST_PASS;
 }
 KTEST(vfs_ring3_root);
 
