@@ -9,7 +9,8 @@
  *   t_vfs cloexec A B  (run by the checks through execve) exit 0 if fd A was
  *                    closed by the exec (FD_CLOEXEC) and fd B kept
  *
- * Every check prints "t_vfs: FAIL: what (got N)" when it fails.
+ * Every check prints "t_vfs: FAIL: what (got N)" when it fails.  One file
+ * of some 560 lines on purpose: the host build compiles exactly this file.
  */
 #include "kernel/user/lib/ulib.h"
 

@@ -37,8 +37,8 @@ static size_t put(size_t off, const char *name, uint32_t mode, const char *data,
 	size_t nlen = strlen(name) + 1;
 	char hdr[111];
 
-	snprintf(hdr, sizeof(hdr), "070701%08x%08x%08x%08x%08x%08x%08x%08x%08x%08x%08x%08x%08x",
-		 7, mode, 0, 0, 1, 0, size, 0, 0, 0, 0, (unsigned)nlen, 0);
+	snprintf(hdr, sizeof(hdr), "070701%08x%08x%08x%08x%08x%08x%08x%08x%08x%08x%08x%08x%08x", 7,
+		 mode, 0, 0, 1, 0, size, 0, 0, 0, 0, (unsigned)nlen, 0);
 	memcpy(arch + off, hdr, 110);
 	off += 110;
 	memcpy(arch + off, name, nlen);
