@@ -1,8 +1,7 @@
 /*
  * The namespace calls (Linux 6.6 numbers and errnos): mkdir(at), rmdir,
- * unlink(at), rename(at/at2), symlink(at), chdir, fchdir, umask, chmod,
- * fchmod, fchmodat.  Only the ramfs root changes: elsewhere (/proc) a
- * change is EPERM once the permission check passed, as a file system
+ * unlink(at), rename(at/at2), symlink(at), link(at), chdir, fchdir, umask.  Only the ramfs root
+ * changes: elsewhere (/proc) a change is EPERM once the permission check passed, as a file system
  * without the operation answers in Linux.
  */
 #include "kernel/fs/vfs.h"
@@ -14,7 +13,6 @@
 #include "kernel/task/task.h"
 
 #define RENAME_NOREPLACE 1
-#define CAP_FOWNER	 3
 
 /* The parent directory and last name of a user path. */
 static long parent_of(int dirfd, uint64_t upath, int which, struct inode **dir, char *last,
@@ -326,50 +324,52 @@ long sys_umask(const struct syscall_args *a)
 	return old;
 }
 
-static long chmod_inode(struct inode *ino, uint32_t mode)
+/* link(2): a second name for a non-directory of the ramfs. */
+static long do_linkat(int olddfd, uint64_t uold, int newdfd, uint64_t unew, int flags)
 {
-	if (current->cred.fsuid != ino->uid &&
-	    !(current->cred.cap_effective & (1ULL << CAP_FOWNER)))
-		return -EPERM;
-	if (!ino->ramfs)
-		return -EPERM;
-	ino->mode = (ino->mode & S_IFMT) | (mode & 07777);
-	ino->ctime = vfs_now();
-	return 0;
-}
+	char *path = path_buf(0), last[NAME_MAX + 1];
+	struct inode *start, *old, *dir, *tmp;
+	bool must_dir;
+	long rc;
 
-static long do_fchmodat(int dirfd, uint64_t upath, uint32_t mode)
-{
-	char *path = path_buf(0);
-	struct inode *start, *ino;
-	long rc = getname(path, upath);
-
-	if (rc < 0)
+	if (flags & ~AT_SYMLINK_FOLLOW)
+		return -EINVAL;
+	if ((rc = getname(path, uold)) < 0)
 		return rc;
-	if ((rc = at_start(dirfd, path, &start)))
+	if ((rc = at_start(olddfd, path, &start)))
 		return rc;
-	if ((rc = path_lookup(start, path, LOOKUP_FOLLOW, &ino)))
+	if ((rc = path_lookup(start, path, (flags & AT_SYMLINK_FOLLOW) ? LOOKUP_FOLLOW : 0, &old)))
 		return rc;
-	rc = chmod_inode(ino, mode);
-	iput(ino);
+	if ((rc = parent_of(newdfd, unew, 1, &dir, last, &must_dir))) {
+		iput(old);
+		return rc;
+	}
+	if (S_ISDIR(old->mode))
+		rc = -EPERM;
+	else if (is_dot(last) || must_dir)
+		rc = -EEXIST;
+	else if (dir->op->lookup && !dir->op->lookup(dir, last, &tmp)) {
+		iput(tmp);
+		rc = -EEXIST;
+	} else if ((rc = inode_permission(dir, MAY_WRITE | MAY_EXEC))) {
+	} else if (!dir->ramfs || !old->ramfs) {
+		rc = -EXDEV;
+	} else {
+		rc = ramfs_link(dir, last, old);
+		if (!rc)
+			old->ctime = vfs_now();
+	}
+	iput(dir);
+	iput(old);
 	return rc;
 }
 
-long sys_chmod(const struct syscall_args *a)
+long sys_link(const struct syscall_args *a)
 {
-	return do_fchmodat(AT_FDCWD, a->a0, (uint32_t)a->a1);
+	return do_linkat(AT_FDCWD, a->a0, AT_FDCWD, a->a1, 0);
 }
 
-long sys_fchmodat(const struct syscall_args *a)
+long sys_linkat(const struct syscall_args *a)
 {
-	return do_fchmodat((int)a->a0, a->a1, (uint32_t)a->a2);
-}
-
-long sys_fchmod(const struct syscall_args *a)
-{
-	struct file *f = fget(a->a0);
-
-	if (!f || !f->inode)
-		return -EBADF;
-	return chmod_inode(f->inode, (uint32_t)a->a1);
+	return do_linkat((int)a->a0, a->a1, (int)a->a2, a->a3, (int)a->a4);
 }

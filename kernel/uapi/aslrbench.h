@@ -37,6 +37,10 @@
 #define __NR_exit	   60
 #define __NR_wait4	   61
 #define __NR_fcntl	   72
+#define __NR_fsync	   74
+#define __NR_fdatasync	   75
+#define __NR_truncate	   76
+#define __NR_ftruncate	   77
 #define __NR_getcwd	   79
 #define __NR_chdir	   80
 #define __NR_fchdir	   81
@@ -44,11 +48,15 @@
 #define __NR_mkdir	   83
 #define __NR_rmdir	   84
 #define __NR_creat	   85
+#define __NR_link	   86
 #define __NR_unlink	   87
 #define __NR_symlink	   88
 #define __NR_readlink	   89
 #define __NR_chmod	   90
 #define __NR_fchmod	   91
+#define __NR_chown	   92
+#define __NR_fchown	   93
+#define __NR_lchown	   94
 #define __NR_umask	   95
 #define __NR_getuid	   102
 #define __NR_getgid	   104
@@ -67,9 +75,11 @@
 #define __NR_exit_group	   231
 #define __NR_openat	   257
 #define __NR_mkdirat	   258
+#define __NR_fchownat	   260
 #define __NR_newfstatat	   262
 #define __NR_unlinkat	   263
 #define __NR_renameat	   264
+#define __NR_linkat	   265
 #define __NR_symlinkat	   266
 #define __NR_readlinkat	   267
 #define __NR_fchmodat	   268
@@ -141,6 +151,7 @@ enum lab_region { LAB_STACK, LAB_MMAP, LAB_EXE, LAB_NR_REGIONS };
 #define O_CLOEXEC	    02000000
 #define AT_FDCWD	    (-100)
 #define AT_SYMLINK_NOFOLLOW 0x100
+#define AT_SYMLINK_FOLLOW   0x400
 #define AT_REMOVEDIR	    0x200
 #define AT_EACCESS	    0x200
 #define AT_EMPTY_PATH	    0x1000

@@ -10,7 +10,7 @@
  *                    closed by the exec (FD_CLOEXEC) and fd B kept
  *
  * Every check prints "t_vfs: FAIL: what (got N)" when it fails.  One file
- * of some 560 lines on purpose: the host build compiles exactly this file.
+ * of some 620 lines on purpose: the host build compiles exactly this file.
  */
 #include "kernel/user/lib/ulib.h"
 
@@ -400,6 +400,56 @@ static void devices(void)
 			break;
 }
 
+/* link, truncate, ftruncate, fsync, chown (root's part; the owner's is in perms()). */
+static void attrs(void)
+{
+	struct stat st;
+	char buf[16];
+	long fd = openat(AT_FDCWD, at("a"), O_CREAT | O_RDWR | O_TRUNC, 0644), ro, rc;
+
+	check(link(at("a"), at("a2")) == 0 && stat(at("a"), &st) == 0 && st.st_nlink == 2,
+	      "link: two names, nlink 2", st.st_nlink);
+	check(write((int)fd, "shared", 6) == 6 && stat(at("a2"), &st) == 0 && st.st_size == 6,
+	      "a hard link sees the same data", st.st_size);
+	rc = link(at("a"), at("a2"));
+	check(rc == -EEXIST, "link over an existing name", rc);
+	rc = link(base, at("dlink"));
+	check(rc == -EPERM, "link to a directory", rc);
+	check(unlink(at("a2")) == 0 && fstat((int)fd, &st) == 0 && st.st_nlink == 1,
+	      "unlink drops nlink", st.st_nlink);
+	check(ftruncate((int)fd, 3) == 0 && fstat((int)fd, &st) == 0 && st.st_size == 3,
+	      "ftruncate shrinks", st.st_size);
+	check(truncate(at("a"), 10) == 0 && pread64((int)fd, buf, 10, 0) == 10 && buf[3] == 0 &&
+		      buf[9] == 0 && !memcmp(buf, "sha", 3),
+	      "truncate grows with zeros", 0);
+	rc = truncate(at("a"), -1);
+	check(rc == -EINVAL, "truncate to a negative size", rc);
+	rc = truncate(base, 0);
+	check(rc == -EISDIR, "truncate a directory", rc);
+	ro = openat(AT_FDCWD, at("a"), O_RDONLY, 0);
+	rc = ftruncate((int)ro, 0);
+	check(rc == -EINVAL, "ftruncate of a read-only fd", rc);
+	close((int)ro);
+	check(fsync((int)fd) == 0, "fsync", 0);
+	rc = fsync(99);
+	check(rc == -EBADF, "fsync of a bad fd", rc);
+	if (geteuid() == 0) {
+		check(fchown((int)fd, 1000, 1000) == 0 && fstat((int)fd, &st) == 0 &&
+			      st.st_uid == 1000 && st.st_gid == 1000,
+		      "root chowns", st.st_uid);
+		symlink("a", at("al"));
+		check(lchown(at("al"), 1000, -1) == 0 && lstat(at("al"), &st) == 0 &&
+			      st.st_uid == 1000 && stat(at("al"), &st) == 0 && st.st_uid == 1000,
+		      "lchown changes the link itself", st.st_uid);
+		check(chown(at("a"), -1, 0) == 0 && stat(at("a"), &st) == 0 && st.st_uid == 1000 &&
+			      st.st_gid == 0,
+		      "chown -1 keeps the uid", st.st_gid);
+		unlink(at("al"));
+	}
+	close((int)fd);
+	unlink(at("a"));
+}
+
 /* As uid 1000: Linux's permission bits, the sticky /tmp, and no bypass. */
 static void perms(void)
 {
@@ -432,8 +482,15 @@ static void perms(void)
 		f += r != -EACCES;
 		r = openat(AT_FDCWD, at("mine"), O_CREAT | O_WRONLY, 0600);
 		f += r < 0;
+		r = fchown((int)openat(AT_FDCWD, at("mine2"), O_CREAT | O_WRONLY, 0600), 0, -1);
+		f += r != -EPERM; /* giving a file away needs CAP_CHOWN */
+		r = chown(at("mine2"), -1, 1000);
+		f += r != 0; /* the owner may set its own group */
+		r = chown(at("pub"), -1, 1000);
+		f += r != -EPERM;
 		r = unlink(at("mine"));
 		f += r != 0;
+		unlink(at("mine2"));
 		exit(f);
 	}
 	wait4(-1, &status, 0, 0);
@@ -542,6 +599,7 @@ int main(int argc, char **argv)
 	links();
 	fds();
 	devices();
+	attrs();
 	if (geteuid() == 0)
 		perms();
 	else

@@ -210,6 +210,41 @@ long execve(const char *path, char *const argv[], char *const envp[])
 	return syscall3(__NR_execve, path, argv, envp);
 }
 
+long link(const char *from, const char *to)
+{
+	return syscall2(__NR_link, from, to);
+}
+
+long truncate(const char *path, long len)
+{
+	return syscall2(__NR_truncate, path, len);
+}
+
+long ftruncate(int fd, long len)
+{
+	return syscall2(__NR_ftruncate, fd, len);
+}
+
+long fsync(int fd)
+{
+	return syscall1(__NR_fsync, fd);
+}
+
+long chown(const char *path, unsigned uid, unsigned gid)
+{
+	return syscall3(__NR_chown, path, uid, gid);
+}
+
+long lchown(const char *path, unsigned uid, unsigned gid)
+{
+	return syscall3(__NR_lchown, path, uid, gid);
+}
+
+long fchown(int fd, unsigned uid, unsigned gid)
+{
+	return syscall3(__NR_fchown, fd, uid, gid);
+}
+
 long fork(void)
 {
 	return syscall0(__NR_fork);

@@ -64,6 +64,13 @@
 #define ioctl(f, c, a)	     S_(SYS_ioctl, (long)(f), (long)(c), (long)(a))
 #define setresuid(a, b, c)   S_(SYS_setresuid, (long)(a), (long)(b), (long)(c))
 #define setresgid(a, b, c)   S_(SYS_setresgid, (long)(a), (long)(b), (long)(c))
+#define link(a, b)	     S_(SYS_link, (long)(a), (long)(b))
+#define truncate(p, l)	     S_(SYS_truncate, (long)(p), (long)(l))
+#define ftruncate(f, l)	     S_(SYS_ftruncate, (long)(f), (long)(l))
+#define fsync(f)	     S_(SYS_fsync, (long)(f))
+#define chown(p, u, g)	     S_(SYS_chown, (long)(p), (long)(u), (long)(g))
+#define lchown(p, u, g)	     S_(SYS_lchown, (long)(p), (long)(u), (long)(g))
+#define fchown(f, u, g)	     S_(SYS_fchown, (long)(f), (long)(u), (long)(g))
 #define geteuid()	     S_(SYS_geteuid)
 #define getpid()	     S_(SYS_getpid)
 /* t_vfs re-executes itself: /bin/t_vfs in the kernel's table, this binary here */
