@@ -7,7 +7,8 @@
 #  - scripts/mkcpio.py: the same tree packed twice (different mtimes,
 #    another umask) gives identical bytes; --base/--add keeps, adds and
 #    replaces entries; a hard link shares its inode and the data travels
-#    with the first name; bad --add paths are refused.
+#    with the first name; bad --add paths are refused;
+#  - make's EXTRA=DIR (into a scratch BUILD directory).
 # Usage: tests/sh/vfs-host.sh
 set -uo pipefail
 
@@ -16,7 +17,7 @@ top=$(cd "$(dirname "$0")/../.." && pwd)
 . "$top/tests/sh/lib/tap.sh"
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/vfs-host.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
-tap_plan 6
+tap_plan 7
 
 if gcc -std=gnu11 -O1 -Wall -Wextra -Werror -iquote "$top/tests/vfs/shim" -I"$top" \
 	-o "$tmp/t_vfs" "$top/kernel/user/t_vfs.c" >"$tmp/cc.log" 2>&1; then
@@ -57,4 +58,14 @@ tap_check $? "mkcpio --add refuses a '..' image path" "$(cat "$tmp/err")"
 "$top/scripts/mkcpio.py" "$tmp/d.cpio" --add "$tmp/none" >"$tmp/err" 2>&1
 [ $? = 1 ] && grep -q "no such file" "$tmp/err"
 tap_check $? "mkcpio --add refuses a missing host file" "$(cat "$tmp/err")"
+# make's EXTRA=DIR: added, dropped again without it, refused when not a directory
+mkx() { make -s --no-print-directory -C "$top" BUILD="$tmp/build" "$tmp/build/initrd.cpio" "$@"; }
+has_hard() { "$top/scripts/mkcpio.py" --list "$tmp/build/initrd.cpio" >"$tmp/list" && grep -q ' /etc/hard$' "$tmp/list"; }
+ok=1
+if mkx EXTRA="$tmp/a" >"$tmp/m1" 2>&1 && has_hard && mkx >"$tmp/m2" 2>&1 && ! has_hard &&
+	! mkx EXTRA="$tmp/none" >"$tmp/m3" 2>&1 && grep -q "not a directory" "$tmp/m3"; then
+	ok=0
+fi
+tap_check $ok "make EXTRA=DIR adds DIR to the initramfs, a build without drops it, a bad DIR fails" \
+	"$(cat "$tmp/m1" "$tmp/m2" "$tmp/m3" 2>/dev/null)"
 tap_done
