@@ -1,7 +1,9 @@
 /*
- * Open files: a tiny VFS with one operations table per kind of file (the
- * console, /proc files).  Every file is read through the same offset logic,
- * so reading in 1-byte chunks gives the same bytes as one large read.
+ * Open files: one operations table per kind of file (ramfs files and
+ * directories, devices, pipes, /proc snapshots); each open file holds its
+ * inode (vfs.h) for fstat, getdents64 and /proc/<pid>/fd.  Every seekable
+ * file is read through the same offset logic, so reading in 1-byte chunks
+ * gives the same bytes as one large read.
  */
 #ifndef KERNEL_FS_FILE_H
 #define KERNEL_FS_FILE_H
