@@ -12,7 +12,7 @@
 #include <stdint.h>
 
 #define BOOT_INFO_MAGIC	  0x544f4f42524c5341ULL /* "ASLRBOOT" little-endian */
-#define BOOT_INFO_VERSION 2			/* 2: image_sha256 and firmware identity */
+#define BOOT_INFO_VERSION 3			/* 2: kernel_sha256, firmware identity; 3: initrd */
 
 /* The kernel is linked here; the loader maps nothing, the entry stub does. */
 #define KERNEL_VBASE	0xffffffff80000000ULL
@@ -96,6 +96,11 @@ struct boot_info {
 	uint32_t fw_revision;		    /* EFI_SYSTEM_TABLE.FirmwareRevision */
 	uint32_t uefi_revision;		    /* EFI_SYSTEM_TABLE.Hdr.Revision: major << 16 | minor */
 	char fw_vendor[BOOT_FW_VENDOR_MAX]; /* FirmwareVendor, non-ASCII as '?' */
+
+	/* Version 3: \aslrbench\initrd.cpio (newc), in loader-data pages below 4 GiB; 0/0 when
+	 * absent. */
+	uint64_t initrd_phys;
+	uint64_t initrd_size;
 };
 
 #endif

@@ -17,6 +17,8 @@
 
 #define KERNEL_PATH  L"\\aslrbench\\kernel.elf"
 #define CMDLINE_PATH L"\\aslrbench\\cmdline.txt"
+#define INITRD_PATH  L"\\aslrbench\\initrd.cpio"
+#define INITRD_MAX   (512ULL << 20)
 #define FILE_MAX     (32ULL << 20)
 #define MAX_4G	     0xffffffffULL
 
@@ -86,6 +88,50 @@ static EFI_STATUS read_file(EFI_FILE_HANDLE root, CHAR16 *path, void **data, UIN
 	if (!EFI_ERROR(st) && *size != len)
 		st = EFI_END_OF_FILE;
 	return st;
+}
+
+/*
+ * The initramfs, straight into loader-data pages below 4 GiB: the kernel
+ * never frees those, and reads them through its physical map.  Absent is
+ * fine (the kernel starts with an empty root).
+ */
+static EFI_STATUS read_initrd(EFI_FILE_HANDLE root, struct boot_info *bi)
+{
+	EFI_FILE_HANDLE f;
+	EFI_FILE_INFO *info;
+	EFI_PHYSICAL_ADDRESS phys;
+	EFI_STATUS st;
+	UINTN len, got;
+
+	st = uefi_call_wrapper(root->Open, 5, root, &f, INITRD_PATH, EFI_FILE_MODE_READ, 0);
+	if (EFI_ERROR(st))
+		return st;
+	info = LibFileInfo(f);
+	if (!info) {
+		uefi_call_wrapper(f->Close, 1, f);
+		return EFI_DEVICE_ERROR;
+	}
+	len = info->FileSize;
+	FreePool(info);
+	if (len == 0 || len > INITRD_MAX) {
+		uefi_call_wrapper(f->Close, 1, f);
+		return len ? EFI_BAD_BUFFER_SIZE : EFI_SUCCESS;
+	}
+	st = alloc_low(EFI_SIZE_TO_PAGES(len), &phys);
+	if (EFI_ERROR(st)) {
+		uefi_call_wrapper(f->Close, 1, f);
+		return st;
+	}
+	got = len;
+	st = uefi_call_wrapper(f->Read, 3, f, &got, (void *)phys);
+	uefi_call_wrapper(f->Close, 1, f);
+	if (!EFI_ERROR(st) && got != len)
+		st = EFI_END_OF_FILE;
+	if (EFI_ERROR(st))
+		return st;
+	bi->initrd_phys = phys;
+	bi->initrd_size = len;
+	return EFI_SUCCESS;
 }
 
 /*
@@ -370,6 +416,13 @@ EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *systab)
 	/* Hash the file as read, so the record names the image that really ran. */
 	sha256(elf, elf_size, bi->kernel_sha256);
 	get_firmware_id(bi, systab);
+
+	st = read_initrd(root, bi);
+	if (EFI_ERROR(st) && st != EFI_NOT_FOUND)
+		return fail(L"cannot read \\aslrbench\\initrd.cpio", st);
+	if (bi->initrd_size)
+		Print(L"aslrbench loader: initrd.cpio at 0x%lx (%ld bytes)\r\n", bi->initrd_phys,
+		      bi->initrd_size);
 
 	st = load_kernel(elf, span, &kphys);
 	if (EFI_ERROR(st))

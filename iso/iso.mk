@@ -2,10 +2,32 @@
 SOURCE_DATE_EPOCH ?= $(shell git log -1 --format=%ct 2>/dev/null || echo 0)
 export SOURCE_DATE_EPOCH
 
-$(BUILD)/esp.img: $(BUILD)/boot/BOOTX64.EFI $(BUILD)/kernel.esp.elf iso/cmdline.txt iso/mkimage.sh
+# The initramfs: iso/rootfs/ plus `make iso EXTRA=DIR` (DIR's tree at /, later wins).
+# The stamp is touched whenever EXTRA is given or differs from the last build, so
+# EXTRA's contents (which have no rule here) are always repacked, and a build
+# without EXTRA after one with it drops them; an unchanged archive keeps its
+# date, so the ESP is not rebuilt for nothing.
+INITRD_DIRS := iso/rootfs $(EXTRA)
+INITRD_FILES := $(shell find iso/rootfs -print 2>/dev/null)
+INITRD_STAMP := $(BUILD)/initrd.extra
+$(shell mkdir -p $(BUILD); if [ -n "$(EXTRA)" ] || [ ! -e $(INITRD_STAMP) ] || \
+	[ "$$(cat $(INITRD_STAMP) 2>/dev/null)" != "$(EXTRA)" ]; then \
+	echo "$(EXTRA)" >$(INITRD_STAMP); fi)
+
+$(BUILD)/initrd.cpio: scripts/mkcpio.py $(INITRD_FILES) $(INITRD_STAMP)
+	@mkdir -p $(@D)
+	@echo "  CPIO    $@"
+	$(Q)$(if $(EXTRA),test -d "$(EXTRA)" || { echo "EXTRA=$(EXTRA): not a directory" >&2; exit 1; })
+	$(Q)scripts/mkcpio.py $@.tmp $(foreach d,$(INITRD_DIRS),--dir $(d))
+	$(Q)if cmp -s $@.tmp $@; then rm -f $@.tmp; touch -r $@ $(INITRD_STAMP); \
+		else mv $@.tmp $@; fi
+
+$(BUILD)/esp.img: $(BUILD)/boot/BOOTX64.EFI $(BUILD)/kernel.esp.elf iso/cmdline.txt iso/mkimage.sh \
+		$(BUILD)/initrd.cpio
 	@echo "  ESP     $@"
 	$(Q)iso/mkimage.sh esp $@ --efi $(BUILD)/boot/BOOTX64.EFI \
-		--kernel $(BUILD)/kernel.esp.elf --cmdline-file iso/cmdline.txt
+		--kernel $(BUILD)/kernel.esp.elf --cmdline-file iso/cmdline.txt \
+		--initrd $(BUILD)/initrd.cpio
 
 $(BUILD)/aslrbench.iso: $(BUILD)/esp.img
 	@echo "  ISO     $@"

@@ -2,6 +2,10 @@
 # Builds the FAT ESP image and the hybrid ISO around it.
 #
 #   iso/mkimage.sh esp OUT.img --efi BOOTX64.EFI [--kernel kernel.elf] --cmdline-file FILE
+#                  [--initrd initrd.cpio]
+#   iso/mkimage.sh set-initrd ESP.img initrd.cpio   (replaces initrd.cpio; a bare ESP image
+#                                                    is rebuilt larger when it does not fit)
+#   iso/mkimage.sh get-initrd ESP.img OUT.cpio       (copies initrd.cpio out; empty if none)
 #   iso/mkimage.sh iso OUT.iso ESP.img
 #   iso/mkimage.sh set-cmdline ESP.img "k=v ..."     (rewrites cmdline.txt in place)
 #   iso/mkimage.sh get-cmdline ESP.img               (prints cmdline.txt)
@@ -23,11 +27,12 @@ export MTOOLS_SKIP_CHECK=1
 stamp() { touch -h -d "@$SOURCE_DATE_EPOCH" "$@"; }
 
 make_esp() {
-	local out=$1 efi="" kernel="" cmdfile=""
+	local out=$1 efi="" kernel="" cmdfile="" initrd=""
 	shift
 	while [ $# -gt 0 ]; do
 		case $1 in
 		--efi) efi=$2; shift 2 ;;
+		--initrd) initrd=$2; shift 2 ;;
 		--kernel) kernel=$2; shift 2 ;;
 		--cmdline-file) cmdfile=$2; shift 2 ;;
 		*) die "esp: unknown option $1" ;;
@@ -41,24 +46,42 @@ make_esp() {
 	cp "$efi" "$stage/BOOTX64.EFI"
 	cp "$cmdfile" "$stage/cmdline.txt"
 	[ -z "$kernel" ] || cp "$kernel" "$stage/kernel.elf"
+	[ -z "$initrd" ] || cp "$initrd" "$stage/initrd.cpio"
 	stamp "$stage"/*
 	# 2.88 MB FAT12 "floppy" geometry: small, and known to boot under OVMF and as a USB stick.
-	# A kernel carrying Linux programs (busybox: kernel/user/user.mk) gets a 16 MiB ESP.
-	local kb=2880 ksize=0
-	[ -z "$kernel" ] || ksize=$(stat -c %s "$kernel")
-	if [ "$ksize" -gt 15000000 ]; then
-		die "esp: kernel too large for the 16 MiB ESP"
+	# A larger initramfs gets a larger (FAT16) image: contents plus a quarter, plus 1 MiB.
+	local kb=2880 need
+	need=$(($(du -cb "$stage"/* | tail -1 | cut -f1) / 1024))
+	if [ $((need + 400)) -gt "$kb" ]; then
+		kb=$(((need + need / 4 + 1024 + 1023) / 1024 * 1024))
 	fi
 	rm -f "$out"
-	if [ "$ksize" -gt 2400000 ]; then
-		mformat -i "$out" -C -T 32768 -h 64 -s 32 -N 41534c52 -v ASLRBENCH ::
-	else
+	if [ "$kb" = 2880 ]; then
 		mformat -i "$out" -C -f "$kb" -N 41534c52 -v ASLRBENCH ::
+	else
+		mformat -i "$out" -C -T $((kb * 2)) -h 64 -s 32 -N 41534c52 -v ASLRBENCH ::
 	fi
 	mmd -i "$out" ::/EFI ::/EFI/BOOT ::/aslrbench
 	mcopy -m -i "$out" "$stage/BOOTX64.EFI" ::/EFI/BOOT/BOOTX64.EFI
 	mcopy -m -i "$out" "$stage/cmdline.txt" ::/aslrbench/cmdline.txt
 	[ -z "$kernel" ] || mcopy -m -i "$out" "$stage/kernel.elf" ::/aslrbench/kernel.elf
+	[ -z "$initrd" ] || mcopy -m -i "$out" "$stage/initrd.cpio" ::/aslrbench/initrd.cpio
+}
+
+# A new initrd.cpio in a bare ESP image: rebuilt from its own files, so it
+# grows when the archive needs more room than the image has.
+set_initrd() {
+	local esp=$1 cpio=$2 x args
+	[ "$(esp_offset "$esp")" = 0 ] || die "set-initrd: $esp is not a bare ESP image"
+	x=$(mktemp -d)
+	mcopy -n -m -i "$esp" ::/EFI/BOOT/BOOTX64.EFI ::/aslrbench/cmdline.txt "$x/" ||
+		{ rm -rf "$x"; die "set-initrd: $esp has no loader or cmdline.txt"; }
+	args=(--efi "$x/BOOTX64.EFI" --cmdline-file "$x/cmdline.txt" --initrd "$cpio")
+	if mcopy -n -m -i "$esp" ::/aslrbench/kernel.elf "$x/" 2>/dev/null; then
+		args+=(--kernel "$x/kernel.elf")
+	fi
+	(make_esp "$esp" "${args[@]}") # a subshell: make_esp's RETURN trap stays inside
+	rm -rf "$x"
 }
 
 make_iso() {
@@ -119,6 +142,11 @@ esp) shift; make_esp "$@" ;;
 iso) shift; make_iso "$@" ;;
 set-cmdline) set_cmdline "$2" "$3" ;;
 get-cmdline) mtype -i "$2@@$(esp_offset "$2")" ::/aslrbench/cmdline.txt ;;
+set-initrd) set_initrd "$2" "$3" ;;
+get-initrd)
+	rm -f "$3"
+	mcopy -n -m -i "$2@@$(esp_offset "$2")" ::/aslrbench/initrd.cpio "$3" 2>/dev/null || : >"$3"
+	;;
 img) shift; make_img "$@" ;;
 esp-offset) esp_offset "$2" ;;
 extract-esp)
@@ -127,5 +155,5 @@ extract-esp)
 		die "extract-esp: no /efi.img in $2"
 	chmod u+w "$3"
 	;;
-*) die "usage: mkimage.sh esp|iso|set-cmdline|get-cmdline|extract-esp ..." ;;
+*) die "usage: mkimage.sh esp|iso|img|set-cmdline|get-cmdline|set-initrd|get-initrd|extract-esp|esp-offset ..." ;;
 esac

@@ -16,8 +16,9 @@ KERNEL_C := \
 	kernel/boot/cmdline.c \
 	kernel/console/fbcon.c kernel/console/fbcon_draw.c kernel/console/fbcon_vt.c \
 	kernel/console/keyboard.c kernel/console/psf.c kernel/console/serial.c \
-	kernel/fs/file.c kernel/fs/tty.c \
-	kernel/fs/proc/array.c kernel/fs/proc/base.c kernel/fs/proc/path.c kernel/fs/proc/root.c \
+	kernel/fs/cpio.c kernel/fs/file.c kernel/fs/initramfs.c kernel/fs/inode.c kernel/fs/namei.c \
+	kernel/fs/open.c kernel/fs/pipe.c kernel/fs/tty.c \
+	kernel/fs/proc/array.c kernel/fs/proc/base.c kernel/fs/proc/fd.c kernel/fs/proc/inode.c kernel/fs/proc/path.c kernel/fs/proc/root.c \
 	kernel/fs/proc/stat_format.c kernel/fs/proc/task_mmu.c \
 	kernel/init/boot_record.c kernel/init/jobs.c kernel/init/main.c \
 	kernel/lib/panic.c kernel/lib/printk.c kernel/lib/string.c kernel/lib/vsprintf.c \
@@ -25,16 +26,17 @@ KERNEL_C := \
 	kernel/mm/vmm.c \
 	kernel/random/random.c \
 	kernel/security/ptrace.c kernel/security/ptrace_rules.c \
-	kernel/syscall/sys_cred.c kernel/syscall/sys_file.c kernel/syscall/sys_misc.c \
-	kernel/syscall/sys_mm.c kernel/syscall/sys_proc.c kernel/syscall/syscall.c \
+	kernel/syscall/sys_attr.c kernel/syscall/sys_cred.c kernel/syscall/sys_file.c \
+	kernel/syscall/sys_misc.c kernel/syscall/sys_mm.c kernel/syscall/sys_namei.c \
+	kernel/syscall/sys_proc.c kernel/syscall/sys_stat.c kernel/syscall/syscall.c \
 	kernel/task/exec.c kernel/task/exit.c kernel/task/fail_nth.c kernel/task/fault.c \
 	kernel/task/fork.c kernel/task/sched.c kernel/task/task.c \
 	kernel/test/ktest.c kernel/test/test_arch.c kernel/test/test_aslr.c \
 	kernel/test/test_attack.c kernel/test/test_ioremap.c kernel/test/test_mm.c \
 	kernel/test/test_process.c kernel/test/test_procfs.c kernel/test/test_reliab.c \
-	kernel/test/fuzz_job.c
+	kernel/test/test_vfs.c kernel/test/fuzz_job.c
 # The Linux process ABI (issue 14).
-KERNEL_C += kernel/mm/mprotect.c kernel/task/binfmt_elf.c kernel/syscall/sys_iov.c \
+KERNEL_C += kernel/mm/mprotect.c kernel/task/binfmt_elf.c \
 	kernel/syscall/sys_linux.c kernel/syscall/sys_signal.c kernel/syscall/syscall_names.c \
 	kernel/test/test_linux.c
 KERNEL_ASM := \

@@ -9,6 +9,11 @@
 #   --cmdline "k=v ..."  boot with this kernel command line instead of the
 #                      image's cmdline.txt (a copy of the image is edited; the
 #                      kernel is not rebuilt)
+#   --add HOSTPATH[=IMAGEPATH]  put a host file (a directory: recursively) into
+#                      a copy of the image's initramfs at IMAGEPATH (default
+#                      /bin/NAME); repeatable, later ones win; owners 0:0,
+#                      modes 0755 (directories, executables) or 0644; an ISO
+#                      or bare ESP image only (not make img's disk)
 #   --deterministic    TCG with -icount shift=0 and a fixed seed: the TSC
 #                      counts guest instructions, identical on every run
 #   --timeout SEC      stop the guest after SEC seconds (default 300; exit 124)
@@ -54,7 +59,7 @@ set -euo pipefail
 
 here=$(cd "$(dirname "$0")/.." && pwd)
 iso="$here/build/aslrbench.iso"
-usb=0 cmdline="" have_cmdline=0 deterministic=0 timeout=300 log="" accel=auto mem=512 smp=1 keys=""
+usb=0 cmdline="" have_cmdline=0 adds=() deterministic=0 timeout=300 log="" accel=auto mem=512 smp=1 keys=""
 screenshot="" no_serial=0 resolution=""
 QEMU=${QEMU:-qemu-system-x86_64}
 OVMF_CODE=${OVMF_CODE:-/usr/share/OVMF/OVMF_CODE_4M.fd}
@@ -74,6 +79,12 @@ while [ $# -gt 0 ]; do
 	--iso) [ $# -ge 2 ] || usage_error "$1 needs a value"; iso=$2; shift 2 ;;
 	--usb) usb=1; shift ;;
 	--cmdline) [ $# -ge 2 ] || usage_error "$1 needs a value"; cmdline=$2; have_cmdline=1; shift 2 ;;
+	--add)
+		[ $# -ge 2 ] || usage_error "$1 needs a value"
+		[ -e "${2%%=*}" ] || [ -L "${2%%=*}" ] || usage_error "--add: no such file '${2%%=*}'"
+		adds+=(--add "$2")
+		shift 2
+		;;
 	--deterministic) deterministic=1; shift ;;
 	--timeout) [ $# -ge 2 ] || usage_error "$1 needs a value"; timeout=$2; shift 2 ;;
 	--log) [ $# -ge 2 ] || usage_error "$1 needs a value"; log=$2; shift 2 ;;
@@ -127,12 +138,22 @@ cleanup() {
 trap cleanup EXIT
 trap 'exit 130' INT TERM
 
-# A copy of the image with another cmdline.txt: the kernel is not rebuilt.
-if [ "$deterministic" = 1 ] || [ "$have_cmdline" = 1 ]; then
+# A copy of the image with another cmdline.txt or initramfs: the kernel is not rebuilt.
+if [ "$deterministic" = 1 ] || [ "$have_cmdline" = 1 ] || [ ${#adds[@]} -gt 0 ]; then
 	if [ "$(dd if="$iso" bs=1 skip=32769 count=5 status=none)" = CD001 ]; then
 		"$here/iso/mkimage.sh" extract-esp "$iso" "$tmp/esp.img"
 	else
 		cp "$iso" "$tmp/esp.img" # a raw disk image (make img): edited in place
+	fi
+	if [ ${#adds[@]} -gt 0 ]; then
+		[ "$("$here/iso/mkimage.sh" esp-offset "$tmp/esp.img")" = 0 ] ||
+			usage_error "--add needs an ISO or a bare ESP image, not a disk image"
+		"$here/iso/mkimage.sh" get-initrd "$tmp/esp.img" "$tmp/old.cpio"
+		base=()
+		[ ! -s "$tmp/old.cpio" ] || base=(--base "$tmp/old.cpio")
+		"$here/scripts/mkcpio.py" "$tmp/initrd.cpio" "${base[@]}" "${adds[@]}" ||
+			usage_error "--add: cannot build the initramfs"
+		"$here/iso/mkimage.sh" set-initrd "$tmp/esp.img" "$tmp/initrd.cpio"
 	fi
 	if [ "$have_cmdline" = 0 ]; then
 		cmdline=$("$here/iso/mkimage.sh" get-cmdline "$tmp/esp.img" | grep -v '^#' | tr '\r\n' '  ')

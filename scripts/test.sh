@@ -313,8 +313,11 @@ host_tests() {
 	else
 		r1=$(mktemp -d) r2=$(mktemp -d)
 		for d in "$r1" "$r2"; do
-			iso/mkimage.sh esp "$d/esp.img" --efi build/boot/BOOTX64.EFI --kernel build/kernel.esp.elf \
-				--cmdline-file iso/cmdline.txt >/dev/null 2>&1 &&
+			# the initramfs too: packed from a copy of iso/rootfs with fresh mtimes each time
+			cp -r iso/rootfs "$d/rootfs" && touch "$d/rootfs/etc/motd" &&
+				scripts/mkcpio.py "$d/initrd.cpio" --dir "$d/rootfs" &&
+				iso/mkimage.sh esp "$d/esp.img" --efi build/boot/BOOTX64.EFI --kernel build/kernel.esp.elf \
+				--cmdline-file iso/cmdline.txt --initrd "$d/initrd.cpio" >/dev/null 2>&1 &&
 				iso/mkimage.sh iso "$d/a.iso" "$d/esp.img" >/dev/null 2>&1 &&
 				iso/mkimage.sh img "$d/a.img" "$d/esp.img" >/dev/null 2>&1
 		done

@@ -38,3 +38,22 @@ $(HOST)/test_pmm_map: tests/mm/test_pmm_map.c kernel/mm/pmm.c kernel/mm/pmm.h \
 	@echo "  HOSTCC  $@"
 	$(Q)$(HOST_CC) $(HOST_CFLAGS) $(CHECK_CFLAGS) -o $@ tests/mm/test_pmm_map.c \
 		kernel/mm/pmm.c $(CHECK_LIBS)
+
+# The initramfs parser against truncated and corrupt archives: the real
+# kernel/fs/cpio.c with ASan and UBSan, so a read past the archive fails.
+HOST_TESTS += $(HOST)/test_cpio
+CPIO_HOST_SRCS := kernel/fs/cpio.c kernel/lib/vsprintf.c
+CPIO_SAN := -fsanitize=address,undefined -fno-sanitize-recover=all
+
+$(HOST)/test_cpio: tests/fs/test_cpio.c $(CPIO_HOST_SRCS) kernel/fs/cpio.h kernel/lib/errno.h
+	@mkdir -p $(@D)
+	@echo "  HOSTCC  $@"
+	$(Q)$(HOST_CC) $(HOST_CFLAGS) $(CPIO_SAN) $(CHECK_CFLAGS) -o $@ tests/fs/test_cpio.c \
+		$(CPIO_HOST_SRCS) $(CHECK_LIBS)
+
+# libFuzzer on the same parser (make fuzz).
+FUZZ_TARGETS += $(HOST)/fuzz_cpio
+$(HOST)/fuzz_cpio: tests/fuzz/fuzz_cpio.c $(CPIO_HOST_SRCS)
+	@mkdir -p $(@D)
+	@echo "  FUZZCC  $@"
+	$(Q)$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ $< $(CPIO_HOST_SRCS)

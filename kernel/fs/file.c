@@ -1,6 +1,7 @@
 /* Open files and the console: see file.h. */
 #include "kernel/fs/file.h"
 #include "kernel/fs/tty.h"
+#include "kernel/fs/vfs.h"
 #include "kernel/lib/printk.h"
 #include "kernel/lib/errno.h"
 #include "kernel/lib/string.h"
@@ -12,7 +13,6 @@
 #define NR_FILES 256
 
 static struct file files[NR_FILES];
-long (*proc_open_hook)(const char *path, int flags, struct file **out);
 
 struct file *file_alloc(const struct file_ops *ops, long *err)
 {
@@ -27,7 +27,6 @@ struct file *file_alloc(const struct file_ops *ops, long *err)
 		memset(&files[i], 0, sizeof(files[i]));
 		files[i].ops = ops;
 		files[i].refs = 1;
-		files[i].f_mode = FMODE_READ | FMODE_WRITE;
 		return &files[i];
 	}
 	return 0;
@@ -47,6 +46,8 @@ void file_put(struct file *f)
 	if (f->data)
 		pmm_free_page(virt_to_phys(f->data));
 	f->data = 0;
+	iput(f->inode);
+	f->inode = 0;
 }
 
 void files_init(void)
@@ -82,27 +83,27 @@ static long console_write_op(struct file *f, const char *kbuf, size_t n)
 	return (long)n;
 }
 
-static const struct file_ops console_ops = {console_read, console_write_op, 0};
+const struct file_ops console_ops = {console_read, console_write_op, 0};
 static struct file *the_console;
 
+/* fds 0-2 of the first tasks: one open file, whose inode is /dev/console's. */
 struct file *console_file(void)
 {
-	long err;
+	if (!the_console) {
+		long err;
+		struct inode *ino = inode_alloc(S_IFCHR | 0600, 0);
 
-	if (!the_console)
+		if (!ino)
+			return 0;
+		ino->rdev = DEV_CONSOLE;
 		the_console = file_alloc(&console_ops, &err);
-	if (the_console)
-		file_get(the_console);
-	return the_console;
-}
-
-long vfs_open(const char *path, int flags, struct file **out)
-{
-	if (!strcmp(path, "/dev/console")) {
-		*out = console_file();
-		return *out ? 0 : -ENOMEM;
+		if (!the_console) {
+			iput(ino);
+			return 0;
+		}
+		the_console->inode = ino;
+		the_console->f_flags = O_RDWR;
 	}
-	if (proc_open_hook)
-		return proc_open_hook(path, flags, out);
-	return -ENOENT;
+	file_get(the_console);
+	return the_console;
 }

@@ -1,7 +1,9 @@
 /*
- * Open files: a tiny VFS with one operations table per kind of file (the
- * console, /proc files).  Every file is read through the same offset logic,
- * so reading in 1-byte chunks gives the same bytes as one large read.
+ * Open files: one operations table per kind of file (ramfs files and
+ * directories, devices, pipes, /proc snapshots); each open file holds its
+ * inode (vfs.h) for fstat, getdents64 and /proc/<pid>/fd.  Every seekable
+ * file is read through the same offset logic, so reading in 1-byte chunks
+ * gives the same bytes as one large read.
  */
 #ifndef KERNEL_FS_FILE_H
 #define KERNEL_FS_FILE_H
@@ -19,19 +21,17 @@ struct file_ops {
 	void (*release)(struct file *f);
 };
 
-/* f_mode, as Linux: what the open asked for; read/write check it first (EBADF). */
-#define FMODE_READ  1u
-#define FMODE_WRITE 2u
-
 struct file {
 	const struct file_ops *ops;
 	int refs;
-	unsigned f_mode;
 	uint64_t pos;
 	char *data; /* snapshot of a generated file (a page), or NULL */
 	int node;   /* which /proc file (enum proc_node), for writes */
 	int pid;    /* and whose, for /proc/<pid>/fail-nth */
 	size_t size;
+	struct inode *inode; /* what fstat describes (a reference), or NULL */
+	unsigned f_flags;    /* open(2) flags: the access mode (read and write check it first:
+			      * EBADF, as Linux's f_mode), O_APPEND, O_NONBLOCK */
 };
 
 /* NULL with *err = -ENOMEM (an injected failure) or -ENFILE (the table is full). */
@@ -40,14 +40,9 @@ void file_get(struct file *f);
 void file_put(struct file *f);
 /* Lets fork and exit (the task layer, below fs) take and drop file references. */
 void files_init(void);
-/* Opens a path; -ENOENT, -EACCES, ... */
-long vfs_open(const char *path, int flags, struct file **out);
 /* The console (fds 0, 1, 2 of every task started by the kernel). */
 struct file *console_file(void);
 /* Serves a snapshot: used by the read op of generated files. */
 long file_read_snapshot(struct file *f, char *kbuf, size_t n);
-
-/* Hook for /proc: returns -ENOENT when the path is not its own. */
-extern long (*proc_open_hook)(const char *path, int flags, struct file **out);
 
 #endif

@@ -23,6 +23,8 @@
 #include "kernel/lib/printk.h"
 #include "kernel/console/serial.h"
 #include "kernel/fs/file.h"
+#include "kernel/fs/initramfs.h"
+#include "kernel/fs/vfs.h"
 #include "kernel/fs/proc/proc.h"
 #include "kernel/fs/tty.h"
 #include "kernel/arch/machine_exit.h"
@@ -100,10 +102,13 @@ static void start_init(void)
 	sched_tick_hook = tty_poll;
 	sched_init();
 	syscall_init();
-	proc_init_fs();
 	files_init();
 	task_fault_init();
 	task_fixup_caps(&idle_task); /* root (euid 0): all capabilities */
+	vfs_init();
+	initramfs_unpack(boot_info_copy.initrd_size ? phys_to_virt(boot_info_copy.initrd_phys) : 0,
+			 boot_info_copy.initrd_size);
+	proc_init_fs(); /* mounted on the root's /proc */
 	idle_task.dumpable = 1;
 	for (int fd = 0; fd < 3; fd++)
 		idle_task.files[fd] = console_file();

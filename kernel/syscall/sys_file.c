@@ -1,65 +1,101 @@
-/* read, write, open, close, lseek: through the fd table and struct file. */
+/*
+ * The fd calls (Linux 6.6 numbers and errnos): read, write, pread64,
+ * pwrite64, readv, writev, open, openat, close, lseek, dup, dup2, dup3,
+ * fcntl, pipe, pipe2.  Files are moved in CHUNK-byte pieces through a kernel
+ * buffer, so every user pointer goes through copy_from_user/copy_to_user.
+ */
+#include "kernel/fs/pipe.h"
+#include "kernel/fs/vfs.h"
 #include "kernel/lib/errno.h"
-#include "kernel/fs/file.h"
 #include "kernel/mm/uaccess.h"
-#include "kernel/task/task.h"
+#include "kernel/syscall/fs_common.h"
 #include "kernel/syscall/syscall.h"
+#include "kernel/task/task.h"
 
-#define CHUNK  512
-#define MAX_RW (1UL << 30)
+#define CHUNK	   512
+#define MAX_RW	   0x7ffff000UL /* Linux's MAX_RW_COUNT */
+#define IOV_MAX	   1024
+#define SETFL_MASK (O_APPEND | O_NONBLOCK)
 
-static struct file *fget(uint64_t fd)
+struct file *fget(uint64_t fd)
 {
 	return fd < NR_OPEN ? current->files[fd] : 0;
 }
 
-long sys_read(const struct syscall_args *a)
+int fd_install(struct file *f, int from, bool cloexec)
 {
-	struct file *f = fget(a->a0);
+	for (int fd = from; fd < NR_OPEN; fd++) {
+		if (current->files[fd])
+			continue;
+		current->files[fd] = f;
+		if (cloexec)
+			current->close_on_exec |= 1ULL << fd;
+		else
+			current->close_on_exec &= ~(1ULL << fd);
+		return fd;
+	}
+	return -EMFILE;
+}
+
+/* Whole buffers for regular files and /proc; one short piece for the tty and pipes. */
+static bool seekable(const struct file *f)
+{
+	return f->data || (f->inode && S_ISREG(f->inode->mode));
+}
+
+static long do_read(struct file *f, uint64_t ubuf, size_t len)
+{
 	char buf[CHUNK];
-	size_t n = a->a2 < CHUNK ? a->a2 : CHUNK;
-	long got;
+	size_t done = 0;
 
 	/* Linux 6.6's vfs_read: not opened for reading is EBADF, no read op EINVAL. */
-	if (!f || !(f->f_mode & FMODE_READ))
+	if ((f->f_flags & O_ACCMODE) == O_WRONLY)
 		return -EBADF;
 	if (!f->ops->read)
 		return -EINVAL;
-	if (!access_ok(a->a1, a->a2))
+	if (!access_ok(ubuf, len))
 		return -EFAULT;
-	if (a->a2 == 0)
+	if (len > MAX_RW)
+		len = MAX_RW;
+	if (len == 0)
 		return 0;
-	/*
-	 * Touch the first byte of the buffer before a read that may sleep: a bad
-	 * buffer is reported at once instead of after the console has input.
-	 */
-	if (copy_from_user(buf, a->a1, 1) || copy_to_user(a->a1, buf, 1))
+	/* A bad buffer is reported at once, not after the console has input. */
+	if (copy_from_user(buf, ubuf, 1) || copy_to_user(ubuf, buf, 1))
 		return -EFAULT;
-	/* One chunk per call: a short read is allowed, and a console read returns early. */
-	got = f->ops->read(f, buf, n);
-	if (got > 0 && copy_to_user(a->a1, buf, (size_t)got))
-		return -EFAULT;
-	return got;
+	while (done < len) {
+		size_t n = len - done < CHUNK ? len - done : CHUNK;
+		long got = f->ops->read(f, buf, n);
+
+		if (got < 0)
+			return done ? (long)done : got;
+		if (got > 0 && copy_to_user(ubuf + done, buf, (size_t)got))
+			return done ? (long)done : -EFAULT;
+		done += (size_t)got;
+		if ((size_t)got < n || !seekable(f))
+			break;
+	}
+	return (long)done;
 }
 
-long sys_write(const struct syscall_args *a)
+static long do_write(struct file *f, uint64_t ubuf, size_t len)
 {
-	struct file *f = fget(a->a0);
 	char buf[CHUNK];
-	size_t done = 0, len = a->a2 > MAX_RW ? MAX_RW : a->a2;
+	size_t done = 0;
 
 	/* Linux 6.6's vfs_write: not opened for writing is EBADF, no write op EINVAL. */
-	if (!f || !(f->f_mode & FMODE_WRITE))
+	if ((f->f_flags & O_ACCMODE) == O_RDONLY)
 		return -EBADF;
 	if (!f->ops->write)
 		return -EINVAL;
-	if (!access_ok(a->a1, len))
+	if (len > MAX_RW)
+		len = MAX_RW;
+	if (!access_ok(ubuf, len))
 		return -EFAULT;
 	while (done < len) {
 		size_t n = len - done < CHUNK ? len - done : CHUNK;
 		long w;
 
-		if (copy_from_user(buf, a->a1 + done, n))
+		if (copy_from_user(buf, ubuf + done, n))
 			return done ? (long)done : -EFAULT;
 		w = f->ops->write(f, buf, n);
 		if (w < 0)
@@ -69,24 +105,144 @@ long sys_write(const struct syscall_args *a)
 	return (long)done;
 }
 
-long sys_open(const struct syscall_args *a)
+long sys_read(const struct syscall_args *a)
 {
-	char path[PATH_MAX_LEN];
+	struct file *f = fget(a->a0);
+
+	return f ? do_read(f, a->a1, a->a2) : -EBADF;
+}
+
+long sys_write(const struct syscall_args *a)
+{
+	struct file *f = fget(a->a0);
+
+	return f ? do_write(f, a->a1, a->a2) : -EBADF;
+}
+
+/* pread64/pwrite64: at an offset, leaving the file position alone. */
+static long do_positioned(const struct syscall_args *a, bool write)
+{
+	struct file *f = fget(a->a0);
+	int64_t off = (int64_t)a->a3;
+	uint64_t saved;
+	unsigned flags;
+	long rc;
+
+	if (!f)
+		return -EBADF;
+	if (!seekable(f))
+		return -ESPIPE;
+	if (off < 0)
+		return -EINVAL;
+	saved = f->pos;
+	flags = f->f_flags;
+	f->pos = (uint64_t)off;
+	/* O_APPEND stays: Linux's pwrite appends on such a file too (pwrite(2), BUGS). */
+	rc = write ? do_write(f, a->a1, a->a2) : do_read(f, a->a1, a->a2);
+	f->pos = saved;
+	f->f_flags = flags;
+	return rc;
+}
+
+long sys_pread64(const struct syscall_args *a)
+{
+	return do_positioned(a, false);
+}
+
+long sys_pwrite64(const struct syscall_args *a)
+{
+	return do_positioned(a, true);
+}
+
+struct iovec {
+	uint64_t base, len;
+};
+
+static long do_iov(const struct syscall_args *a, bool write)
+{
+	struct file *f = fget(a->a0);
+	uint64_t total = 0;
+	long done = 0;
+
+	if (!f)
+		return -EBADF;
+	if (a->a2 > IOV_MAX)
+		return -EINVAL;
+	/* Linux checks every length first: a negative or overflowing sum is EINVAL. */
+	for (uint64_t i = 0; i < a->a2; i++) {
+		struct iovec v;
+
+		if (copy_from_user(&v, a->a1 + i * sizeof(v), sizeof(v)))
+			return -EFAULT;
+		if ((int64_t)v.len < 0 || (total += v.len) > 0x7fffffffffffffffULL)
+			return -EINVAL;
+		/* and every buffer, before any I/O (rw_copy_check_uvector's access_ok) */
+		if (v.len && !access_ok(v.base, v.len))
+			return -EFAULT;
+	}
+	for (uint64_t i = 0; i < a->a2; i++) {
+		struct iovec v;
+		long rc;
+
+		if (copy_from_user(&v, a->a1 + i * sizeof(v), sizeof(v)))
+			return done ? done : -EFAULT;
+		if (!v.len)
+			continue;
+		rc = write ? do_write(f, v.base, v.len) : do_read(f, v.base, v.len);
+		if (rc < 0)
+			return done ? done : rc;
+		done += rc;
+		if ((uint64_t)rc < v.len)
+			break;
+	}
+	return done;
+}
+
+long sys_readv(const struct syscall_args *a)
+{
+	return do_iov(a, false);
+}
+
+long sys_writev(const struct syscall_args *a)
+{
+	return do_iov(a, true);
+}
+
+static long do_open(int dirfd, uint64_t upath, int flags, uint32_t mode)
+{
+	struct inode *start;
 	struct file *f;
-	long rc = strncpy_from_user(path, a->a0, sizeof(path));
+	char *path = path_buf(0);
+	long rc = getname(path, upath);
 	int fd;
 
 	if (rc < 0)
+		return rc;
+	if ((rc = at_start(dirfd, path, &start)))
 		return rc;
 	for (fd = 0; fd < NR_OPEN && current->files[fd]; fd++)
 		;
 	if (fd == NR_OPEN)
 		return -EMFILE;
-	rc = vfs_open(path, (int)a->a1, &f);
+	rc = do_filp_open(start, path, flags, mode, &f);
 	if (rc)
 		return rc;
-	current->files[fd] = f;
-	return fd;
+	return fd_install(f, 0, flags & O_CLOEXEC);
+}
+
+long sys_open(const struct syscall_args *a)
+{
+	return do_open(AT_FDCWD, a->a0, (int)a->a1, (uint32_t)a->a2);
+}
+
+long sys_openat(const struct syscall_args *a)
+{
+	return do_open((int)a->a0, a->a1, (int)a->a2, (uint32_t)a->a3);
+}
+
+long sys_creat(const struct syscall_args *a)
+{
+	return do_open(AT_FDCWD, a->a0, O_CREAT | O_WRONLY | O_TRUNC, (uint32_t)a->a1);
 }
 
 long sys_close(const struct syscall_args *a)
@@ -96,6 +252,7 @@ long sys_close(const struct syscall_args *a)
 	if (!f)
 		return -EBADF;
 	current->files[a->a0] = 0;
+	current->close_on_exec &= ~(1ULL << a->a0);
 	file_put(f);
 	return 0;
 }
@@ -104,19 +261,28 @@ long sys_lseek(const struct syscall_args *a)
 {
 	struct file *f = fget(a->a0);
 	int64_t off = (int64_t)a->a1;
+	uint64_t size;
 
 	if (!f)
 		return -EBADF;
-	if (!f->data)
+	if (f->inode && S_ISDIR(f->inode->mode)) {
+		/* A directory's position is an entry index: only rewinding makes sense. */
+		if (a->a2 != SEEK_SET || off < 0)
+			return -EINVAL;
+		f->pos = (uint64_t)off;
+		return off;
+	}
+	if (!seekable(f))
 		return -ESPIPE;
+	size = f->data ? f->size : f->inode->size;
 	switch (a->a2) {
-	case 0: /* SEEK_SET */
+	case SEEK_SET:
 		break;
-	case 1: /* SEEK_CUR */
+	case SEEK_CUR:
 		off += (int64_t)f->pos;
 		break;
-	case 2: /* SEEK_END */
-		off += (int64_t)f->size;
+	case SEEK_END:
+		off += (int64_t)size;
 		break;
 	default:
 		return -EINVAL;
@@ -125,4 +291,122 @@ long sys_lseek(const struct syscall_args *a)
 		return -EINVAL;
 	f->pos = (uint64_t)off;
 	return off;
+}
+
+static long do_dup2(uint64_t oldfd, uint64_t newfd, bool cloexec)
+{
+	struct file *f = fget(oldfd), *old;
+
+	if (!f)
+		return -EBADF;
+	if (newfd >= NR_OPEN)
+		return -EBADF;
+	old = current->files[newfd];
+	file_get(f);
+	current->files[newfd] = f;
+	if (cloexec)
+		current->close_on_exec |= 1ULL << newfd;
+	else
+		current->close_on_exec &= ~(1ULL << newfd);
+	if (old)
+		file_put(old);
+	return (long)newfd;
+}
+
+long sys_dup(const struct syscall_args *a)
+{
+	struct file *f = fget(a->a0);
+	int fd;
+
+	if (!f)
+		return -EBADF;
+	fd = fd_install(f, 0, false);
+	if (fd >= 0)
+		file_get(f);
+	return fd;
+}
+
+long sys_dup2(const struct syscall_args *a)
+{
+	if (a->a0 == a->a1)
+		return fget(a->a0) ? (long)a->a0 : -EBADF;
+	return do_dup2(a->a0, a->a1, false);
+}
+
+long sys_dup3(const struct syscall_args *a)
+{
+	if (a->a2 & ~(uint64_t)O_CLOEXEC)
+		return -EINVAL;
+	if (a->a0 == a->a1)
+		return -EINVAL;
+	return do_dup2(a->a0, a->a1, a->a2 & O_CLOEXEC);
+}
+
+long sys_fcntl(const struct syscall_args *a)
+{
+	struct file *f = fget(a->a0);
+	int fd;
+
+	if (!f)
+		return -EBADF;
+	switch (a->a1) {
+	case F_DUPFD:
+	case F_DUPFD_CLOEXEC:
+		if ((int64_t)a->a2 < 0 || a->a2 >= NR_OPEN)
+			return -EINVAL;
+		fd = fd_install(f, (int)a->a2, a->a1 == F_DUPFD_CLOEXEC);
+		if (fd >= 0)
+			file_get(f);
+		return fd;
+	case F_GETFD:
+		return (current->close_on_exec >> a->a0) & 1;
+	case F_SETFD:
+		if (a->a2 & FD_CLOEXEC)
+			current->close_on_exec |= 1ULL << a->a0;
+		else
+			current->close_on_exec &= ~(1ULL << a->a0);
+		return 0;
+	case F_GETFL:
+		return f->f_flags | O_LARGEFILE;
+	case F_SETFL:
+		f->f_flags = (f->f_flags & ~SETFL_MASK) | ((unsigned)a->a2 & SETFL_MASK);
+		return 0;
+	default:
+		return -EINVAL;
+	}
+}
+
+long sys_pipe2(const struct syscall_args *a)
+{
+	struct file *rd, *wr;
+	int fds[2];
+	long rc;
+
+	if (a->a1 & ~(uint64_t)(O_CLOEXEC | O_NONBLOCK))
+		return -EINVAL;
+	if (!access_ok(a->a0, sizeof(fds)))
+		return -EFAULT;
+	rc = do_pipe(&rd, &wr, (int)a->a1);
+	if (rc)
+		return rc;
+	fds[0] = fd_install(rd, 0, a->a1 & O_CLOEXEC);
+	fds[1] = fds[0] < 0 ? -EMFILE : fd_install(wr, 0, a->a1 & O_CLOEXEC);
+	if (fds[1] < 0 || copy_to_user(a->a0, fds, sizeof(fds))) {
+		rc = fds[1] < 0 ? -EMFILE : -EFAULT;
+		if (fds[0] >= 0)
+			current->files[fds[0]] = 0;
+		if (fds[1] >= 0)
+			current->files[fds[1]] = 0;
+		file_put(rd);
+		file_put(wr);
+		return rc;
+	}
+	return 0;
+}
+
+long sys_pipe(const struct syscall_args *a)
+{
+	struct syscall_args b = {a->a0, 0, 0, 0, 0, 0};
+
+	return sys_pipe2(&b);
 }

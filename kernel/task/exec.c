@@ -131,6 +131,18 @@ static int load_program(const char *name, int argc, char *const argv[], int envc
 	return 0;
 }
 
+/* Linux's do_close_on_exec: once the new image is committed. */
+static void close_on_exec(struct task_struct *t)
+{
+	for (int fd = 0; fd < NR_OPEN; fd++) {
+		if (!(t->close_on_exec & (1ULL << fd)) || !t->files[fd])
+			continue;
+		task_file_put(t->files[fd]);
+		t->files[fd] = 0;
+	}
+	t->close_on_exec = 0;
+}
+
 long do_spawn(const char *name, int argc, char *const argv[])
 {
 	struct task_struct *p;
@@ -154,6 +166,7 @@ long do_spawn(const char *name, int argc, char *const argv[])
 		p->rlim_stack_cur = current->rlim_stack_cur;
 		p->rlim_stack_max = current->rlim_stack_max;
 	}
+	close_on_exec(p);
 	task_set_comm(p, find_program(name)->name);
 	set_cmdline(p, argc, argv);
 	p->parent = current;
@@ -184,6 +197,7 @@ long do_execve(const char *name, int argc, char *const argv[], int envc, char *c
 	write_cr3(mm->pml4);
 	mm_put(old);
 	vfork_release(t);
+	close_on_exec(t);
 	task_set_comm(t, find_program(name)->name);
 	set_cmdline(t, argc, argv);
 	t->dumpable = t->cred.euid == t->cred.uid && t->cred.egid == t->cred.gid;

@@ -43,6 +43,10 @@ void do_exit(int status)
 		mm_copy_to(t->mm, t->clear_child_tid, &zero, sizeof(zero));
 	}
 	vfork_release(t);
+	t->close_on_exec = 0;
+	if (t->cwd)
+		task_inode_put(t->cwd);
+	t->cwd = 0;
 	mm_put(t->mm);
 	t->mm = 0;
 	for (int i = 0; i < NR_TASKS; i++) {

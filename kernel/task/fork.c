@@ -43,6 +43,11 @@ void dup_files(struct task_struct *p, const struct task_struct *from)
 		if (p->files[i])
 			task_file_get(p->files[i]);
 	}
+	p->close_on_exec = from->close_on_exec;
+	p->umask = from->umask;
+	p->cwd = from->cwd;
+	if (p->cwd)
+		task_inode_get(p->cwd);
 }
 
 /*

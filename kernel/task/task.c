@@ -12,6 +12,8 @@
 struct task_struct tasks[NR_TASKS];
 void (*task_file_get)(struct file *f);
 void (*task_file_put)(struct file *f);
+void (*task_inode_get)(struct inode *ino);
+void (*task_inode_put)(struct inode *ino);
 static int last_pid;
 
 struct task_struct *find_task_by_pid(int pid)

@@ -17,7 +17,7 @@
 #define TASK_COMM_LEN 16
 #define TASK_CMDLINE  256
 #define KSTACK_PAGES  4
-#define NR_OPEN	      16
+#define NR_OPEN	      64 /* fds per task (EMFILE past it); close_on_exec is a 64-bit mask */
 
 enum task_state {
 	TASK_UNUSED = 0,
@@ -28,6 +28,7 @@ enum task_state {
 
 struct mm_struct;
 struct file;
+struct inode;
 
 #define NSIG_LINUX 64
 /* rt_sigaction's struct as the x86_64 kernel takes it (struct sigaction). */
@@ -82,6 +83,9 @@ struct task_struct {
 	struct task_struct *vfork_parent; /* sleeping in vfork until this task execs or exits */
 
 	struct file *files[NR_OPEN];
+	uint64_t close_on_exec; /* bit fd: FD_CLOEXEC */
+	struct inode *cwd;	/* NULL: the root */
+	uint32_t umask;
 	char cmdline[TASK_CMDLINE]; /* argv, NUL-separated, as /proc/pid/cmdline */
 	uint32_t cmdline_len;
 };
@@ -121,5 +125,8 @@ void task_set_comm(struct task_struct *t, const char *name);
  */
 extern void (*task_file_get)(struct file *f);
 extern void (*task_file_put)(struct file *f);
+/* The same for the cwd's inode (fs/vfs.c installs them). */
+extern void (*task_inode_get)(struct inode *ino);
+extern void (*task_inode_put)(struct inode *ino);
 
 #endif

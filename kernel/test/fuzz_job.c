@@ -25,6 +25,7 @@
 #include "kernel/lib/errno.h"
 #include "kernel/arch/machine_exit.h"
 #include "kernel/fs/file.h"
+#include "kernel/fs/vfs.h"
 #include "kernel/lib/string.h"
 #include "kernel/mm/layout.h"
 #include "kernel/mm/mm.h"
@@ -130,7 +131,7 @@ static bool proc_reads(void)
 	char buf[64];
 	long n;
 
-	if (vfs_open("/proc/1/stat", 0, &f))
+	if (do_filp_open(0, "/proc/1/stat", O_RDONLY, 0, &f))
 		return false;
 	n = f->ops->read(f, buf, sizeof(buf));
 	file_put(f);

@@ -5,7 +5,6 @@
 #include "kernel/user/lib/ulib.h"
 
 #define MAX_RES	    16
-#define O_ACCMODE   3
 #define CONSOLE_FDS 3
 /*
  * The buffers calls may write into live in their own mapping, with a

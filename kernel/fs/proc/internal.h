@@ -3,6 +3,9 @@
 #define KERNEL_FS_PROC_INTERNAL_H
 
 #include <stddef.h>
+#include <stdint.h>
+
+#include "kernel/fs/proc/path.h"
 
 #include "kernel/task/task.h"
 
@@ -19,6 +22,28 @@ long proc_uptime(char *buf);
 long proc_timer_list(char *buf);
 long proc_sysctl_read(int node, char *buf);
 long proc_sysctl_write(int node, const char *kbuf, size_t n);
+
+struct file;
+struct inode;
+struct dirent_out;
+
+/* Nodes of the /proc file system beyond enum proc_node (inode.c, fd.c). */
+#define PROC_SELF	     PROC_NODE_COUNT	   /* the /proc/self symlink */
+#define PROC_FD_DIR	     (PROC_NODE_COUNT + 1) /* /proc/<pid>/fd */
+#define PROC_FD_LINK	     (PROC_NODE_COUNT + 2) /* /proc/<pid>/fd/<n>: proc.fd is n */
+#define PROC_INO_BASE	     0xf0000000u
+#define PROC_FD_INO(pid, fd) (0xe0000000u + (uint32_t)(pid)*128 + (uint32_t)(fd))
+
+/* A /proc inode (a reference) under parent (also referenced while it lives). */
+struct inode *proc_inode(struct inode *parent, int node, int pid, int sub);
+int proc_fd_lookup(struct inode *dir, const char *name, struct inode **out);
+int proc_fd_readdir(struct inode *dir, uint64_t k, struct dirent_out *d);
+long proc_fd_readlink(struct inode *ino, char *buf, size_t n);
+
+/* Opens a /proc path (parsed by proc_parse_path): the file's snapshot. */
+long proc_open(const char *path, int flags, struct file **out);
+/* Mounts /proc on the root's /proc directory (inode.c). */
+void proc_mount(void);
 
 uint64_t jiffies_to_clock_t(uint64_t j);
 int proc_pid_visible(struct task_struct *task, int *err);

@@ -19,11 +19,6 @@
 #include "kernel/mm/vmm.h"
 #include "kernel/security/ptrace.h"
 
-#define O_ACCMODE 3
-#define O_RDONLY  0
-#define O_WRONLY  1
-#define O_RDWR	  2
-
 static long proc_read(struct file *f, char *kbuf, size_t n)
 {
 	return file_read_snapshot(f, kbuf, n);
@@ -115,7 +110,7 @@ static long generate(const struct proc_path *pp, struct task_struct *task, char 
 	}
 }
 
-static long proc_open(const char *path, int flags, struct file **out)
+long proc_open(const char *path, int flags, struct file **out)
 {
 	struct task_struct *task = 0;
 	struct proc_path pp;
@@ -161,11 +156,7 @@ static long proc_open(const char *path, int flags, struct file **out)
 	}
 	f->size = (size_t)len < PROC_BUF - 1 ? (size_t)len : PROC_BUF - 1;
 	f->node = pp.node;
-	/* Linux's OPEN_FMODE: the access mode decides what read and write may do. */
-	f->f_mode = (flags & O_ACCMODE) == O_RDONLY   ? FMODE_READ
-		    : (flags & O_ACCMODE) == O_WRONLY ? FMODE_WRITE
-		    : (flags & O_ACCMODE) == O_RDWR   ? FMODE_READ | FMODE_WRITE
-						      : 0;
+	f->f_flags = (unsigned)flags; /* the access mode decides what read and write may do */
 	*out = f;
 	return 0;
 }
@@ -175,5 +166,5 @@ void proc_init_fs(void)
 	proc_leak_fix = boot_cmdline.proc_leak_fix;
 	hidepid = boot_cmdline.hidepid;
 	ptrace_scope = boot_cmdline.ptrace_scope;
-	proc_open_hook = proc_open;
+	proc_mount();
 }

@@ -40,6 +40,211 @@ long close(int fd)
 	return syscall1(__NR_close, fd);
 }
 
+long openat(int dirfd, const char *path, int flags, unsigned mode)
+{
+	return syscall6(__NR_openat, dirfd, (long)path, flags, mode, 0, 0);
+}
+
+long lseek(int fd, long off, int whence)
+{
+	return syscall3(__NR_lseek, fd, off, whence);
+}
+
+long pread64(int fd, void *buf, size_t n, long off)
+{
+	return syscall6(__NR_pread64, fd, (long)buf, (long)n, off, 0, 0);
+}
+
+long pwrite64(int fd, const void *buf, size_t n, long off)
+{
+	return syscall6(__NR_pwrite64, fd, (long)buf, (long)n, off, 0, 0);
+}
+
+long readv(int fd, const struct iovec *iov, int cnt)
+{
+	return syscall3(__NR_readv, fd, iov, cnt);
+}
+
+long writev(int fd, const struct iovec *iov, int cnt)
+{
+	return syscall3(__NR_writev, fd, iov, cnt);
+}
+
+long dup(int fd)
+{
+	return syscall1(__NR_dup, fd);
+}
+
+long dup2(int fd, int to)
+{
+	return syscall2(__NR_dup2, fd, to);
+}
+
+long dup3(int fd, int to, int flags)
+{
+	return syscall3(__NR_dup3, fd, to, flags);
+}
+
+long fcntl(int fd, int cmd, long arg)
+{
+	return syscall3(__NR_fcntl, fd, cmd, arg);
+}
+
+long pipe2(int fds[2], int flags)
+{
+	return syscall2(__NR_pipe2, fds, flags);
+}
+
+long stat(const char *path, struct stat *st)
+{
+	return syscall2(__NR_stat, path, st);
+}
+
+long lstat(const char *path, struct stat *st)
+{
+	return syscall2(__NR_lstat, path, st);
+}
+
+long fstat(int fd, struct stat *st)
+{
+	return syscall2(__NR_fstat, fd, st);
+}
+
+long getdents64(int fd, void *buf, size_t n)
+{
+	return syscall3(__NR_getdents64, fd, buf, n);
+}
+
+long mkdir(const char *path, unsigned mode)
+{
+	return syscall2(__NR_mkdir, path, mode);
+}
+
+long rmdir(const char *path)
+{
+	return syscall1(__NR_rmdir, path);
+}
+
+long unlink(const char *path)
+{
+	return syscall1(__NR_unlink, path);
+}
+
+long unlinkat(int dirfd, const char *path, int flags)
+{
+	return syscall3(__NR_unlinkat, dirfd, path, flags);
+}
+
+long rename(const char *from, const char *to)
+{
+	return syscall2(__NR_rename, from, to);
+}
+
+long symlink(const char *target, const char *path)
+{
+	return syscall2(__NR_symlink, target, path);
+}
+
+long readlink(const char *path, char *buf, size_t n)
+{
+	return syscall3(__NR_readlink, path, buf, n);
+}
+
+long chdir(const char *path)
+{
+	return syscall1(__NR_chdir, path);
+}
+
+long fchdir(int fd)
+{
+	return syscall1(__NR_fchdir, fd);
+}
+
+long getcwd(char *buf, size_t n)
+{
+	return syscall2(__NR_getcwd, buf, n);
+}
+
+long access(const char *path, int mode)
+{
+	return syscall2(__NR_access, path, mode);
+}
+
+long umask(unsigned mask)
+{
+	return syscall1(__NR_umask, mask);
+}
+
+long chmod(const char *path, unsigned mode)
+{
+	return syscall2(__NR_chmod, path, mode);
+}
+
+long fchmod(int fd, unsigned mode)
+{
+	return syscall2(__NR_fchmod, fd, mode);
+}
+
+long ioctl(int fd, unsigned long cmd, void *arg)
+{
+	return syscall3(__NR_ioctl, fd, cmd, arg);
+}
+
+long setresuid(unsigned r, unsigned e, unsigned s)
+{
+	return syscall3(__NR_setresuid, r, e, s);
+}
+
+long setresgid(unsigned r, unsigned e, unsigned s)
+{
+	return syscall3(__NR_setresgid, r, e, s);
+}
+
+long geteuid(void)
+{
+	return syscall0(__NR_geteuid);
+}
+
+long execve(const char *path, char *const argv[], char *const envp[])
+{
+	return syscall3(__NR_execve, path, argv, envp);
+}
+
+long link(const char *from, const char *to)
+{
+	return syscall2(__NR_link, from, to);
+}
+
+long truncate(const char *path, long len)
+{
+	return syscall2(__NR_truncate, path, len);
+}
+
+long ftruncate(int fd, long len)
+{
+	return syscall2(__NR_ftruncate, fd, len);
+}
+
+long fsync(int fd)
+{
+	return syscall1(__NR_fsync, fd);
+}
+
+long chown(const char *path, unsigned uid, unsigned gid)
+{
+	return syscall3(__NR_chown, path, uid, gid);
+}
+
+long lchown(const char *path, unsigned uid, unsigned gid)
+{
+	return syscall3(__NR_lchown, path, uid, gid);
+}
+
+long fchown(int fd, unsigned uid, unsigned gid)
+{
+	return syscall3(__NR_fchown, fd, uid, gid);
+}
+
 long fork(void)
 {
 	return syscall0(__NR_fork);

@@ -1,0 +1,282 @@
+/*
+ * Inodes and the ramfs: see vfs.h.  Static pools, so a user filling the
+ * file system meets ENOSPC, never a kernel out of memory.
+ */
+#include "kernel/arch/timer.h"
+#include "kernel/fs/vfs.h"
+#include "kernel/lib/errno.h"
+#include "kernel/lib/string.h"
+#include "kernel/mm/pmm.h"
+#include "kernel/mm/vmm.h"
+#include "kernel/task/task.h"
+
+static struct inode inodes[NR_INODES];
+static struct dentry dentries[NR_DENTRIES];
+static struct dentry *free_dentries;
+static bool dentries_ready;
+static uint32_t next_ino = 1;
+static uint64_t ramfs_pages; /* file data, all files: at most half of memory, as tmpfs's default */
+struct inode *root_inode;
+
+static const struct inode_ops ramfs_ops;
+
+/* Seconds since boot: there is no wall clock; stat shows it (as the epoch + uptime). */
+int64_t vfs_now(void)
+{
+	return (int64_t)(jiffies / timer_hz());
+}
+
+struct inode *inode_alloc(uint32_t mode, const struct inode_ops *op)
+{
+	for (int i = 0; i < NR_INODES; i++) {
+		struct inode *n = &inodes[i];
+
+		if (n->refs || n->nlink)
+			continue;
+		memset(n, 0, sizeof(*n));
+		n->refs = 1;
+		n->ino = next_ino++;
+		n->mode = mode;
+		n->op = op;
+		n->mtime = n->ctime = n->atime = vfs_now();
+		return n;
+	}
+	return 0;
+}
+
+int vfs_inodes_in_use(void)
+{
+	int n = 0;
+
+	for (int i = 0; i < NR_INODES; i++)
+		n += inodes[i].refs || inodes[i].nlink;
+	return n;
+}
+
+void iget(struct inode *ino)
+{
+	ino->refs++;
+}
+
+static void ramfs_free_data(struct inode *ino)
+{
+	if (ino->ram.data)
+		pmm_free_pages(virt_to_phys(ino->ram.data), ino->ram.pages);
+	ramfs_pages -= ino->ram.pages;
+	ino->ram.data = 0;
+	ino->ram.pages = 0;
+}
+
+void iput(struct inode *ino)
+{
+	if (!ino || --ino->refs > 0 || ino->nlink)
+		return;
+	if (ino->op && ino->op->release)
+		ino->op->release(ino);
+	if (ino->ramfs)
+		ramfs_free_data(ino);
+	ino->mode = 0;
+}
+
+struct inode *ramfs_new(uint32_t mode, uint32_t uid, uint32_t gid)
+{
+	struct inode *n = inode_alloc(mode, &ramfs_ops);
+
+	if (!n)
+		return 0;
+	n->ramfs = true;
+	n->uid = uid;
+	n->gid = gid;
+	return n;
+}
+
+int ramfs_lookup(struct inode *dir, const char *name, struct inode **out)
+{
+	for (struct dentry *d = dir->ram.children; d; d = d->next) {
+		if (!strcmp(d->name, name)) {
+			*out = d->inode;
+			iget(d->inode);
+			return 0;
+		}
+	}
+	return -ENOENT;
+}
+
+int ramfs_link(struct inode *dir, const char *name, struct inode *ino)
+{
+	struct inode *old;
+	struct dentry *d;
+
+	if (strlen(name) > NAME_MAX)
+		return -ENAMETOOLONG;
+	if (!ramfs_lookup(dir, name, &old)) {
+		iput(old);
+		return -EEXIST;
+	}
+	if (!dentries_ready) {
+		for (int i = NR_DENTRIES - 1; i >= 0; i--) {
+			dentries[i].next = free_dentries;
+			free_dentries = &dentries[i];
+		}
+		dentries_ready = true;
+	}
+	if (!free_dentries)
+		return -ENOSPC;
+	d = free_dentries;
+	free_dentries = d->next;
+	strlcpy(d->name, name, sizeof(d->name));
+	d->inode = ino;
+	d->next = dir->ram.children;
+	dir->ram.children = d;
+	ino->nlink++;
+	if (S_ISDIR(ino->mode)) {
+		ino->parent = dir;
+		ino->nlink++; /* its own "." */
+		dir->nlink++; /* its ".." */
+	}
+	dir->mtime = dir->ctime = vfs_now();
+	return 0;
+}
+
+int ramfs_unlink(struct inode *dir, const char *name)
+{
+	for (struct dentry **pp = &dir->ram.children; *pp; pp = &(*pp)->next) {
+		struct dentry *d = *pp;
+		struct inode *ino = d->inode;
+
+		if (strcmp(d->name, name))
+			continue;
+		*pp = d->next;
+		d->inode = 0;
+		d->next = free_dentries;
+		free_dentries = d;
+		if (S_ISDIR(ino->mode)) {
+			/* its name and its "." go; its subdirectories' ".." stay (rename) */
+			ino->nlink = ino->nlink >= 2 ? ino->nlink - 2 : 0;
+			dir->nlink--;
+			/* ".." of a removed directory (someone's cwd) must not point at a freed one
+			 */
+			ino->parent = root_inode;
+		} else {
+			ino->nlink--;
+		}
+		ino->ctime = dir->mtime = dir->ctime = vfs_now();
+		/* Freed now if nobody holds it open (iput's rule, without a reference). */
+		if (!ino->refs && !ino->nlink) {
+			ino->refs = 1;
+			iput(ino);
+		}
+		return 0;
+	}
+	return -ENOENT;
+}
+
+bool ramfs_dir_empty(struct inode *dir)
+{
+	return !dir->ram.children;
+}
+
+int ramfs_truncate(struct inode *ino, uint64_t size)
+{
+	uint64_t pages = (size + PAGE_SIZE - 1) / PAGE_SIZE, phys;
+	char *data;
+
+	if (size > FILE_SIZE_MAX)
+		return -EFBIG;
+	if (pages > ino->ram.pages) {
+		/* Contiguous, doubling: exec can later read a file as one buffer. */
+		uint64_t want = ino->ram.pages ? ino->ram.pages * 2 : 1;
+
+		while (want < pages)
+			want *= 2;
+		if (want * PAGE_SIZE > FILE_SIZE_MAX)
+			want = pages;
+		if (ramfs_pages - ino->ram.pages + want > pmm_total_count() / 2)
+			want = pages;
+		if (ramfs_pages - ino->ram.pages + want > pmm_total_count() / 2)
+			return -ENOSPC;
+		phys = pmm_alloc_pages(want);
+		if (!phys && want != pages)
+			phys = pmm_alloc_pages(want = pages);
+		if (!phys)
+			return -ENOSPC;
+		data = phys_to_virt(phys);
+		memset(data, 0, want * PAGE_SIZE);
+		if (ino->ram.data)
+			memcpy(data, ino->ram.data, ino->size);
+		ramfs_free_data(ino);
+		ino->ram.data = data;
+		ino->ram.pages = want;
+		ramfs_pages += want;
+	} else if (size < ino->size && ino->ram.data) {
+		memset(ino->ram.data + size, 0, ino->size - size);
+	}
+	ino->size = size;
+	ino->mtime = ino->ctime = vfs_now();
+	return 0;
+}
+
+int ramfs_set_data(struct inode *ino, const void *data, uint64_t size)
+{
+	int rc = ramfs_truncate(ino, size);
+
+	if (!rc && size)
+		memcpy(ino->ram.data, data, size);
+	return rc;
+}
+
+static int ramfs_readdir(struct inode *dir, uint64_t idx, struct dirent_out *out)
+{
+	struct dentry *d = dir->ram.children;
+
+	for (uint64_t i = 2; d && i < idx; i++)
+		d = d->next;
+	if (!d)
+		return 1;
+	strlcpy(out->name, d->name, sizeof(out->name));
+	out->ino = d->inode->ino;
+	out->type = (unsigned char)((d->inode->mode & S_IFMT) >> 12);
+	return 0;
+}
+
+static long ramfs_readlink(struct inode *ino, char *buf, size_t n)
+{
+	size_t len = ino->size < n ? ino->size : n;
+
+	memcpy(buf, ino->ram.data, len);
+	return (long)len;
+}
+
+static const struct inode_ops ramfs_ops = {
+	.lookup = ramfs_lookup,
+	.readdir = ramfs_readdir,
+	.readlink = ramfs_readlink,
+	.open = 0, /* vfs_open_inode serves ramfs files itself */
+	.release = 0,
+};
+
+void vfs_mount(struct inode *dir, struct inode *fs_root)
+{
+	dir->mounted = fs_root;
+	fs_root->covered = dir;
+	fs_root->parent = dir->parent;
+}
+
+static void cwd_get(struct inode *ino)
+{
+	iget(ino);
+}
+
+void vfs_task_hooks(void)
+{
+	task_inode_get = cwd_get;
+	task_inode_put = iput;
+}
+
+void vfs_init(void)
+{
+	root_inode = ramfs_new(S_IFDIR | 0755, 0, 0);
+	root_inode->parent = root_inode;
+	root_inode->nlink = 2;
+	vfs_task_hooks();
+}

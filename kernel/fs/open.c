@@ -1,0 +1,223 @@
+/*
+ * Opening files (Linux 6.6's do_filp_open, fs/open.c and fs/namei.c's
+ * open_last_lookups, reduced): O_CREAT, O_EXCL, O_TRUNC, O_APPEND,
+ * O_DIRECTORY, O_NOFOLLOW; the ramfs file, directory and character
+ * device operations.
+ */
+#include "kernel/fs/vfs.h"
+#include "kernel/lib/errno.h"
+#include "kernel/lib/string.h"
+#include "kernel/task/task.h"
+
+extern const struct file_ops console_ops;
+
+static long ramfs_read(struct file *f, char *kbuf, size_t n)
+{
+	struct inode *ino = f->inode;
+
+	if (f->pos >= ino->size)
+		return 0;
+	if (n > ino->size - f->pos)
+		n = ino->size - f->pos;
+	memcpy(kbuf, ino->ram.data + f->pos, n);
+	f->pos += n;
+	return (long)n;
+}
+
+static long ramfs_write(struct file *f, const char *kbuf, size_t n)
+{
+	struct inode *ino = f->inode;
+	int rc;
+
+	if (f->f_flags & O_APPEND)
+		f->pos = ino->size;
+	/* Linux's generic_write_checks: EFBIG at the limit, a short write before it. */
+	if (f->pos >= FILE_SIZE_MAX)
+		return -EFBIG;
+	if (n > FILE_SIZE_MAX - f->pos)
+		n = FILE_SIZE_MAX - f->pos;
+	if (f->pos + n > ino->size && (rc = ramfs_truncate(ino, f->pos + n)))
+		return rc;
+	memcpy(ino->ram.data + f->pos, kbuf, n);
+	f->pos += n;
+	ino->mtime = ino->ctime = vfs_now();
+	return (long)n;
+}
+
+static long dir_read(struct file *f, char *kbuf, size_t n)
+{
+	(void)f, (void)kbuf, (void)n;
+	return -EISDIR;
+}
+
+static long null_read(struct file *f, char *kbuf, size_t n)
+{
+	(void)f, (void)kbuf, (void)n;
+	return 0;
+}
+
+static long zero_read(struct file *f, char *kbuf, size_t n)
+{
+	(void)f;
+	memset(kbuf, 0, n);
+	return (long)n;
+}
+
+static long sink_write(struct file *f, const char *kbuf, size_t n)
+{
+	(void)f, (void)kbuf;
+	return (long)n;
+}
+
+static const struct file_ops ramfs_file_ops = {ramfs_read, ramfs_write, 0};
+static const struct file_ops dir_ops = {dir_read, 0, 0};
+static const struct file_ops null_ops = {null_read, sink_write, 0};
+static const struct file_ops zero_ops = {zero_read, sink_write, 0};
+
+long vfs_open_inode(struct inode *ino, int flags, struct file **out)
+{
+	const struct file_ops *ops;
+	struct file *f;
+	long rc;
+
+	if (ino->op && ino->op->open) {
+		rc = ino->op->open(ino, flags, &f);
+		if (rc)
+			return rc;
+	} else {
+		switch (ino->mode & S_IFMT) {
+		case S_IFREG:
+			ops = &ramfs_file_ops;
+			break;
+		case S_IFDIR:
+			ops = &dir_ops;
+			break;
+		case S_IFCHR:
+			ops = ino->rdev == DEV_NULL				 ? &null_ops
+			      : ino->rdev == DEV_ZERO				 ? &zero_ops
+			      : ino->rdev == DEV_CONSOLE || ino->rdev == DEV_TTY ? &console_ops
+										 : 0;
+			if (!ops)
+				return -ENXIO;
+			break;
+		default:
+			return -ENXIO;
+		}
+		f = file_alloc(ops, &rc);
+		if (!f)
+			return rc;
+	}
+	iget(ino);
+	f->inode = ino;
+	f->f_flags = (unsigned)flags & ~(O_CREAT | O_EXCL | O_NOCTTY | O_TRUNC | O_CLOEXEC);
+	*out = f;
+	return 0;
+}
+
+static int acc_mask(int flags)
+{
+	int acc = flags & O_ACCMODE, mask = 0;
+
+	if (acc == O_RDONLY || acc == O_RDWR)
+		mask |= MAY_READ;
+	if (acc == O_WRONLY || acc == O_RDWR || (flags & O_TRUNC))
+		mask |= MAY_WRITE;
+	return mask;
+}
+
+/* O_CREAT: the last component is created in its parent unless it exists. */
+static int open_create(struct inode *start, const char *path, int flags, uint32_t mode,
+		       struct inode **out, bool *created)
+{
+	char last[NAME_MAX + 1];
+	struct inode *dir, *ino;
+	bool must_dir;
+	int rc = path_parent(start, path, &dir, last, &must_dir);
+
+	if (rc)
+		return rc;
+	if (!last[0] || !strcmp(last, ".") || !strcmp(last, "..") || must_dir) {
+		iput(dir);
+		return -EISDIR;
+	}
+	if ((rc = inode_permission(dir, MAY_EXEC)))
+		goto out;
+	rc = dir->op->lookup ? dir->op->lookup(dir, last, &ino) : -ENOTDIR;
+	if (!rc) {
+		while (ino->mounted) {
+			struct inode *m = ino->mounted;
+
+			iget(m);
+			iput(ino);
+			ino = m;
+		}
+		if (flags & O_EXCL) {
+			iput(ino);
+			rc = -EEXIST;
+		} else if (S_ISLNK(ino->mode)) {
+			iput(ino);
+			rc = (flags & O_NOFOLLOW) ? -ELOOP
+						  : path_lookup(dir, last, LOOKUP_FOLLOW, &ino);
+			/* A dangling link: Linux creates its target; here ENOENT (see README). */
+		}
+		if (!rc)
+			*out = ino;
+		goto out;
+	}
+	if (rc != -ENOENT)
+		goto out;
+	if (!dir->ramfs) {
+		rc = -EACCES;
+		goto out;
+	}
+	if ((rc = inode_permission(dir, MAY_WRITE | MAY_EXEC)))
+		goto out;
+	ino = ramfs_new(S_IFREG | (mode & ~current->umask & 07777), current->cred.fsuid,
+			current->cred.fsgid);
+	if (!ino) {
+		rc = -ENOSPC;
+		goto out;
+	}
+	rc = ramfs_link(dir, last, ino);
+	if (rc) {
+		iput(ino);
+		goto out;
+	}
+	*created = true;
+	*out = ino;
+out:
+	iput(dir);
+	return rc;
+}
+
+long do_filp_open(struct inode *start, const char *path, int flags, uint32_t mode,
+		  struct file **out)
+{
+	struct inode *ino;
+	bool created = false;
+	long rc;
+
+	if (flags & O_CREAT)
+		rc = open_create(start, path, flags, mode, &ino, &created);
+	else
+		rc = path_lookup(start, path,
+				 ((flags & O_NOFOLLOW) ? 0 : LOOKUP_FOLLOW) |
+					 ((flags & O_DIRECTORY) ? LOOKUP_DIR : 0),
+				 &ino);
+	if (rc)
+		return rc;
+	if (S_ISLNK(ino->mode))
+		rc = -ELOOP; /* O_NOFOLLOW on a symlink */
+	else if ((flags & O_DIRECTORY) && !S_ISDIR(ino->mode))
+		rc = -ENOTDIR;
+	else if (S_ISDIR(ino->mode) && (acc_mask(flags) & MAY_WRITE || (flags & O_CREAT)))
+		rc = -EISDIR;
+	else if (!created)
+		rc = inode_permission(ino, acc_mask(flags));
+	if (!rc && (flags & O_TRUNC) && S_ISREG(ino->mode) && ino->ramfs)
+		rc = ramfs_truncate(ino, 0);
+	if (!rc)
+		rc = vfs_open_inode(ino, flags, out);
+	iput(ino);
+	return rc;
+}

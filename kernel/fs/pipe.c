@@ -1,0 +1,138 @@
+/*
+ * Pipes (Linux 6.6's fs/pipe.c, reduced): a one-page ring per pipe.  A read
+ * sleeps while the pipe is empty and a writer remains, and returns 0 (EOF)
+ * once every write end is closed; a write sleeps while the ring is full and
+ * fails with EPIPE when no read end is left (SIGPIPE is not sent: this
+ * kernel has no signals yet).  O_NONBLOCK gives EAGAIN instead of sleeping.
+ * Each end is one struct file, so fork and dup share it and the counts
+ * change only when its last reference goes.
+ */
+#include "kernel/fs/pipe.h"
+#include "kernel/fs/vfs.h"
+#include "kernel/lib/errno.h"
+#include "kernel/lib/string.h"
+#include "kernel/mm/pmm.h"
+#include "kernel/mm/vmm.h"
+#include "kernel/task/sched.h"
+#include "kernel/task/task.h"
+
+#define PIPE_BUF_SIZE PAGE_SIZE
+#define NR_PIPES      64
+
+struct pipe {
+	char *buf;
+	uint64_t head, tail; /* bytes written, read */
+	int readers, writers;
+	bool used;
+};
+
+static struct pipe pipes[NR_PIPES];
+
+static long pipe_read(struct file *f, char *kbuf, size_t n)
+{
+	struct pipe *p = f->inode->priv;
+	size_t got = 0;
+
+	while (p->head == p->tail) {
+		if (!p->writers)
+			return 0;
+		if (f->f_flags & O_NONBLOCK)
+			return -EAGAIN;
+		sleep_on(p, (const void *)pipe_read);
+	}
+	while (got < n && p->tail != p->head) {
+		kbuf[got++] = p->buf[p->tail % PIPE_BUF_SIZE];
+		p->tail++;
+	}
+	wake_up(p);
+	return (long)got;
+}
+
+static long pipe_write(struct file *f, const char *kbuf, size_t n)
+{
+	struct pipe *p = f->inode->priv;
+	size_t done = 0;
+
+	for (;;) {
+		if (!p->readers)
+			return -EPIPE;
+		if (p->head - p->tail < PIPE_BUF_SIZE)
+			break;
+		if (f->f_flags & O_NONBLOCK)
+			return -EAGAIN;
+		sleep_on(p, (const void *)pipe_write);
+	}
+	while (done < n && p->head - p->tail < PIPE_BUF_SIZE) {
+		p->buf[p->head % PIPE_BUF_SIZE] = kbuf[done++];
+		p->head++;
+	}
+	wake_up(p);
+	return (long)done;
+}
+
+static void pipe_release(struct file *f)
+{
+	struct pipe *p = f->inode->priv;
+
+	if ((f->f_flags & O_ACCMODE) == O_RDONLY)
+		p->readers--;
+	else
+		p->writers--;
+	wake_up(p);
+}
+
+static void pipe_inode_release(struct inode *ino)
+{
+	struct pipe *p = ino->priv;
+
+	pmm_free_page(virt_to_phys(p->buf));
+	p->used = false;
+}
+
+static const struct file_ops pipe_read_ops = {pipe_read, 0, pipe_release};
+static const struct file_ops pipe_write_ops = {0, pipe_write, pipe_release};
+static const struct inode_ops pipe_iops = {.release = pipe_inode_release};
+
+long do_pipe(struct file **rd, struct file **wr, int flags)
+{
+	struct pipe *p = 0;
+	long err;
+	struct inode *ino;
+	uint64_t page;
+
+	for (int i = 0; i < NR_PIPES && !p; i++)
+		if (!pipes[i].used)
+			p = &pipes[i];
+	if (!p)
+		return -ENFILE;
+	page = pmm_alloc_page();
+	if (!page)
+		return -ENOMEM;
+	ino = inode_alloc(S_IFIFO | 0600, &pipe_iops);
+	if (!ino) {
+		pmm_free_page(page);
+		return -ENFILE;
+	}
+	*p = (struct pipe){.buf = phys_to_virt(page), .used = true};
+	ino->priv = p;
+	ino->uid = current->cred.fsuid;
+	ino->gid = current->cred.fsgid;
+	*rd = file_alloc(&pipe_read_ops, &err);
+	if (!*rd) {
+		iput(ino); /* frees the page through pipe_inode_release */
+		return err;
+	}
+	(*rd)->inode = ino;
+	(*rd)->f_flags = O_RDONLY | (flags & O_NONBLOCK);
+	p->readers = 1;
+	*wr = file_alloc(&pipe_write_ops, &err);
+	if (!*wr) {
+		file_put(*rd);
+		return err;
+	}
+	iget(ino);
+	(*wr)->inode = ino;
+	(*wr)->f_flags = O_WRONLY | (flags & O_NONBLOCK);
+	p->writers = 1;
+	return 0;
+}

@@ -1,0 +1,301 @@
+/*
+ * /proc as a file system (Linux 6.6's fs/proc/root.c, base.c lookups):
+ * inodes made on each lookup and dropped with their last reference, named
+ * by (node, pid); opening one hands its canonical path to proc_open, so
+ * the access rules of root.c apply unchanged.  /proc/self is a symlink to
+ * the reader's pid, as in Linux.  Listings: the root shows self, uptime,
+ * timer_list, sys and the pids (hidepid=2 leaves out the ones the reader
+ * may not see); a pid directory its five files.
+ */
+#include "kernel/fs/proc/internal.h"
+#include "kernel/fs/proc/path.h"
+#include "kernel/fs/vfs.h"
+#include "kernel/lib/errno.h"
+#include "kernel/lib/printk.h"
+#include "kernel/lib/string.h"
+#include "kernel/lib/vsprintf.h"
+#include "kernel/task/task.h"
+
+#define SUB_KERNEL 1 /* proc.fd of a SYS_DIR inode: /proc/sys/kernel */
+
+static const struct inode_ops proc_iops;
+
+static bool is_dir(int node)
+{
+	return node == PROC_FD_DIR || (node < PROC_NODE_COUNT && proc_node_is_dir(node));
+}
+
+static const char *const pid_names[] = {"stat", "status", "maps", "wchan", "cmdline"};
+static const enum proc_node pid_nodes[] = {PROC_NODE_STAT, PROC_NODE_STATUS, PROC_NODE_MAPS,
+					   PROC_NODE_WCHAN, PROC_NODE_CMDLINE};
+
+static const char *node_name(int node)
+{
+	switch (node) {
+	case PROC_NODE_UPTIME:
+		return "uptime";
+	case PROC_NODE_TIMER_LIST:
+		return "timer_list";
+	case PROC_NODE_RANDOMIZE_VA_SPACE:
+		return "sys/kernel/randomize_va_space";
+	case PROC_NODE_RNG_VARIANT:
+		return "sys/kernel/rng_variant";
+	default:
+		for (unsigned i = 0; i < sizeof(pid_nodes) / sizeof(pid_nodes[0]); i++)
+			if ((int)pid_nodes[i] == node)
+				return pid_names[i];
+		return "";
+	}
+}
+
+static void proc_path_of(struct inode *ino, char *buf, size_t n)
+{
+	int node = ino->proc.node;
+
+	if (node == PROC_NODE_SYS_DIR)
+		ksnprintf(buf, n, "/proc/sys%s", ino->proc.fd == SUB_KERNEL ? "/kernel" : "");
+	else if (node == PROC_FD_DIR)
+		ksnprintf(buf, n, "/proc/%d/fd", ino->proc.pid);
+	else if (ino->proc.pid)
+		ksnprintf(buf, n, "/proc/%d%s%s", ino->proc.pid,
+			  node == PROC_NODE_PID_DIR ? "" : "/", node_name(node));
+	else
+		ksnprintf(buf, n, "/proc%s%s", node == PROC_NODE_ROOT ? "" : "/", node_name(node));
+}
+
+struct inode *proc_inode(struct inode *parent, int node, int pid, int sub)
+{
+	struct task_struct *t = pid > 0 ? find_task_by_pid(pid) : 0;
+	uint32_t mode;
+	struct inode *ino;
+
+	if (node == PROC_SELF)
+		mode = S_IFLNK | 0777;
+	else if (node == PROC_FD_LINK)
+		mode = S_IFLNK | 0700;
+	else if (node == PROC_FD_DIR)
+		mode = S_IFDIR | 0500; /* Linux's dr-x------, the task's own */
+	else if (is_dir(node))
+		mode = S_IFDIR | 0555;
+	else if (node == PROC_NODE_RANDOMIZE_VA_SPACE || node == PROC_NODE_RNG_VARIANT)
+		mode = S_IFREG | 0644;
+	else
+		mode = S_IFREG | 0444;
+	ino = inode_alloc(mode, &proc_iops);
+	if (!ino)
+		return 0;
+	ino->ino = node == PROC_FD_LINK ? PROC_FD_INO(pid, sub)
+					: PROC_INO_BASE + (uint32_t)pid * 64 + (uint32_t)node * 2 +
+						  (uint32_t)sub;
+	ino->nlink = 0; /* not in any ramfs directory: freed with its last reference */
+	ino->proc.node = node;
+	ino->proc.pid = pid;
+	ino->proc.fd = sub;
+	if (t) {
+		ino->uid = t->cred.euid;
+		ino->gid = t->cred.egid;
+	}
+	ino->parent = parent;
+	if (parent)
+		iget(parent);
+	return ino;
+}
+
+static void proc_release(struct inode *ino)
+{
+	struct inode *p = ino->parent;
+
+	ino->parent = 0;
+	iput(p);
+}
+
+static int proc_lookup(struct inode *dir, const char *name, struct inode **out)
+{
+	char path[PROC_PATH_MAX + NAME_MAX + 2];
+	struct proc_path pp;
+	struct task_struct *t;
+	int err = 0;
+
+	if (dir->proc.node == PROC_NODE_ROOT && !strcmp(name, "self")) {
+		*out = proc_inode(dir, PROC_SELF, 0, 0);
+		return *out ? 0 : -ENOMEM;
+	}
+	if (dir->proc.node == PROC_FD_DIR)
+		return proc_fd_lookup(dir, name, out);
+	if (dir->proc.node == PROC_NODE_PID_DIR && !strcmp(name, "fd")) {
+		if (!find_task_by_pid(dir->proc.pid))
+			return -ENOENT;
+		*out = proc_inode(dir, PROC_FD_DIR, dir->proc.pid, 0);
+		return *out ? 0 : -ENOMEM;
+	}
+	proc_path_of(dir, path, PROC_PATH_MAX);
+	if (strlen(path) + 1 + strlen(name) >= PROC_PATH_MAX)
+		return -ENOENT;
+	strlcpy(path + strlen(path), "/", 2);
+	strlcpy(path + strlen(path), name, NAME_MAX + 1);
+	if (proc_parse_path(path, &pp))
+		return -ENOENT;
+	if (pp.pid < 0)
+		pp.pid =
+			0; /* the parser's -1 on a name that is not a pid ("self" is a link here) */
+	if (pp.pid) {
+		t = find_task_by_pid(pp.pid);
+		if (!t)
+			return -ENOENT;
+		if (pp.node == PROC_NODE_PID_DIR && !proc_pid_visible(t, &err) && err == -ENOENT)
+			return -ENOENT;
+	}
+	*out = proc_inode(dir, pp.node, pp.pid,
+			  pp.node == PROC_NODE_SYS_DIR && !strcmp(name, "kernel") ? SUB_KERNEL : 0);
+	return *out ? 0 : -ENOMEM;
+}
+
+static void put_entry(struct dirent_out *d, const char *name, uint32_t ino, unsigned char type)
+{
+	strlcpy(d->name, name, sizeof(d->name));
+	d->ino = ino;
+	d->type = type;
+}
+
+static int proc_readdir(struct inode *dir, uint64_t idx, struct dirent_out *d)
+{
+	static const struct {
+		const char *name;
+		int node;
+		unsigned char type;
+	} root_names[] = {{"self", PROC_SELF, DT_LNK},
+			  {"uptime", PROC_NODE_UPTIME, DT_REG},
+			  {"timer_list", PROC_NODE_TIMER_LIST, DT_REG},
+			  {"sys", PROC_NODE_SYS_DIR, DT_DIR}};
+	uint64_t k = idx - 2;
+	int pid = dir->proc.pid, err;
+
+	switch (dir->proc.node) {
+	case PROC_NODE_ROOT:
+		if (k < 4) {
+			put_entry(d, root_names[k].name, PROC_INO_BASE + root_names[k].node * 2,
+				  root_names[k].type);
+			return 0;
+		}
+		k -= 4;
+		for (int i = 0; i < NR_TASKS; i++) {
+			if (tasks[i].state == TASK_UNUSED ||
+			    (!proc_pid_visible(&tasks[i], &err) && err == -ENOENT))
+				continue;
+			if (k-- == 0) {
+				ksnprintf(d->name, sizeof(d->name), "%d", tasks[i].pid);
+				d->ino = PROC_INO_BASE + (uint32_t)tasks[i].pid * 64 +
+					 PROC_NODE_PID_DIR * 2;
+				d->type = DT_DIR;
+				return 0;
+			}
+		}
+		return 1;
+	case PROC_FD_DIR:
+		return proc_fd_readdir(dir, k, d);
+	case PROC_NODE_PID_DIR:
+		if (k == sizeof(pid_nodes) / sizeof(pid_nodes[0])) {
+			put_entry(d, "fd", PROC_INO_BASE + (uint32_t)pid * 64 + PROC_FD_DIR * 2,
+				  DT_DIR);
+			return 0;
+		}
+		if (k >= sizeof(pid_nodes) / sizeof(pid_nodes[0]))
+			return 1;
+		put_entry(d, pid_names[k], PROC_INO_BASE + (uint32_t)pid * 64 + pid_nodes[k] * 2,
+			  DT_REG);
+		return 0;
+	case PROC_NODE_SYS_DIR:
+		if (dir->proc.fd != SUB_KERNEL) {
+			if (k)
+				return 1;
+			put_entry(d, "kernel", PROC_INO_BASE + PROC_NODE_SYS_DIR * 2 + SUB_KERNEL,
+				  DT_DIR);
+			return 0;
+		}
+		if (k >= 2)
+			return 1;
+		put_entry(d, k ? "rng_variant" : "randomize_va_space",
+			  PROC_INO_BASE +
+				  (k ? PROC_NODE_RNG_VARIANT : PROC_NODE_RANDOMIZE_VA_SPACE) * 2,
+			  DT_REG);
+		return 0;
+	default:
+		return 1;
+	}
+}
+
+static long proc_readlink(struct inode *ino, char *buf, size_t n)
+{
+	char tmp[16];
+	long len;
+
+	if (ino->proc.node == PROC_FD_LINK)
+		return proc_fd_readlink(ino, buf, n);
+	len = ksnprintf(tmp, sizeof(tmp), "%d", current->pid);
+
+	if ((size_t)len > n)
+		len = (long)n;
+	memcpy(buf, tmp, (size_t)len);
+	return len;
+}
+
+static long proc_dir_read(struct file *f, char *kbuf, size_t n)
+{
+	(void)f, (void)kbuf, (void)n;
+	return -EISDIR;
+}
+
+static const struct file_ops proc_dir_ops = {proc_dir_read, 0, 0};
+
+static long proc_iopen(struct inode *ino, int flags, struct file **out)
+{
+	char path[PROC_PATH_MAX];
+
+	if (ino->proc.node == PROC_FD_LINK || ino->proc.node == PROC_SELF)
+		return -ELOOP; /* reached only with O_NOFOLLOW: the walk follows links */
+	if (is_dir(ino->proc.node)) {
+		long err;
+
+		*out = file_alloc(&proc_dir_ops, &err);
+		return *out ? 0 : err;
+	}
+	proc_path_of(ino, path, sizeof(path));
+	return proc_open(path, flags, out);
+}
+
+static long proc_d_path(struct inode *ino, char *buf, size_t n)
+{
+	if (ino->proc.node == PROC_SELF)
+		return (long)strlcpy(buf, "/proc/self", n);
+	if (ino->proc.node == PROC_FD_LINK)
+		return ksnprintf(buf, n, "/proc/%d/fd/%d", ino->proc.pid, ino->proc.fd);
+	proc_path_of(ino, buf, n);
+	return (long)strlen(buf);
+}
+
+static const struct inode_ops proc_iops = {
+	.lookup = proc_lookup,
+	.readdir = proc_readdir,
+	.readlink = proc_readlink,
+	.open = proc_iopen,
+	.release = proc_release,
+	.path = proc_d_path,
+};
+
+void proc_mount(void)
+{
+	struct inode *dir, *root;
+
+	if (path_lookup(root_inode, "/proc", LOOKUP_DIR, &dir)) {
+		kprintf("aslrbench: no /proc directory to mount /proc on\n");
+		return;
+	}
+	root = proc_inode(0, PROC_NODE_ROOT, 0, 0);
+	if (!root) {
+		iput(dir);
+		return;
+	}
+	root->refs++; /* mounted: never freed */
+	vfs_mount(dir, root);
+	iput(dir);
+}

@@ -1,0 +1,334 @@
+/*
+ * stat, fstat, lstat, newfstatat, getdents64, readlink(at), getcwd,
+ * access/faccessat(2), ioctl on the console (Linux 6.6 numbers, struct stat
+ * as x86_64's arch/x86/include/uapi/asm/stat.h), and the shared helpers of
+ * fs_common.h.
+ */
+#include "kernel/fs/vfs.h"
+#include "kernel/lib/errno.h"
+#include "kernel/lib/string.h"
+#include "kernel/mm/uaccess.h"
+#include "kernel/syscall/fs_common.h"
+#include "kernel/syscall/syscall.h"
+#include "kernel/task/task.h"
+
+struct linux_stat {
+	uint64_t st_dev, st_ino, st_nlink;
+	uint32_t st_mode, st_uid, st_gid, pad0;
+	uint64_t st_rdev;
+	int64_t st_size, st_blksize, st_blocks;
+	uint64_t st_atime, st_atime_nsec, st_mtime, st_mtime_nsec, st_ctime, st_ctime_nsec;
+	int64_t unused[3];
+};
+_Static_assert(sizeof(struct linux_stat) == 144, "x86_64 struct stat is 144 bytes");
+
+static char paths[2][PATH_MAX];
+
+char *path_buf(int which)
+{
+	return paths[which];
+}
+
+long getname(char *buf, uint64_t upath)
+{
+	long n = strncpy_from_user(buf, upath, PATH_MAX);
+
+	if (n == 0)
+		return -ENOENT;
+	return n;
+}
+
+int at_start(int dirfd, const char *path, struct inode **start)
+{
+	struct file *f;
+
+	*start = 0;
+	if (path[0] == '/' || dirfd == AT_FDCWD)
+		return 0;
+	f = fget((uint64_t)(int64_t)dirfd);
+	if (!f || !f->inode)
+		return -EBADF;
+	if (!S_ISDIR(f->inode->mode))
+		return -ENOTDIR;
+	*start = f->inode;
+	return 0;
+}
+
+static int fill_stat(struct inode *ino, uint64_t ubuf)
+{
+	struct linux_stat st;
+
+	memset(&st, 0, sizeof(st));
+	st.st_dev = ino->ramfs ? 1 : (ino->mode & S_IFMT) == S_IFIFO ? 0xc : 0x16;
+	st.st_ino = ino->ino;
+	st.st_nlink = ino->ramfs ? ino->nlink : S_ISDIR(ino->mode) ? 2 : 1;
+	st.st_mode = ino->mode;
+	st.st_uid = ino->uid;
+	st.st_gid = ino->gid;
+	st.st_rdev = ino->rdev;
+	st.st_size = S_ISREG(ino->mode) || S_ISLNK(ino->mode) ? (int64_t)ino->size : 0;
+	st.st_blksize = 4096;
+	st.st_blocks = ino->ramfs && S_ISREG(ino->mode) ? (int64_t)ino->ram.pages * 8 : 0;
+	st.st_atime = (uint64_t)ino->atime;
+	st.st_mtime = (uint64_t)ino->mtime;
+	st.st_ctime = (uint64_t)ino->ctime;
+	return copy_to_user(ubuf, &st, sizeof(st));
+}
+
+static long do_fstatat(int dirfd, uint64_t upath, uint64_t ubuf, uint64_t flags)
+{
+	char *path = path_buf(0);
+	struct inode *start, *ino;
+	long rc;
+
+	if (flags & ~(uint64_t)(AT_SYMLINK_NOFOLLOW | AT_EMPTY_PATH))
+		return -EINVAL;
+	rc = strncpy_from_user(path, upath, PATH_MAX);
+	if (rc < 0)
+		return rc;
+	if (rc == 0) {
+		struct file *f;
+
+		if (!(flags & AT_EMPTY_PATH))
+			return -ENOENT;
+		if (dirfd == AT_FDCWD)
+			return fill_stat(current->cwd ? current->cwd : root_inode, ubuf);
+		f = fget((uint64_t)(int64_t)dirfd);
+		if (!f || !f->inode)
+			return -EBADF;
+		return fill_stat(f->inode, ubuf);
+	}
+	if ((rc = at_start(dirfd, path, &start)))
+		return rc;
+	rc = path_lookup(start, path, (flags & AT_SYMLINK_NOFOLLOW) ? 0 : LOOKUP_FOLLOW, &ino);
+	if (rc)
+		return rc;
+	rc = fill_stat(ino, ubuf);
+	iput(ino);
+	return rc;
+}
+
+long sys_stat(const struct syscall_args *a)
+{
+	return do_fstatat(AT_FDCWD, a->a0, a->a1, 0);
+}
+
+long sys_lstat(const struct syscall_args *a)
+{
+	return do_fstatat(AT_FDCWD, a->a0, a->a1, AT_SYMLINK_NOFOLLOW);
+}
+
+long sys_newfstatat(const struct syscall_args *a)
+{
+	return do_fstatat((int)a->a0, a->a1, a->a2, a->a3);
+}
+
+long sys_fstat(const struct syscall_args *a)
+{
+	struct file *f = fget(a->a0);
+
+	if (!f)
+		return -EBADF;
+	if (!f->inode)
+		return -EBADF;
+	return fill_stat(f->inode, a->a1);
+}
+
+/* struct linux_dirent64: d_ino, d_off, d_reclen, d_type, d_name, 8-byte aligned. */
+long sys_getdents64(const struct syscall_args *a)
+{
+	static struct dirent_out d;
+	struct file *f = fget(a->a0);
+	uint64_t ubuf = a->a1, count = (uint32_t)a->a2, done = 0;
+	char rec[19 + NAME_MAX + 1 + 8];
+
+	if (!f)
+		return -EBADF;
+	if (!f->inode || !S_ISDIR(f->inode->mode))
+		return -ENOTDIR;
+	if (!access_ok(ubuf, count))
+		return -EFAULT;
+	for (;;) {
+		struct inode *dir = f->inode;
+		uint64_t idx = f->pos, off;
+		uint16_t reclen;
+		size_t len;
+
+		if (idx == 0 || idx == 1) {
+			struct inode *up = dir->covered ? dir->covered->parent : dir->parent;
+
+			strlcpy(d.name, idx ? ".." : ".", sizeof(d.name));
+			d.ino = idx ? (up ? up->ino : dir->ino) : dir->ino;
+			d.type = DT_DIR;
+		} else if (!dir->op->readdir || dir->op->readdir(dir, idx, &d)) {
+			break;
+		}
+		len = strlen(d.name);
+		reclen = (uint16_t)((19 + len + 1 + 7) & ~7UL);
+		if (done + reclen > count) {
+			if (!done)
+				return -EINVAL;
+			break;
+		}
+		memset(rec, 0, reclen);
+		off = idx + 1;
+		memcpy(rec, &d.ino, 8);
+		memcpy(rec + 8, &off, 8);
+		memcpy(rec + 16, &reclen, 2);
+		rec[18] = (char)d.type;
+		memcpy(rec + 19, d.name, len);
+		if (copy_to_user(ubuf + done, rec, reclen))
+			return done ? (long)done : -EFAULT;
+		done += reclen;
+		f->pos = idx + 1;
+	}
+	return (long)done;
+}
+
+static long do_readlinkat(int dirfd, uint64_t upath, uint64_t ubuf, int64_t size)
+{
+	char *path = path_buf(0), *target = path_buf(1);
+	struct inode *start, *ino;
+	long rc;
+
+	if (size <= 0)
+		return -EINVAL;
+	if ((rc = getname(path, upath)) < 0)
+		return rc;
+	if ((rc = at_start(dirfd, path, &start)))
+		return rc;
+	if ((rc = path_lookup(start, path, 0, &ino)))
+		return rc;
+	if (!S_ISLNK(ino->mode) || !ino->op->readlink) {
+		iput(ino);
+		return -EINVAL;
+	}
+	rc = ino->op->readlink(ino, target, PATH_MAX);
+	iput(ino);
+	if (rc < 0)
+		return rc;
+	if (rc > size)
+		rc = size;
+	return copy_to_user(ubuf, target, (size_t)rc) ? -EFAULT : rc;
+}
+
+long sys_readlink(const struct syscall_args *a)
+{
+	return do_readlinkat(AT_FDCWD, a->a0, a->a1, (int64_t)a->a2);
+}
+
+long sys_readlinkat(const struct syscall_args *a)
+{
+	return do_readlinkat((int)a->a0, a->a1, a->a2, (int64_t)a->a3);
+}
+
+long sys_getcwd(const struct syscall_args *a)
+{
+	char *buf = path_buf(0);
+	long len = dir_path(current->cwd ? current->cwd : root_inode, buf, PATH_MAX);
+
+	if (len < 0)
+		return len;
+	if ((uint64_t)len > a->a1)
+		return -ERANGE;
+	return copy_to_user(a->a0, buf, (size_t)len) ? -EFAULT : len;
+}
+
+/* access: checked with the real ids (and root's capabilities only for a real root). */
+static long do_faccessat(int dirfd, uint64_t upath, int mode, int flags)
+{
+	char *path = path_buf(0);
+	struct cred saved = current->cred;
+	struct inode *start, *ino;
+	long rc;
+
+	if (mode & ~7)
+		return -EINVAL;
+	if (flags & ~(AT_EACCESS | AT_SYMLINK_NOFOLLOW | AT_EMPTY_PATH))
+		return -EINVAL;
+	if ((rc = getname(path, upath)) < 0)
+		return rc;
+	if ((rc = at_start(dirfd, path, &start)))
+		return rc;
+	if (!(flags & AT_EACCESS)) {
+		current->cred.fsuid = saved.uid;
+		current->cred.fsgid = saved.gid;
+		if (saved.uid != 0)
+			current->cred.cap_effective = 0;
+	}
+	rc = path_lookup(start, path, (flags & AT_SYMLINK_NOFOLLOW) ? 0 : LOOKUP_FOLLOW, &ino);
+	if (!rc) {
+		if (mode)
+			rc = inode_permission(ino, mode);
+		iput(ino);
+	}
+	current->cred = saved;
+	return rc;
+}
+
+long sys_access(const struct syscall_args *a)
+{
+	return do_faccessat(AT_FDCWD, a->a0, (int)a->a1, 0);
+}
+
+long sys_faccessat(const struct syscall_args *a)
+{
+	return do_faccessat((int)a->a0, a->a1, (int)a->a2, 0);
+}
+
+long sys_faccessat2(const struct syscall_args *a)
+{
+	return do_faccessat((int)a->a0, a->a1, (int)a->a2, (int)a->a3);
+}
+
+/*
+ * The console's termios and foreground process group: stored and returned
+ * as Linux does, but the line discipline stays raw (no echo, no signals).
+ */
+struct ktermios {
+	uint32_t c_iflag, c_oflag, c_cflag, c_lflag;
+	uint8_t c_line, c_cc[19];
+};
+static struct ktermios tty_termios = {
+	/* tty_std_termios (Linux's drivers/tty/tty_io.c): ICRNL|IXON, OPOST|ONLCR,
+	   B38400|CS8|CREAD|HUPCL */
+	0x500,	0x5, 0xbf,
+	0x8a3b, 0,   {3, 28, 127, 21, 4, 0, 1, 0, 17, 19, 26, 0, 18, 15, 23, 22, 0, 0, 0},
+};
+static int tty_pgrp = 1;
+
+long sys_ioctl(const struct syscall_args *a)
+{
+	struct file *f = fget(a->a0);
+	uint16_t ws[4] = {25, 80, 0, 0};
+	int pgrp;
+
+	if (!f)
+		return -EBADF;
+	if (!f->inode || !S_ISCHR(f->inode->mode) ||
+	    (f->inode->rdev != DEV_CONSOLE && f->inode->rdev != DEV_TTY))
+		return -ENOTTY;
+	switch (a->a1) {
+	case TCGETS:
+		return copy_to_user(a->a2, &tty_termios, sizeof(tty_termios));
+	case TCSETS:
+	case TCSETSW:
+	case TCSETSF:
+		return copy_from_user(&tty_termios, a->a2, sizeof(tty_termios));
+	case TIOCGWINSZ:
+		return copy_to_user(a->a2, ws, sizeof(ws));
+	case TIOCGPGRP:
+		return copy_to_user(a->a2, &tty_pgrp, sizeof(tty_pgrp));
+	case TIOCSPGRP:
+		if (copy_from_user(&pgrp, a->a2, sizeof(pgrp)))
+			return -EFAULT;
+		if (pgrp < 0)
+			return -EINVAL;
+		if (!find_task_by_pid(pgrp))
+			return -ESRCH;
+		tty_pgrp = pgrp;
+		return 0;
+	default:
+		return -ENOTTY;
+	}
+}
