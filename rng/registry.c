@@ -11,9 +11,11 @@
 #include "rng/variants.h"
 
 const struct rng_variant *const rng_variants[RNG_NR_VARIANTS + 1] = {
-	&rng_variant_prandom,	       &rng_variant_ipid_2629,	  &rng_variant_md4_2630,
-	&rng_variant_sha1_mackall,     &rng_variant_urandom_2629, &rng_variant_md5_3x,
-	&rng_variant_chacha20_batched, &rng_variant_rdrand,	  NULL,
+	&rng_variant_prandom,	       &rng_variant_ipid_2629,
+	&rng_variant_md4_2630,	       &rng_variant_sha1_mackall,
+	&rng_variant_urandom_2629,     &rng_variant_md5_3x,
+	&rng_variant_chacha20_batched, &rng_variant_chacha20_wide,
+	&rng_variant_rdrand,	       NULL,
 };
 
 static bool name_eq(const char *a, const char *b)

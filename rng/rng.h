@@ -48,6 +48,6 @@ void rng_add_interrupt_randomness(uint32_t irq, uint64_t cycles);
 void rng_seed_all(const void *seed, size_t len); /* init every variant */
 
 /* Number of variants in rng_variants[] */
-#define RNG_NR_VARIANTS 8
+#define RNG_NR_VARIANTS 9
 
 #endif /* RNG_RNG_H */

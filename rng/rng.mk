@@ -5,7 +5,7 @@
 RNG_SRCS := rng/platform.c rng/halfmd4.c rng/md4.c rng/md5.c rng/md_le.c rng/sha1.c \
 	rng/chacha20.c rng/pool.c rng/keydata.c rng/prandom.c rng/ipid_2629.c \
 	rng/md4_2630.c rng/sha1_mackall.c rng/urandom_2629.c rng/md5_3x.c \
-	rng/chacha20_batched.c rng/rdrand.c rng/registry.c
+	rng/chacha20_batched.c rng/chacha20_wide.c rng/rdrand.c rng/registry.c
 RNG_HDRS := $(wildcard rng/*.h)
 
 RNG_HOST_OBJS := $(patsubst rng/%.c,$(HOST)/rng/%.o,$(RNG_SRCS))
@@ -36,9 +36,10 @@ $(HOST)/rng/%.o: rng/%.c $(RNG_HDRS)
 $(RNG_HOST_LIB): $(RNG_HOST_OBJS)
 	$(Q)rm -f $@ && ar rcs $@ $^
 
-$(HOST)/rngtool: rng/host/rngtool.c $(RNG_HOST_LIB) $(RNG_HDRS)
+$(HOST)/rngtool: rng/host/rngtool.c rng/host/replay_crng.c rng/host/replay_crng.h \
+		$(RNG_HOST_LIB) $(RNG_HDRS)
 	@mkdir -p $(dir $@)
-	$(Q)$(HOST_CC) $(HOST_CFLAGS) -o $@ $< $(RNG_HOST_LIB)
+	$(Q)$(HOST_CC) $(HOST_CFLAGS) -o $@ rng/host/rngtool.c rng/host/replay_crng.c $(RNG_HOST_LIB)
 
 $(HOST)/test_rng_%: tests/rng/test_rng_%.c tests/rng/tap_check.h $(RNG_HOST_LIB) $(RNG_HDRS)
 	@mkdir -p $(dir $@)

@@ -18,6 +18,7 @@ extern const struct rng_variant rng_variant_sha1_mackall;
 extern const struct rng_variant rng_variant_urandom_2629;
 extern const struct rng_variant rng_variant_md5_3x;
 extern const struct rng_variant rng_variant_chacha20_batched;
+extern const struct rng_variant rng_variant_chacha20_wide;
 extern const struct rng_variant rng_variant_rdrand;
 
 /* 2.6.29: secure_ip_id(daddr) under @secret (12 words); get_random_int()

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "rng/halfmd4.h"
+#include "rng/host/replay_crng.h"
 #include "rng/rng.h"
 #include "rng/variants.h"
 
@@ -28,6 +29,10 @@ static void usage(void)
 	      "      4 words; also md5-3.x (16-word secret, 4-word state) and sha1-mackall\n"
 	      "      (16-word secret, 5-word state).  State defaults to zeros.  Words are\n"
 	      "      hex; PID, JIFFIES, CYCLES are decimal, or hex with a 0x prefix.\n"
+	      "  rngtool replay chacha20-batched --base-key HEX64 --count N\n"
+	      "      the first N get_random_u32() values (Linux 6.x) of a CPU whose\n"
+	      "      per-CPU key is not derived yet when base_crng.key is HEX64 (32\n"
+	      "      bytes in memory order); one 8-digit hex u32 per line.\n"
 	      "  rngtool stream <variant> [--seed HEX] [--count N] [--format bin|hex]\n"
 	      "                 [--interval CYCLES]\n"
 	      "      N u32 outputs of get_u32(); bin is raw little-endian (for dieharder\n"
@@ -241,6 +246,13 @@ static int cmd_replay(int argc, char **argv)
 	if (argc < 1)
 		die_usage("replay: missing variant%s", "");
 	find_variant(argv[0]);
+	if (!strcmp(argv[0], "chacha20-batched")) {
+		const char *err = replay_crng(argc - 1, argv + 1);
+
+		if (err)
+			die_usage("%s", err);
+		return 0;
+	}
 	for (j = 0; j < sizeof(replay_kinds) / sizeof(replay_kinds[0]); j++)
 		if (!strcmp(replay_kinds[j].name, argv[0]))
 			k = &replay_kinds[j];
