@@ -110,6 +110,7 @@ __attribute__((noreturn)) void kmain(struct boot_info *bi, uint64_t phys_base)
 	/* layout.c reads its own knobs (tests change them temporarily) */
 	randomize_va_space = kconfig.randomize_va_space;
 	aslr_ia32 = kconfig.aslr_ia32;
+	aslr_rules = kconfig.aslr_rules;
 	timer_init(kconfig.hz);
 	tsc_init();
 	irq_enable();

@@ -121,7 +121,7 @@ static void reap_all(void)
 
 static uint64_t truth_of(const struct aslr_layout *l, enum lab_region r)
 {
-	return r == LAB_STACK ? l->stack_top : r == LAB_MMAP ? l->mmap_base : l->exe_base;
+	return r == LAB_STACK ? l->stack_arg_top : r == LAB_MMAP ? l->mmap_base : l->exe_base;
 }
 
 /* One trial; false when the machinery (not the attack) failed. */

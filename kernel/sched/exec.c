@@ -244,7 +244,7 @@ static int build_mm(struct mm_struct *mm, const struct user_program *prog, int a
 	if ((rc = load_segments(mm, prog->image, mm->exe_base)) ||
 	    (rc = relocate(mm, prog->image, mm->exe_base)))
 		return rc;
-	rc = mm_add_vma(mm, mm->stack_top - STACK_VMA_SIZE, mm->stack_top,
+	rc = mm_add_vma(mm, mm->stack_arg_top - STACK_VMA_SIZE, mm->stack_arg_top,
 			VM_READ | VM_WRITE | VM_GROWSDOWN, VMA_STACK, 0);
 	if (rc)
 		return rc;

@@ -158,6 +158,25 @@ static void own_layout(uint64_t *stack_top, uint64_t *mmap_base, uint64_t *exe)
 	}
 	m = mmap_anon(PAGE, 3); /* the first mapping sits right below mmap_base */
 	*mmap_base = m > 0 ? (uint64_t)m + PAGE : 0;
+	/*
+	 * aslr_rules=2.6.29 maps a PIE top-down right below mmap_base, so the
+	 * probe lands under the exe: mmap_base is then the end of the exe's
+	 * contiguous run of mappings.
+	 */
+	if (*mmap_base == *exe) {
+		for (line = maps; *line;) {
+			uint64_t start = hex(line);
+			char *dash = line, *end = line;
+
+			while (*dash && *dash != '-')
+				dash++;
+			while (*end && *end != '\n')
+				end++;
+			if (*dash && start == *mmap_base)
+				*mmap_base = hex(dash + 1);
+			line = *end ? end + 1 : end;
+		}
+	}
 	if (m > 0)
 		munmap((void *)m, PAGE);
 }
