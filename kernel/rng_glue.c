@@ -16,6 +16,7 @@
 #include "kernel/console/printk.h"
 #include "kernel/lib/string.h"
 #include "kernel/errno.h"
+#include "rng/variants.h"
 
 static const struct rng_variant *cur;
 static const char *seed_source = "none";
@@ -113,6 +114,9 @@ int rng_glue_init(const char *variant, char *err, unsigned long errlen)
 	rng_seed_all(seed, n);
 	memset(seed, 0, sizeof(seed));
 	ready = 1;
+	if (rdrand_stuck()) /* Linux 5.10's warning; RDRAND stays in use */
+		kprintf("RDRAND gives funky smelling output, might consider not using it by "
+			"booting with \"nordrand\"\n");
 	switch (rng_select(variant)) {
 	case 0:
 		return 0;
@@ -156,6 +160,12 @@ void add_interrupt_randomness(int irq)
 {
 	if (ready)
 		rng_add_interrupt_randomness((uint32_t)irq, rdtsc());
+}
+
+void add_input_randomness(unsigned int type, unsigned int code, unsigned int value)
+{
+	if (ready)
+		rng_add_input_randomness(type, code, value, rdtsc());
 }
 
 const char *rng_seed_source(void)

@@ -34,6 +34,9 @@ uint32_t get_random_int_sha1(uint32_t hash[5], const uint32_t secret[16], uint32
 uint32_t get_random_int_md5(uint32_t hash[4], const uint32_t secret[16], uint32_t pid,
 			    uint64_t jiffies, uint64_t cycles);
 
+/* x86_init_rdrand() saw 16 equal values: Linux 5.10 warns and keeps RDRAND */
+bool rdrand_stuck(void);
+
 /* ground truth for tests and the attack lab (the kernel's view) */
 const struct rng_keydata *ipid2629_keydata(void);
 const struct rng_keydata *md4_2630_keydata(void);

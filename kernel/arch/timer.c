@@ -43,8 +43,10 @@ static void tick(struct trap_frame *f)
 {
 	jiffies++;
 	outb(PIC1_CMD, 0x20);
-	/* Interrupt timing is the 2.6.29 input pool's entropy source, as in Linux. */
-	add_interrupt_randomness(0);
+	/*
+	 * No add_interrupt_randomness(0): 2.6.29's x86 irq0 was registered
+	 * without IRQF_SAMPLE_RANDOM; input events feed the pool (tty_poll).
+	 */
 	if (timer_tick_hook)
 		timer_tick_hook((f->cs & 3) == 3);
 }

@@ -44,8 +44,8 @@ static void usage(void)
 	      "      the last (--interval CYCLES, default 12500000 = 5 ms; below 4 ms per\n"
 	      "      fork, pid + jiffies repeats after a pid wrap and ipid-2.6.29 repeats\n"
 	      "      its outputs within a key period),\n"
-	      "      jiffies = cycles / 10^7, a timer interrupt (irq 0) on every tick and\n"
-	      "      a device interrupt (irq 11) every 1..64 ticks feeding the 2.6.29\n"
+	      "      jiffies = cycles / 10^7, a device interrupt (irq 11, as if its\n"
+	      "      driver set IRQF_SAMPLE_RANDOM) every 1..64 ticks feeding the 2.6.29\n"
 	      "      input pool; jitter and device gaps come from an xorshift seeded\n"
 	      "      from --seed.  Unavailable variant: message, exit status 1.\n"
 	      "  rngtool list           variant names, secure flag, availability\n"
@@ -358,7 +358,7 @@ static void sim_step(void)
 	j = sim.cycles / SIM_CYCLES_PER_JIFFY;
 	while (sim.jiffies < j) {
 		sim.jiffies++;
-		rng_add_interrupt_randomness(0, sim.cycles);
+		/* no irq 0: 2.6.29's timer had no IRQF_SAMPLE_RANDOM */
 		if (sim.jiffies >= sim.next_dev_irq) {
 			rng_add_interrupt_randomness(11, sim.cycles + (sim_rand() & 0xffff));
 			sim.next_dev_irq = sim.jiffies + 1 + (sim_rand() & 63);

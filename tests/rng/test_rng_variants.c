@@ -286,6 +286,33 @@ START_TEST(test_pool_interrupt_entropy)
 }
 END_TEST
 
+/* 2.6.29 add_input_randomness: key events feed the input pool, autorepeat
+ * (the same value again) does not */
+START_TEST(test_pool_input_randomness)
+{
+	const struct rng_variant *v = rng_find("urandom-2.6.29");
+	uint32_t a[INPUT_POOL_WORDS], b[INPUT_POOL_WORDS];
+	int i;
+
+	v->init(seed, sizeof(seed));
+	t_jiffies++;
+	rng_add_input_randomness(1, 30, 1, t_cycles += 1000); /* press: credited */
+	ck_assert_int_eq(pool2629_entropy_count(POOL2629_INPUT), 11);
+	pool2629_snapshot(POOL2629_INPUT, a, INPUT_POOL_WORDS);
+	rng_add_input_randomness(1, 30, 1, t_cycles += 1000); /* autorepeat: ignored */
+	pool2629_snapshot(POOL2629_INPUT, b, INPUT_POOL_WORDS);
+	ck_assert_mem_eq(a, b, sizeof(a));
+	for (i = 0; i < 100; i++) { /* press/release pairs at irregular times */
+		t_jiffies += 1 + (uint64_t)((i * 37) % 61) * (i % 3 ? 1 : 5);
+		rng_add_input_randomness(1, 30 + (uint32_t)i % 7, (uint32_t)i & 1,
+					 t_cycles += 77777);
+	}
+	pool2629_snapshot(POOL2629_INPUT, b, INPUT_POOL_WORDS);
+	ck_assert(memcmp(a, b, sizeof(a)) != 0);
+	ck_assert_int_gt(pool2629_entropy_count(POOL2629_INPUT), 11 + 8 * 10);
+}
+END_TEST
+
 /* ---- chacha20-batched: Linux 6.6 batch layout ----------------------------------
  * The batch is _get_random_bytes(96): bytes 32..63 of the fast-key-erasure
  * block (whose bytes 0..31 become the per-CPU key) and one more block under
@@ -501,6 +528,7 @@ int main(void)
 	tcase_add_test(tc, test_pool_extract_feeds_back);
 	tcase_add_test(tc, test_pool_get_u32_is_get_random_bytes);
 	tcase_add_test(tc, test_pool_interrupt_entropy);
+	tcase_add_test(tc, test_pool_input_randomness);
 	tcase_add_test(tc, test_chacha_key_erasure);
 	tcase_add_test(tc, test_chacha_reseed_generation);
 	tcase_add_test(tc, test_chacha_get_bytes);
