@@ -128,7 +128,8 @@ static uint64_t truth_of(const struct aslr_layout *l, enum lab_region r)
 static bool one_trial(enum lab_strategy s, struct lab_cell_result *out)
 {
 	char hz[12];
-	const char *att[] = {"lab", "attack", lab_strategy_names[s], hz};
+	const char *att[] = {"lab", "attack", lab_strategy_names[s], hz,
+			     aslr_rules_name(aslr_rules)};
 	const char *vic[] = {"lab", "victim"};
 	struct aslr_layout truth;
 	struct task_struct *v;
@@ -139,7 +140,7 @@ static bool one_trial(enum lab_strategy s, struct lab_cell_result *out)
 	memset(&trial, 0, sizeof(trial));
 	trial.active = true;
 	ksnprintf(hz, sizeof(hz), "%u", timer_hz());
-	apid = spawn_as(att, 4, LAB_UID);
+	apid = spawn_as(att, 5, LAB_UID);
 	if (apid < 0)
 		return false;
 	deadline = jiffies + 20 * (uint64_t)timer_hz(); /* a stuck attacker ends the run */
