@@ -184,11 +184,11 @@ bool aslr_region_index(const struct aslr_layout *l, enum aslr_region r,
 		*idx = v / PAGE_SIZE; /* randomize_page does not */
 		return v % PAGE_SIZE == 0 && *idx < n;
 	default:
-		if (!p->dyn_base) { /* 2.6.29: the exe ends at mmap_base */
+		if (!p->dyn_base) { /* 2.6.29: the exe sits below mmap_base, carrying its draw */
 			top = aslr_mmap_top(p);
-			if (v % PAGE_SIZE || l->exe_end > top)
+			if (v % PAGE_SIZE || l->exe_end > l->mmap_base || l->mmap_base > top)
 				return false;
-			*idx = (top - l->exe_end) / PAGE_SIZE;
+			*idx = (top - l->mmap_base) / PAGE_SIZE;
 			return *idx < n;
 		}
 		if (v % PAGE_SIZE || v < p->dyn_base)

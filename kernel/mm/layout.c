@@ -27,7 +27,9 @@
  *   7 brk              process_64.c arch_randomize_brk(): randomize_range(brk,
  *                      brk + 32 MiB, 0), with randomize_va_space=2
  *   exe                no draw: on x86 a PIE's load_bias is 0 and the first
- *                      elf_map() lands top-down right below mmap_base
+ *                      elf_map() lands top-down right below mmap_base, or
+ *                      below the [stack] VMA (mapped first, by
+ *                      setup_arg_pages) when the randomised stack lies there
  *
  * aslr_rules=6.x follows Linux 6.6 (arch/x86/mm/mmap.c, fs/binfmt_elf.c,
  * arch/x86/entry/vdso/vma.c, arch/x86/kernel/process.c, mm/util.c):
@@ -249,9 +251,13 @@ void arch_pick_mmap_layout(struct mm_struct *mm, uint64_t exe_span)
 	mm->stack_top = randomize_stack_top(p);
 	mm->stack_arg_top = page_align(arch_align_stack(mm->stack_top));
 	/* the exe: 2.6.29 maps it top-down below mmap_base; 6.x draws its base */
-	if (aslr_rules == ASLR_RULES_2629)
+	if (aslr_rules == ASLR_RULES_2629) {
+		uint64_t stack_lo = mm->stack_arg_top - STACK_VMA_SIZE;
+
 		mm->exe_base = mm->mmap_base - span;
-	else
+		if (mm->exe_base < mm->stack_arg_top && mm->mmap_base > stack_lo)
+			mm->exe_base = stack_lo - span; /* get_unmapped_area skips the stack */
+	} else
 		mm->exe_base = p->dyn_base + mmap_rnd(p->mmap_rnd_bits);
 	/* 4: arch_setup_additional_pages (vdso_addr from mm->start_stack = bprm->p,
 	 * which sits just below the arg pages' top) */

@@ -30,7 +30,8 @@ struct aslr_profile {
 const struct aslr_profile *aslr_current_profile(void);
 const struct aslr_profile *aslr_profile_by_index(int ia32);
 
-#define ASLR_STACK_ALIGN 8192ULL /* arch_align_stack: sp -= rnd % 8192 */
+#define ASLR_STACK_ALIGN 8192ULL      /* arch_align_stack: sp -= rnd % 8192 */
+#define STACK_VMA_SIZE	 (8ULL << 20) /* the [stack] VMA below stack_arg_top (exec.c) */
 /* The mmap base with no randomisation: TASK_SIZE - gap (mmap_rnd subtracts from it). */
 uint64_t aslr_mmap_top(const struct aslr_profile *p);
 

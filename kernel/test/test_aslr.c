@@ -144,7 +144,11 @@ static const char *check_layout(const struct aslr_layout *l, const struct aslr_p
 	    (aslr_rules == ASLR_RULES_6X && l->start_brk == l->exe_end + brk_range))
 		return "brk";
 	if (!p->dyn_base) /* 2.6.29: mapped top-down right below mmap_base */
-		return l->exe_end == l->mmap_base && l->exe_base % PAGE_SIZE == 0 ? 0 : "exe base";
+		return (l->exe_end == l->mmap_base ||
+			l->exe_end == l->stack_arg_top - STACK_VMA_SIZE) &&
+				       l->exe_base % PAGE_SIZE == 0
+			       ? 0
+			       : "exe base";
 	if (l->exe_base % PAGE_SIZE || l->exe_base < p->dyn_base ||
 	    l->exe_base >= p->dyn_base + ((1ULL << p->mmap_rnd_bits) << PAGE_SHIFT))
 		return "exe base";
