@@ -73,7 +73,6 @@ static bool rdrand_sane(void)
 	return true;
 }
 
-
 static bool rdrand_available(void)
 {
 	if (!rdrand_state)

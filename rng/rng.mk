@@ -20,7 +20,7 @@ RNG_KERNEL_OBJS   := $(patsubst rng/%.c,$(BUILD)/rngk/%.o,$(RNG_SRCS))
 CHECK_CFLAGS := $(shell pkg-config --cflags check 2>/dev/null)
 CHECK_LIBS   := $(shell pkg-config --libs check 2>/dev/null)
 
-RNG_TESTS := $(HOST)/test_rng_primitives $(HOST)/test_rng_variants
+RNG_TESTS := $(HOST)/test_rng_primitives $(HOST)/test_rng_variants $(HOST)/test_rng_crng
 HOST_TESTS += $(RNG_TESTS)
 # scripts/test.sh also runs every executable tests/sh/*.sh: rngtool.sh (the
 # rngtool contract) and rng-quality.sh (no arguments: the quick dieharder/ent
