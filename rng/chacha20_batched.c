@@ -1,189 +1,288 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * chacha20_batched.c - get_random_u32() of Linux 5.18+.
+ * chacha20_batched.c - get_random_u32() of Linux 6.x on one CPU, bit for bit.
  *
- * Why: today's answer to the 2009 argument: a real stream cipher, made
- * cheap by batching.  A base key (reseeded from the entropy source) derives
- * a per-CPU key; every refill runs ChaCha20 under the per-CPU key with a
- * zero nonce and replaces that key with the first 32 bytes of keystream
- * ("fast key erasure"), so state captured after a refill cannot recompute
- * anything handed out before it.  Values are served from a batch, and each
- * served word is zeroed in the batch.
+ * Followed line by line: Linux 6.6 drivers/char/random.c (crng_fast_key_erasure,
+ * crng_make_state, _get_random_bytes, DEFINE_BATCHED_ENTROPY(u32),
+ * crng_reseed, crng_reseed_interval).  The structure has been the same since
+ * 5.18 (batches of CHACHA_BLOCK_SIZE * 3 / 2 bytes); 6.1 moved the periodic
+ * reseed from crng_make_state() into a delayed work item.
  *
- * The byte layout is Linux's: a refill of N blocks produces exactly what
- * crng_make_state() + _get_random_bytes() of 32 + 64 * (N - 1) bytes
- * produce (block 0: new key + 32 bytes, blocks 1..N-1 follow with
- * counters 1..N-1).  Linux 6.x batches 1.5 blocks (24 words); here a
- * refill is 8 blocks (120 words) computed four at a time with SSE2, which
- * is what brings the cost per u32 below half-MD4.  The base key comes from
- * the boot seed (Linux extracts it from the input pool with BLAKE2s) and
- * is not reseeded periodically.
+ * Why: today's answer to the 2009 argument, a real stream cipher made cheap
+ * by batching.  base_crng.key (reseeded every CRNG_RESEED_INTERVAL = 60 s)
+ * derives the per-CPU key by fast key erasure whenever the generations
+ * differ; every refill runs crng_make_state() (one ChaCha20 block under the
+ * per-CPU key with a zero nonce: its first 32 bytes replace that key, the
+ * other 32 are output) and then one chacha20_block() per further 64 bytes
+ * under the detached state.  Served words are zeroed in the batch.
+ *
+ * What is not Linux's: the base key's source.  Linux extracts it with
+ * BLAKE2s from the input pool; this project has no such pool, so the boot
+ * key is the whitened boot seed and a periodic reseed draws the next key
+ * from a seed-derived "input" ChaCha20 key stirred with the cycle counter
+ * and jiffies.  The sequence of generations, refills and key derivations
+ * (what the replay and the batch cost depend on) is Linux's.
  */
 #include "rng/chacha20_batched.h"
 #include "rng/util.h"
 #include "rng/variants.h"
 
-struct crng {
+#define ULONG_MAX_ (~0UL)
+#define UINT_MAX_  (~0U)
+
+/* 6.6: static struct { u8 key[]; unsigned long generation; } base_crng */
+static struct {
 	uint8_t key[CHACHA_KEY_SIZE];
 	unsigned long generation;
-};
+} base_crng;
 
-static struct crng base_crng = {.generation = 1};
-static struct crng crng; /* the per-CPU instance; generation 0 = stale */
-
-struct batch_u32 {
-	/* words[0..7] only hold the next key transiently */
-	uint32_t words[CRNG_BATCH_BLOCKS * CHACHA_BLOCK_SIZE / 4] __attribute__((aligned(16)));
-	unsigned int position;
+/* 6.6: DEFINE_PER_CPU(struct crng, crngs) = { .generation = ULONG_MAX } */
+static struct {
+	uint8_t key[CHACHA_KEY_SIZE];
 	unsigned long generation;
-};
+} crngs = {.generation = ULONG_MAX_};
 
-static struct batch_u32 batch = {.position = CRNG_BATCH_WORDS};
+/* 6.6: DEFINE_PER_CPU(struct batch_u32, batched_entropy_u32) = { .position = UINT_MAX } */
+static struct {
+	uint32_t entropy[CRNG_BATCH_WORDS];
+	unsigned long generation;
+	unsigned int position;
+} batched_entropy_u32 = {.position = UINT_MAX_};
+
+/* the delayed work "next_reseed" and its stand-in for the input pool */
+static uint64_t next_reseed_jiffies;
+static bool early_boot = true;
+static uint8_t input_key[CHACHA_KEY_SIZE];
 static uint64_t crng_refills;
 
-#define BATCH_FIRST (CHACHA_KEY_SIZE / 4)
-
-/* ---- fast key erasure ------------------------------------------------------
- * Why: one block under @key yields the next key and up to 32 bytes; the
- * state keeps the old key with the counter at 1 for further blocks.
- */
-static void crng_load_state(uint32_t state[CHACHA_STATE_WORDS], const uint8_t key[CHACHA_KEY_SIZE])
-{
-	int i;
-
-	chacha_init_consts(state);
-	for (i = 0; i < 8; i++)
-		state[4 + i] = get_le32(key + 4 * i);
-	state[12] = state[13] = state[14] = state[15] = 0;
-}
-
+/* 6.6 crng_fast_key_erasure(): random_data_len may not be greater than 32 */
 static void crng_fast_key_erasure(uint8_t key[CHACHA_KEY_SIZE],
 				  uint32_t chacha_state[CHACHA_STATE_WORDS], uint8_t *random_data,
 				  size_t random_data_len)
 {
 	uint8_t first_block[CHACHA_BLOCK_SIZE];
+	int i;
 
 	if (random_data_len > 32)
-		random_data_len = 32;
-	crng_load_state(chacha_state, key);
+		random_data_len = 32; /* Linux: BUG_ON */
+	chacha_init_consts(chacha_state);
+	for (i = 0; i < 8; i++) /* memcpy(&chacha_state[4], key, 32) on little endian */
+		chacha_state[4 + i] = get_le32(key + 4 * i);
+	chacha_state[12] = chacha_state[13] = chacha_state[14] = chacha_state[15] = 0;
 	chacha20_block(chacha_state, first_block);
+
 	__builtin_memcpy(key, first_block, CHACHA_KEY_SIZE);
 	if (random_data_len)
 		__builtin_memcpy(random_data, first_block + CHACHA_KEY_SIZE, random_data_len);
 	rng_memzero_explicit(first_block, sizeof(first_block));
 }
 
-/* the per-CPU key follows the base key's generation */
-static void crng_sync_generation(void)
+/* 6.6 crng_reseed_interval(): HZ-spaced early, uptime / 2 until 120 s, then 60 s */
+static uint64_t crng_reseed_interval(uint64_t now)
 {
-	uint32_t state[CHACHA_STATE_WORDS];
+	uint64_t hz = rng_hz(), uptime = now / hz;
 
-	if (crng.generation == base_crng.generation)
-		return;
-	crng_fast_key_erasure(base_crng.key, state, crng.key, sizeof(crng.key));
-	crng.generation = base_crng.generation;
-	rng_memzero_explicit(state, sizeof(state));
+	if (early_boot) {
+		if (uptime >= CRNG_RESEED_SECONDS * 2)
+			early_boot = false;
+		else
+			return uptime / 2 * hz > hz ? uptime / 2 * hz : hz;
+	}
+	return CRNG_RESEED_SECONDS * hz;
 }
 
-/* ---- batch refill ------------------------------------------------------------
- * Why: all blocks of a refill are computed in one vectorised pass; the key
- * is overwritten before any output is served.
+static void crng_set_key(const uint8_t key[CHACHA_KEY_SIZE])
+{
+	unsigned long next_gen;
+
+	__builtin_memcpy(base_crng.key, key, CHACHA_KEY_SIZE);
+	next_gen = base_crng.generation + 1;
+	if (next_gen == ULONG_MAX_) /* ULONG_MAX is the per-CPU "stale" mark */
+		++next_gen;
+	base_crng.generation = next_gen;
+}
+
+/*
+ * 6.6 crng_reseed(): schedule the next reseed first, then replace the base
+ * key and bump the generation.  Linux runs it from a workqueue; on one CPU
+ * the work that fell due before a call has run before that call, which is
+ * what crng_reseed_if_due() at the top of every entry point reproduces.
  */
-static void crng_refill_batch(void)
+static void crng_periodic_reseed(uint64_t now)
 {
 	uint32_t state[CHACHA_STATE_WORDS];
+	uint8_t key[CHACHA_KEY_SIZE];
+	uint64_t cycles = rng_get_cycles();
 
-	crng_sync_generation();
-	crng_load_state(state, crng.key);
-	chacha20_blocks(state, (uint8_t *)batch.words, CRNG_BATCH_BLOCKS);
-	__builtin_memcpy(crng.key, batch.words, CHACHA_KEY_SIZE);
-	rng_memzero_explicit(batch.words, CHACHA_KEY_SIZE);
+	next_reseed_jiffies = now + crng_reseed_interval(now);
+	/* extract_entropy() stand-in (see the header comment) */
+	put_le32(input_key, get_le32(input_key) ^ (uint32_t)cycles);
+	put_le32(input_key + 4, get_le32(input_key + 4) ^ (uint32_t)(cycles >> 32));
+	put_le32(input_key + 8, get_le32(input_key + 8) ^ (uint32_t)now);
+	crng_fast_key_erasure(input_key, state, key, sizeof(key));
+	crng_set_key(key);
+	rng_memzero_explicit(key, sizeof(key));
 	rng_memzero_explicit(state, sizeof(state));
-	batch.position = 0;
-	batch.generation = base_crng.generation;
-	crng_refills++;
 }
 
+static void crng_reseed_if_due(void)
+{
+	uint64_t now = rng_jiffies();
+
+	if (now >= next_reseed_jiffies)
+		crng_periodic_reseed(now);
+}
+
+/* 6.6 crng_make_state() once crng_ready() */
+static void crng_make_state(uint32_t chacha_state[CHACHA_STATE_WORDS], uint8_t *random_data,
+			    size_t random_data_len)
+{
+	if (crngs.generation != base_crng.generation) {
+		crng_fast_key_erasure(base_crng.key, chacha_state, crngs.key, sizeof(crngs.key));
+		crngs.generation = base_crng.generation;
+	}
+	crng_fast_key_erasure(crngs.key, chacha_state, random_data, random_data_len);
+}
+
+/* 6.6 _get_random_bytes() */
+static void _get_random_bytes(void *buf, size_t len)
+{
+	uint32_t chacha_state[CHACHA_STATE_WORDS];
+	uint8_t tmp[CHACHA_BLOCK_SIZE], *p = buf;
+	size_t first_block_len;
+
+	if (!len)
+		return;
+	first_block_len = len < 32 ? len : 32;
+	crng_make_state(chacha_state, p, first_block_len);
+	len -= first_block_len;
+	p += first_block_len;
+
+	while (len) {
+		if (len < CHACHA_BLOCK_SIZE) {
+			chacha20_block(chacha_state, tmp);
+			__builtin_memcpy(p, tmp, len);
+			rng_memzero_explicit(tmp, sizeof(tmp));
+			break;
+		}
+		chacha20_block(chacha_state, p);
+		if (chacha_state[12] == 0)
+			++chacha_state[13];
+		len -= CHACHA_BLOCK_SIZE;
+		p += CHACHA_BLOCK_SIZE;
+	}
+	rng_memzero_explicit(chacha_state, sizeof(chacha_state));
+}
+
+/* 6.6 get_random_bytes() */
+static void get_random_bytes(void *buf, size_t len)
+{
+	if (!buf)
+		return;
+	crng_reseed_if_due();
+	_get_random_bytes(buf, len);
+}
+
+/* 6.6 get_random_u32() (DEFINE_BATCHED_ENTROPY(u32)) once crng_ready() */
 static uint32_t get_random_u32(void)
 {
 	uint32_t ret;
-	unsigned int i;
+	unsigned long next_gen;
 
-	if (__builtin_expect(batch.position >= CRNG_BATCH_WORDS ||
-				     batch.generation != base_crng.generation,
-			     0))
-		crng_refill_batch();
-	i = BATCH_FIRST + batch.position++;
-	ret = batch.words[i];
-	batch.words[i] = 0;
+	crng_reseed_if_due();
+	next_gen = base_crng.generation;
+	if (batched_entropy_u32.position >= CRNG_BATCH_WORDS ||
+	    next_gen != batched_entropy_u32.generation) {
+		uint8_t bytes[sizeof(batched_entropy_u32.entropy)];
+		unsigned int i;
+
+		_get_random_bytes(bytes, sizeof(bytes));
+		for (i = 0; i < CRNG_BATCH_WORDS; i++) /* the u32 array, little endian */
+			batched_entropy_u32.entropy[i] = get_le32(bytes + 4 * i);
+		rng_memzero_explicit(bytes, sizeof(bytes));
+		batched_entropy_u32.position = 0;
+		batched_entropy_u32.generation = next_gen;
+		crng_refills++;
+	}
+	ret = batched_entropy_u32.entropy[batched_entropy_u32.position];
+	batched_entropy_u32.entropy[batched_entropy_u32.position] = 0;
+	++batched_entropy_u32.position;
 	return ret;
 }
 
-/* ---- bulk path: _get_random_bytes() ----------------------------------------- */
-static void get_random_bytes(void *buf, size_t len)
+/* ---- seeding ------------------------------------------------------------------ */
+static void crng_reset_cpu(void)
 {
-	uint32_t state[CHACHA_STATE_WORDS];
-	uint8_t tmp[CHACHA_BLOCK_SIZE], *p = buf;
-	size_t first = len < 32 ? len : 32, n;
-
-	if (!p || !len)
-		return;
-	crng_sync_generation();
-	crng_fast_key_erasure(crng.key, state, p, first);
-	/* the state still holds the old key, counter 1: continue with it */
-	p += first;
-	len -= first;
-	n = len / CHACHA_BLOCK_SIZE;
-	chacha20_blocks(state, p, n);
-	p += n * CHACHA_BLOCK_SIZE;
-	len -= n * CHACHA_BLOCK_SIZE;
-	if (len) {
-		chacha20_block(state, tmp);
-		__builtin_memcpy(p, tmp, len);
-		rng_memzero_explicit(tmp, sizeof(tmp));
-	}
-	rng_memzero_explicit(state, sizeof(state));
+	rng_memzero_explicit(&crngs, sizeof(crngs));
+	crngs.generation = ULONG_MAX_;
+	rng_memzero_explicit(&batched_entropy_u32, sizeof(batched_entropy_u32));
+	batched_entropy_u32.position = UINT_MAX_;
+	crng_refills = 0;
 }
 
-/* ---- seeding ------------------------------------------------------------------ */
+/* a new base key from @seed (whitened once by fast key erasure) */
 void crng_reseed(const void *seed, size_t len)
 {
 	uint32_t w[8], state[CHACHA_STATE_WORDS];
+	uint8_t key[CHACHA_KEY_SIZE];
 	int i;
 
 	rng_fold_seed(seed, len, w, 8);
 	for (i = 0; i < 8; i++)
-		put_le32(base_crng.key + 4 * i, w[i]);
-	/* whiten the folded seed once: the key becomes ChaCha20 output */
-	crng_fast_key_erasure(base_crng.key, state, NULL, 0);
-	base_crng.generation++;
-	if (base_crng.generation == 0)
-		base_crng.generation = 1; /* 0 means "never derived" */
+		put_le32(key + 4 * i, w[i]);
+	crng_fast_key_erasure(key, state, NULL, 0);
+	crng_set_key(key);
+	/* the next_reseed work is queued by every crng_reseed() */
+	next_reseed_jiffies = rng_jiffies() + crng_reseed_interval(rng_jiffies());
 	rng_memzero_explicit(w, sizeof(w));
+	rng_memzero_explicit(key, sizeof(key));
 	rng_memzero_explicit(state, sizeof(state));
 }
 
 static void crng_init(const void *seed, size_t len)
 {
-	rng_memzero_explicit(&crng, sizeof(crng));
-	rng_memzero_explicit(batch.words, sizeof(batch.words));
-	batch.position = CRNG_BATCH_WORDS;
-	crng_refills = 0;
+	uint32_t w[8], state[CHACHA_STATE_WORDS];
+	int i;
+
+	crng_reset_cpu();
+	base_crng.generation = 0;
+	early_boot = true;
+	/* the input stand-in: the seed under another label, never the base key */
+	rng_fold_seed(seed, len, w, 8);
+	for (i = 0; i < 8; i++)
+		put_le32(input_key + 4 * i, w[i] ^ 0x696e7075u /* "inpu" */);
+	crng_fast_key_erasure(input_key, state, NULL, 0);
+	rng_memzero_explicit(w, sizeof(w));
+	rng_memzero_explicit(state, sizeof(state));
 	crng_reseed(seed, len);
+}
+
+void crng_replay_init(const uint8_t base_key[CHACHA_KEY_SIZE])
+{
+	crng_reset_cpu();
+	__builtin_memcpy(base_crng.key, base_key, CHACHA_KEY_SIZE);
+	base_crng.generation = 1;
+	early_boot = true;
+	next_reseed_jiffies = rng_jiffies() + crng_reseed_interval(rng_jiffies());
 }
 
 void crng_debug_snapshot(struct crng_debug *out)
 {
+	unsigned int i;
+
 	if (!out)
 		return;
+	rng_memzero_explicit(out, sizeof(*out));
 	__builtin_memcpy(out->base_key, base_crng.key, CHACHA_KEY_SIZE);
-	__builtin_memcpy(out->key, crng.key, CHACHA_KEY_SIZE);
+	__builtin_memcpy(out->key, crngs.key, CHACHA_KEY_SIZE);
 	out->base_generation = base_crng.generation;
-	out->generation = crng.generation;
-	out->batch_generation = batch.generation;
-	out->position = batch.position;
+	out->generation = crngs.generation;
+	out->batch_generation = batched_entropy_u32.generation;
+	out->position = batched_entropy_u32.position;
+	out->batch_words = CRNG_BATCH_WORDS;
 	out->refills = crng_refills;
-	__builtin_memcpy(out->batch, batch.words + BATCH_FIRST, sizeof(out->batch));
+	for (i = 0; i < CRNG_BATCH_WORDS; i++)
+		out->batch[i] = batched_entropy_u32.entropy[i];
 }
 
 static bool crng_available(void)
@@ -193,7 +292,8 @@ static bool crng_available(void)
 
 const struct rng_variant rng_variant_chacha20_batched = {
 	.name = "chacha20-batched",
-	.summary = "5.18+ get_random_u32: ChaCha20 fast-key-erasure CRNG, batched u32",
+	.summary =
+		"6.x get_random_u32: ChaCha20 fast-key-erasure CRNG, 24-u32 batches, 60 s reseed",
 	.secure = true,
 	.available = crng_available,
 	.init = crng_init,

@@ -8,25 +8,45 @@
 #include "rng/chacha20.h"
 
 /*
- * One refill computes CRNG_BATCH_BLOCKS ChaCha20 blocks under the per-CPU
- * key: the first 32 bytes become the next key, the remaining bytes are the
- * batch of u32 values.
+ * chacha20-batched (Linux 6.6 drivers/char/random.c, DEFINE_BATCHED_ENTROPY):
+ * u32 entropy[CHACHA_BLOCK_SIZE * 3 / (2 * sizeof(u32))] = 24 words, refilled
+ * by _get_random_bytes(96): 32 bytes from the fast-key-erasure block, then one
+ * chacha20_block() under the detached state.
  */
-#define CRNG_BATCH_BLOCKS 8
-#define CRNG_BATCH_WORDS  ((CRNG_BATCH_BLOCKS * CHACHA_BLOCK_SIZE - CHACHA_KEY_SIZE) / 4)
+#define CRNG_BATCH_WORDS (CHACHA_BLOCK_SIZE * 3 / (2 * 4))
+
+/*
+ * chacha20-wide (beyond Linux): one refill computes CRNG_WIDE_BATCH_BLOCKS
+ * blocks at once with SIMD; the first 32 bytes become the next key, the
+ * remaining bytes are the batch.
+ */
+#define CRNG_WIDE_BATCH_BLOCKS 8
+#define CRNG_WIDE_BATCH_WORDS  ((CRNG_WIDE_BATCH_BLOCKS * CHACHA_BLOCK_SIZE - CHACHA_KEY_SIZE) / 4)
+
+/* 6.6: CRNG_RESEED_INTERVAL = 60 * HZ, CRNG_RESEED_START_INTERVAL = HZ */
+#define CRNG_RESEED_SECONDS 60
 
 struct crng_debug {
 	uint8_t base_key[CHACHA_KEY_SIZE];
 	uint8_t key[CHACHA_KEY_SIZE]; /* per-CPU key */
 	unsigned long base_generation, generation, batch_generation;
 	unsigned int position; /* next batch word handed out */
+	unsigned int batch_words;
 	uint64_t refills;
-	uint32_t batch[CRNG_BATCH_WORDS];
+	uint32_t batch[CRNG_WIDE_BATCH_WORDS]; /* first batch_words are used */
 };
 
 /* tests only: everything a memory-disclosure attacker would capture */
 void crng_debug_snapshot(struct crng_debug *out);
+void crng_wide_debug_snapshot(struct crng_debug *out);
 /* crng_reseed(): new base key from @seed, bump the generation */
 void crng_reseed(const void *seed, size_t len);
+void crng_wide_reseed(const void *seed, size_t len);
+/*
+ * rngtool replay: base_crng.key = @base_key, the per-CPU crng and batch are
+ * stale (generation ULONG_MAX, position UINT_MAX), no reseed is due before
+ * jiffies reach the 60 s interval.
+ */
+void crng_replay_init(const uint8_t base_key[CHACHA_KEY_SIZE]);
 
 #endif

@@ -2,7 +2,8 @@
 /*
  * md5.c - the MD5 compression function (RFC 1321).
  *
- * Why: from 2012 to 2016 Linux 3.x's get_random_int() kept a per-CPU hash
+ * Why: from 2011 (the CVE-2011-3188 fix) to January 2017 (4.10 the last
+ * release), Linux's get_random_int() kept a per-CPU hash
  * and stirred it with md5_transform() and a 16-word random_int_secret.
  * Like lib/md5.c, md5_transform() takes the input as 16 host (little
  * endian) words and adds the result into hash[].

@@ -1,6 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * md5_3x.c - get_random_int() of Linux 3.x (2012-2016).
+ * md5_3x.c - get_random_int() of Linux 3.1 to 4.10 (August 2011 to early 2017).
+ *
+ * The MD5 get_random_int() came with the CVE-2011-3188 fix (commit
+ * 6e5714eaf77d, August 2011, also backported to stable 2.6.x/3.0.x) and was
+ * replaced by ChaCha20 in January 2017 (f5b98461cb81, merged for 4.11), so
+ * 4.10 is the last release that has it.
  *
  * Why: the successor of the 2.6.30 design: the same kept per-CPU hash and
  * pid + jiffies + cycles input, but the full md5_transform() and a 16-word

@@ -229,8 +229,11 @@ void pool2629_extract_buf(uint8_t out[EXTRACT_SIZE])
  * Why: 2.6.29's only steady entropy source.  Each event mixes {cycles,
  * jiffies, num} into the input pool and credits the minimum of the first,
  * second and third jiffies deltas (halved, capped at 11 bits); regular
- * timer ticks therefore credit nothing.  Every IRQ below 16 is treated as
- * if its driver had set IRQF_SAMPLE_RANDOM.
+ * timer ticks therefore credit nothing.  add_interrupt_randomness(irq) is
+ * for IRQs whose driver set IRQF_SAMPLE_RANDOM (any IRQ below 16 here); in
+ * 2.6.29 the x86 timer's irq0 did not (arch/x86/kernel/time_64.c), so the
+ * kernel does not call it from the tick.  Input events go through
+ * add_input_randomness(), as drivers/input/input.c did.
  */
 struct timer_rand_state {
 	uint64_t last_time;
@@ -293,6 +296,22 @@ void pool2629_add_interrupt_randomness(uint32_t irq, uint64_t cycles)
 	add_timer_randomness(&irq_timer_state[irq], 0x100 + irq, cycles);
 }
 
+/*
+ * 2.6.29 add_input_randomness(): autorepeat (the same value as the last
+ * event) is ignored; otherwise one timer-randomness sample of
+ * (type << 4) ^ code ^ (code >> 4) ^ value under input_timer_state.
+ */
+static struct timer_rand_state input_timer_state;
+static uint32_t input_last_value;
+
+void pool2629_add_input_randomness(uint32_t type, uint32_t code, uint32_t value, uint64_t cycles)
+{
+	if ((uint8_t)value == input_last_value) /* static unsigned char last_value */
+		return;
+	input_last_value = (uint8_t)value;
+	add_timer_randomness(&input_timer_state, (type << 4) ^ code ^ (code >> 4) ^ value, cycles);
+}
+
 /* ---- boot ---------------------------------------------------------------- */
 static void init_std_data(struct entropy_store *r, const void *seed, size_t len, const char *label)
 {
@@ -320,6 +339,8 @@ void pool2629_init(const void *seed, size_t len, const char *label)
 	reset_store(&input_pool);
 	reset_store(&nonblocking_pool);
 	__builtin_memset(irq_timer_state, 0, sizeof(irq_timer_state));
+	__builtin_memset(&input_timer_state, 0, sizeof(input_timer_state));
+	input_last_value = 0;
 	trickle_count = 0;
 	init_std_data(&input_pool, seed, len, label);
 	init_std_data(&nonblocking_pool, seed, len, label);

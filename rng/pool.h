@@ -24,6 +24,8 @@ enum pool2629_id { POOL2629_INPUT, POOL2629_NONBLOCKING };
 void pool2629_init(const void *seed, size_t len, const char *label);
 /* get_random_bytes() of 2.6.29: extract_entropy(&nonblocking_pool, ...) */
 void pool2629_get_random_bytes(void *buf, size_t nbytes);
+/* add_input_randomness(type, code, value) with the cycle count at the event */
+void pool2629_add_input_randomness(uint32_t type, uint32_t code, uint32_t value, uint64_t cycles);
 /* add_interrupt_randomness(irq) with the cycle count the handler read */
 void pool2629_add_interrupt_randomness(uint32_t irq, uint64_t cycles);
 

@@ -6,7 +6,8 @@
  * better than an LFSR"); it shows what a generator costs that makes no
  * attempt at unpredictability: 113 bits of linear state, recoverable from
  * a handful of outputs.  This is the 4-component LFSR113 Tausworthe
- * generator of Linux 3.14 - 5.9 (L'Ecuyer 1999), chosen over the
+ * generator of Linux 3.13 - 5.9 (L'Ecuyer 1999; commit a98814cef879
+ * "random32: upgrade taus88 generator to taus113", merged for 3.13), chosen over the
  * 3-component taus88 __random32() of 2.6.29 because lib/random32.c ships
  * self-test vectors for it (checked in tests/rng).  Seeded like
  * prandom_seed_full_state(): four words from get_random_bytes(), bounded
@@ -103,7 +104,7 @@ static void prandom_bytes(void *buf, size_t len)
 
 const struct rng_variant rng_variant_prandom = {
 	.name = "prandom",
-	.summary = "lib/random32.c LFSR113 Tausworthe (3.14-5.9 prandom_u32), not crypto",
+	.summary = "lib/random32.c LFSR113 Tausworthe (3.13-5.9 prandom_u32), not crypto",
 	.secure = false,
 	.available = prandom_available,
 	.init = prandom_init,

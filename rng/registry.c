@@ -12,9 +12,11 @@
 #include "rng/variants.h"
 
 const struct rng_variant *const rng_variants[RNG_NR_VARIANTS + 1] = {
-	&rng_variant_prandom,	       &rng_variant_ipid_2629,	  &rng_variant_md4_2630,
-	&rng_variant_sha1_mackall,     &rng_variant_urandom_2629, &rng_variant_md5_3x,
-	&rng_variant_chacha20_batched, &rng_variant_rdrand,	  NULL,
+	&rng_variant_prandom,	       &rng_variant_ipid_2629,
+	&rng_variant_md4_2630,	       &rng_variant_sha1_mackall,
+	&rng_variant_urandom_2629,     &rng_variant_md5_3x,
+	&rng_variant_chacha20_batched, &rng_variant_chacha20_wide,
+	&rng_variant_rdrand,	       NULL,
 };
 
 static bool name_eq(const char *a, const char *b)
@@ -39,10 +41,13 @@ const struct rng_variant *rng_find(const char *name)
 }
 
 /*
- * Every 2009-era variant re-initialises the shared 2.6.29 pool with the
- * seed and its own name, so each one's secrets depend on the seed alone
- * (and never equal another variant's).  urandom-2.6.29 comes after the
- * keyed variants in the table, so the pool left behind is its boot state.
+ * Every 2009-era variant (ipid, md4, sha1-mackall, urandom, md5-3.x)
+ * re-initialises the shared 2.6.29 pool with the seed and its own name, so
+ * each one's secrets depend on the seed alone (and never equal another
+ * variant's).  The last of them in the table, md5-3.x, runs after
+ * urandom-2.6.29: the pool left behind is pool2629_init(seed, "md5-3.x"),
+ * not urandom-2.6.29's boot state, and what urandom-2.6.29 and AT_RANDOM
+ * (aslr_rules=2.6.29) read after boot comes from that pool.
  */
 void rng_seed_all(const void *seed, size_t len)
 {
@@ -56,4 +61,9 @@ void rng_seed_all(const void *seed, size_t len)
 void rng_add_interrupt_randomness(uint32_t irq, uint64_t cycles)
 {
 	pool2629_add_interrupt_randomness(irq, cycles);
+}
+
+void rng_add_input_randomness(uint32_t type, uint32_t code, uint32_t value, uint64_t cycles)
+{
+	pool2629_add_input_randomness(type, code, value, cycles);
 }

@@ -43,11 +43,14 @@ struct rng_variant {
 /* NULL-terminated, in the order of ../shared/DESIGN.md's "RNG variants" table */
 extern const struct rng_variant *const rng_variants[];
 const struct rng_variant *rng_find(const char *name); /* NULL if unknown */
-/* feeds the 2.6.29 input pool, as add_interrupt_randomness() did */
+/* feeds the 2.6.29 input pool, as add_interrupt_randomness() did for an
+ * IRQF_SAMPLE_RANDOM interrupt */
 void rng_add_interrupt_randomness(uint32_t irq, uint64_t cycles);
+/* feeds it as add_input_randomness() did for an input-layer event */
+void rng_add_input_randomness(uint32_t type, uint32_t code, uint32_t value, uint64_t cycles);
 void rng_seed_all(const void *seed, size_t len); /* init every variant */
 
 /* Number of variants in rng_variants[] */
-#define RNG_NR_VARIANTS 8
+#define RNG_NR_VARIANTS 9
 
 #endif /* RNG_RNG_H */

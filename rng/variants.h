@@ -18,6 +18,7 @@ extern const struct rng_variant rng_variant_sha1_mackall;
 extern const struct rng_variant rng_variant_urandom_2629;
 extern const struct rng_variant rng_variant_md5_3x;
 extern const struct rng_variant rng_variant_chacha20_batched;
+extern const struct rng_variant rng_variant_chacha20_wide;
 extern const struct rng_variant rng_variant_rdrand;
 
 /* 2.6.29: secure_ip_id(daddr) under @secret (12 words); get_random_int()
@@ -32,6 +33,9 @@ uint32_t get_random_int_sha1(uint32_t hash[5], const uint32_t secret[16], uint32
 /* 3.x: hash[0] += pid + jiffies + cycles; md5_transform(hash, secret); hash[0] */
 uint32_t get_random_int_md5(uint32_t hash[4], const uint32_t secret[16], uint32_t pid,
 			    uint64_t jiffies, uint64_t cycles);
+
+/* x86_init_rdrand() saw 16 equal values: Linux 5.10 warns and keeps RDRAND */
+bool rdrand_stuck(void);
 
 /* ground truth for tests and the attack lab (the kernel's view) */
 const struct rng_keydata *ipid2629_keydata(void);

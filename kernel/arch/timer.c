@@ -21,7 +21,6 @@
 
 volatile uint64_t jiffies;
 void (*timer_tick_hook)(bool from_user);
-void (*timer_entropy_hook)(int irq);
 void (*timer_watchdog_hook)(void);
 static unsigned cur_hz;
 static uint16_t divisor;
@@ -44,9 +43,10 @@ static void tick(struct trap_frame *f)
 {
 	jiffies++;
 	outb(PIC1_CMD, 0x20);
-	/* Interrupt timing is the 2.6.29 input pool's entropy source, as in Linux. */
-	if (timer_entropy_hook)
-		timer_entropy_hook(0);
+	/*
+	 * No add_interrupt_randomness(0): 2.6.29's x86 irq0 was registered
+	 * without IRQF_SAMPLE_RANDOM; input events feed the pool (tty_poll).
+	 */
 	if (timer_watchdog_hook)
 		timer_watchdog_hook();
 	if (timer_tick_hook)

@@ -13,8 +13,6 @@ uint64_t timer_actual_mhz(void); /* the PIT's exact rate, in mHz */
 extern void (*timer_watchdog_hook)(void);
 /* Called on every tick after jiffies advanced (the scheduler hooks in here). */
 extern void (*timer_tick_hook)(bool from_user);
-/* Fed every tick's irq before timer_tick_hook; random/ installs add_interrupt_randomness. */
-extern void (*timer_entropy_hook)(int irq);
 
 /* Busy-waits on PIT channel 2 (interrupts not needed); used to calibrate the TSC. */
 void pit_delay_ticks(uint16_t ticks);

@@ -22,9 +22,13 @@
  *                  than N values, so a 28-bit rule reads as ~log2 N; it
  *                  measures repeats, and is only an estimate of the rule's
  *                  entropy when 2^E is well below N.
- *   expected_bits  the bit width of the rule for that region and profile:
- *                  stack 22/11 (pages), stack_offset 9 (log2(8192/16)),
- *                  mmap 28/8, exe 28/8, brk 13 (log2(32 MiB / 4 KiB)); the
+ *   expected_bits  the bit width of the rule for that region and profile
+ *                  under aslr_rules (kernel/mm/layout.c): stack 20/11 on
+ *                  2.6.29 (its 32-bit shift drops 2 of STACK_RND_MASK's 22
+ *                  bits), 22/11 on 6.x (pages), stack_offset 9
+ *                  (log2(8192/16)), mmap 28/8, exe 28/8 (2.6.29: the exe
+ *                  sits below mmap_base and carries its draw), brk 13
+ *                  (log2(32 MiB / 4 KiB); 6.x x86_64: 18, 1 GiB); the
  *                  nominal width, also when randomize_va_space turns the
  *                  rule off (then chi2_p shows the values are not uniform)
  *   chi2_p         p-value of Pearson's chi-square test of uniformity over
@@ -58,18 +62,18 @@
 #define ASLR_DEFAULT_SAMPLES 1000
 #define ASLR_MAX_SAMPLES     100000 /* memory: 64 bytes a sample, plus scratch */
 #define STACK_OFFSET_BITS    9	    /* 8192 / 16 */
-#define BRK_BITS	     13	    /* 32 MiB / 4 KiB */
 
 const char *const aslr_region_names[ASLR_NR_REGIONS] = {"stack", "stack_offset", "mmap", "brk",
 							"exe"};
 
 static const char *const value_kinds[ASLR_NR_REGIONS] = {
-	"stack_top", "stack_top-aligned_sp", "mmap_base", "start_brk-exe_end", "exe_base"};
+	"stack_top", "stack_arg_top-aligned_sp", "mmap_base", "start_brk-exe_end", "exe_base"};
 
 void aslr_read_layout(const struct mm_struct *mm, uint64_t canary, struct aslr_layout *out)
 {
 	memset(out, 0, sizeof(*out));
 	out->stack_top = mm->stack_top;
+	out->stack_arg_top = mm->stack_arg_top;
 	out->stack_align_sp = mm->stack_align_sp;
 	out->mmap_base = mm->mmap_base;
 	out->start_brk = mm->start_brk;
@@ -106,7 +110,7 @@ uint64_t aslr_region_value(const struct aslr_layout *l, enum aslr_region r)
 	case ASLR_STACK:
 		return l->stack_top;
 	case ASLR_STACK_OFFSET:
-		return l->stack_top - l->stack_align_sp;
+		return l->stack_arg_top - l->stack_align_sp;
 	case ASLR_MMAP:
 		return l->mmap_base;
 	case ASLR_BRK:
@@ -124,7 +128,7 @@ uint32_t aslr_region_bits(enum aslr_region r, const struct aslr_profile *p)
 	case ASLR_STACK_OFFSET:
 		return STACK_OFFSET_BITS;
 	case ASLR_BRK:
-		return BRK_BITS;
+		return p->brk_bits;
 	default:
 		return p->mmap_rnd_bits;
 	}
@@ -173,8 +177,20 @@ bool aslr_region_index(const struct aslr_layout *l, enum aslr_region r,
 		*idx = (top - v) / PAGE_SIZE;
 		return *idx < n;
 	case ASLR_BRK:
-		return l->start_brk >= l->exe_end && rounded_up_index(v, PAGE_SIZE, BRK_BITS, idx);
+		if (l->start_brk < l->exe_end)
+			return false;
+		if (aslr_rules == ASLR_RULES_2629) /* randomize_range rounds up */
+			return rounded_up_index(v, PAGE_SIZE, p->brk_bits, idx);
+		*idx = v / PAGE_SIZE; /* randomize_page does not */
+		return v % PAGE_SIZE == 0 && *idx < n;
 	default:
+		if (!p->dyn_base) { /* 2.6.29: the exe sits below mmap_base, carrying its draw */
+			top = aslr_mmap_top(p);
+			if (v % PAGE_SIZE || l->exe_end > l->mmap_base || l->mmap_base > top)
+				return false;
+			*idx = (top - l->mmap_base) / PAGE_SIZE;
+			return *idx < n;
+		}
 		if (v % PAGE_SIZE || v < p->dyn_base)
 			return false;
 		*idx = (v - p->dyn_base) / PAGE_SIZE;
@@ -256,6 +272,7 @@ static void emit(const struct rng_variant *v, const struct aslr_profile *p, enum
 	jrec_begin(&j, line, sizeof(line), "aslr");
 	jrec_str(&j, "rng", v->name);
 	jrec_str(&j, "profile", p->name);
+	jrec_str(&j, "aslr_rules", aslr_rules_name(aslr_rules));
 	jrec_str(&j, "region", aslr_region_names[r]);
 	jrec_u64(&j, "samples", n);
 	jrec_u64(&j, "distinct", res->distinct);

@@ -16,10 +16,11 @@ struct mm_struct;
 /* One process's layout, as its mm_struct holds it. */
 struct aslr_layout {
 	uint64_t stack_top;	 /* randomize_stack_top */
-	uint64_t stack_align_sp; /* arch_align_stack(stack_top) */
+	uint64_t stack_arg_top;	 /* setup_arg_pages: the [stack] VMA's end */
+	uint64_t stack_align_sp; /* create_elf_tables: arch_align_stack(stack_arg_top) */
 	uint64_t mmap_base;	 /* TASK_SIZE - gap - mmap_rnd */
 	uint64_t start_brk;	 /* randomize_range(end of exe, + 32 MiB) */
-	uint64_t exe_base;	 /* ELF_ET_DYN_BASE + mmap_rnd */
+	uint64_t exe_base;	 /* 2.6.29: mmap_base - size; 6.x: ELF_ET_DYN_BASE + mmap_rnd */
 	uint64_t exe_end;	 /* end of the highest executable segment (page aligned) */
 	uint64_t canary;	 /* the task's stack canary (drawn after the layout) */
 };
@@ -35,13 +36,13 @@ long aslr_spawn_layout(const char *prog, struct aslr_layout *out);
 
 /*
  * The value a region's statistics are computed over: stack = stack_top,
- * stack_offset = stack_top - stack_align_sp, mmap = mmap_base,
+ * stack_offset = stack_arg_top - stack_align_sp, mmap = mmap_base,
  * brk = start_brk - exe_end (the brk rule's own offset; the address
  * start_brk also carries the exe base's randomness), exe = exe_base.
  */
 uint64_t aslr_region_value(const struct aslr_layout *l, enum aslr_region r);
 
-/* Bits the rule for region r draws under profile p (22/11, 9, 28/8, 13, 28/8). */
+/* Bits the rule for region r draws under profile p and the current aslr_rules. */
 uint32_t aslr_region_bits(enum aslr_region r, const struct aslr_profile *p);
 
 /*

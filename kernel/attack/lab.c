@@ -119,14 +119,15 @@ static void reap_all(void)
 
 static uint64_t truth_of(const struct aslr_layout *l, enum lab_region r)
 {
-	return r == LAB_STACK ? l->stack_top : r == LAB_MMAP ? l->mmap_base : l->exe_base;
+	return r == LAB_STACK ? l->stack_arg_top : r == LAB_MMAP ? l->mmap_base : l->exe_base;
 }
 
 /* One trial; false when the machinery (not the attack) failed. */
 static bool one_trial(enum lab_strategy s, struct lab_cell_result *out)
 {
 	char hz[12];
-	const char *att[] = {"lab", "attack", lab_strategy_names[s], hz};
+	const char *att[] = {"lab", "attack", lab_strategy_names[s], hz,
+			     aslr_rules_name(aslr_rules)};
 	const char *vic[] = {"lab", "victim"};
 	struct aslr_layout truth;
 	struct task_struct *v;
@@ -137,7 +138,7 @@ static bool one_trial(enum lab_strategy s, struct lab_cell_result *out)
 	memset(&trial, 0, sizeof(trial));
 	trial.active = true;
 	ksnprintf(hz, sizeof(hz), "%u", timer_hz());
-	apid = spawn_as(att, 4, LAB_UID);
+	apid = spawn_as(att, 5, LAB_UID);
 	if (apid < 0)
 		return false;
 	deadline = jiffies + 20 * (uint64_t)timer_hz(); /* a stuck attacker ends the run */
@@ -279,6 +280,17 @@ void job_attack(void)
 		for (int i = 0; rng_variants[i]; i++) {
 			if (!rng_variants[i]->available())
 				continue;
+			/*
+			 * A deterministic run (seed=) repeats its records exactly;
+			 * RDRAND's output does not come from the seed, so its cells
+			 * are left out there rather than made to vary.
+			 */
+			if (boot_cmdline.seed_len && !strcmp(rng_variants[i]->name, "rdrand")) {
+				kprintf("attack: %s rdrand skipped: seed= run, its output is not "
+					"reproducible\n",
+					lab_strategy_names[s]);
+				continue;
+			}
 			for (int fix = 0; fix < 2; fix++) {
 				for (int ia32 = 0; ia32 < 2; ia32++) {
 					struct lab_cell_result r;

@@ -98,6 +98,7 @@ static int apply(const char *key, const char *val, char *err, size_t errlen)
 	static const char *const vas[] = {"0", "1", "2"};
 	static const char *const scopes[] = {"0", "1", "2", "3"};
 	static const char *const profiles[] = {"x86_64", "ia32"};
+	static const char *const rules[] = {"2.6.29", "6.x"};
 	uint32_t u;
 	int i;
 
@@ -126,6 +127,10 @@ static int apply(const char *key, const char *val, char *err, size_t errlen)
 		if ((i = pick(val, profiles, 2)) < 0)
 			goto bad;
 		boot_cmdline.aslr_ia32 = i;
+	} else if (!strcmp(key, "aslr_rules")) {
+		if ((i = pick(val, rules, 2)) < 0)
+			goto bad;
+		boot_cmdline.aslr_rules = i;
 	} else if (!strcmp(key, "hidepid")) {
 		if ((i = pick(val, vas, 3)) < 0)
 			goto bad;
@@ -164,7 +169,8 @@ static int apply(const char *key, const char *val, char *err, size_t errlen)
 	} else {
 		ksnprintf(err, errlen,
 			  "unknown key '%s' (accepted keys: mode rng proc_leak_fix "
-			  "randomize_va_space aslr_profile hidepid ptrace_scope hz seed suite "
+			  "randomize_va_space aslr_profile aslr_rules hidepid ptrace_scope hz seed "
+			  "suite "
 			  "samples ensembles calls seconds)",
 			  key);
 		return -1;
@@ -178,6 +184,7 @@ bad:
 		  : !strcmp(key, "hidepid")	       ? "0|1|2"
 		  : !strcmp(key, "ptrace_scope")       ? "0|1|2|3"
 		  : !strcmp(key, "aslr_profile")       ? "x86_64|ia32"
+		  : !strcmp(key, "aslr_rules")	       ? "2.6.29|6.x"
 		  : !strcmp(key, "hz")		       ? "an integer from 20 to 10000"
 		  : !strcmp(key, "seed")    ? "1 to 64 bytes as an even number of hex digits"
 		  : !strcmp(key, "suite")   ? "a suite or test-group name, up to 31 characters"

@@ -18,6 +18,7 @@ struct boot_cmdline {
 	int proc_leak_fix;	/* 1: the 2009 patch applied (default) */
 	int randomize_va_space; /* 0, 1, 2 (default 2) */
 	int aslr_ia32;		/* aslr_profile=ia32 */
+	int aslr_rules;		/* aslr_rules=: 0 = 2.6.29 (default), 1 = 6.x */
 	unsigned hz;		/* 250, as 2.6.29's default config */
 	uint8_t seed[64];	/* seed=<hex>: deterministic runs */
 	size_t seed_len;

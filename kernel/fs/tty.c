@@ -9,6 +9,7 @@
 #include "kernel/console/keyboard.h"
 #include "kernel/console/serial.h"
 #include "kernel/fs/tty.h"
+#include "kernel/random/random.h"
 #include "kernel/task/sched.h"
 
 #define RING 4096
@@ -32,6 +33,13 @@ void tty_poll(void)
 			c = kbd_getc();
 		if (c < 0)
 			break;
+		/*
+		 * The 2.6.29 input pool's feed: every key is an EV_KEY press and
+		 * release through add_input_randomness (drivers/input/input.c);
+		 * the serial console stands in for a keyboard here.
+		 */
+		add_input_randomness(EV_KEY, (unsigned int)c, 1);
+		add_input_randomness(EV_KEY, (unsigned int)c, 0);
 		ring[head % RING] = (char)c;
 		head++;
 		got = true;

@@ -13,6 +13,7 @@
 #include "kernel/boot/cmdline.h"
 #include "kernel/lib/printk.h"
 #include "kernel/console/serial.h"
+#include "kernel/mm/layout.h"
 #include "kernel/mm/pmm.h"
 #include "kernel/random/random.h"
 
@@ -114,6 +115,7 @@ void emit_boot_record(void)
 	jrec_u64(&r, "proc_leak_fix", (uint64_t)boot_cmdline.proc_leak_fix);
 	jrec_u64(&r, "randomize_va_space", (uint64_t)boot_cmdline.randomize_va_space);
 	jrec_str(&r, "aslr_profile", boot_cmdline.aslr_ia32 ? "ia32" : "x86_64");
+	jrec_str(&r, "aslr_rules", aslr_rules_name(boot_cmdline.aslr_rules));
 	jrec_u64(&r, "mem_free_pages", pmm_free_count());
 	jrec_u64(&r, "mmap_entries", bi->mmap_count);
 	jrec_u64(&r, "efi_seed_bytes", bi->seed_len);

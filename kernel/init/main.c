@@ -154,6 +154,7 @@ __attribute__((noreturn)) void kmain(struct boot_info *bi, uint64_t phys_base)
 	/* layout.c reads its own knobs (tests change them temporarily) */
 	randomize_va_space = boot_cmdline.randomize_va_space;
 	aslr_ia32 = boot_cmdline.aslr_ia32;
+	aslr_rules = boot_cmdline.aslr_rules;
 	timer_init(boot_cmdline.hz);
 	tsc_init();
 	irq_enable();

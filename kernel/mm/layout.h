@@ -5,25 +5,38 @@
 
 #include "kernel/mm/mm.h"
 
-/* The layout of a freshly spawned program: stack, mmap base, exe base, brk. */
+/*
+ * The layout of a freshly exec'ed program: every draw load_elf_binary makes,
+ * in the order of the kernel aslr_rules= names (see layout.c).
+ */
 void arch_pick_mmap_layout(struct mm_struct *mm, uint64_t exe_span);
 
-/* The profile's constants, for the ASLR suite's expected ranges. */
+/* aslr_rules=: which kernel's rules exec follows */
+enum { ASLR_RULES_2629, ASLR_RULES_6X, ASLR_NR_RULES };
+const char *aslr_rules_name(int rules);
+
+/* The profile's constants under the current rules, for the ASLR suite and tests. */
 struct aslr_profile {
 	const char *name;
-	uint64_t task_size, stack_top, dyn_base;
-	uint32_t stack_rnd_bits, mmap_rnd_bits;
+	uint64_t task_size, stack_top;
+	uint64_t dyn_base; /* ELF_ET_DYN_BASE; 0: the exe sits below mmap_base (2.6.29) */
+	uint64_t mmap_gap; /* mmap_base = PAGE_ALIGN(task_size - gap - rnd) */
+	uint32_t
+		stack_rnd_bits; /* bits of randomize_stack_top that survive (20 on 2.6.29 x86_64) */
+	uint32_t stack_mask_bits; /* STACK_RND_MASK's width */
+	uint32_t mmap_rnd_bits, brk_bits;
+	int vdso_draw; /* vdso_addr() draws (64-bit tasks only) */
 };
 const struct aslr_profile *aslr_current_profile(void);
 const struct aslr_profile *aslr_profile_by_index(int ia32);
 
-/* The ranges the rules draw from, for the ASLR suite and tests. */
-#define ASLR_BRK_RANGE	 0x02000000ULL /* randomize_range(brk, brk + 32 MiB) */
-#define ASLR_STACK_ALIGN 8192ULL       /* arch_align_stack: sp -= rnd % 8192 */
+#define ASLR_STACK_ALIGN 8192ULL      /* arch_align_stack: sp -= rnd % 8192 */
+#define STACK_VMA_SIZE	 (8ULL << 20) /* the [stack] VMA below stack_arg_top (exec.c) */
 /* The mmap base with no randomisation: TASK_SIZE - gap (mmap_rnd subtracts from it). */
 uint64_t aslr_mmap_top(const struct aslr_profile *p);
 
 extern int randomize_va_space; /* 0, 1, 2: as /proc/sys/kernel/randomize_va_space */
 extern int aslr_ia32;	       /* aslr_profile=ia32 */
+extern int aslr_rules;	       /* ASLR_RULES_* */
 
 #endif

@@ -33,8 +33,16 @@ struct mm_struct {
 	/* Layout, as Linux's mm_struct: /proc reads these. */
 	uint64_t exe_base, start_code, end_code, start_data, end_data;
 	uint64_t start_brk, brk, start_stack, stack_top, mmap_base;
-	/* sp after arch_align_stack, before the initial stack is written (ASLR suite) */
+	/* setup_arg_pages: PAGE_ALIGN(arch_align_stack(stack_top)), the [stack] VMA's end */
+	uint64_t stack_arg_top;
+	/* sp after create_elf_tables' arch_align_stack, before the initial stack is written */
 	uint64_t stack_align_sp;
+	/*
+	 * Drawn as the kernel of aslr_rules= draws them, kept for the vDSO and
+	 * the auxv (AT_SYSINFO_EHDR, AT_RANDOM), which exec does not build yet.
+	 */
+	uint64_t vdso_base; /* vdso_addr(); 0 where that kernel makes no draw */
+	uint8_t at_random[16];
 	uint64_t rss_pages;
 	bool elf_exec; /* an ET_EXEC program: at its link address, no exe-base draw */
 };

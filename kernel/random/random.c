@@ -14,6 +14,7 @@
 #include "kernel/lib/printk.h"
 #include "kernel/lib/string.h"
 #include "kernel/lib/errno.h"
+#include "rng/variants.h"
 
 static const struct rng_variant *cur;
 static const char *seed_source = "none";
@@ -41,9 +42,18 @@ static uint64_t plat_jiffies(void)
 	return jiffies;
 }
 
+/*
+ * The cycle counter the variants read.  In a deterministic run (seed= on
+ * the command line, QEMU -icount) it counts from random_init: the
+ * firmware's time before the kernel (disk reads whose completion QEMU times
+ * by the host) varies between runs, the kernel's own instruction count does
+ * not, so md4/md5/sha1 draws and everything that depends on them repeat.
+ */
+static uint64_t cycles_base;
+
 static uint64_t plat_cycles(void)
 {
-	return rdtsc();
+	return rdtsc() - cycles_base;
 }
 
 static struct rng_platform plat = {plat_pid, plat_jiffies, plat_cycles, 250};
@@ -105,12 +115,16 @@ int random_init(const char *variant, char *err, unsigned long errlen)
 	size_t n;
 
 	plat.hz = boot_cmdline.hz;
+	if (boot_cmdline.seed_len)
+		cycles_base = rdtsc();
 	rng_set_platform(&plat);
 	n = gather_seed(seed, sizeof(seed));
 	rng_seed_all(seed, n);
 	memset(seed, 0, sizeof(seed));
 	ready = 1;
-	timer_entropy_hook = add_interrupt_randomness;
+	if (rdrand_stuck()) /* Linux 5.10's warning; RDRAND stays in use */
+		kprintf("RDRAND gives funky smelling output, might consider not using it by "
+			"booting with \"nordrand\"\n");
 	switch (rng_select(variant)) {
 	case 0:
 		return 0;
@@ -154,6 +168,12 @@ void add_interrupt_randomness(int irq)
 {
 	if (ready)
 		rng_add_interrupt_randomness((uint32_t)irq, rdtsc());
+}
+
+void add_input_randomness(unsigned int type, unsigned int code, unsigned int value)
+{
+	if (ready)
+		rng_add_input_randomness(type, code, value, rdtsc());
 }
 
 const char *rng_seed_source(void)

@@ -306,28 +306,6 @@ static uint64_t push_string(struct mm_struct *mm, uint64_t *p, const char *s)
 	return mm_copy_to(mm, *p, s, len) ? 0 : *p;
 }
 
-/*
- * AT_RANDOM's 16 bytes, drawn where 2.6.29's create_elf_tables draws them
- * (get_random_bytes, after the platform string is copied, before the
- * tables): from the selected variant's bulk path, or from its
- * get_random_int() when it has none.  The fidelity branch also places this
- * draw in the layout's draw order; the two meet at merge.
- */
-static void elf_random_bytes(uint8_t out[16])
-{
-	const struct rng_variant *v = rng_current();
-
-	if (v && v->get_bytes) {
-		v->get_bytes(out, 16);
-		return;
-	}
-	for (int i = 0; i < 16; i += 4) {
-		uint32_t w = get_random_int();
-
-		memcpy(out + i, &w, 4);
-	}
-}
-
 static uint64_t elf_hwcap(void)
 {
 	uint32_t r[4];
@@ -342,7 +320,6 @@ int create_elf_tables(struct mm_struct *mm, const struct linux_binprm *bprm,
 	static uint64_t ptrs[EXEC_PTRS_MAX + 1];
 	const struct cred *c = &current->cred;
 	uint64_t p = mm->start_stack, execfn, platform, rnd, sp, auxv[2 * AUXV_PAIRS];
-	uint8_t rbytes[16];
 	int n = 0, items, rc;
 
 	if (bprm->argc + bprm->envc > EXEC_PTRS_MAX || check_arg_size(bprm))
@@ -359,9 +336,13 @@ int create_elf_tables(struct mm_struct *mm, const struct linux_binprm *bprm,
 	/* 2.6.29 calls arch_align_stack here; this kernel drew it with the layout. */
 	if (!(platform = push_string(mm, &p, "x86_64")))
 		return -EFAULT;
-	elf_random_bytes(rbytes);
-	rnd = p -= sizeof(rbytes);
-	if ((rc = mm_copy_to(mm, rnd, rbytes, sizeof(rbytes))))
+	/*
+	 * AT_RANDOM: 2.6.29's create_elf_tables calls get_random_bytes(16) here;
+	 * arch_pick_mmap_layout (kernel/mm/layout.c) made that draw in its place
+	 * in the exec's draw order and kept the bytes in mm->at_random.
+	 */
+	rnd = p -= sizeof(mm->at_random);
+	if ((rc = mm_copy_to(mm, rnd, mm->at_random, sizeof(mm->at_random))))
 		return rc;
 
 		/* The auxv in 2.6.29's order (no ARCH_DLINFO: no vDSO yet). */

@@ -26,8 +26,6 @@
 #include "kernel/task/programs.h"
 #include "kernel/task/binfmt_elf.h"
 
-#define STACK_VMA_SIZE (8ULL << 20) /* RLIMIT_STACK's default */
-
 const struct user_program *find_program(const char *name)
 {
 	for (const struct user_program *p = user_programs; p->name; p++)
@@ -67,7 +65,7 @@ static int build_mm(struct mm_struct *mm, const struct linux_binprm *bprm, uint6
 	bias = mm->elf_exec ? 0 : mm->exe_base;
 	if ((rc = elf_map(mm, bprm, &ei, bias)))
 		return rc;
-	rc = mm_add_vma(mm, mm->stack_top - STACK_VMA_SIZE, mm->stack_top,
+	rc = mm_add_vma(mm, mm->stack_arg_top - STACK_VMA_SIZE, mm->stack_arg_top,
 			VM_READ | VM_WRITE | VM_GROWSDOWN | (ei.exec_stack ? VM_EXEC : 0),
 			VMA_STACK, 0);
 	if (rc)

@@ -25,7 +25,7 @@
 
 struct aslr_saved {
 	const struct rng_variant *rng;
-	int randomize_va_space, ia32;
+	int randomize_va_space, ia32, rules;
 };
 
 static struct aslr_layout lays[MAX_SPAWNS];
@@ -36,6 +36,7 @@ static void save(struct aslr_saved *s)
 	s->rng = rng_current();
 	s->randomize_va_space = randomize_va_space;
 	s->ia32 = aslr_ia32;
+	s->rules = aslr_rules;
 }
 
 static enum ktest_result restore(const struct aslr_saved *s, enum ktest_result r)
@@ -43,6 +44,7 @@ static enum ktest_result restore(const struct aslr_saved *s, enum ktest_result r
 	rng_select(s->rng->name);
 	randomize_va_space = s->randomize_va_space;
 	aslr_ia32 = s->ia32;
+	aslr_rules = s->rules;
 	return r;
 }
 
@@ -99,7 +101,8 @@ static enum ktest_result aslr_off(struct ktest_ctx *t)
 						   aslr_region_names[r], aslr_region_value(l, r),
 						   aslr_region_value(&lays[0], r)));
 		if (l->stack_top != page_up(p->stack_top) || l->stack_align_sp != l->stack_top ||
-		    l->mmap_base != aslr_mmap_top(p) || l->exe_base != p->dyn_base ||
+		    l->stack_arg_top != l->stack_top || l->mmap_base != aslr_mmap_top(p) ||
+		    (p->dyn_base ? l->exe_base != p->dyn_base : l->exe_end != l->mmap_base) ||
 		    l->start_brk != l->exe_end)
 			return restore(&s, ktest_fail(t,
 						      "spawn %u: not the unrandomised layout "
@@ -115,24 +118,37 @@ KTEST(aslr_off);
  * suite's aslr_region_index).  The two rules that round up can reach the
  * end of their range: arch_align_stack's sp &= ~15 after sp -= rnd % 8192
  * gives offsets 0..8192 inclusive, randomize_range's PAGE_ALIGN gives brk
- * offsets 0..32 MiB inclusive (Linux's code does the same).
+ * offsets 0..32 MiB inclusive (Linux's code does the same); 6.x's
+ * randomize_page does not round up.  setup_arg_pages moves the [stack] end
+ * down by at most two pages (PAGE_ALIGN of top - 0..8191, 16-byte aligned).
  */
 static const char *check_layout(const struct aslr_layout *l, const struct aslr_profile *p)
 {
 	uint64_t stop = page_up(p->stack_top), mtop = aslr_mmap_top(p);
-	uint64_t off = l->stack_top - l->stack_align_sp;
+	uint64_t off = l->stack_arg_top - l->stack_align_sp;
+	uint64_t brk_range = 1ULL << (p->brk_bits + PAGE_SHIFT);
 
 	if (l->stack_top % PAGE_SIZE || l->stack_top > stop ||
 	    l->stack_top <= stop - ((1ULL << p->stack_rnd_bits) << PAGE_SHIFT))
 		return "stack top";
-	if (l->stack_align_sp > l->stack_top || off % 16 || off > ASLR_STACK_ALIGN)
+	if (l->stack_arg_top % PAGE_SIZE || l->stack_arg_top > l->stack_top ||
+	    l->stack_top - l->stack_arg_top > 2 * PAGE_SIZE)
+		return "arg pages top";
+	if (l->stack_align_sp > l->stack_arg_top || off % 16 || off > ASLR_STACK_ALIGN)
 		return "stack offset";
 	if (l->mmap_base % PAGE_SIZE || l->mmap_base > mtop ||
 	    l->mmap_base <= mtop - ((1ULL << p->mmap_rnd_bits) << PAGE_SHIFT))
 		return "mmap base";
 	if (l->start_brk % PAGE_SIZE || l->start_brk < l->exe_end ||
-	    l->start_brk > l->exe_end + ASLR_BRK_RANGE)
+	    l->start_brk > l->exe_end + brk_range ||
+	    (aslr_rules == ASLR_RULES_6X && l->start_brk == l->exe_end + brk_range))
 		return "brk";
+	if (!p->dyn_base) /* 2.6.29: mapped top-down right below mmap_base */
+		return (l->exe_end == l->mmap_base ||
+			l->exe_end == l->stack_arg_top - STACK_VMA_SIZE) &&
+				       l->exe_base % PAGE_SIZE == 0
+			       ? 0
+			       : "exe base";
 	if (l->exe_base % PAGE_SIZE || l->exe_base < p->dyn_base ||
 	    l->exe_base >= p->dyn_base + ((1ULL << p->mmap_rnd_bits) << PAGE_SHIFT))
 		return "exe base";
@@ -149,11 +165,14 @@ static enum ktest_result aslr_regions(struct ktest_ctx *t)
 	if (rng_select("chacha20-batched"))
 		return ktest_skip(t, "chacha20-batched unavailable");
 	randomize_va_space = 2;
-	for (int prof = 0; prof < 2; prof++) {
-		const struct aslr_profile *p = aslr_profile_by_index(prof);
+	for (int k = 0; k < 2 * ASLR_NR_RULES; k++) { /* both profiles under both rule sets */
+		int prof = k & 1;
+		const struct aslr_profile *p;
 		long rc;
 
+		aslr_rules = k >> 1;
 		aslr_ia32 = prof;
+		p = aslr_profile_by_index(prof);
 		if ((rc = spawn_n(n)))
 			return restore(&s, ktest_fail(t, "%s: spawn: %ld", p->name, rc));
 		for (uint32_t i = 0; i < n; i++) {
@@ -209,9 +228,9 @@ static struct rng_platform test_platform = {test_pid, test_jiffies, test_cycles,
 
 static bool same_layout(const struct aslr_layout *a, const struct aslr_layout *b)
 {
-	return a->stack_top == b->stack_top && a->stack_align_sp == b->stack_align_sp &&
-	       a->mmap_base == b->mmap_base && a->start_brk == b->start_brk &&
-	       a->exe_base == b->exe_base;
+	return a->stack_top == b->stack_top && a->stack_arg_top == b->stack_arg_top &&
+	       a->stack_align_sp == b->stack_align_sp && a->mmap_base == b->mmap_base &&
+	       a->start_brk == b->start_brk && a->exe_base == b->exe_base;
 }
 
 /* Spawns with rng `name` at pid + jiffies == sum; lays[i]. */
@@ -348,7 +367,8 @@ static enum ktest_result aslr_ia32_bits(struct ktest_ctx *t)
 		if (m % PAGE_SIZE || m > top || top - m >= (256ULL << PAGE_SHIFT))
 			return restore(&s, ktest_fail(t, "mmap base 0x%lx outside [0x%lx, 0x%lx]",
 						      m, top - ((uint64_t)255 << PAGE_SHIFT), top));
-		if (e % PAGE_SIZE || e < p->dyn_base || e - p->dyn_base >= (256ULL << PAGE_SHIFT))
+		if (p->dyn_base &&
+		    (e % PAGE_SIZE || e < p->dyn_base || e - p->dyn_base >= (256ULL << PAGE_SHIFT)))
 			return restore(&s, ktest_fail(t, "exe base 0x%lx outside 2^8 pages", e));
 	}
 	d = distinct_of(n, ASLR_MMAP);

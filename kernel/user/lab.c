@@ -1,11 +1,13 @@
 /*
  * The attack lab's programs (kernel/attack/lab.c runs them):
  *   lab victim                  a root daemon: sleeps in the kernel until the trial ends
- *   lab attack STRATEGY HZ      the attacker, uid 1000: only system calls and /proc
+ *   lab attack STRATEGY HZ [RULES]  the attacker, uid 1000: only system calls and /proc
  *   lab report                  submits this process's own layout as a guess
  * Guesses go to the kernel with __NR_aslrbench_lab(SUBMIT, region, value), in
  * the order the attacker would try them.  HZ is the kernel's tick rate, which
- * an attacker knows from the distribution's published kernel configuration.
+ * an attacker knows from the distribution's published kernel configuration;
+ * RULES (2.6.29 or 6.x, default 2.6.29) is the kernel's ASLR code, which the
+ * attacker knows from its version.
  */
 #include "kernel/user/lib/ulib.h"
 
@@ -152,6 +154,25 @@ static void own_layout(uint64_t *stack_top, uint64_t *mmap_base, uint64_t *exe)
 	}
 	m = mmap_anon(PAGE, 3); /* the first mapping sits right below mmap_base */
 	*mmap_base = m > 0 ? (uint64_t)m + PAGE : 0;
+	/*
+	 * aslr_rules=2.6.29 maps a PIE top-down right below mmap_base, so the
+	 * probe lands under the exe: mmap_base is then the end of the exe's
+	 * contiguous run of mappings.
+	 */
+	if (*mmap_base == *exe) {
+		for (line = maps; *line;) {
+			uint64_t start = hex(line);
+			char *dash = line, *end = line;
+
+			while (*dash && *dash != '-')
+				dash++;
+			while (*end && *end != '\n')
+				end++;
+			if (*dash && start == *mmap_base)
+				*mmap_base = hex(dash + 1);
+			line = *end ? end + 1 : end;
+		}
+	}
 	if (m > 0)
 		munmap((void *)m, PAGE);
 }
@@ -167,21 +188,36 @@ static int report(void)
 	return 0;
 }
 
-/* One uniform guess per region, in the ranges the rules allow (profile from our own stack). */
+static int rules_6x; /* the kernel's ASLR rules: 0 = 2.6.29, 1 = 6.x */
+
+/*
+ * One uniform guess per region, in the ranges the kernel's rules allow
+ * (profile from our own stack; kernel/mm/layout.c has the rules):
+ * 2.6.29 keeps 20 stack bits on x86_64 (its 32-bit shift) and maps the exe
+ * right below mmap_base; 6.x keeps 22, leaves a 16 GiB + 9 MiB gap under the
+ * stack and puts the exe at ELF_ET_DYN_BASE + rnd.
+ */
 static void brute_force(void)
 {
-	uint64_t st, mb, ex, r[3];
-	int ia32;
+	uint64_t st, mb, ex, r[3], top, mtop, span;
+	int ia32, sbits;
 
 	own_layout(&st, &mb, &ex);
 	ia32 = st < (1ULL << 32);
+	span = mb > ex ? mb - ex : 0; /* 2.6.29: our own exe ends at our mmap_base */
+	top = ia32 ? 0xffffe000ULL : 0x7ffffffff000ULL;
+	sbits = ia32 ? 11 : rules_6x ? 22 : 20;
+	mtop = top - (128ULL << 20);
+	if (rules_6x && !ia32)
+		mtop = top - (8ULL << 20) - (0x3fffffULL * PAGE) - (1ULL << 20);
 	getrandom(r, sizeof(r), 0);
-	submit(LAB_STACK, (ia32 ? 0xffffe000ULL : 0x7ffffffff000ULL) -
-				  (r[0] & ((1ULL << (ia32 ? 11 : 22)) - 1)) * PAGE);
-	submit(LAB_MMAP, (ia32 ? 0xffffe000ULL : 0x7ffffffff000ULL) - (128ULL << 20) -
-				 (r[1] & ((1ULL << (ia32 ? 8 : 28)) - 1)) * PAGE);
-	submit(LAB_EXE, (ia32 ? 0xaaaaa000ULL : 0x555555554000ULL) +
-				(r[2] & ((1ULL << (ia32 ? 8 : 28)) - 1)) * PAGE);
+	submit(LAB_STACK, top - (r[0] & ((1ULL << sbits) - 1)) * PAGE);
+	submit(LAB_MMAP, mtop - (r[1] & ((1ULL << (ia32 ? 8 : 28)) - 1)) * PAGE);
+	if (rules_6x)
+		submit(LAB_EXE, (ia32 ? 0x400000ULL : 0x555555554000ULL) +
+					(r[2] & ((1ULL << (ia32 ? 8 : 28)) - 1)) * PAGE);
+	else
+		submit(LAB_EXE, mtop - (r[2] & ((1ULL << (ia32 ? 8 : 28)) - 1)) * PAGE - span);
 }
 
 /* The patch's leak: startstack bounds the stack top; kstkeip sits in the victim's code. */
@@ -321,8 +357,10 @@ int main(int argc, char **argv)
 		return lab(LAB_OP_PARK, 0, 0) == 0 ? 0 : 1;
 	if (argc >= 2 && !strcmp(argv[1], "report"))
 		return report();
-	if (argc >= 4 && !strcmp(argv[1], "attack") && atol(argv[3]) > 0)
+	if (argc >= 4 && !strcmp(argv[1], "attack") && atol(argv[3]) > 0) {
+		rules_6x = argc >= 5 && !strcmp(argv[4], "6.x");
 		return attack(argv[2], atol(argv[3]));
-	printf("usage: lab victim | lab report | lab attack STRATEGY HZ\n");
+	}
+	printf("usage: lab victim | lab report | lab attack STRATEGY HZ [2.6.29|6.x]\n");
 	return 2;
 }

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "rng/halfmd4.h"
+#include "rng/host/replay_crng.h"
 #include "rng/rng.h"
 #include "rng/variants.h"
 
@@ -35,6 +36,10 @@ static void usage(void)
 	      "      4 words; also md5-3.x (16-word secret, 4-word state) and sha1-mackall\n"
 	      "      (16-word secret, 5-word state).  State defaults to zeros.  Words are\n"
 	      "      hex; PID, JIFFIES, CYCLES are decimal, or hex with a 0x prefix.\n"
+	      "  rngtool replay chacha20-batched --base-key HEX64 --count N\n"
+	      "      the first N get_random_u32() values (Linux 6.x) of a CPU whose\n"
+	      "      per-CPU key is not derived yet when base_crng.key is HEX64 (32\n"
+	      "      bytes in memory order); one 8-digit hex u32 per line.\n"
 	      "  rngtool stream <variant> [--seed HEX] [--count N] [--format bin|hex]\n"
 	      "                 [--interval CYCLES]\n"
 	      "      N u32 outputs of get_u32(); bin is raw little-endian (for dieharder\n"
@@ -46,8 +51,8 @@ static void usage(void)
 	      "      the last (--interval CYCLES, default 12500000 = 5 ms; below 4 ms per\n"
 	      "      fork, pid + jiffies repeats after a pid wrap and ipid-2.6.29 repeats\n"
 	      "      its outputs within a key period),\n"
-	      "      jiffies = cycles / 10^7, a timer interrupt (irq 0) on every tick and\n"
-	      "      a device interrupt (irq 11) every 1..64 ticks feeding the 2.6.29\n"
+	      "      jiffies = cycles / 10^7, a device interrupt (irq 11, as if its\n"
+	      "      driver set IRQF_SAMPLE_RANDOM) every 1..64 ticks feeding the 2.6.29\n"
 	      "      input pool; jitter and device gaps come from an xorshift seeded\n"
 	      "      from --seed.  Unavailable variant: message, exit status 1.\n"
 	      "  rngtool list           variant names, secure flag, availability\n"
@@ -249,6 +254,13 @@ static int cmd_replay(int argc, char **argv)
 	if (argc < 1)
 		die_usage("replay: missing variant%s", "");
 	find_variant(argv[0]);
+	if (!strcmp(argv[0], "chacha20-batched")) {
+		const char *err = replay_crng(argc - 1, argv + 1);
+
+		if (err)
+			die_usage("%s", err);
+		return 0;
+	}
 	for (j = 0; j < sizeof(replay_kinds) / sizeof(replay_kinds[0]); j++)
 		if (!strcmp(replay_kinds[j].name, argv[0]))
 			k = &replay_kinds[j];
@@ -354,7 +366,7 @@ static void sim_step(void)
 	j = sim.cycles / SIM_CYCLES_PER_JIFFY;
 	while (sim.jiffies < j) {
 		sim.jiffies++;
-		rng_add_interrupt_randomness(0, sim.cycles);
+		/* no irq 0: 2.6.29's timer had no IRQF_SAMPLE_RANDOM */
 		if (sim.jiffies >= sim.next_dev_irq) {
 			rng_add_interrupt_randomness(11, sim.cycles + (sim_rand() & 0xffff));
 			sim.next_dev_irq = sim.jiffies + 1 + (sim_rand() & 63);

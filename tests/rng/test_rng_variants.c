@@ -9,7 +9,6 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "rng/chacha20_batched.h"
 #include "rng/keydata.h"
 #include "rng/pool.h"
 #include "rng/rng.h"
@@ -56,7 +55,7 @@ START_TEST(test_registry_order)
 {
 	static const char *const names[] = {"prandom",		"ipid-2.6.29",	  "md4-2.6.30",
 					    "sha1-mackall",	"urandom-2.6.29", "md5-3.x",
-					    "chacha20-batched", "rdrand"};
+					    "chacha20-batched", "chacha20-wide",  "rdrand"};
 	int i;
 
 	for (i = 0; i < RNG_NR_VARIANTS; i++) {
@@ -286,86 +285,30 @@ START_TEST(test_pool_interrupt_entropy)
 }
 END_TEST
 
-/* ---- chacha20-batched: fast key erasure and batch layout ------------------------ */
-START_TEST(test_chacha_key_erasure)
+/* 2.6.29 add_input_randomness: key events feed the input pool, autorepeat
+ * (the same value again) does not */
+START_TEST(test_pool_input_randomness)
 {
-	const struct rng_variant *v = rng_find("chacha20-batched");
-	static struct crng_debug d0, d1, d2;
-	uint32_t first[CRNG_BATCH_WORDS], state[16];
-	uint8_t blocks[CRNG_BATCH_BLOCKS * 64];
+	const struct rng_variant *v = rng_find("urandom-2.6.29");
+	uint32_t a[INPUT_POOL_WORDS], b[INPUT_POOL_WORDS];
 	int i;
 
 	v->init(seed, sizeof(seed));
-	first[0] = v->get_u32(); /* derives the per-CPU key, first refill */
-	crng_debug_snapshot(&d0);
-	ck_assert_uint_eq(d0.refills, 1);
-	ck_assert_uint_eq(d0.batch[0], 0); /* a served word is wiped */
-	for (i = 1; i < CRNG_BATCH_WORDS; i++)
-		first[i] = v->get_u32();
-	crng_debug_snapshot(&d1);
-	ck_assert_uint_eq(d1.refills, 1);
-	for (i = 0; i < CRNG_BATCH_WORDS; i++)
-		ck_assert_uint_eq(d1.batch[i], 0);
-	/* next call refills: the batch is ChaCha20 blocks 0..N-1 under the
-	 * captured key; block 0's first 32 bytes became the new key */
-	(void)v->get_u32();
-	crng_debug_snapshot(&d2);
-	ck_assert_uint_eq(d2.refills, 2);
-	ck_assert(memcmp(d1.key, d2.key, 32) != 0);
-	chacha_init_consts(state);
-	for (i = 0; i < 8; i++)
-		memcpy(&state[4 + i], d1.key + 4 * i, 4);
-	state[12] = state[13] = state[14] = state[15] = 0;
-	for (i = 0; i < CRNG_BATCH_BLOCKS; i++)
-		chacha20_block(state, blocks + 64 * i);
-	ck_assert_mem_eq(d2.key, blocks, 32);
-	ck_assert_mem_eq(&d2.batch[1], blocks + 32 + 4, (CRNG_BATCH_WORDS - 1) * 4);
-	/* everything captured after the refill (keys, batch) differs from what
-	 * produced the first batch, and the first batch is not in it */
-	ck_assert(memcmp(d2.batch, first, sizeof(first)) != 0);
-	ck_assert(memmem(&d2, sizeof(d2), &first[5], 8) == NULL);
-}
-END_TEST
-
-START_TEST(test_chacha_reseed_generation)
-{
-	const struct rng_variant *v = rng_find("chacha20-batched");
-	static struct crng_debug d0, d1;
-
-	v->init(seed, sizeof(seed));
-	(void)v->get_u32();
-	crng_debug_snapshot(&d0);
-	crng_reseed("new", 3);
-	(void)v->get_u32(); /* generation changed: refill at once */
-	crng_debug_snapshot(&d1);
-	ck_assert_uint_eq(d1.refills, d0.refills + 1);
-	ck_assert_uint_eq(d1.generation, d1.base_generation);
-	ck_assert(memcmp(d0.base_key, d1.base_key, 32) != 0);
-}
-END_TEST
-
-START_TEST(test_chacha_get_bytes)
-{
-	const struct rng_variant *v = rng_find("chacha20-batched");
-	static struct crng_debug d0, d1;
-	uint8_t out[300], ref[6 * 64];
-	uint32_t state[16];
-	int i;
-
-	v->init(seed, sizeof(seed));
-	(void)v->get_u32();
-	crng_debug_snapshot(&d0);
-	v->get_bytes(out, sizeof(out));
-	crng_debug_snapshot(&d1);
-	/* _get_random_bytes(): block 0 = new key + 32 bytes, then blocks 1.. */
-	chacha_init_consts(state);
-	for (i = 0; i < 8; i++)
-		memcpy(&state[4 + i], d0.key + 4 * i, 4);
-	state[12] = state[13] = state[14] = state[15] = 0;
-	for (i = 0; i < 6; i++)
-		chacha20_block(state, ref + 64 * i);
-	ck_assert_mem_eq(d1.key, ref, 32);
-	ck_assert_mem_eq(out, ref + 32, sizeof(out));
+	t_jiffies++;
+	rng_add_input_randomness(1, 30, 1, t_cycles += 1000); /* press: credited */
+	ck_assert_int_eq(pool2629_entropy_count(POOL2629_INPUT), 11);
+	pool2629_snapshot(POOL2629_INPUT, a, INPUT_POOL_WORDS);
+	rng_add_input_randomness(1, 30, 1, t_cycles += 1000); /* autorepeat: ignored */
+	pool2629_snapshot(POOL2629_INPUT, b, INPUT_POOL_WORDS);
+	ck_assert_mem_eq(a, b, sizeof(a));
+	for (i = 0; i < 100; i++) { /* press/release pairs at irregular times */
+		t_jiffies += 1 + (uint64_t)((i * 37) % 61) * (i % 3 ? 1 : 5);
+		rng_add_input_randomness(1, 30 + (uint32_t)i % 7, (uint32_t)i & 1,
+					 t_cycles += 77777);
+	}
+	pool2629_snapshot(POOL2629_INPUT, b, INPUT_POOL_WORDS);
+	ck_assert(memcmp(a, b, sizeof(a)) != 0);
+	ck_assert_int_gt(pool2629_entropy_count(POOL2629_INPUT), 11 + 8 * 10);
 }
 END_TEST
 
@@ -439,9 +382,7 @@ int main(void)
 	tcase_add_test(tc, test_pool_extract_feeds_back);
 	tcase_add_test(tc, test_pool_get_u32_is_get_random_bytes);
 	tcase_add_test(tc, test_pool_interrupt_entropy);
-	tcase_add_test(tc, test_chacha_key_erasure);
-	tcase_add_test(tc, test_chacha_reseed_generation);
-	tcase_add_test(tc, test_chacha_get_bytes);
+	tcase_add_test(tc, test_pool_input_randomness);
 	tcase_add_test(tc, test_rdrand_cpuid);
 	tcase_add_test(tc, test_prandom_bytes_match_u32);
 	tcase_add_test(tc, test_seed_all);

@@ -1,0 +1,220 @@
+/*
+ * The draws of one exec, against an independent recomputation.
+ *
+ * rng=md4-2.6.30 keeps its hash between calls, so every value depends on
+ * every call before it: the layout of one spawn is a function of the order
+ * of the draws.  The test fixes pid and jiffies, makes the cycle counter
+ * count, snapshots the variant's secret and hash, spawns t_nop, and
+ * recomputes every region from get_random_int_md4() (the pure 2.6.30 core)
+ * with the rules written out below from the Linux sources, not from
+ * kernel/mm/layout.c:
+ *
+ *   2.6.29 (64-bit task): mmap_rnd, randomize_stack_top, arch_align_stack in
+ *     setup_arg_pages, vdso_addr, arch_align_stack in create_elf_tables,
+ *     [AT_RANDOM: get_random_bytes, the pool], arch_randomize_brk; then
+ *     dup_task_struct's canary.  ia32: no vdso_addr draw.
+ *   6.6: arch_rnd(28), arch_rnd(8) (the compat base), randomize_stack_top,
+ *     arch_align_stack, ELF_ET_DYN_BASE + arch_mmap_rnd, vdso_addr,
+ *     arch_align_stack, [AT_RANDOM: the CRNG], randomize_page(brk); canary.
+ *
+ * Swapping any two draws, adding one or dropping one makes a region (or
+ * the canary, drawn last) differ, and the test fails.
+ */
+#include "kernel/arch/timer.h"
+#include "kernel/lib/string.h"
+#include "kernel/mm/layout.h"
+#include "kernel/mm/mm.h"
+#include "kernel/mm/pmm.h"
+#include "kernel/random/random.h"
+#include "kernel/task/process.h"
+#include "kernel/task/task.h"
+#include "kernel/test/ktest.h"
+#include "rng/variants.h"
+
+#define P     4096ULL
+#define PMD   (2ULL << 20)
+#define PID   4242
+#define CSTEP 7919
+
+static uint64_t fixed_jiffies, cycle_count;
+
+static uint32_t fx_pid(void)
+{
+	return PID;
+}
+
+static uint64_t fx_jiffies(void)
+{
+	return fixed_jiffies;
+}
+
+static uint64_t fx_cycles(void)
+{
+	return cycle_count += CSTEP;
+}
+
+static struct rng_platform fx = {fx_pid, fx_jiffies, fx_cycles, 250};
+
+/* the recomputation's own copy of the generator */
+static uint32_t hash[4], secret[12];
+static uint64_t re_cycles;
+
+static uint32_t draw(void)
+{
+	return get_random_int_md4(hash, secret, PID, fixed_jiffies, re_cycles += CSTEP);
+}
+
+static uint64_t pa(uint64_t v)
+{
+	return (v + P - 1) & ~(P - 1);
+}
+
+static uint32_t below(uint32_t ceil) /* 6.6 __get_random_u32_below */
+{
+	uint64_t m = (uint64_t)ceil * draw();
+
+	if ((uint32_t)m < ceil) {
+		uint32_t bound = -ceil % ceil;
+
+		while ((uint32_t)m < bound)
+			m = (uint64_t)ceil * draw();
+	}
+	return (uint32_t)(m >> 32);
+}
+
+struct expect {
+	uint64_t mmap, stack, arg, exe, vdso, sp, brk, canary;
+};
+
+static void recompute_2629(int ia32, uint64_t span, struct expect *e)
+{
+	uint64_t task = ia32 ? 0xffffe000ULL : 0x7ffffffff000ULL;
+	uint32_t mask = ia32 ? 0x7ff : 0x3fffff, v;
+
+	e->mmap = pa(pa(task - (128ULL << 20)) -
+		     ((uint64_t)(draw() % (1u << (ia32 ? 8 : 28))) << 12));
+	v = draw() & mask;
+	v <<= 12; /* unsigned int: the top bits fall off */
+	e->stack = pa(task) - v;
+	e->arg = pa((e->stack - draw() % 8192) & ~15ULL);
+	e->exe = e->mmap - span;
+	e->vdso = 0;
+	if (!ia32) {
+		uint64_t end = ((e->arg + PMD - 1) & ~(PMD - 1)) - 2 * P;
+
+		e->vdso = e->arg + ((uint64_t)(draw() & 511) << 12);
+		if (e->vdso >= end)
+			e->vdso = end;
+	}
+	e->sp = (e->arg - draw() % 8192) & ~15ULL;
+	e->brk = pa(draw() % (32ULL << 20) + e->exe + span);
+	e->canary = draw();
+}
+
+static void recompute_6x(int ia32, uint64_t span, struct expect *e)
+{
+	uint64_t task = ia32 ? 0xffffe000ULL : 0x7ffffffff000ULL;
+	uint64_t gap64 = (8ULL << 20) + (0x3fffffULL << 12) + 256 * P;
+	uint64_t m64, m32, start, end;
+
+	m64 = pa(pa(0x7ffffffff000ULL - gap64) - ((uint64_t)(draw() & ((1u << 28) - 1)) << 12));
+	m32 = pa(pa(0xffffe000ULL - (128ULL << 20)) - ((uint64_t)(draw() & 255) << 12));
+	e->mmap = ia32 ? m32 : m64;
+	e->stack = pa(task) - ((uint64_t)(draw() & (ia32 ? 0x7ff : 0x3fffff)) << 12);
+	e->arg = pa((e->stack - below(8192)) & ~15ULL);
+	e->exe = (ia32 ? 0x400000ULL : 0x555555554000ULL) +
+		 ((uint64_t)(draw() & ((1u << (ia32 ? 8 : 28)) - 1)) << 12);
+	e->vdso = 0;
+	if (!ia32) {
+		start = pa(e->arg);
+		end = ((start + 2 * P + PMD - 1) & ~(PMD - 1)) - 2 * P;
+		e->vdso = end > start ? start + ((uint64_t)below((uint32_t)((end - start) / P) + 1)
+						 << 12)
+				      : start;
+	}
+	e->sp = (e->arg - below(8192)) & ~15ULL;
+	e->brk = e->exe + span + ((uint64_t)(draw() % (ia32 ? 8192u : 262144u)) << 12);
+	e->canary = draw();
+}
+
+static const char *compare(const struct mm_struct *mm, uint64_t canary, const struct expect *e)
+{
+	if (mm->mmap_base != e->mmap)
+		return "mmap_base";
+	if (mm->stack_top != e->stack)
+		return "stack_top";
+	if (mm->stack_arg_top != e->arg)
+		return "stack_arg_top";
+	if (mm->exe_base != e->exe)
+		return "exe_base";
+	if (mm->vdso_base != e->vdso)
+		return "vdso_base";
+	if (mm->stack_align_sp != e->sp)
+		return "stack_align_sp";
+	if (mm->start_brk != e->brk)
+		return "start_brk";
+	if (canary != e->canary)
+		return "canary";
+	return 0;
+}
+
+static enum ktest_result aslr_draw_order(struct ktest_ctx *t)
+{
+	const struct rng_variant *saved = rng_current();
+	int s_rules = aslr_rules, s_ia32 = aslr_ia32, s_rva = randomize_va_space;
+	enum ktest_result res = KTEST_PASS;
+	static const uint8_t zero[16];
+
+	if (rng_select("md4-2.6.30"))
+		return ktest_skip(t, "md4-2.6.30 unavailable");
+	randomize_va_space = 2;
+	fixed_jiffies = jiffies;
+	fx.hz = timer_hz();
+	rng_set_platform(&fx);
+	for (int k = 0; k < 2 * ASLR_NR_RULES && res == KTEST_PASS; k++) {
+		char *argv[] = {"t_nop"};
+		struct expect e;
+		struct task_struct *c;
+		const char *bad;
+		uint64_t span;
+		int status;
+		long pid;
+
+		aslr_rules = k >> 1;
+		aslr_ia32 = k & 1;
+		(void)get_random_int(); /* runs a re-key that fell due before the snapshot */
+		memcpy(secret, md4_2630_keydata()->secret, sizeof(secret));
+		md4_2630_get_hash(hash);
+		re_cycles = cycle_count;
+		pid = do_spawn("t_nop", 1, argv);
+		c = pid > 0 ? find_task_by_pid((int)pid) : 0;
+		if (!c || !c->mm) {
+			res = ktest_fail(t, "spawn: %ld", pid);
+			break;
+		}
+		span = 0; /* the exe's size, page aligned: its highest segment's end */
+		for (int i = 0; i < c->mm->nvmas; i++)
+			if (c->mm->vmas[i].kind == VMA_EXE &&
+			    c->mm->vmas[i].end - c->mm->exe_base > span)
+				span = c->mm->vmas[i].end - c->mm->exe_base;
+		if (aslr_rules == ASLR_RULES_2629)
+			recompute_2629(aslr_ia32, span, &e);
+		else
+			recompute_6x(aslr_ia32, span, &e);
+		bad = compare(c->mm, c->stack_canary, &e);
+		if (bad)
+			res = ktest_fail(t, "%s/%s: %s differs from the recomputed draw sequence",
+					 aslr_rules_name(aslr_rules), aslr_ia32 ? "ia32" : "x86_64",
+					 bad);
+		else if (!memcmp(c->mm->at_random, zero, sizeof(zero)))
+			res = ktest_fail(t, "AT_RANDOM bytes were not drawn");
+		do_wait((int)pid, 0, &status, 0, 0);
+	}
+	rng_set_platform(random_platform());
+	rng_select(saved->name);
+	aslr_rules = s_rules;
+	aslr_ia32 = s_ia32;
+	randomize_va_space = s_rva;
+	return res;
+}
+KTEST(aslr_draw_order);

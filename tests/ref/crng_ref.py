@@ -1,0 +1,97 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""crng_ref.py - an independent reference for Linux 6.x get_random_u32().
+
+Written from RFC 8439 (the ChaCha20 block function) and Linux 6.6
+drivers/char/random.c (crng_fast_key_erasure, crng_make_state,
+_get_random_bytes, DEFINE_BATCHED_ENTROPY), not from this project's C:
+
+  crng_fast_key_erasure(key, state, out, n): state = consts | key | 0,0,0,0;
+      block = chacha20_block(state) (state[12] becomes 1); key = block[0:32];
+      out = block[32:32+n]
+  crng_make_state(): if crngs.generation != base_crng.generation, the per-CPU
+      key is derived by fast key erasure on base_crng.key; then fast key
+      erasure on the per-CPU key gives the first 32 bytes
+  _get_random_bytes(buf, 96): 32 bytes from crng_make_state, then
+      chacha20_block() of the detached state (counter 1) for the last 64
+  get_random_u32(): batch of CHACHA_BLOCK_SIZE * 3 / (2 * 4) = 24 u32
+      (little endian), served from index 0, refilled when exhausted
+
+usage: crng_ref.py BASE_KEY_HEX64 COUNT   (one %08x per line)
+       crng_ref.py --selftest             (RFC 8439 2.3.2 block vector)
+"""
+import struct
+import sys
+
+MASK = 0xFFFFFFFF
+
+
+def rotl(v, c):
+    return ((v << c) & MASK) | (v >> (32 - c))
+
+
+def quarter(x, a, b, c, d):
+    x[a] = (x[a] + x[b]) & MASK; x[d] = rotl(x[d] ^ x[a], 16)
+    x[c] = (x[c] + x[d]) & MASK; x[b] = rotl(x[b] ^ x[c], 12)
+    x[a] = (x[a] + x[b]) & MASK; x[d] = rotl(x[d] ^ x[a], 8)
+    x[c] = (x[c] + x[d]) & MASK; x[b] = rotl(x[b] ^ x[c], 7)
+
+
+def chacha20_block(state):
+    """RFC 8439 2.3; like Linux's chacha20_block, increments state[12]."""
+    x = list(state)
+    for _ in range(10):
+        quarter(x, 0, 4, 8, 12); quarter(x, 1, 5, 9, 13)
+        quarter(x, 2, 6, 10, 14); quarter(x, 3, 7, 11, 15)
+        quarter(x, 0, 5, 10, 15); quarter(x, 1, 6, 11, 12)
+        quarter(x, 2, 7, 8, 13); quarter(x, 3, 4, 9, 14)
+    out = struct.pack('<16I', *[(x[i] + state[i]) & MASK for i in range(16)])
+    state[12] = (state[12] + 1) & MASK
+    return out
+
+
+CONSTS = [0x61707865, 0x3320646e, 0x79622d32, 0x6b206574]
+
+
+def fast_key_erasure(key, n):
+    state = CONSTS + list(struct.unpack('<8I', key)) + [0, 0, 0, 0]
+    block = chacha20_block(state)
+    return block[:32], block[32:32 + n], state
+
+
+def get_random_u32_stream(base_key, count):
+    # the per-CPU key is stale: derive it from the base key first
+    base_key, cpu_key, _ = fast_key_erasure(base_key, 32)
+    out = []
+    while len(out) < count:
+        cpu_key, first, state = fast_key_erasure(cpu_key, 32)
+        batch = first + chacha20_block(state)          # 96 bytes
+        out.extend(struct.unpack('<24I', batch))
+    return out[:count]
+
+
+def selftest():
+    key = bytes(range(32))
+    nonce = bytes.fromhex('000000090000004a00000000')
+    state = CONSTS + list(struct.unpack('<8I', key)) + [1] + list(struct.unpack('<3I', nonce))
+    want = bytes.fromhex(
+        '10f1e7e4d13b5915500fdd1fa32071c4c7d1f4c733c068030422aa9ac3d46c4e'
+        'd2826446079faa0914c2d705d98b02a2b5129cd1de164eb9cbd083e8a2503c4e')
+    return chacha20_block(state) == want
+
+
+def main(argv):
+    if len(argv) == 2 and argv[1] == '--selftest':
+        ok = selftest()
+        print('chacha20 RFC 8439 2.3.2:', 'ok' if ok else 'MISMATCH')
+        return 0 if ok else 1
+    if len(argv) != 3 or len(argv[1]) != 64:
+        sys.stderr.write(__doc__)
+        return 2
+    for v in get_random_u32_stream(bytes.fromhex(argv[1]), int(argv[2])):
+        print('%08x' % v)
+    return 0
+
+
+if __name__ == '__main__':
+    sys.exit(main(sys.argv))
