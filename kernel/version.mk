@@ -30,5 +30,7 @@ $(BUILD)/gen/version.o: $(VERSION_C)
 $(HOST)/rngtool: $(VERSION_C)
 $(HOST)/rngtool: HOST_CFLAGS += -DASLRBENCH_VERSION='"$(ASLRBENCH_VERSION)"'
 
-# FORCE has no recipe and no file: whatever depends on it is always remade.
+# Whatever depends on FORCE is always remade (phony: the Makefile's empty
+# .SECONDARY would otherwise let a missing FORCE count as up to date).
+.PHONY: FORCE
 FORCE:

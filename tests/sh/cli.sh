@@ -21,6 +21,7 @@ tap_check $? "make help: exit 0, a list on stdout" "exit $rc" "$(cat "$tmp/help.
 phony=$(make --no-print-directory -pRrq -f Makefile 2>/dev/null | sed -n 's/^\.PHONY: //p' | tr ' ' '\n' | sort -u)
 missing=""
 for t in $phony; do
+	[ "$t" != FORCE ] || continue # kernel/version.mk's always-remake prerequisite, not a target to run
 	grep -Eq "^  $t +[^ ]" "$tmp/help" || missing="$missing $t"
 done
 [[ -n $phony && -z $missing ]]

@@ -42,7 +42,7 @@ tap_run "kernel_sha256 is sha256sum of the ESP's kernel.elf" \
 # The tree, and build/gen/version.c, may have moved on since the image was
 # built, so the value is looked up in the image's own kernel.
 in_image() {
-	if [ -z "$1" ] || ! strings -a -n 4 "$elf" | grep -qxF -- "$1"; then
+	if [ -z "$1" ] || ! strings -a -n 4 "$elf" | grep -xF -- "$1" >/dev/null; then
 		echo "'$1' is not a string of $elf"
 		return 1
 	fi
