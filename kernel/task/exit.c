@@ -40,7 +40,7 @@ void do_exit(int status)
 	if (t->clear_child_tid && t->mm) {
 		int zero = 0;
 
-		mm_copy_to(t->mm, t->clear_child_tid, &zero, sizeof(zero));
+		mm_put_user(t->mm, t->clear_child_tid, &zero, sizeof(zero));
 	}
 	vfork_release(t);
 	mm_put(t->mm);

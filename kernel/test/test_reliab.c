@@ -142,6 +142,13 @@ static enum ktest_result reliab_unknown_nr(struct ktest_ctx *t)
 }
 KTEST(reliab_unknown_nr);
 
+/* The tid stores are put_user: read-only pages and the kernel half are left alone. */
+static enum ktest_result reliab_tid_put_user(struct ktest_ctx *t)
+{
+	return expect_clean(t, "tidptr");
+}
+KTEST(reliab_tid_put_user);
+
 /*
  * /proc/self/fail-nth walks through fork, spawn, execve, mmap, brk and
  * /proc opens (t_failnth checks each step); here, that the whole run gives

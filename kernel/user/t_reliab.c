@@ -7,6 +7,8 @@
  *   t_reliab errno     the errnos that differed from Linux
  *   t_reliab orphans N a child leaves N orphans that exit while we run
  *   t_reliab unknown   300 distinct unknown syscall numbers, then a fork
+ *   t_reliab tidptr    the tid words (CLONE_*_SETTID, set_tid_address) in
+ *                      read-only and kernel memory: not written
  */
 #include "kernel/user/lib/ulib.h"
 
@@ -222,6 +224,47 @@ static int unknown(void)
 	return failures ? 1 : 0;
 }
 
+/*
+ * The kernel's stores of a tid (CLONE_CHILD_SETTID into the child,
+ * CLONE_PARENT_SETTID into the parent, the clear_child_tid word at exit)
+ * are put_user: a read-only page or the kernel half is not written.  They
+ * once went through the loader's mm_copy_to, which wrote any present page
+ * (our code, shared with the fork child) and the kernel half.
+ */
+static int tidptr(void)
+{
+	const volatile unsigned char *code = (const volatile unsigned char *)(uintptr_t)tidptr;
+	unsigned char before[8];
+	long pid;
+	int status = 0;
+
+	for (int i = 0; i < 8; i++)
+		before[i] = code[i];
+	pid = syscall6(__NR_clone, 17 | 0x01000000 | 0x00100000, 0, (long)code, (long)code, 0, 0);
+	if (pid == 0)
+		exit(0);
+	check("clone(CHILD_SETTID | PARENT_SETTID) into our code", pid > 0, 1);
+	wait4((int)pid, &status, 0, 0);
+	for (int i = 0; i < 8; i++)
+		check("our code after the tid stores", code[i], before[i]);
+	pid = fork();
+	if (pid == 0) {
+		syscall1(__NR_set_tid_address, (long)code);
+		exit(0);
+	}
+	wait4((int)pid, &status, 0, 0);
+	for (int i = 0; i < 8; i++)
+		check("our code after a child's clear_child_tid", code[i], before[i]);
+	pid = fork();
+	if (pid == 0) {
+		syscall1(__NR_set_tid_address, 0xffffffff80000000L + 0x1000);
+		exit(0);
+	}
+	check("wait4 after clear_child_tid in the kernel half", wait4((int)pid, &status, 0, 0),
+	      pid);
+	return failures ? 1 : 0;
+}
+
 int main(int argc, char **argv)
 {
 	const char *m = argc > 1 ? argv[1] : "";
@@ -238,6 +281,8 @@ int main(int argc, char **argv)
 		return orphans(argc > 2 ? (int)atol(argv[2]) : 4);
 	if (!strcmp(m, "unknown"))
 		return unknown();
+	if (!strcmp(m, "tidptr"))
+		return tidptr();
 	printf("t_reliab: unknown mode '%s'\n", m);
 	return 2;
 }
