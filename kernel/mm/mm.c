@@ -278,6 +278,9 @@ int mm_copy_to(struct mm_struct *mm, uint64_t va, const void *src, uint64_t len)
 {
 	const uint8_t *s = src;
 
+	/* The kernel half is mapped in every address space: never through here. */
+	if (va >= TASK_SIZE || len > TASK_SIZE - va)
+		return -EFAULT;
 	while (len) {
 		uint64_t off = va & (PAGE_SIZE - 1), n = PAGE_SIZE - off, pa, fl;
 		int rc;
@@ -292,6 +295,37 @@ int mm_copy_to(struct mm_struct *mm, uint64_t va, const void *src, uint64_t len)
 		if (rc)
 			return rc;
 		if (vmm_translate(mm->pml4, va, &pa, &fl))
+			return -EFAULT;
+		memcpy(phys_to_virt(pa), s, n);
+		s += n;
+		va += n;
+		len -= n;
+	}
+	return 0;
+}
+
+/*
+ * put_user into mm, which need not be the current one (fork's
+ * CLONE_CHILD_SETTID into the child, exit's clear_child_tid): only where a
+ * user write could go, so a write fault of that mm's own (VM_WRITE, copy
+ * on write broken, a page populated).  mm_copy_to is the loader's: it
+ * fills a new program's read-only segments too.
+ */
+int mm_put_user(struct mm_struct *mm, uint64_t va, const void *src, uint64_t len)
+{
+	const uint8_t *s = src;
+
+	if (!mm || va >= TASK_SIZE || len > TASK_SIZE - va)
+		return -EFAULT;
+	while (len) {
+		uint64_t off = va & (PAGE_SIZE - 1), n = PAGE_SIZE - off, pa, fl;
+		int rc = handle_mm_fault(mm, va, true);
+
+		if (n > len)
+			n = len;
+		if (rc)
+			return rc;
+		if (vmm_translate(mm->pml4, va, &pa, &fl) || !(fl & PTE_W))
 			return -EFAULT;
 		memcpy(phys_to_virt(pa), s, n);
 		s += n;

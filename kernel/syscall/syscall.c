@@ -167,32 +167,41 @@ void syscall_init(void)
 
 /*
  * An unknown call returns ENOSYS, as Linux's, and says so once per
- * (program, number) so a user sees what a program wanted.  rseq is
- * deliberately ENOSYS (glibc then does without) and stays quiet.
+ * (program, number) so a user sees what a program wanted; past SEEN_MAX
+ * pairs, one line says the rest are suppressed.  rseq is deliberately
+ * ENOSYS (glibc then does without) and stays quiet.
+ *
+ * nseen never passes SEEN_MAX: the search below reads seen[0 .. nseen),
+ * and with a count that kept growing after the suppression line (as it
+ * once did) that read ran past the array, undefined behaviour from which
+ * GCC concluded nseen <= SEEN_MAX, dropped the bound check and stored
+ * each further (comm, nr) past the array, over idle_task and the hooks
+ * after it (the fuzzer's unknown numbers reached it; reliab_unknown_nr).
  */
+#define SEEN_MAX 64
 static void warn_unknown(uint64_t nr)
 {
 	static struct {
 		char comm[TASK_COMM_LEN];
 		uint64_t nr;
-	} seen[64];
+	} seen[SEEN_MAX];
 	static unsigned nseen;
+	static bool suppressed;
 	const char *name = syscall_name(nr);
 
 	if (nr == __NR_rseq)
 		return;
-	for (unsigned i = 0; i < nseen; i++)
+	for (unsigned i = 0; i < nseen && i < SEEN_MAX; i++)
 		if (seen[i].nr == nr && !strcmp(seen[i].comm, current->comm))
 			return;
-	if (nseen < sizeof(seen) / sizeof(seen[0])) {
-		strlcpy(seen[nseen].comm, current->comm, TASK_COMM_LEN);
-		seen[nseen++].nr = nr;
-	} else if (nseen++ == sizeof(seen) / sizeof(seen[0])) {
-		kprintf("unknown syscall: further warnings suppressed\n");
-		return;
-	} else {
+	if (nseen >= SEEN_MAX) {
+		if (!suppressed)
+			kprintf("unknown syscall: further warnings suppressed\n");
+		suppressed = true;
 		return;
 	}
+	strlcpy(seen[nseen].comm, current->comm, TASK_COMM_LEN);
+	seen[nseen++].nr = nr;
 	kprintf("unknown syscall %lu (%s?) from %s[%d]\n", (unsigned long)nr, name, current->comm,
 		current->pid);
 }

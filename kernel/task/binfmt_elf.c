@@ -192,6 +192,7 @@ static int relocate(struct mm_struct *mm, const uint8_t *img, uint64_t base)
 {
 	const Elf64_Ehdr *eh = (const Elf64_Ehdr *)img;
 	uint64_t rela = 0, relasz = 0, relaent = sizeof(struct elf_rela);
+	int rc;
 
 	for (int i = 0; i < eh->e_phnum; i++) {
 		const Elf64_Phdr *ph = phdr(img, i);
@@ -225,8 +226,11 @@ static int relocate(struct mm_struct *mm, const uint8_t *img, uint64_t base)
 
 		if (type == R_X86_64_NONE)
 			continue;
-		if (type != R_X86_64_RELATIVE || mm_copy_to(mm, base + r[i].r_offset, &val, 8))
+		if (type != R_X86_64_RELATIVE)
 			return -ENOEXEC;
+		/* A page that could not be had is -ENOMEM, not a bad file. */
+		if ((rc = mm_copy_to(mm, base + r[i].r_offset, &val, 8)))
+			return rc == -ENOMEM ? rc : -ENOEXEC;
 	}
 	return 0;
 }
@@ -297,13 +301,17 @@ int check_arg_size(const struct linux_binprm *bprm)
 	return strings_size(bprm) > limit ? -E2BIG : 0;
 }
 
-/* Copies one string below *p; its user address, or 0 on a fault. */
-static uint64_t push_string(struct mm_struct *mm, uint64_t *p, const char *s)
+/*
+ * Copies one string below *p into *at: 0, or mm_copy_to's error (-ENOMEM
+ * when a page could not be had, which exec must report as such).
+ */
+static int push_string(struct mm_struct *mm, uint64_t *p, const char *s, uint64_t *at)
 {
 	size_t len = strlen(s) + 1;
 
 	*p -= len;
-	return mm_copy_to(mm, *p, s, len) ? 0 : *p;
+	*at = *p;
+	return mm_copy_to(mm, *p, s, len);
 }
 
 static uint64_t elf_hwcap(void)
@@ -325,17 +333,17 @@ int create_elf_tables(struct mm_struct *mm, const struct linux_binprm *bprm,
 	if (bprm->argc + bprm->envc > EXEC_PTRS_MAX || check_arg_size(bprm))
 		return -E2BIG;
 	/* Highest first, as 2.6.29's do_execve copies them: filename, envp, argv. */
-	if (!(execfn = push_string(mm, &p, bprm->filename)))
-		return -EFAULT;
+	if ((rc = push_string(mm, &p, bprm->filename, &execfn)))
+		return rc;
 	for (int i = bprm->envc - 1; i >= 0; i--)
-		if (!(ptrs[bprm->argc + i] = push_string(mm, &p, bprm->envp[i])))
-			return -EFAULT;
+		if ((rc = push_string(mm, &p, bprm->envp[i], &ptrs[bprm->argc + i])))
+			return rc;
 	for (int i = bprm->argc - 1; i >= 0; i--)
-		if (!(ptrs[i] = push_string(mm, &p, bprm->argv[i])))
-			return -EFAULT;
+		if ((rc = push_string(mm, &p, bprm->argv[i], &ptrs[i])))
+			return rc;
 	/* 2.6.29 calls arch_align_stack here; this kernel drew it with the layout. */
-	if (!(platform = push_string(mm, &p, "x86_64")))
-		return -EFAULT;
+	if ((rc = push_string(mm, &p, "x86_64", &platform)))
+		return rc;
 	/*
 	 * AT_RANDOM: 2.6.29's create_elf_tables calls get_random_bytes(16) here;
 	 * arch_pick_mmap_layout (kernel/mm/layout.c) made that draw in its place

@@ -16,7 +16,10 @@
  */
 static struct task_struct *find_new_reaper(struct task_struct *t)
 {
-	for (struct task_struct *p = t->parent; p; p = p->parent)
+	int depth = 0;
+
+	/* At most NR_TASKS ancestors: a cycle (a bug) ends the walk at init, not in a hang. */
+	for (struct task_struct *p = t->parent; p && depth < NR_TASKS; p = p->parent, depth++)
 		if (p->child_subreaper && p->state != TASK_ZOMBIE)
 			return p;
 	return find_task_by_pid(1);
@@ -40,7 +43,7 @@ void do_exit(int status)
 	if (t->clear_child_tid && t->mm) {
 		int zero = 0;
 
-		mm_copy_to(t->mm, t->clear_child_tid, &zero, sizeof(zero));
+		mm_put_user(t->mm, t->clear_child_tid, &zero, sizeof(zero));
 	}
 	vfork_release(t);
 	t->close_on_exec = 0;
@@ -50,6 +53,13 @@ void do_exit(int status)
 	mm_put(t->mm);
 	t->mm = 0;
 	for (int i = 0; i < NR_TASKS; i++) {
+		/*
+		 * A vfork parent sleeps until its child execs or exits, so it
+		 * cannot exit first; should it ever, the child keeps no pointer
+		 * to the slot it leaves.
+		 */
+		if (tasks[i].vfork_parent == t)
+			tasks[i].vfork_parent = 0;
 		if (tasks[i].state != TASK_UNUSED && tasks[i].parent == t) {
 			tasks[i].parent = init;
 			if (tasks[i].state == TASK_ZOMBIE && init)

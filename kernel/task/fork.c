@@ -123,12 +123,12 @@ long do_clone(struct trap_frame *regs, uint64_t flags, uint64_t newsp, uint64_t 
 		p->regs->rsp = newsp;
 	pid = p->pid;
 	/* As Linux: SETTID in the child's memory, PARENT_SETTID in the parent's. */
-	if ((flags & CLONE_CHILD_SETTID) && mm_copy_to(p->mm, ctid, &pid, sizeof(pid)) < 0)
+	if ((flags & CLONE_CHILD_SETTID) && mm_put_user(p->mm, ctid, &pid, sizeof(pid)) < 0)
 		ctid = 0; /* a bad pointer is ignored, as put_user's failure is */
 	if (flags & CLONE_CHILD_CLEARTID)
 		p->clear_child_tid = ctid;
 	if (flags & CLONE_PARENT_SETTID)
-		mm_copy_to(parent->mm, ptid, &pid, sizeof(pid));
+		mm_put_user(parent->mm, ptid, &pid, sizeof(pid));
 	if (flags & CLONE_VFORK)
 		p->vfork_parent = parent;
 	start_task(p);

@@ -246,21 +246,51 @@ static int overlaps(uint64_t a, uint64_t len, uint64_t lo, uint64_t hi)
 	return len && a < hi && end > lo;
 }
 
+/* Not over our own stack, code and data, or scratch: that ends the program, not the kernel. */
+static int own_memory(uint64_t a, uint64_t len, uint64_t sp)
+{
+	uint64_t code = (uint64_t)main;
+
+	return overlaps(a, len, sp - (1 << 20), sp + (16 << 20)) ||
+	       overlaps(a, len, code - (16 << 20), (uint64_t)pathbuf + (16 << 20)) ||
+	       overlaps(a, len, (uint64_t)scratch, straddle + 4096);
+}
+
+/* clone's flags: the fork family as glibc, musl and posix_spawn use it, or random bits. */
+static uint64_t gen_clone_flags(void)
+{
+	static const uint64_t f[] = {
+		17,			      /* SIGCHLD: fork */
+		17 | 0x01000000 | 0x00200000, /* glibc's fork: CHILD_SETTID | CLEARTID */
+		17 | 0x00100000,	      /* PARENT_SETTID */
+		17 | 0x00004000 | 0x00000100, /* posix_spawn: VM | VFORK */
+		17 | 0x00004000,	      /* VFORK without VM */
+		0x00000100,		      /* VM alone: a thread, EINVAL */
+		17 | 0x00080000,	      /* SETTLS: EINVAL */
+		17 | 0x01000000 | 0x00200000 | 0x00100000 | 0x00004000 | 0x00000100};
+
+	return below(4) ? f[below(sizeof(f) / 8)] : rnd();
+}
+
 /* Draws one call; every filter here keeps the run going (see the README). */
 void gen_call(struct call *c, uint64_t idx)
 {
 	static const int nrs[] = {
-		__NR_read,	     __NR_write,	 __NR_open,	    __NR_close,
-		__NR_lseek,	     __NR_mmap,		 __NR_munmap,	    __NR_brk,
-		__NR_sched_yield,    __NR_nanosleep,	 __NR_getpid,	    __NR_fork,
-		__NR_execve,	     __NR_exit,		 __NR_wait4,	    __NR_getuid,
-		__NR_getgid,	     __NR_setuid,	 __NR_geteuid,	    __NR_getegid,
-		__NR_getppid,	     __NR_setresuid,	 __NR_getresuid,    __NR_setresgid,
-		__NR_getresgid,	     __NR_prctl,	 __NR_reboot,	    __NR_clock_gettime,
-		__NR_exit_group,     __NR_getrandom,	 __NR_spawn,	    __NR_aslrbench_job,
-		__NR_aslrbench_test, __NR_getdents_pids, __NR_bench_submit, __NR_aslrbench_lab,
-		__NR_open,	     __NR_read,		 __NR_write,	    __NR_mmap,
-		__NR_fuzz_note};
+		__NR_read, __NR_write, __NR_open, __NR_close, __NR_lseek, __NR_mmap, __NR_munmap,
+		__NR_brk, __NR_sched_yield, __NR_nanosleep, __NR_getpid, __NR_fork, __NR_execve,
+		__NR_exit, __NR_wait4, __NR_getuid, __NR_getgid, __NR_setuid, __NR_geteuid,
+		__NR_getegid, __NR_getppid, __NR_setresuid, __NR_getresuid, __NR_setresgid,
+		__NR_getresgid, __NR_prctl, __NR_reboot, __NR_clock_gettime, __NR_exit_group,
+		__NR_getrandom, __NR_spawn, __NR_aslrbench_job, __NR_aslrbench_test,
+		__NR_getdents_pids, __NR_bench_submit, __NR_aslrbench_lab, __NR_open, __NR_read,
+		__NR_write, __NR_mmap, __NR_fuzz_note,
+		/* The Linux process ABI (issue 14). */
+		__NR_mprotect, __NR_rt_sigaction, __NR_rt_sigprocmask, __NR_writev, __NR_clone,
+		__NR_vfork, __NR_uname, __NR_getrlimit, __NR_sysinfo, __NR_setgid, __NR_setpgid,
+		__NR_getpgrp, __NR_setsid, __NR_getgroups, __NR_getpgid, __NR_getsid,
+		__NR_arch_prctl, __NR_setrlimit, __NR_gettid, __NR_sched_getaffinity,
+		__NR_set_tid_address, __NR_clock_nanosleep, __NR_set_robust_list, __NR_prlimit64,
+		__NR_getcpu, __NR_clone, __NR_mprotect};
 	int sysctl = 0;
 	uint64_t hi = 0, hi2;
 
@@ -328,19 +358,99 @@ void gen_call(struct call *c, uint64_t idx)
 		c->a[4] = below(4) ? ~0ULL : gen_fd();
 		c->a[5] = below(4) ? 0 : gen_int();
 		break;
-	case __NR_munmap: {
-		uint64_t sp = (uint64_t)&sysctl, code = (uint64_t)main;
-
+	case __NR_munmap:
+	case __NR_mprotect:
 		c->a[0] = below(4) ? pick_res(map_addr, nmap, 0x10000) : gen_ptr();
 		c->a[1] = below(2) ? 4096 * (1 + below(64)) : gen_len();
 		hi2 = rnd();
+		if (c->nr == __NR_mprotect)
+			c->a[2] = below(4) ? below(8) : rnd(); /* PROT_READ/WRITE/EXEC, NONE */
 		/* Not over our own stack or code: that ends the program, not the kernel. */
-		if (overlaps(c->a[0], c->a[1], sp - (1 << 20), sp + (16 << 20)) ||
-		    overlaps(c->a[0], c->a[1], code - (16 << 20), (uint64_t)pathbuf + (16 << 20)) ||
-		    overlaps(c->a[0], c->a[1], (uint64_t)scratch, straddle + 4096))
+		if (own_memory(c->a[0], c->a[1], (uint64_t)&sysctl))
 			c->a[1] = ~0ULL - (hi2 & 4095);
 		break;
+	case __NR_rt_sigaction:
+	case __NR_rt_sigprocmask:
+		c->a[0] = c->nr == __NR_rt_sigprocmask ? (below(4) ? below(3) : gen_int())
+						       : (below(4) ? 1 + below(64) : gen_int());
+		c->a[1] = gen_ptr(); /* the new action or set: whatever is there */
+		c->a[2] = gen_ptr(); /* the old one is stored here */
+		c->a[3] = below(4) ? 8 : gen_int();
+		break;
+	case __NR_writev:
+		c->a[0] = gen_fd();
+		if (is_console(c->a[0]))
+			c->a[0] = 99; /* keep the log readable */
+		c->a[1] = gen_ptr();  /* the iovec array */
+		c->a[2] = below(2) ? below(8) : below(2) ? 1025 : gen_int();
+		break;
+	case __NR_clone:
+		c->a[0] = gen_clone_flags();
+		c->a[1] = below(4) ? 0 : gen_ptr(); /* a new stack: the child dies at once */
+		c->a[2] = gen_ptr();		    /* parent_tid */
+		c->a[3] = gen_ptr();		    /* child_tid */
+		c->a[4] = gen_ptr();		    /* tls */
+		break;
+	case __NR_uname:
+	case __NR_sysinfo:
+	case __NR_set_tid_address:
+		c->a[0] = gen_ptr();
+		break;
+	case __NR_getrlimit:
+	case __NR_setrlimit:
+		c->a[0] = below(4) ? below(16) : gen_int(); /* RLIMIT_STACK is 3 */
+		c->a[1] = gen_ptr();
+		break;
+	case __NR_prlimit64:
+		c->a[0] = below(2) ? 0 : gen_pid();
+		c->a[1] = below(4) ? below(16) : gen_int();
+		c->a[2] = below(2) ? 0 : gen_ptr();
+		c->a[3] = gen_ptr();
+		break;
+	case __NR_setgid:
+		c->a[0] = gen_uid();
+		break;
+	case __NR_getgroups:
+		c->a[0] = gen_int();
+		c->a[1] = gen_ptr();
+		break;
+	case __NR_setpgid:
+		c->a[0] = gen_pid();
+		c->a[1] = gen_pid();
+		break;
+	case __NR_getpgid:
+	case __NR_getsid:
+		c->a[0] = gen_pid();
+		break;
+	case __NR_arch_prctl: {
+		static const uint64_t codes[] = {0x1001, 0x1002, 0x1003,
+						 0x1004}; /* SET_GS .. GET_GS */
+
+		c->a[0] = below(4) ? codes[below(4)] : gen_int();
+		c->a[1] =
+			gen_ptr(); /* a base (non-canonical, kernel half...) or where to store it */
+		break;
 	}
+	case __NR_sched_getaffinity:
+		c->a[0] = below(2) ? 0 : gen_pid();
+		c->a[1] = gen_len();
+		c->a[2] = gen_ptr();
+		break;
+	case __NR_clock_nanosleep:
+		c->a[0] = below(4) ? below(2) : gen_int();	   /* REALTIME, MONOTONIC */
+		c->a[1] = below(2) ? 0 : below(2) ? 1 : gen_int(); /* TIMER_ABSTIME */
+		c->a[2] = gen_timespec(); /* short, or unreadable: an absolute time is long past */
+		c->a[3] = gen_ptr();
+		break;
+	case __NR_set_robust_list:
+		c->a[0] = gen_ptr();
+		c->a[1] = below(2) ? 24 : gen_len();
+		break;
+	case __NR_getcpu:
+		c->a[0] = gen_ptr();
+		c->a[1] = gen_ptr();
+		c->a[2] = gen_ptr();
+		break;
 	case __NR_brk: {
 		uint64_t cur = (uint64_t)brk(0);
 		static const uint64_t d[] = {0, 4096, 1 << 20, 1ULL << 40, 11ULL << 40};

@@ -6,13 +6,16 @@
  *   t_reliab protnone  PROT_NONE: syscalls give EFAULT, a read is SIGSEGV
  *   t_reliab errno     the errnos that differed from Linux
  *   t_reliab orphans N a child leaves N orphans that exit while we run
+ *   t_reliab unknown   300 distinct unknown syscall numbers, then a fork
+ *   t_reliab tidptr    the tid words (CLONE_*_SETTID, set_tid_address) in
+ *                      read-only and kernel memory: not written
  */
 #include "kernel/user/lib/ulib.h"
 
-#define EBADF	    9
-#define ESRCH	    3
-#define TASK_SIZE   0x00007ffffffff000UL
-#define TIB	    (1UL << 40)
+#define EBADF	  9
+#define ESRCH	  3
+#define TASK_SIZE 0x00007ffffffff000UL
+#define TIB	  (1UL << 40)
 
 static int failures;
 
@@ -198,6 +201,70 @@ static int orphans(int n)
 	return 0;
 }
 
+/*
+ * More distinct unknown numbers than the kernel's warning table holds (64
+ * (program, number) pairs): each is ENOSYS; the kernel once stored every
+ * one past the 65th beyond the table, over idle_task's parent pointer, and
+ * the next exit's walk for a reaper followed it.  A fork and the child's
+ * exit make that walk (the kernel test checks idle_task as well).
+ */
+static int unknown(void)
+{
+	long pid;
+	int status = 0;
+
+	for (long nr = 1000; nr < 1300; nr++)
+		check("an unknown number", syscall0(nr), -ENOSYS);
+	pid = fork();
+	if (pid == 0)
+		exit(7);
+	check("fork", pid > 0, 1);
+	check("wait4", wait4((int)pid, &status, 0, 0), pid);
+	check("the child's status", status, 7 << 8);
+	return failures ? 1 : 0;
+}
+
+/*
+ * The kernel's stores of a tid (CLONE_CHILD_SETTID into the child,
+ * CLONE_PARENT_SETTID into the parent, the clear_child_tid word at exit)
+ * are put_user: a read-only page or the kernel half is not written.  They
+ * once went through the loader's mm_copy_to, which wrote any present page
+ * (our code, shared with the fork child) and the kernel half.
+ */
+static int tidptr(void)
+{
+	const volatile unsigned char *code = (const volatile unsigned char *)(uintptr_t)tidptr;
+	unsigned char before[8];
+	long pid;
+	int status = 0;
+
+	for (int i = 0; i < 8; i++)
+		before[i] = code[i];
+	pid = syscall6(__NR_clone, 17 | 0x01000000 | 0x00100000, 0, (long)code, (long)code, 0, 0);
+	if (pid == 0)
+		exit(0);
+	check("clone(CHILD_SETTID | PARENT_SETTID) into our code", pid > 0, 1);
+	wait4((int)pid, &status, 0, 0);
+	for (int i = 0; i < 8; i++)
+		check("our code after the tid stores", code[i], before[i]);
+	pid = fork();
+	if (pid == 0) {
+		syscall1(__NR_set_tid_address, (long)code);
+		exit(0);
+	}
+	wait4((int)pid, &status, 0, 0);
+	for (int i = 0; i < 8; i++)
+		check("our code after a child's clear_child_tid", code[i], before[i]);
+	pid = fork();
+	if (pid == 0) {
+		syscall1(__NR_set_tid_address, 0xffffffff80000000L + 0x1000);
+		exit(0);
+	}
+	check("wait4 after clear_child_tid in the kernel half", wait4((int)pid, &status, 0, 0),
+	      pid);
+	return failures ? 1 : 0;
+}
+
 int main(int argc, char **argv)
 {
 	const char *m = argc > 1 ? argv[1] : "";
@@ -212,6 +279,10 @@ int main(int argc, char **argv)
 		return errnos();
 	if (!strcmp(m, "orphans"))
 		return orphans(argc > 2 ? (int)atol(argv[2]) : 4);
+	if (!strcmp(m, "unknown"))
+		return unknown();
+	if (!strcmp(m, "tidptr"))
+		return tidptr();
 	printf("t_reliab: unknown mode '%s'\n", m);
 	return 2;
 }
