@@ -3,6 +3,10 @@
  * rngtool - host front end to rng/: known-answer checks, replay of the
  * 2009 generators from chosen inputs, output streams for dieharder/ent,
  * and a quick cycles-per-call measurement.  See usage() for the contract.
+ *
+ * Over 500 lines: one command whose sub-commands share the argument parser,
+ * the hex formats and the exit codes that tests/sh/rngtool.sh holds it to;
+ * the ChaCha20 CRNG replay already lives apart (replay_crng.c).
  */
 #include <errno.h>
 #include <inttypes.h>
