@@ -44,6 +44,11 @@ struct inode *inode_alloc(uint32_t mode, const struct inode_ops *op)
 	return 0;
 }
 
+uint64_t vfs_ramfs_pages(void)
+{
+	return ramfs_pages;
+}
+
 int vfs_inodes_in_use(void)
 {
 	int n = 0;

@@ -125,6 +125,8 @@ extern struct inode *root_inode;
 void vfs_init(void);
 struct inode *inode_alloc(uint32_t mode, const struct inode_ops *op);
 void iget(struct inode *ino);
+/* Pages holding ramfs file data: files outlive the processes that wrote them. */
+uint64_t vfs_ramfs_pages(void);
 int vfs_inodes_in_use(void); /* tests: a leak shows as a count that grows */
 void iput(struct inode *ino);
 int ramfs_lookup(struct inode *dir, const char *name, struct inode **out);

@@ -155,7 +155,12 @@ static void snap(struct snapshot *s)
 	uint32_t ids[8] = {me->cred.uid, me->cred.euid, me->cred.suid, me->cred.fsuid,
 			   me->cred.gid, me->cred.egid, me->cred.sgid, me->cred.fsgid};
 
-	s->pages = pmm_free_count();
+	/*
+	 * Free pages plus those ramfs file data holds: a file a fuzz process
+	 * created in / or /tmp outlives it (that is no leak), a page nobody
+	 * holds is one.
+	 */
+	s->pages = pmm_free_count() + vfs_ramfs_pages();
 	s->tasks = nr_tasks_in_use();
 	s->mms = mm_nr_free();
 	s->va = randomize_va_space;
