@@ -32,6 +32,12 @@ struct file *file_alloc(const struct file_ops *ops, long *err)
 	return 0;
 }
 
+/* Gives back a file from file_alloc that was never used (open's failure paths). */
+void file_discard(struct file *f)
+{
+	f->refs = 0;
+}
+
 void file_get(struct file *f)
 {
 	f->refs++;
@@ -91,7 +97,7 @@ struct file *console_file(void)
 {
 	if (!the_console) {
 		long err;
-		struct inode *ino = inode_alloc(S_IFCHR | 0600, 0);
+		struct inode *ino = inode_alloc(S_IFCHR | 0600, 0, 0);
 
 		if (!ino)
 			return 0;

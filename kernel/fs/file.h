@@ -36,6 +36,7 @@ struct file {
 
 /* NULL with *err = -ENOMEM (an injected failure) or -ENFILE (the table is full). */
 struct file *file_alloc(const struct file_ops *ops, long *err);
+void file_discard(struct file *f);
 void file_get(struct file *f);
 void file_put(struct file *f);
 /* Lets fork and exit (the task layer, below fs) take and drop file references. */

@@ -55,14 +55,15 @@ static int make_node(const struct cpio_entry *e, struct inode **out)
 	uint32_t type = e->mode & S_IFMT;
 	struct inode *ino;
 	int rc = 0;
+	long err;
 
 	if (type != S_IFDIR && type != S_IFREG && type != S_IFLNK && type != S_IFCHR)
 		return -EINVAL;
 	if (type == S_IFLNK && (e->size == 0 || e->size >= PATH_MAX))
 		return -EINVAL;
-	ino = ramfs_new(type, 0, 0);
+	ino = ramfs_new(type, 0, 0, &err);
 	if (!ino)
-		return -ENOSPC;
+		return (int)err;
 	if (type == S_IFREG || type == S_IFLNK)
 		rc = ramfs_set_data(ino, e->data, e->size);
 	if (type == S_IFCHR)
@@ -133,7 +134,7 @@ static struct inode *ensure(struct inode *dir, const char *name, uint32_t mode, 
 
 	if (!ramfs_lookup(dir, name, &ino))
 		return ino;
-	ino = ramfs_new(mode, 0, 0);
+	ino = ramfs_new(mode, 0, 0, 0);
 	if (!ino)
 		return 0;
 	ino->rdev = rdev;

@@ -8,6 +8,7 @@
 #include "kernel/lib/string.h"
 #include "kernel/mm/pmm.h"
 #include "kernel/mm/vmm.h"
+#include "kernel/task/fail_nth.h"
 #include "kernel/task/task.h"
 
 static struct inode inodes[NR_INODES];
@@ -26,8 +27,21 @@ int64_t vfs_now(void)
 	return (int64_t)(jiffies / timer_hz());
 }
 
-struct inode *inode_alloc(uint32_t mode, const struct inode_ops *op)
+/*
+ * A fault site of /proc/self/fail-nth: an injected failure is ENOMEM, as
+ * Linux 6.6's new_inode (alloc_inode) failing; a full pool is ENOSPC, as a
+ * tmpfs out of inodes (shmem_reserve_inode).
+ */
+struct inode *inode_alloc(uint32_t mode, const struct inode_ops *op, long *err)
 {
+	long dummy;
+
+	if (!err)
+		err = &dummy;
+	if (should_fail_alloc()) {
+		*err = -ENOMEM;
+		return 0;
+	}
 	for (int i = 0; i < NR_INODES; i++) {
 		struct inode *n = &inodes[i];
 
@@ -41,12 +55,22 @@ struct inode *inode_alloc(uint32_t mode, const struct inode_ops *op)
 		n->mtime = n->ctime = n->atime = vfs_now();
 		return n;
 	}
+	*err = -ENOSPC;
 	return 0;
 }
 
 uint64_t vfs_ramfs_pages(void)
 {
 	return ramfs_pages;
+}
+
+int vfs_dentries_in_use(void)
+{
+	int n = 0;
+
+	for (int i = 0; i < NR_DENTRIES; i++)
+		n += dentries[i].inode != 0;
+	return n;
 }
 
 int vfs_inodes_in_use(void)
@@ -83,9 +107,9 @@ void iput(struct inode *ino)
 	ino->mode = 0;
 }
 
-struct inode *ramfs_new(uint32_t mode, uint32_t uid, uint32_t gid)
+struct inode *ramfs_new(uint32_t mode, uint32_t uid, uint32_t gid, long *err)
 {
-	struct inode *n = inode_alloc(mode, &ramfs_ops);
+	struct inode *n = inode_alloc(mode, &ramfs_ops, err);
 
 	if (!n)
 		return 0;
@@ -107,16 +131,17 @@ int ramfs_lookup(struct inode *dir, const char *name, struct inode **out)
 	return -ENOENT;
 }
 
-int ramfs_link(struct inode *dir, const char *name, struct inode *ino)
+/*
+ * A name (Linux's dentry): a fault site of /proc/self/fail-nth, ENOMEM as
+ * Linux 6.6's d_alloc failing; a full pool is ENOSPC.
+ */
+struct dentry *ramfs_d_alloc(long *err)
 {
-	struct inode *old;
 	struct dentry *d;
 
-	if (strlen(name) > NAME_MAX)
-		return -ENAMETOOLONG;
-	if (!ramfs_lookup(dir, name, &old)) {
-		iput(old);
-		return -EEXIST;
+	if (should_fail_alloc()) {
+		*err = -ENOMEM;
+		return 0;
 	}
 	if (!dentries_ready) {
 		for (int i = NR_DENTRIES - 1; i >= 0; i--) {
@@ -125,10 +150,26 @@ int ramfs_link(struct inode *dir, const char *name, struct inode *ino)
 		}
 		dentries_ready = true;
 	}
-	if (!free_dentries)
-		return -ENOSPC;
+	if (!free_dentries) {
+		*err = -ENOSPC;
+		return 0;
+	}
 	d = free_dentries;
 	free_dentries = d->next;
+	d->next = 0;
+	return d;
+}
+
+void ramfs_d_free(struct dentry *d)
+{
+	d->inode = 0;
+	d->next = free_dentries;
+	free_dentries = d;
+}
+
+/* Puts d (from ramfs_d_alloc) in dir as name; cannot fail. */
+void ramfs_d_add(struct inode *dir, const char *name, struct inode *ino, struct dentry *d)
+{
 	strlcpy(d->name, name, sizeof(d->name));
 	d->inode = ino;
 	d->next = dir->ram.children;
@@ -140,6 +181,24 @@ int ramfs_link(struct inode *dir, const char *name, struct inode *ino)
 		dir->nlink++; /* its ".." */
 	}
 	dir->mtime = dir->ctime = vfs_now();
+}
+
+int ramfs_link(struct inode *dir, const char *name, struct inode *ino)
+{
+	struct inode *old;
+	struct dentry *d;
+	long err;
+
+	if (strlen(name) > NAME_MAX)
+		return -ENAMETOOLONG;
+	if (!ramfs_lookup(dir, name, &old)) {
+		iput(old);
+		return -EEXIST;
+	}
+	d = ramfs_d_alloc(&err);
+	if (!d)
+		return (int)err;
+	ramfs_d_add(dir, name, ino, d);
 	return 0;
 }
 
@@ -152,9 +211,7 @@ int ramfs_unlink(struct inode *dir, const char *name)
 		if (strcmp(d->name, name))
 			continue;
 		*pp = d->next;
-		d->inode = 0;
-		d->next = free_dentries;
-		free_dentries = d;
+		ramfs_d_free(d);
 		if (S_ISDIR(ino->mode)) {
 			/* its name and its "." go; its subdirectories' ".." stay (rename) */
 			ino->nlink = ino->nlink >= 2 ? ino->nlink - 2 : 0;
@@ -203,8 +260,14 @@ int ramfs_truncate(struct inode *ino, uint64_t size)
 		phys = pmm_alloc_pages(want);
 		if (!phys && want != pages)
 			phys = pmm_alloc_pages(want = pages);
+		/*
+		 * Out of pages (or a fail-nth injection in the page allocator):
+		 * ENOMEM, as Linux 6.6's shmem_get_folio_gfp when the folio
+		 * allocation fails (and ramfs's simple_write_begin); ENOSPC
+		 * above is the size limit, as tmpfs's.
+		 */
 		if (!phys)
-			return -ENOSPC;
+			return -ENOMEM;
 		data = phys_to_virt(phys);
 		memset(data, 0, want * PAGE_SIZE);
 		if (ino->ram.data)
@@ -280,7 +343,7 @@ void vfs_task_hooks(void)
 
 void vfs_init(void)
 {
-	root_inode = ramfs_new(S_IFDIR | 0755, 0, 0);
+	root_inode = ramfs_new(S_IFDIR | 0755, 0, 0, 0);
 	root_inode->parent = root_inode;
 	root_inode->nlink = 2;
 	vfs_task_hooks();

@@ -74,13 +74,16 @@ static const struct file_ops dir_ops = {dir_read, 0, 0};
 static const struct file_ops null_ops = {null_read, sink_write, 0};
 static const struct file_ops zero_ops = {zero_read, sink_write, 0};
 
-long vfs_open_inode(struct inode *ino, int flags, struct file **out)
+/* pre: a file allocated ahead (O_CREAT), used or given back here. */
+static long open_inode(struct inode *ino, int flags, struct file *pre, struct file **out)
 {
 	const struct file_ops *ops;
 	struct file *f;
 	long rc;
 
 	if (ino->op && ino->op->open) {
+		if (pre)
+			file_discard(pre);
 		rc = ino->op->open(ino, flags, &f);
 		if (rc)
 			return rc;
@@ -98,20 +101,32 @@ long vfs_open_inode(struct inode *ino, int flags, struct file **out)
 			      : ino->rdev == DEV_CONSOLE || ino->rdev == DEV_TTY ? &console_ops
 										 : 0;
 			if (!ops)
-				return -ENXIO;
+				goto nxio;
 			break;
 		default:
-			return -ENXIO;
+			goto nxio;
 		}
-		f = file_alloc(ops, &rc);
-		if (!f)
+		if (pre) {
+			f = pre;
+			f->ops = ops;
+		} else if (!(f = file_alloc(ops, &rc))) {
 			return rc;
+		}
 	}
 	iget(ino);
 	f->inode = ino;
 	f->f_flags = (unsigned)flags & ~(O_CREAT | O_EXCL | O_NOCTTY | O_TRUNC | O_CLOEXEC);
 	*out = f;
 	return 0;
+nxio:
+	if (pre)
+		file_discard(pre);
+	return -ENXIO;
+}
+
+long vfs_open_inode(struct inode *ino, int flags, struct file **out)
+{
+	return open_inode(ino, flags, 0, out);
 }
 
 static int acc_mask(int flags)
@@ -132,6 +147,7 @@ static int open_create(struct inode *start, const char *path, int flags, uint32_
 	char last[NAME_MAX + 1];
 	struct inode *dir, *ino;
 	bool must_dir;
+	long err;
 	int rc = path_parent(start, path, &dir, last, &must_dir);
 
 	if (rc)
@@ -173,9 +189,9 @@ static int open_create(struct inode *start, const char *path, int flags, uint32_
 	if ((rc = inode_permission(dir, MAY_WRITE | MAY_EXEC)))
 		goto out;
 	ino = ramfs_new(S_IFREG | (mode & ~current->umask & 07777), current->cred.fsuid,
-			current->cred.fsgid);
+			current->cred.fsgid, &err);
 	if (!ino) {
-		rc = -ENOSPC;
+		rc = (int)err;
 		goto out;
 	}
 	rc = ramfs_link(dir, last, ino);
@@ -194,9 +210,17 @@ long do_filp_open(struct inode *start, const char *path, int flags, uint32_t mod
 		  struct file **out)
 {
 	struct inode *ino;
+	struct file *pre = 0;
 	bool created = false;
 	long rc;
 
+	/*
+	 * As Linux's path_openat, the file comes first (alloc_empty_file):
+	 * an open that creates cannot then fail for want of one and leave
+	 * the new file behind.
+	 */
+	if ((flags & O_CREAT) && !(pre = file_alloc(0, &rc)))
+		return rc;
 	if (flags & O_CREAT)
 		rc = open_create(start, path, flags, mode, &ino, &created);
 	else
@@ -204,8 +228,11 @@ long do_filp_open(struct inode *start, const char *path, int flags, uint32_t mod
 				 ((flags & O_NOFOLLOW) ? 0 : LOOKUP_FOLLOW) |
 					 ((flags & O_DIRECTORY) ? LOOKUP_DIR : 0),
 				 &ino);
-	if (rc)
+	if (rc) {
+		if (pre)
+			file_discard(pre);
 		return rc;
+	}
 	if (S_ISLNK(ino->mode))
 		rc = -ELOOP; /* O_NOFOLLOW on a symlink */
 	else if ((flags & O_DIRECTORY) && !S_ISDIR(ino->mode))
@@ -217,7 +244,9 @@ long do_filp_open(struct inode *start, const char *path, int flags, uint32_t mod
 	if (!rc && (flags & O_TRUNC) && S_ISREG(ino->mode) && ino->ramfs)
 		rc = ramfs_truncate(ino, 0);
 	if (!rc)
-		rc = vfs_open_inode(ino, flags, out);
+		rc = open_inode(ino, flags, pre, out);
+	else if (pre)
+		file_discard(pre);
 	iput(ino);
 	return rc;
 }

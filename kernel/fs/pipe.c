@@ -13,6 +13,7 @@
 #include "kernel/lib/string.h"
 #include "kernel/mm/pmm.h"
 #include "kernel/mm/vmm.h"
+#include "kernel/task/fail_nth.h"
 #include "kernel/task/sched.h"
 #include "kernel/task/task.h"
 
@@ -100,6 +101,14 @@ long do_pipe(struct file **rd, struct file **wr, int flags)
 	struct inode *ino;
 	uint64_t page;
 
+	/*
+	 * As Linux 6.6's create_pipe_files: whatever get_pipe_inode needs (the
+	 * pipe slot, its ring page, the inode) failing is ENFILE; a file is
+	 * ENOMEM (alloc_file_pseudo).  The slot is a fault site of fail-nth
+	 * (Linux's alloc_pipe_info kzalloc), the page and the inode are too.
+	 */
+	if (should_fail_alloc())
+		return -ENFILE;
 	for (int i = 0; i < NR_PIPES && !p; i++)
 		if (!pipes[i].used)
 			p = &pipes[i];
@@ -107,8 +116,8 @@ long do_pipe(struct file **rd, struct file **wr, int flags)
 		return -ENFILE;
 	page = pmm_alloc_page();
 	if (!page)
-		return -ENOMEM;
-	ino = inode_alloc(S_IFIFO | 0600, &pipe_iops);
+		return -ENFILE;
+	ino = inode_alloc(S_IFIFO | 0600, &pipe_iops, 0);
 	if (!ino) {
 		pmm_free_page(page);
 		return -ENFILE;

@@ -123,17 +123,23 @@ struct dentry {
 /* The ramfs root and the namespace. */
 extern struct inode *root_inode;
 void vfs_init(void);
-struct inode *inode_alloc(uint32_t mode, const struct inode_ops *op);
+/* err (may be NULL): -ENOMEM (fail-nth) or -ENOSPC (the pool is full). */
+struct inode *inode_alloc(uint32_t mode, const struct inode_ops *op, long *err);
 void iget(struct inode *ino);
 /* Pages holding ramfs file data: files outlive the processes that wrote them. */
 uint64_t vfs_ramfs_pages(void);
-int vfs_inodes_in_use(void); /* tests: a leak shows as a count that grows */
+int vfs_inodes_in_use(void);   /* tests: a leak shows as a count that grows */
+int vfs_dentries_in_use(void); /* the same for names */
 void iput(struct inode *ino);
 int ramfs_lookup(struct inode *dir, const char *name, struct inode **out);
 /* Links ino into dir under name; -EEXIST, -ENOSPC, -ENAMETOOLONG. */
 int ramfs_link(struct inode *dir, const char *name, struct inode *ino);
+/* A name allocated ahead (rename: before anything changes), then added. */
+struct dentry *ramfs_d_alloc(long *err);
+void ramfs_d_free(struct dentry *d);
+void ramfs_d_add(struct inode *dir, const char *name, struct inode *ino, struct dentry *d);
 int ramfs_unlink(struct inode *dir, const char *name);
-struct inode *ramfs_new(uint32_t mode, uint32_t uid, uint32_t gid);
+struct inode *ramfs_new(uint32_t mode, uint32_t uid, uint32_t gid, long *err);
 /* Grows or shrinks a file to size bytes (new bytes zero): -EFBIG, -ENOSPC. */
 int ramfs_truncate(struct inode *ino, uint64_t size);
 int ramfs_set_data(struct inode *ino, const void *data, uint64_t size);

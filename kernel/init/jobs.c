@@ -7,6 +7,7 @@
 #include "kernel/attack/lab.h"
 #include "kernel/bench/job.h"
 #include "kernel/boot/cmdline.h"
+#include "kernel/fs/vfs.h"
 #include "kernel/lib/printk.h"
 #include "kernel/lib/errno.h"
 #include "kernel/arch/machine_exit.h"
@@ -92,6 +93,10 @@ long sys_aslrbench_test(const struct syscall_args *a)
 	case ASLRBENCH_TEST_PARK: /* t_park: sleep until ktest_release_parked() */
 		sleep_on(&parked, (const void *)sys_aslrbench_test);
 		return 0;
+	case ASLRBENCH_TEST_INODES_FREE:
+		return NR_INODES - vfs_inodes_in_use();
+	case ASLRBENCH_TEST_NAMES_FREE:
+		return NR_DENTRIES - vfs_dentries_in_use();
 	default:
 		return -EINVAL;
 	}

@@ -52,8 +52,7 @@ static long do_mkdirat(int dirfd, uint64_t upath, uint32_t mode)
 	} else if (!dir->ramfs) {
 		rc = -EPERM;
 	} else if (!(ino = ramfs_new(S_IFDIR | (mode & ~current->umask & 01777),
-				     current->cred.fsuid, current->cred.fsgid))) {
-		rc = -ENOSPC;
+				     current->cred.fsuid, current->cred.fsgid, &rc))) {
 	} else {
 		rc = ramfs_link(dir, last, ino);
 		iput(ino);
@@ -170,6 +169,7 @@ static long do_renameat2(int olddfd, uint64_t uold, int newdfd, uint64_t unew, u
 {
 	char oldlast[NAME_MAX + 1], newlast[NAME_MAX + 1];
 	struct inode *od, *nd, *old = 0, *tgt = 0;
+	struct dentry *d;
 	bool md1, md2;
 	long rc;
 
@@ -205,10 +205,16 @@ static long do_renameat2(int olddfd, uint64_t uold, int newdfd, uint64_t unew, u
 		}
 		if (!rc && S_ISDIR(old->mode) && is_ancestor(old, nd))
 			rc = -EINVAL;
-		if (!rc && tgt)
-			rc = ramfs_unlink(nd, newlast);
-		if (!rc && !(rc = ramfs_unlink(od, oldlast)))
-			rc = ramfs_link(nd, newlast, old);
+		/*
+		 * The new name first (Linux's d_alloc in the lookup of the new
+		 * name, ENOMEM): once a name is gone nothing may fail.
+		 */
+		if (!rc && (d = ramfs_d_alloc(&rc))) {
+			if (tgt)
+				ramfs_unlink(nd, newlast);
+			ramfs_unlink(od, oldlast);
+			ramfs_d_add(nd, newlast, old, d);
+		}
 		if (rc == 1)
 			rc = 0;
 	}
@@ -255,8 +261,8 @@ static long do_symlinkat(uint64_t utarget, int dirfd, uint64_t upath)
 	} else if ((rc = inode_permission(dir, MAY_WRITE | MAY_EXEC))) {
 	} else if (!dir->ramfs) {
 		rc = -EPERM;
-	} else if (!(ino = ramfs_new(S_IFLNK | 0777, current->cred.fsuid, current->cred.fsgid))) {
-		rc = -ENOSPC;
+	} else if (!(ino = ramfs_new(S_IFLNK | 0777, current->cred.fsuid, current->cred.fsgid,
+				     &rc))) {
 	} else {
 		rc = ramfs_set_data(ino, target, (uint64_t)len);
 		if (!rc)

@@ -131,6 +131,8 @@ enum aslrbench_test_op {
 	ASLRBENCH_TEST_PMM_RELEASE = 3, /* undo ASLRBENCH_TEST_PMM_RESERVE */
 	ASLRBENCH_TEST_PMM_FREE = 4,	/* returns the number of free pages */
 	ASLRBENCH_TEST_PARK = 5,	/* sleep until the test releases the caller */
+	ASLRBENCH_TEST_INODES_FREE = 6, /* returns the number of free inodes */
+	ASLRBENCH_TEST_NAMES_FREE = 7,	/* returns the number of free names (dentries) */
 };
 
 /* __NR_aslrbench_lab(op, a, b): the attack lab (kernel/attack/lab.c). */

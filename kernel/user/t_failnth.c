@@ -6,8 +6,15 @@
  * was once the child is reaped.  A clean failure is ENOMEM or EAGAIN from
  * the call, or the child killed because a page fault of its own could not
  * get its page (as Linux's VM_FAULT_OOM kills); anything else fails.
- * There is no pipe(2) in this kernel, so no pipe walk.
+ * The file system walks (pipe2, creating a file, mkdir, growing a file,
+ * symlink, rename) also check the free inode and name counts, that pipe2
+ * failed with ENFILE or ENOMEM and the others with ENOMEM (Linux 6.6's
+ * errnos), and that no half-made object is left: after each step the
+ * names the call would create are absent, and a renamed file is still
+ * under its old name.
  */
+#include <stdbool.h>
+
 #include "kernel/user/lib/ulib.h"
 
 #define MAX_N	     400
@@ -15,11 +22,41 @@
 #define EXIT_UNCLEAN 1
 #define __NR_test    __NR_aslrbench_test
 
+#define PARTIAL	   (-1000) /* an op saw a half-made object */
+#define SHORT	   (-1001) /* a short write, the file holding just what it reported */
+#define EXIT_SHORT 99
+
 static int failures;
+static int armfd = -1;	   /* the child's /proc/self/fail-nth */
+static int extra_errno;	   /* a clean errno besides ENOMEM and EAGAIN (pipe2: ENFILE) */
+static void (*prep)(void); /* run by the child before it arms */
 
 static long free_pages(void)
 {
 	return syscall2(__NR_test, 4, 0);
+}
+
+static long free_inodes(void)
+{
+	return syscall2(__NR_test, 6, 0);
+}
+
+static long free_names(void)
+{
+	return syscall2(__NR_test, 7, 0);
+}
+
+/* After the call: the rest of the op (its undoing) must not be the one failing. */
+static void disarm(void)
+{
+	write(armfd, "0", 1);
+}
+
+static bool exists(const char *path)
+{
+	struct stat st;
+
+	return lstat(path, &st) != -ENOENT;
 }
 
 static long wait_child(long pid)
@@ -93,24 +130,161 @@ static long op_open_maps(void)
 	return op_open("/proc/self/maps");
 }
 
-/* One step: a child arms fail-nth = n and makes the call. */
-static int step(long (*op)(void), unsigned n, long *pages_lost)
+#define TMP_FILE   "/tmp/failnth-file"
+#define TMP_DIR	   "/tmp/failnth-dir"
+#define TMP_LINK   "/tmp/failnth-link"
+#define TMP_OLD	   "/tmp/failnth-old"
+#define TMP_NEW	   "/tmp/failnth-new"
+#define GROW_BYTES (2 * 4096)
+
+static long op_pipe2(void)
 {
-	long before = free_pages(), pid, rc;
+	int fds[2];
+	long rc = pipe2(fds, 0);
+
+	if (rc)
+		return rc;
+	disarm();
+	close(fds[0]);
+	close(fds[1]);
+	return 0;
+}
+
+static long op_creat(void)
+{
+	long fd = syscall3(__NR_open, TMP_FILE, O_CREAT | O_EXCL | O_WRONLY, 0644);
+
+	if (fd < 0)
+		return fd;
+	disarm();
+	close((int)fd);
+	unlink(TMP_FILE);
+	return 0;
+}
+
+static long op_mkdir(void)
+{
+	long rc = mkdir(TMP_DIR, 0755);
+
+	if (rc)
+		return rc;
+	disarm();
+	rmdir(TMP_DIR);
+	return 0;
+}
+
+static int grow_fd = -1;
+static char grow_buf[GROW_BYTES];
+
+/* The buffer is touched first, so only the file's pages are counted. */
+static void prep_grow(void)
+{
+	memset(grow_buf, 'x', sizeof(grow_buf));
+	grow_fd = (int)syscall3(__NR_open, TMP_FILE, O_CREAT | O_TRUNC | O_RDWR, 0644);
+}
+
+/*
+ * An empty file grows by two pages in one write.  The kernel copies a
+ * write in chunks, so a failure after the first page is a short write, as
+ * Linux's generic_perform_write; the file must then hold exactly what the
+ * write reported, and after a failure nothing.
+ */
+static long op_grow(void)
+{
+	struct stat st = {0};
+	long rc;
+
+	if (grow_fd < 0)
+		return PARTIAL;
+	rc = write(grow_fd, grow_buf, sizeof(grow_buf));
+	disarm();
+	fstat(grow_fd, &st);
+	close(grow_fd);
+	unlink(TMP_FILE);
+	if (rc < 0)
+		return st.st_size ? PARTIAL : rc;
+	if (rc != st.st_size)
+		return PARTIAL;
+	return rc == GROW_BYTES ? 0 : rc > 0 ? SHORT : PARTIAL;
+}
+
+static long op_symlink(void)
+{
+	long rc = symlink("/tmp/failnth-target", TMP_LINK);
+
+	if (rc)
+		return rc;
+	disarm();
+	unlink(TMP_LINK);
+	return 0;
+}
+
+static void prep_rename(void)
+{
+	close((int)syscall3(__NR_open, TMP_OLD, O_CREAT | O_WRONLY, 0644));
+}
+
+/* A failed rename leaves the file under its old name, and no new name. */
+static long op_rename(void)
+{
+	long rc = rename(TMP_OLD, TMP_NEW);
+	bool whole = rc ? exists(TMP_OLD) && !exists(TMP_NEW) : !exists(TMP_OLD) && exists(TMP_NEW);
+
+	disarm();
+	unlink(TMP_OLD);
+	unlink(TMP_NEW);
+	return whole ? rc : PARTIAL;
+}
+
+/* What a step may leave: nothing of what the fs ops create. */
+static const char *leftover(void)
+{
+	static const char *const paths[] = {TMP_FILE, TMP_DIR, TMP_LINK, TMP_OLD, TMP_NEW};
+
+	for (unsigned i = 0; i < sizeof(paths) / sizeof(paths[0]); i++)
+		if (exists(paths[i]))
+			return paths[i];
+	return 0;
+}
+
+struct counts {
+	long pages, inodes, names;
+};
+
+static void count(struct counts *c)
+{
+	c->pages = free_pages();
+	c->inodes = free_inodes();
+	c->names = free_names();
+}
+
+/* One step: a child arms fail-nth = n and makes the call. */
+static int step(long (*op)(void), unsigned n, struct counts *lost)
+{
+	struct counts before, after;
+	long pid, rc;
 	int status = 0;
 
+	count(&before);
 	pid = fork();
 	if (pid == 0) {
 		char num[16];
 		long fd = open("/proc/self/fail-nth", 1);
 		int len = snprintf(num, sizeof(num), "%u", n);
 
+		if (prep)
+			prep();
+		armfd = (int)fd;
 		if (fd < 0 || write((int)fd, num, (size_t)len) != len)
 			exit(2);
 		rc = op();
 		if (rc == 0)
 			exit(0);
-		exit(rc == -ENOMEM || rc == -EAGAIN ? EXIT_CLEAN + (int)-rc : EXIT_UNCLEAN);
+		if (rc == SHORT)
+			exit(EXIT_SHORT);
+		exit(rc == -ENOMEM || rc == -EAGAIN || (extra_errno && rc == -extra_errno)
+			     ? EXIT_CLEAN + (int)-rc
+			     : EXIT_UNCLEAN);
 	}
 	if (pid < 0)
 		return -1;
@@ -122,21 +296,34 @@ static int step(long (*op)(void), unsigned n, long *pages_lost)
 	 */
 	while (wait4(-1, &(int){0}, 0, 0) > 0)
 		;
-	*pages_lost = before - free_pages();
+	count(&after);
+	lost->pages = before.pages - after.pages;
+	lost->inodes = before.inodes - after.inodes;
+	lost->names = before.names - after.names;
 	return status;
 }
 
-static void walk(const char *name, long (*op)(void))
+/* fs: a file system walk, whose line also tells of inodes, names and leftovers. */
+static void walk_any(const char *name, long (*op)(void), void (*prep_fn)(void), int extra, bool fs)
 {
-	unsigned n, enomem = 0, eagain = 0, killed = 0;
-	long lost = 0;
+	unsigned n, enomem = 0, eagain = 0, enfile = 0, shortw = 0, killed = 0;
+	struct counts lost = {0};
+	const char *left;
 
+	prep = prep_fn;
+	extra_errno = extra;
 	for (n = 1; n <= MAX_N; n++) {
 		int st = step(op, n, &lost);
 
-		if (lost) {
-			printf("t_failnth: FAIL: %s N=%u: %ld pages not given back\n", name, n,
-			       lost);
+		if (lost.pages || lost.inodes || lost.names) {
+			printf("t_failnth: FAIL: %s N=%u: %ld pages, %ld inodes, %ld names not "
+			       "given back\n",
+			       name, n, lost.pages, lost.inodes, lost.names);
+			failures++;
+			return;
+		}
+		if ((left = leftover())) {
+			printf("t_failnth: FAIL: %s N=%u: %s left behind\n", name, n, left);
 			failures++;
 			return;
 		}
@@ -146,6 +333,10 @@ static void walk(const char *name, long (*op)(void))
 			enomem++;
 		else if (WIFEXITED(st) && WEXITSTATUS(st) == EXIT_CLEAN + EAGAIN)
 			eagain++;
+		else if (extra == ENFILE && WIFEXITED(st) && WEXITSTATUS(st) == EXIT_CLEAN + ENFILE)
+			enfile++;
+		else if (fs && WIFEXITED(st) && WEXITSTATUS(st) == EXIT_SHORT)
+			shortw++;
 		else if (WIFSIGNALED(st))
 			killed++;
 		else {
@@ -160,9 +351,25 @@ static void walk(const char *name, long (*op)(void))
 		failures++;
 		return;
 	}
-	printf("t_failnth: %s: N=1..%u failed cleanly (%u ENOMEM, %u EAGAIN, %u killed in a "
-	       "page fault), N=%u succeeded, 0 pages leaked\n",
-	       name, n - 1, enomem, eagain, killed, n);
+	if (fs)
+		printf("t_failnth: %s: N=1..%u failed cleanly (%u ENOMEM, %u ENFILE, %u short "
+		       "writes, %u EAGAIN, %u killed), N=%u succeeded, 0 pages, 0 inodes, 0 names "
+		       "leaked, nothing left behind\n",
+		       name, n - 1, enomem, enfile, shortw, eagain, killed, n);
+	else
+		printf("t_failnth: %s: N=1..%u failed cleanly (%u ENOMEM, %u EAGAIN, %u killed "
+		       "in a page fault), N=%u succeeded, 0 pages leaked\n",
+		       name, n - 1, enomem, eagain, killed, n);
+}
+
+static void walk(const char *name, long (*op)(void))
+{
+	walk_any(name, op, 0, 0, false);
+}
+
+static void walk_fs(const char *name, long (*op)(void), void (*prep_fn)(void), int extra)
+{
+	walk_any(name, op, prep_fn, extra, true);
 }
 
 /* The file itself, as Linux: a write arms, a read shows what is left, 0 once injected. */
@@ -205,5 +412,11 @@ int main(int argc, char **argv)
 	walk("brk+touch", op_brk);
 	walk("open /proc/self/stat", op_open_stat);
 	walk("open /proc/self/maps", op_open_maps);
+	walk_fs("pipe2", op_pipe2, 0, ENFILE);
+	walk_fs("open O_CREAT /tmp", op_creat, 0, 0);
+	walk_fs("mkdir /tmp", op_mkdir, 0, 0);
+	walk_fs("write growing a file", op_grow, prep_grow, 0);
+	walk_fs("symlink", op_symlink, 0, 0);
+	walk_fs("rename", op_rename, prep_rename, 0);
 	return failures ? 1 : 0;
 }

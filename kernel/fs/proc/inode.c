@@ -40,6 +40,8 @@ static const char *node_name(int node)
 		return "sys/kernel/randomize_va_space";
 	case PROC_NODE_RNG_VARIANT:
 		return "sys/kernel/rng_variant";
+	case PROC_NODE_FAIL_NTH:
+		return "fail-nth";
 	default:
 		for (unsigned i = 0; i < sizeof(pid_nodes) / sizeof(pid_nodes[0]); i++)
 			if ((int)pid_nodes[i] == node)
@@ -77,11 +79,12 @@ struct inode *proc_inode(struct inode *parent, int node, int pid, int sub)
 		mode = S_IFDIR | 0500; /* Linux's dr-x------, the task's own */
 	else if (is_dir(node))
 		mode = S_IFDIR | 0555;
-	else if (node == PROC_NODE_RANDOMIZE_VA_SPACE || node == PROC_NODE_RNG_VARIANT)
+	else if (node == PROC_NODE_RANDOMIZE_VA_SPACE || node == PROC_NODE_RNG_VARIANT ||
+		 node == PROC_NODE_FAIL_NTH)
 		mode = S_IFREG | 0644;
 	else
 		mode = S_IFREG | 0444;
-	ino = inode_alloc(mode, &proc_iops);
+	ino = inode_alloc(mode, &proc_iops, 0);
 	if (!ino)
 		return 0;
 	ino->ino = node == PROC_FD_LINK ? PROC_FD_INO(pid, sub)
