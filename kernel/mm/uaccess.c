@@ -1,26 +1,54 @@
 /* User memory access: see uaccess.h. */
 #include "kernel/mm/mm.h"
+#include "kernel/mm/pmm.h"
 #include "kernel/mm/uaccess.h"
 #include "kernel/lib/errno.h"
 
 uint64_t __copy_user(void *dst, const void *src, uint64_t n);
 int __get_user_u8(uint8_t *dst, const uint8_t *src);
 
+struct mm_struct *(*uaccess_current_mm)(void);
+
 bool access_ok(uint64_t addr, uint64_t size)
 {
 	return addr < TASK_SIZE && size <= TASK_SIZE - addr;
 }
 
+/*
+ * The mappings under [addr, addr + n) must allow the access, as Linux's
+ * handle_mm_fault decides for a kernel access to a user page: a PROT_NONE
+ * page (mprotect leaves its frame mapped for the kernel, user bit clear) or
+ * a hole is EFAULT, never read or written behind the user's back.  x86
+ * reads wherever it may write or execute.
+ */
+static bool vmas_allow(uint64_t addr, uint64_t n, bool write)
+{
+	struct mm_struct *mm = uaccess_current_mm ? uaccess_current_mm() : 0;
+	uint32_t need = write ? VM_WRITE : VM_READ | VM_WRITE | VM_EXEC;
+	uint64_t end = addr + n;
+
+	if (!mm)
+		return true; /* a kernel thread: no user mappings to honour */
+	while (addr < end) {
+		struct vm_area *v = find_vma(mm, addr);
+
+		if (!v || !(v->flags & need))
+			return false;
+		addr = v->end;
+	}
+	return true;
+}
+
 int copy_from_user(void *dst, uint64_t src, size_t n)
 {
-	if (!access_ok(src, n))
+	if (!access_ok(src, n) || !vmas_allow(src, n, false))
 		return -EFAULT;
 	return __copy_user(dst, (const void *)src, n) ? -EFAULT : 0;
 }
 
 int copy_to_user(uint64_t dst, const void *src, size_t n)
 {
-	if (!access_ok(dst, n))
+	if (!access_ok(dst, n) || !vmas_allow(dst, n, true))
 		return -EFAULT;
 	return __copy_user((void *)dst, src, n) ? -EFAULT : 0;
 }
@@ -28,8 +56,12 @@ int copy_to_user(uint64_t dst, const void *src, size_t n)
 long strncpy_from_user(char *dst, uint64_t src, size_t max)
 {
 	for (size_t i = 0; i < max; i++) {
-		if (!access_ok(src + i, 1) ||
-		    __get_user_u8((uint8_t *)dst + i, (const uint8_t *)(src + i)))
+		uint64_t a = src + i;
+		/* The mapping is checked once per page the string reaches. */
+		bool new_page = i == 0 || a % PAGE_SIZE == 0;
+
+		if (!access_ok(a, 1) || (new_page && !vmas_allow(a, 1, false)) ||
+		    __get_user_u8((uint8_t *)dst + i, (const uint8_t *)a))
 			return -EFAULT;
 		if (!dst[i])
 			return (long)i;

@@ -10,7 +10,11 @@
 #include <stddef.h>
 #include <stdint.h>
 
+struct mm_struct;
+
 bool access_ok(uint64_t addr, uint64_t size);
+/* The address space copies check against (the task layer installs it: current->mm). */
+extern struct mm_struct *(*uaccess_current_mm)(void);
 int copy_from_user(void *dst, uint64_t src, size_t n);
 int copy_to_user(uint64_t dst, const void *src, size_t n);
 /* Length of the string copied (without the NUL), -EFAULT, or -ENAMETOOLONG if >= max. */

@@ -11,6 +11,7 @@
 #include "kernel/lib/errno.h"
 #include "kernel/mm/mm.h"
 #include "kernel/mm/pmm.h"
+#include "kernel/mm/uaccess.h"
 #include "kernel/task/fail_nth.h"
 #include "kernel/task/process.h"
 #include "kernel/task/sched.h"
@@ -74,10 +75,16 @@ void __stack_chk_fail(void)
 	do_exit(W_SIGNALED(SIGABRT));
 }
 
+static struct mm_struct *current_mm(void)
+{
+	return current ? current->mm : 0;
+}
+
 void task_fault_init(void)
 {
 	user_fault_hook = user_fault;
 	uaccess_fault_hook = uaccess_fault;
+	uaccess_current_mm = current_mm;
 	return_to_user_hook = preempt_from_user;
 	account_minor_fault = count_minor_fault;
 	pmm_fail_hook = should_fail_alloc;

@@ -105,7 +105,7 @@ static int unmap(void)
 
 static int protnone(void)
 {
-	long p = mmap_anon(2 * 4096, 0), pid;
+	long p = mmap_anon(2 * 4096, 0), pid, m;
 	struct timespec *ts = (struct timespec *)p;
 	int status;
 
@@ -119,6 +119,15 @@ static int protnone(void)
 	check("open PROT_NONE path", open((const char *)p, 0), -EFAULT);
 	check("getrandom into PROT_NONE", getrandom((void *)p, 16, 0), -EFAULT);
 	check("clock_gettime into PROT_NONE", syscall2(__NR_clock_gettime, 1, p), -EFAULT);
+	/* A page that held data and was then made PROT_NONE: the same answers. */
+	m = mmap_anon(4096, 3);
+	*(volatile char *)m = 'x';
+	check("mprotect PROT_NONE", syscall3(__NR_mprotect, m, 4096, 0), 0);
+	check("write from an mprotected PROT_NONE page", write(1, (void *)m, 16), -EFAULT);
+	check("read into an mprotected PROT_NONE page", read(0, (void *)m, 16), -EFAULT);
+	check("open an mprotected PROT_NONE path", open((const char *)m, 0), -EFAULT);
+	check("mprotect back to read-write", syscall3(__NR_mprotect, m, 4096, 3), 0);
+	check("the data survived", *(volatile char *)m, 'x');
 	pid = fork();
 	if (pid == 0) {
 		printf("t_reliab: read %d from PROT_NONE\n", *(volatile char *)p);
