@@ -16,6 +16,8 @@
 #                      or bare ESP image only (not make img's disk)
 #   --deterministic    TCG with -icount shift=0 and a fixed seed: the TSC
 #                      counts guest instructions, identical on every run
+#                      (serial output goes through a file, not a FIFO, so a
+#                      slow reader cannot stall the guest's UART writes)
 #   --timeout SEC      stop the guest after SEC seconds (default 300; exit 124)
 #   --log FILE         also write the serial output to FILE, byte for byte
 #   --accel auto|kvm|tcg  auto (default): KVM when it really boots OVMF here
@@ -250,7 +252,13 @@ if [ "$no_serial" = 1 ]; then
 elif [ -t 0 ]; then
 	args+=(-chardev stdio,id=ser0,signal=off -serial chardev:ser0)
 else
-	mkfifo "$tmp/ser.in" "$tmp/ser.out"
+	mkfifo "$tmp/ser.in"
+	# --deterministic: the output side is a regular file, not a FIFO.  A
+	# FIFO that its reader (the loop below) drains late makes QEMU's UART
+	# retry its write in host time while the guest polls the line status
+	# register: a host-load-dependent number of guest instructions, which
+	# under -icount shifts the TSC and jiffies of everything after it.
+	if [ "$deterministic" = 1 ]; then : >"$tmp/ser.out"; else mkfifo "$tmp/ser.out"; fi
 	args+=(-chardev "pipe,id=ser0,path=$tmp/ser" -serial chardev:ser0)
 	piped=1
 fi
@@ -353,7 +361,11 @@ while IFS= read -r line || [ -n "$line" ]; do
 		;;
 	*"aslrbench loader: returning to the firmware"*) [ "$loader_failed" = 0 ] || kill "$qpid" 2>/dev/null || true ;;
 	esac
-done <"$serial_src"
+done < <(if [ "$piped" = 1 ] && [ "$deterministic" = 1 ]; then
+	tail -c +1 -s 0.2 -f --pid="$qpid" "$serial_src"
+else
+	cat "$serial_src"
+fi)
 set +e
 wait "$qpid"
 st=$?

@@ -292,7 +292,13 @@ static void collision_child(int idx, long pool, long hz)
 	int victim = find_victim(hz, (int)(getpid() + pool - idx));
 	uint64_t seen = now_jiffies(), cs, first, last, n, target;
 
-	if (victim < 0)
+	/*
+	 * Only a child whose pid is below the victim's can reach its pid +
+	 * jiffies: when the pids wrapped (at 32768) between this child and the
+	 * victim, the target would lie 2^64 jiffies ahead and the child would
+	 * sleep forever (its parent, and the lab, waiting for it).
+	 */
+	if (victim < 0 || victim <= getpid())
 		exit(1);
 	snprintf(vpid, sizeof(vpid), "%d", victim);
 	cs = stat_field(vpid, 22, 0);
