@@ -11,45 +11,13 @@
 
 #include "rng/chacha20_batched.h"
 #include "rng/rng.h"
+#include "tests/rng/fake_platform.h"
 #include "tests/rng/tap_check.h"
-
-static uint64_t t_jiffies = 5000, t_cycles = 123456789;
-
-static uint32_t f_pid(void)
-{
-	return 1000;
-}
-
-static uint64_t f_jiffies(void)
-{
-	return t_jiffies;
-}
-
-static uint64_t f_cycles(void)
-{
-	return t_cycles;
-}
-
-static const struct rng_platform fake = {
-	.current_pid = f_pid,
-	.jiffies = f_jiffies,
-	.get_cycles = f_cycles,
-	.hz = 100,
-};
-
-static const char seed[] = "aslrbench-test-seed";
-
-static void setup(void)
-{
-	t_jiffies = 5000;
-	t_cycles = 123456789;
-	rng_set_platform(&fake);
-}
 
 /* ---- chacha20-batched: Linux 6.6 batch layout ----------------------------------
  * The batch is _get_random_bytes(96): bytes 32..63 of the fast-key-erasure
  * block (whose bytes 0..31 become the per-CPU key) and one more block under
- * the old key with counter 1.  Independent vectors: tests/sh/crng-replay.sh.
+ * the old key with counter 1.  Independent vectors: tests/sh/rngtool.sh.
  */
 static void chacha_ref_blocks(const uint8_t key[32], uint8_t *out, int n)
 {

@@ -13,42 +13,8 @@
 #include "rng/pool.h"
 #include "rng/rng.h"
 #include "rng/variants.h"
+#include "tests/rng/fake_platform.h"
 #include "tests/rng/tap_check.h"
-
-static uint32_t t_pid = 1000;
-static uint64_t t_jiffies = 5000, t_cycles = 123456789;
-
-static uint32_t f_pid(void)
-{
-	return t_pid;
-}
-
-static uint64_t f_jiffies(void)
-{
-	return t_jiffies;
-}
-
-static uint64_t f_cycles(void)
-{
-	return t_cycles;
-}
-
-static const struct rng_platform fake = {
-	.current_pid = f_pid,
-	.jiffies = f_jiffies,
-	.get_cycles = f_cycles,
-	.hz = 100,
-};
-
-static const char seed[] = "aslrbench-test-seed";
-
-static void setup(void)
-{
-	t_pid = 1000;
-	t_jiffies = 5000;
-	t_cycles = 123456789;
-	rng_set_platform(&fake);
-}
 
 /* ---- registry ---------------------------------------------------------------- */
 START_TEST(test_registry_order)
