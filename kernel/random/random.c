@@ -164,12 +164,6 @@ unsigned int get_random_int(void)
 	return cur->get_u32();
 }
 
-void add_interrupt_randomness(int irq)
-{
-	if (ready)
-		rng_add_interrupt_randomness((uint32_t)irq, rdtsc());
-}
-
 void add_input_randomness(unsigned int type, unsigned int code, unsigned int value)
 {
 	if (ready)

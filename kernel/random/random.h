@@ -13,8 +13,7 @@
 int random_init(const char *variant, char *err, unsigned long errlen);
 unsigned int get_random_int(void);
 const struct rng_variant *rng_current(void);
-int rng_select(const char *name);	/* -EINVAL unknown, -ENODEV unavailable */
-void add_interrupt_randomness(int irq); /* an IRQF_SAMPLE_RANDOM interrupt */
+int rng_select(const char *name); /* -EINVAL unknown, -ENODEV unavailable */
 /* an input event (2.6.29 drivers/input/input.c: input_event) */
 #define EV_KEY 0x01
 void add_input_randomness(unsigned int type, unsigned int code, unsigned int value);
