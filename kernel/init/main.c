@@ -108,6 +108,10 @@ static void start_init(void)
 	vfs_init();
 	initramfs_unpack(boot_info_copy.initrd_size ? phys_to_virt(boot_info_copy.initrd_phys) : 0,
 			 boot_info_copy.initrd_size);
+	if (boot_info_copy.initrd_size) /* the message of Linux's free_initrd_mem */
+		kprintf("Freeing initrd memory: %luK\n",
+			free_initrd_mem(boot_info_copy.initrd_phys, boot_info_copy.initrd_size) *
+				4);
 	proc_init_fs(); /* mounted on the root's /proc */
 	idle_task.dumpable = 1;
 	for (int fd = 0; fd < 3; fd++)

@@ -286,6 +286,27 @@ void pmm_free_pages(uint64_t phys, size_t count)
 	}
 }
 
+/*
+ * Linux's free_initrd_mem: once the archive is unpacked into the ramfs its
+ * pages (loader data, which the allocator never owned) join the free pool.
+ * Pages above the highest usable page have no bit and stay out.
+ * Returns the pages freed.
+ */
+uint64_t free_initrd_mem(uint64_t phys, uint64_t size)
+{
+	uint64_t first = phys / PAGE_SIZE, last = (phys + size + PAGE_SIZE - 1) / PAGE_SIZE;
+	uint64_t before = nfree;
+
+	if (phys % PAGE_SIZE || !size)
+		return 0;
+	for (uint64_t pfn = first; pfn < last && pfn < npages; pfn++) {
+		refs[pfn] = 0;
+		mark_free(pfn);
+	}
+	ntotal += nfree - before;
+	return nfree - before;
+}
+
 void pmm_free_page(uint64_t phys)
 {
 	pmm_free_pages(phys, 1);

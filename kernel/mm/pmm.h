@@ -16,6 +16,8 @@ extern bool (*pmm_fail_hook)(void);	/* true: fail this allocation (fail-nth) */
 uint64_t pmm_alloc_page(void);		/* physical address, 0 when none left */
 uint64_t pmm_alloc_pages(size_t count); /* contiguous */
 void pmm_free_page(uint64_t phys);
+/* The unpacked initramfs's pages go to the allocator (loader data until then). */
+uint64_t free_initrd_mem(uint64_t phys, uint64_t size);
 void pmm_free_pages(uint64_t phys, size_t count);
 uint64_t pmm_free_count(void);
 uint64_t pmm_total_count(void);
