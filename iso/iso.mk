@@ -7,14 +7,29 @@ export SOURCE_DATE_EPOCH
 # EXTRA's contents (which have no rule here) are always repacked, and a build
 # without EXTRA after one with it drops them; an unchanged archive keeps its
 # date, so the ESP is not rebuilt for nothing.
-INITRD_DIRS := iso/rootfs $(EXTRA)
+#
+# Between the two, the build installs Linux test programs (issue 14, exec
+# from files): /bin/lx_exec, /bin/lx_musl, /bin/lx_musl_dyn (a dynamic musl
+# PIE) and musl's dynamic linker, /lib/ld-musl-x86_64.so.1 (Debian's musl,
+# self-contained: it is its own libc), so init= and the linux suite can exec
+# them from the file system.
+INITRD_PROGS := $(BUILD)/initrd-progs
+INITRD_DIRS := iso/rootfs $(INITRD_PROGS) $(EXTRA)
 INITRD_FILES := $(shell find iso/rootfs -print 2>/dev/null)
 INITRD_STAMP := $(BUILD)/initrd.extra
 $(shell mkdir -p $(BUILD); if [ -n "$(EXTRA)" ] || [ ! -e $(INITRD_STAMP) ] || \
 	[ "$$(cat $(INITRD_STAMP) 2>/dev/null)" != "$(EXTRA)" ]; then \
 	echo "$(EXTRA)" >$(INITRD_STAMP); fi)
 
-$(BUILD)/initrd.cpio: scripts/mkcpio.py $(INITRD_FILES) $(INITRD_STAMP)
+$(INITRD_PROGS).stamp: $(BUILD)/user/linux/lx_exec $(BUILD)/user/linux/lx_musl \
+		$(BUILD)/user/linux/lx_musl_dyn $(BUILD)/user/linux/lx_badinterp /lib/ld-musl-x86_64.so.1
+	@echo "  INSTALL $(INITRD_PROGS)"
+	$(Q)rm -rf $(INITRD_PROGS) && mkdir -p $(INITRD_PROGS)/bin $(INITRD_PROGS)/lib
+	$(Q)cp $(filter $(BUILD)/%,$^) $(INITRD_PROGS)/bin/
+	$(Q)cp -L /lib/ld-musl-x86_64.so.1 $(INITRD_PROGS)/lib/
+	$(Q)touch $@
+
+$(BUILD)/initrd.cpio: scripts/mkcpio.py $(INITRD_FILES) $(INITRD_STAMP) $(INITRD_PROGS).stamp
 	@mkdir -p $(@D)
 	@echo "  CPIO    $@"
 	$(Q)$(if $(EXTRA),test -d "$(EXTRA)" || { echo "EXTRA=$(EXTRA): not a directory" >&2; exit 1; })

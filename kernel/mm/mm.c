@@ -17,6 +17,8 @@
 #include "kernel/lib/threads.h"
 
 static struct mm_struct mm_pool[NR_TASKS + 1];
+void (*exe_file_get)(void *file);
+void (*exe_file_put)(void *file);
 
 int mm_nr_free(void)
 {
@@ -79,6 +81,9 @@ void mm_put(struct mm_struct *mm)
 		write_cr3(vmm_kernel_pml4());
 	free_level(mm->pml4, 4);
 	pmm_free_page(mm->pml4);
+	if (mm->exe_file && exe_file_put)
+		exe_file_put(mm->exe_file);
+	mm->exe_file = 0;
 	mm->users = 0;
 }
 
@@ -120,6 +125,8 @@ struct mm_struct *mm_dup(struct mm_struct *old)
 	memcpy(mm, old, sizeof(*mm));
 	mm->pml4 = pml4;
 	mm->users = 1;
+	if (mm->exe_file && exe_file_get) /* the copy holds its own reference */
+		exe_file_get(mm->exe_file);
 	if (dup_level(phys_to_virt(pml4), phys_to_virt(old->pml4), 4)) {
 		/* Half-copied: the parent keeps its (now COW) pages; drop ours. */
 		mm_put(mm);

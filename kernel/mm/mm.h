@@ -45,7 +45,16 @@ struct mm_struct {
 	uint8_t at_random[16];
 	uint64_t rss_pages;
 	bool elf_exec; /* an ET_EXEC program: at its link address, no exe-base draw */
+	/*
+	 * The executable's file (Linux's mm->exe_file, /proc/<pid>/exe): a
+	 * file-system inode the mm layer cannot name, held through the hooks
+	 * below (set by fs); NULL for a built-in program.
+	 */
+	void *exe_file;
 };
+
+extern void (*exe_file_get)(void *file);
+extern void (*exe_file_put)(void *file);
 
 struct mm_struct *mm_create(void);		 /* empty user half, kernel half shared */
 struct mm_struct *mm_dup(struct mm_struct *old); /* fork: copy-on-write */

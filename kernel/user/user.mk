@@ -96,3 +96,18 @@ $(BUILD)/user/progtab.o: $(BUILD)/user/progtab.asm $(USER_PROGS:%=$(BUILD)/user/
 # The fuzzer is two files: its generator links into it.
 $(BUILD)/user/fuzz.elf: $(BUILD)/user/fuzz_gen.o
 $(BUILD)/user/fuzz.o $(BUILD)/user/fuzz_gen.o: kernel/user/fuzz.h
+
+# lx_exec (tests/linux/lx_exec.c): execve from files, #! scripts, the exec
+# errors.  It runs from the initramfs (/bin/lx_exec, see iso/iso.mk), not
+# from the built-in table: its checks exec its own file.
+$(BUILD)/user/linux/lx_exec: tests/linux/lx_exec.c
+	@mkdir -p $(@D)
+	@echo "  MUSLCC  $@"
+	$(Q)musl-gcc -static $(LINUX_CFLAGS) -o $@ $<
+
+# lx_badinterp: a dynamic musl PIE whose PT_INTERP names a file that does
+# not exist (exec gives ENOENT, as Linux); installed as /bin/lx_badinterp.
+$(BUILD)/user/linux/lx_badinterp: tests/linux/lx_test.c
+	@mkdir -p $(@D)
+	@echo "  MUSLCC  $@"
+	$(Q)musl-gcc -fPIE -pie $(LINUX_CFLAGS) -Wl,--dynamic-linker=/lib/ld-lx-missing.so.1 -o $@ $<

@@ -7,6 +7,7 @@
  */
 #include "kernel/fs/proc/internal.h"
 #include "kernel/lib/vsprintf.h"
+#include "kernel/fs/vfs.h"
 #include "kernel/mm/mm.h"
 
 static const char *vma_name(const struct mm_struct *mm, const struct vm_area *v, char *tmp,
@@ -14,7 +15,9 @@ static const char *vma_name(const struct mm_struct *mm, const struct vm_area *v,
 {
 	switch (v->kind) {
 	case VMA_EXE:
-		ksnprintf(tmp, len, "/bin/%s", mm->exe_name);
+		/* A program from a file: its path, as Linux; a built-in: /bin/NAME. */
+		if (!mm->exe_file || inode_path(mm->exe_file, tmp, len) < 0)
+			ksnprintf(tmp, len, "/bin/%s", mm->exe_name);
 		return tmp;
 	case VMA_HEAP:
 		return "[heap]";
@@ -34,7 +37,7 @@ long proc_pid_maps(struct task_struct *task, char *buf)
 		return 0;
 	for (int i = 0; i < mm->nvmas && n < PROC_BUF - 1; i++) {
 		const struct vm_area *v = &mm->vmas[i];
-		char tmp[48];
+		static char tmp[PATH_MAX];
 		const char *name = vma_name(mm, v, tmp, sizeof(tmp));
 		int len;
 
