@@ -68,6 +68,8 @@ long do_spawn(const char *name, int argc, char *const argv[]);
 long do_execve(const char *name, int argc, char *const argv[], int envc, char *const envp[]);
 
 __attribute__((noreturn)) void do_exit(int status);
+/* Set by init=PATH (kernel/init/init_path.c): pid 1 exited with this wait status. */
+extern void (*init_exit_hook)(int status);
 /* pid: > 0 that child, else any; status/utime/stime may be NULL. */
 long do_wait(int pid, int options, int *status, uint64_t *utime, uint64_t *stime);
 void task_fault_init(void); /* installs the fault hooks arch and mm call up through */

@@ -12,7 +12,11 @@
  * checks exec /proc/self/exe's target.
  *
  * Usage: lx_exec [all]; prints one "ok"/"FAIL" line per check and exits 0
- * when every check passed.  The other argv[1] values are its own children.
+ * when every check passed.  lx_exec init [ARG...]: first what Linux gives
+ * an init= program (argv[0] its path, the arguments, envp exactly HOME=/
+ * TERM=linux, fds 0, 1, 2 open; pid 1 when it is one: boot it with
+ * init=/bin/lx_exec -- init ARG...), then all.  The other argv[1] values
+ * are its own children.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -278,6 +282,29 @@ static void check_errors(void)
 	unlink(tpath("lx_exec_l2"));
 }
 
+/* What an init= program gets (Linux's kernel_init: argv_init, envp_init). */
+static void check_init(int argc, char **argv, char **envp)
+{
+	int fds = 1;
+
+	check(!strcmp(argv[0], self), "init: argv[0] is its path");
+	printf("  init: %d arguments after argv[1]:", argc - 2);
+	for (int i = 2; i < argc; i++)
+		printf(" '%s'", argv[i]);
+	printf("\n");
+	check(envp[0] && !strcmp(envp[0], "HOME=/") && envp[1] && !strcmp(envp[1], "TERM=linux") &&
+		      !envp[2],
+	      "init: envp is exactly HOME=/ TERM=linux");
+	for (int fd = 0; fd < 3; fd++)
+		fds &= fcntl(fd, F_GETFD) >= 0;
+	check(fds, "init: fds 0, 1, 2 open");
+	if (getpid() == 1)
+		check(getppid() == 0, "init: pid 1, parent 0");
+	else
+		printf("  init: pid %d, not 1 (not booted as init=): pid check left out\n",
+		       (int)getpid());
+}
+
 int main(int argc, char **argv, char **envp)
 {
 	ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
@@ -293,6 +320,8 @@ int main(int argc, char **argv, char **envp)
 		return 3;
 	if (argc >= 2 && (!strcmp(argv[1], "child") || !strcmp(argv[1], "shebang two")))
 		return child(argc, argv, envp);
+	if (argc >= 2 && !strcmp(argv[1], "init"))
+		check_init(argc, argv, envp);
 	snprintf(tmp, sizeof(tmp), "/tmp/lx_exec.%d/", (int)getpid());
 	check(mkdir(tmp, 0755) == 0, "a scratch directory in /tmp");
 	check_exec();

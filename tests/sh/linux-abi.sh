@@ -61,6 +61,11 @@ log=$(build/user/linux/lx_exec 2>&1)
 tap_check $? "lx_exec: every check passes on the host" "$(grep -v '^ok ' <<<"$log")"
 grep -q '^lx_exec: [0-9]* passed, 0 failed$' <<<"$log"
 tap_check $? "lx_exec: prints its summary line"
+# What an init= program gets, as the kernel's init= boots give it.
+log=$(env -i HOME=/ TERM=linux "$top/build/user/linux/lx_exec" init a 'b c' 2>&1)
+tap_check $? "lx_exec init: argv, envp, fds as Linux's init= gets them" "$(grep -v '^ok ' <<<"$log")"
+grep -q "^  init: 2 arguments after argv\[1\]: 'a' 'b c'$" <<<"$log"
+tap_check $? "lx_exec init: prints its arguments"
 # A missing interpreter: execve's ENOENT, which bash reports as "No such file"
 # (5.2: "required file not found", its wording for ENOENT of an existing file).
 log=$(build/user/linux/lx_badinterp 2>&1)
