@@ -152,8 +152,12 @@ static int open_interp(struct exec_ctx *c)
 	const char *name;
 	int rc;
 
-	/* Not an ELF, or a bad one: the task layer's elf_check says why. */
-	if (elf_check(c->req.prog.image, c->req.prog.size, 0, &ei) || !ei.interp_len)
+	/*
+	 * Not an ELF, or a bad one: the task layer's elf_check says why.  A
+	 * built-in's PT_INTERP is not opened: the task layer refuses it.
+	 */
+	if (!c->prog_ino || elf_check(c->req.prog.image, c->req.prog.size, 0, &ei) ||
+	    !ei.interp_len)
 		return 0;
 	name = (const char *)c->req.prog.image + ei.interp_off;
 	rc = path_lookup(0, name, LOOKUP_FOLLOW, &c->interp_ino);
