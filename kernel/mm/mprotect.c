@@ -12,21 +12,8 @@
 #include "kernel/lib/errno.h"
 #include "kernel/mm/mm.h"
 #include "kernel/mm/pmm.h"
+#include "kernel/mm/vma.h"
 #include "kernel/mm/vmm.h"
-
-/* Splits region i at addr (inside it): [start, addr) stays at i, the rest at i + 1. */
-static void split_vma(struct mm_struct *mm, int i, uint64_t addr)
-{
-	struct vm_area tail = mm->vmas[i];
-
-	tail.start = addr;
-	tail.pgoff += addr - mm->vmas[i].start;
-	mm->vmas[i].end = addr;
-	for (int j = mm->nvmas; j > i + 1; j--)
-		mm->vmas[j] = mm->vmas[j - 1];
-	mm->vmas[i + 1] = tail;
-	mm->nvmas++;
-}
 
 /* Joins neighbours that mprotect made equal again (Linux's vma_merge). */
 static void merge_vmas(struct mm_struct *mm)
@@ -35,11 +22,11 @@ static void merge_vmas(struct mm_struct *mm)
 		struct vm_area *a = &mm->vmas[i], *b = &mm->vmas[i + 1];
 
 		if (a->end == b->start && a->flags == b->flags && a->kind == b->kind &&
-		    (a->kind != VMA_EXE || a->pgoff + (a->end - a->start) == b->pgoff)) {
+		    a->vm_file == b->vm_file && a->vm_ops == b->vm_ops &&
+		    ((a->kind != VMA_EXE && !a->vm_file) ||
+		     a->pgoff + (a->end - a->start) == b->pgoff)) {
 			a->end = b->end;
-			for (int j = i + 1; j < mm->nvmas - 1; j++)
-				mm->vmas[j] = mm->vmas[j + 1];
-			mm->nvmas--;
+			vma_remove(mm, i + 1); /* drops b's file reference; a keeps one */
 		} else {
 			i++;
 		}
@@ -101,11 +88,11 @@ int mm_mprotect(struct mm_struct *mm, uint64_t start, uint64_t end, uint32_t fla
 		if (v->end <= start || v->start >= end)
 			continue;
 		if (v->start < start) {
-			split_vma(mm, i, start);
+			vma_split(mm, i, start);
 			continue; /* the part at i + 1 is handled next */
 		}
 		if (v->end > end)
-			split_vma(mm, i, end);
+			vma_split(mm, i, end);
 		v = &mm->vmas[i];
 		v->flags = (v->flags & ~(uint32_t)(VM_READ | VM_WRITE | VM_EXEC)) | flags;
 		protect_ptes(mm, v->start, v->end, v->flags);
