@@ -17,12 +17,12 @@ KERNEL_C := \
 	kernel/console/fbcon.c kernel/console/fbcon_draw.c kernel/console/fbcon_vt.c \
 	kernel/console/keyboard.c kernel/console/psf.c kernel/console/serial.c \
 	kernel/fs/cpio.c kernel/fs/file.c kernel/fs/initramfs.c kernel/fs/inode.c kernel/fs/namei.c \
-	kernel/fs/filemap.c kernel/fs/open.c kernel/fs/pipe.c kernel/fs/tty.c \
+	kernel/fs/open.c kernel/fs/pipe.c kernel/fs/tty.c \
 	kernel/fs/proc/array.c kernel/fs/proc/base.c kernel/fs/proc/fd.c kernel/fs/proc/inode.c kernel/fs/proc/path.c kernel/fs/proc/root.c \
 	kernel/fs/proc/stat_format.c kernel/fs/proc/task_mmu.c \
 	kernel/init/boot_record.c kernel/init/jobs.c kernel/init/main.c \
 	kernel/lib/panic.c kernel/lib/printk.c kernel/lib/string.c kernel/lib/vsprintf.c \
-	kernel/mm/ioremap.c kernel/mm/layout.c kernel/mm/mm.c kernel/mm/mmap.c kernel/mm/pmm.c kernel/mm/uaccess.c \
+	kernel/mm/ioremap.c kernel/mm/layout.c kernel/mm/mm.c kernel/mm/pmm.c kernel/mm/uaccess.c \
 	kernel/mm/vmm.c \
 	kernel/random/random.c \
 	kernel/security/ptrace.c kernel/security/ptrace_rules.c \
@@ -39,6 +39,8 @@ KERNEL_C := \
 KERNEL_C += kernel/mm/mprotect.c kernel/task/binfmt_elf.c \
 	kernel/syscall/sys_linux.c kernel/syscall/sys_signal.c kernel/syscall/syscall_names.c \
 	kernel/test/test_linux.c
+# filemap: file-backed mmap and the region list (issue 14).
+KERNEL_C += kernel/mm/mmap.c kernel/fs/filemap.c kernel/test/test_linux_mmap.c
 KERNEL_ASM := \
 	kernel/arch/entry.asm kernel/arch/isr.asm kernel/arch/probe.asm kernel/arch/switch.asm
 KERNEL_OBJS := $(patsubst %.c,$(BUILD)/k/%.o,$(KERNEL_C) $(BENCH_SRCS) $(COMMON_SRCS)) \

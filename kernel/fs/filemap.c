@@ -62,7 +62,7 @@ int file_mmap_check(struct file *f, bool shared, bool write)
 		return -EACCES; /* FMODE_READ, checked for every mapping */
 	if (!ino)
 		return -ENODEV;
-	if (S_ISCHR(ino->mode) && ino->rdev == DEV_ZERO && !ino->op)
+	if (S_ISCHR(ino->mode) && ino->rdev == DEV_ZERO && !(ino->op && ino->op->open))
 		return shared ? -ENODEV : FILE_MMAP_ANON;
 	if (!ino->ramfs || !S_ISREG(ino->mode) || shared)
 		return -ENODEV;

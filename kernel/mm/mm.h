@@ -112,7 +112,10 @@ extern void (*account_minor_fault)(void);
 int mm_copy_to(struct mm_struct *mm, uint64_t va, const void *src, uint64_t len);
 /* put_user into mm: VM_WRITE regions of the user half only; 0 or -EFAULT/-ENOMEM. */
 int mm_put_user(struct mm_struct *mm, uint64_t va, const void *src, uint64_t len);
-/* mprotect: flags are VM_READ/WRITE/EXEC; -EINVAL unaligned, -ENOMEM a hole (mprotect.c). */
+/*
+ * mprotect: flags are VM_READ/WRITE/EXEC; -EINVAL unaligned, -ENOMEM a hole
+ * (the regions before it changed, as Linux) or NR_VMAS (mprotect.c).
+ */
 int mm_mprotect(struct mm_struct *mm, uint64_t start, uint64_t end, uint32_t flags);
 bool mm_range_free(struct mm_struct *mm, uint64_t start, uint64_t end);
 uint64_t mm_get_unmapped_area(struct mm_struct *mm, uint64_t len);

@@ -1,12 +1,11 @@
 /*
  * mprotect, as Linux's mm/mprotect.c: the range must be mapped throughout
- * (a hole: ENOMEM); the regions are split at its ends, given the new
- * protection, merged with equal neighbours again, and every present page's
- * entry is rewritten at once so the hardware enforces it: no write without
- * PROT_WRITE, NX without PROT_EXEC, and PROT_NONE pages lose their user bit
- * (Linux's _PAGE_PROTNONE clears the present bit instead; here the page
- * stays present for the kernel, which has no SMAP).  A page still shared
- * with a fork relative gains write access as copy-on-write, never directly.
+ * (a hole: ENOMEM, the regions before it changed, as Linux); the regions are split at its ends,
+ * given the new protection, merged with equal neighbours again, and every present page's entry is
+ * rewritten at once so the hardware enforces it: no write without PROT_WRITE, NX without PROT_EXEC,
+ * and PROT_NONE pages lose their user bit (Linux's _PAGE_PROTNONE clears the present bit instead;
+ * here the page stays present for the kernel, which has no SMAP).  A page still shared with a fork
+ * relative gains write access as copy-on-write, never directly.
  */
 #include "kernel/arch/cpu.h"
 #include "kernel/lib/errno.h"
@@ -57,42 +56,51 @@ static void protect_ptes(struct mm_struct *mm, uint64_t start, uint64_t end, uin
 
 int mm_mprotect(struct mm_struct *mm, uint64_t start, uint64_t end, uint32_t flags)
 {
-	uint64_t at = start;
+	uint64_t at = start, stop;
 	int need = 0;
 
 	if ((start | end) & (PAGE_SIZE - 1) || end < start || end > TASK_SIZE)
 		return -EINVAL;
 	if (start == end)
 		return 0;
-	/* The whole range mapped, with no hole (vmas are sorted). */
+	/* Up to the first hole (vmas are sorted); a hole at start: nothing changes. */
 	for (int i = 0; i < mm->nvmas && at < end; i++) {
 		const struct vm_area *v = &mm->vmas[i];
 
 		if (v->end <= at)
 			continue;
 		if (v->start > at)
-			return -ENOMEM;
-		if (v->start < start && start < v->end)
-			need++;
-		if (v->start < end && end < v->end)
-			need++;
+			break;
 		at = v->end;
 	}
-	if (at < end)
+	if (at == start)
 		return -ENOMEM;
+	/*
+	 * Linux 6.6's do_mprotect_pkey changes the regions in order and stops
+	 * at a hole with ENOMEM, the ones before it changed: the same here.
+	 */
+	stop = at < end ? at : end;
+	for (int i = 0; i < mm->nvmas; i++) {
+		const struct vm_area *v = &mm->vmas[i];
+
+		if (v->start < start && start < v->end)
+			need++;
+		if (v->start < stop && stop < v->end)
+			need++;
+	}
 	if (mm->nvmas + need > NR_VMAS)
 		return -ENOMEM;
 	for (int i = 0; i < mm->nvmas; i++) {
 		struct vm_area *v = &mm->vmas[i];
 
-		if (v->end <= start || v->start >= end)
+		if (v->end <= start || v->start >= stop)
 			continue;
 		if (v->start < start) {
 			vma_split(mm, i, start);
 			continue; /* the part at i + 1 is handled next */
 		}
-		if (v->end > end)
-			vma_split(mm, i, end);
+		if (v->end > stop)
+			vma_split(mm, i, stop);
 		v = &mm->vmas[i];
 		v->flags = (v->flags & ~(uint32_t)(VM_READ | VM_WRITE | VM_EXEC)) | flags;
 		protect_ptes(mm, v->start, v->end, v->flags);
@@ -100,5 +108,5 @@ int mm_mprotect(struct mm_struct *mm, uint64_t start, uint64_t end, uint32_t fla
 	merge_vmas(mm);
 	if ((read_cr3() & PTE_ADDR) == mm->pml4)
 		write_cr3(read_cr3());
-	return 0;
+	return stop < end ? -ENOMEM : 0;
 }

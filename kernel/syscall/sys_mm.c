@@ -75,7 +75,7 @@ long sys_mmap(const struct syscall_args *a)
 		return -EBADF;
 	if (!len || (prot & ~7ULL))
 		return -EINVAL;
-	if ((flags & MAP_TYPE) == MAP_SHARED_VALIDATE && (flags & ~(uint64_t)LEGACY_MAP_MASK))
+	if (f && (flags & MAP_TYPE) == MAP_SHARED_VALIDATE && (flags & ~(uint64_t)LEGACY_MAP_MASK))
 		return -EOPNOTSUPP;
 	if ((flags & MAP_TYPE) != MAP_PRIVATE && (flags & MAP_TYPE) != MAP_SHARED &&
 	    (flags & MAP_TYPE) != MAP_SHARED_VALIDATE)
