@@ -54,6 +54,16 @@ tap_check $? "lx_musl_dyn: has PT_INTERP (the kernel runs it from a file, refuse
 	[ "$(readelf -hW build/user/linux/lx_glibc_pie | awk '/Type:/{print $2}')" = DYN ]
 tap_check $? "lx_glibc is ET_EXEC, lx_glibc_pie ET_DYN"
 
+# filemap: tests/linux/lx_mmap.c (file-backed mmap, munmap/mprotect of any range).
+for p in lx_mmap_musl lx_mmap_glibc; do
+	out=$(make -s --no-print-directory "build/user/linux/$p" 2>&1)
+	tap_check $? "build $p" "$out"
+	log=$("build/user/linux/$p" 2>&1)
+	st=$?
+	tap_check "$st" "$p: every check passes on the host" "$(grep -v '^ok ' <<<"$log")"
+	grep -q '^lx_mmap: [0-9]* passed, 0 failed$' <<<"$log"
+	tap_check $? "$p: prints its summary line"
+done
 # lx_exec: from its file (its checks exec /proc/self/exe's target).
 out=$(make -s --no-print-directory build/user/linux/lx_exec build/user/linux/lx_badinterp 2>&1)
 tap_check $? "build lx_exec and lx_badinterp" "$out"

@@ -39,14 +39,19 @@ long proc_pid_maps(struct task_struct *task, char *buf)
 		const struct vm_area *v = &mm->vmas[i];
 		static char tmp[PATH_MAX];
 		const char *name = vma_name(mm, v, tmp, sizeof(tmp));
+		uint32_t dev = v->kind == VMA_EXE ? (8 << 8) | 1 : 0;
+		uint64_t ino = v->kind == VMA_EXE ? 1000UL + (uint64_t)(mm->exe_name[0]) : 0UL;
 		int len;
 
+		if (v->vm_file) {
+			/* show_map_vma: the file's device, inode and d_path. */
+			v->vm_ops->show(v->vm_file, tmp, sizeof(tmp), &dev, &ino);
+			name = tmp;
+		}
 		len = ksnprintf(buf + n, PROC_BUF - n, "%08lx-%08lx %c%c%c%c %08lx %02x:%02x %lu ",
 				v->start, v->end, (v->flags & VM_READ) ? 'r' : '-',
 				(v->flags & VM_WRITE) ? 'w' : '-', (v->flags & VM_EXEC) ? 'x' : '-',
-				'p', v->pgoff, name && v->kind == VMA_EXE ? 8 : 0,
-				name && v->kind == VMA_EXE ? 1 : 0,
-				v->kind == VMA_EXE ? 1000UL + (uint64_t)(mm->exe_name[0]) : 0UL);
+				'p', v->pgoff, dev >> 8, dev & 0xff, ino);
 		if (len < 0 || (size_t)len >= PROC_BUF - n)
 			break;
 		n += (size_t)len;
