@@ -2,7 +2,8 @@
  * exec from the file system (kernel/syscall/exec_file.c): programs the
  * build installs into the initramfs (iso/iso.mk) run from their files:
  * lx_exec checks execve, #! scripts and the exec errors from ring 3; the
- * dynamic musl PIE runs through its PT_INTERP, musl's ld.so, placed where
+ * dynamic musl and glibc PIEs run through their PT_INTERP (musl's ld.so,
+ * glibc's ld-linux-x86-64.so.2, which maps libc.so.6), placed where
  * 2.6.29 and 6.6 put it (top-down below mmap_base and what is mapped
  * there, no draw of its own); a program whose interpreter is missing gives
  * ENOENT and the kernel runs on.
@@ -69,6 +70,15 @@ static enum ktest_result linux_exec_dynamic(struct ktest_ctx *t)
 	return expect(t, "/bin/lx_musl_dyn", exit7, W_EXITCODE(7));
 }
 KTEST(linux_exec_dynamic);
+
+/* The same as a dynamic glibc PIE: ld-linux-x86-64.so.2 maps libc.so.6 from its file. */
+static enum ktest_result linux_exec_glibc_dynamic(struct ktest_ctx *t)
+{
+	char *argv[] = {"/bin/lx_glibc_dyn", 0};
+
+	return expect(t, "/bin/lx_glibc_dyn", argv, W_EXITCODE(0));
+}
+KTEST(linux_exec_glibc_dynamic);
 
 /* The interpreter's region: anonymous (copied) and executable, in the child's mm. */
 static const struct vm_area *interp_text(struct mm_struct *mm)

@@ -124,3 +124,11 @@ $(BUILD)/user/linux/lx_badinterp: tests/linux/lx_test.c
 	@mkdir -p $(@D)
 	@echo "  MUSLCC  $@"
 	$(Q)musl-gcc -fPIE -pie $(LINUX_CFLAGS) -Wl,--dynamic-linker=/lib/ld-lx-missing.so.1 -o $@ $<
+
+# lx_glibc_dyn: lx_test as a dynamic glibc PIE (PT_INTERP
+# /lib64/ld-linux-x86-64.so.2, libc.so.6 mapped by ld.so with mmap of the
+# file); installed as /bin/lx_glibc_dyn with glibc's runtime (iso/iso.mk).
+$(BUILD)/user/linux/lx_glibc_dyn: tests/linux/lx_test.c
+	@mkdir -p $(@D)
+	@echo "  GLIBCC  $@"
+	$(Q)gcc -fPIE -pie $(LINUX_CFLAGS) -o $@ $<
