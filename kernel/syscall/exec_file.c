@@ -8,7 +8,8 @@
  * regular ramfs file (else EACCES: a directory, a device, a /proc file) the
  * caller may execute (MAY_EXEC: EACCES, and root too when no x bit is set
  * at all).  Not done: setuid/setgid bits (the credentials do not change),
- * ETXTBSY (no deny_write_access: the loader copies the file).
+ * ETXTBSY (no deny_write_access: a write to a running program's file shows in
+ * the pages it has not touched yet, as with any private file mapping).
  *
  * Built-in programs: a path the file system does not have (ENOENT) that is
  * a built-in's name, bare ("t_nop") or as "/bin/NAME", runs the built-in
@@ -28,6 +29,7 @@
  * PT_INTERP: the interpreter's path is walked from the cwd as open_exec
  * does (a missing one: ENOENT, as Linux, with a line on the console here).
  */
+#include "kernel/fs/filemap.h"
 #include "kernel/fs/vfs.h"
 #include "kernel/lib/errno.h"
 #include "kernel/lib/printk.h"
@@ -35,6 +37,7 @@
 #include "kernel/syscall/exec_file.h"
 #include "kernel/task/binfmt_elf.h"
 #include "kernel/task/programs.h"
+#include "kernel/uapi/aslrbench.h"
 
 #define BINPRM_BUF_SIZE	 128
 #define SCRIPT_DEPTH_MAX 5 /* exec_binprm: depth > 5 is -ELOOP */
@@ -65,10 +68,10 @@ static int open_exec(const char *path, struct inode **ino, struct exec_file *f)
 	const struct user_program *prog;
 	int rc = path_lookup(0, path, LOOKUP_FOLLOW, ino);
 
-	*f = (struct exec_file){0, 0, false, 0};
+	*f = (struct exec_file){0, 0, false, 0, 0, 0};
 	if (rc == -ENOENT && (prog = builtin_of(path))) {
 		*ino = 0;
-		*f = (struct exec_file){prog->image, prog->size, prog->native != 0, 0};
+		*f = (struct exec_file){prog->image, prog->size, prog->native != 0, 0, 0, 0};
 		return 0;
 	}
 	if (rc)
@@ -82,7 +85,7 @@ static int open_exec(const char *path, struct inode **ino, struct exec_file *f)
 		*ino = 0;
 		return rc;
 	}
-	*f = (struct exec_file){(const uint8_t *)(*ino)->ram.data, (*ino)->size, false, *ino};
+	*f = (struct exec_file){(const uint8_t *)(*ino)->ram.data, (*ino)->size, false, *ino, 0, 0};
 	return 0;
 }
 
@@ -136,8 +139,34 @@ static int splice_argv(char **ptrs, int room, int *argc, int envc, char **ins, i
 	return 0;
 }
 
+/*
+ * The file open for reading (FMODE_EXEC needs no read permission), for the
+ * loader's file-backed regions; they take their own references.
+ */
+static int open_vm_file(struct inode *ino, struct exec_file *f)
+{
+	struct file *file;
+	long rc = vfs_open_inode(ino, O_RDONLY, &file);
+
+	if (rc)
+		return (int)rc;
+	f->vm_ops = &file_vm_ops;
+	f->vm_file = file;
+	return 0;
+}
+
+static void put_vm_file(struct exec_file *f)
+{
+	if (f->vm_file)
+		file_put(f->vm_file);
+	f->vm_file = 0;
+	f->vm_ops = 0;
+}
+
 void exec_release(struct exec_ctx *c)
 {
+	put_vm_file(&c->req.prog);
+	put_vm_file(&c->req.interp);
 	if (c->prog_ino)
 		iput(c->prog_ino);
 	if (c->interp_ino)
@@ -174,8 +203,12 @@ static int open_interp(struct exec_ctx *c)
 		return rc;
 	}
 	c->req.interp = (struct exec_file){(const uint8_t *)c->interp_ino->ram.data,
-					   c->interp_ino->size, false, c->interp_ino};
-	return 0;
+					   c->interp_ino->size,
+					   false,
+					   c->interp_ino,
+					   0,
+					   0};
+	return open_vm_file(c->interp_ino, &c->req.interp);
 }
 
 int exec_prepare(const char *filename, char **ptrs, int room, int argc, int envc,
@@ -210,6 +243,10 @@ int exec_prepare(const char *filename, char **ptrs, int room, int argc, int envc
 		if ((rc = splice_argv(ptrs, room, &argc, envc, ins, n)))
 			return rc;
 		path = name;
+	}
+	if (c->prog_ino && (rc = open_vm_file(c->prog_ino, &c->req.prog))) {
+		exec_release(c);
+		return rc;
 	}
 	c->req.filename = filename;
 	c->req.argc = argc;

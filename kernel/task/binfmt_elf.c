@@ -18,7 +18,7 @@
  *              overlapping or out-of-order segments (page-rounded): 2.6.29
  *              maps them over each other (MAP_FIXED); segments spanning more
  *              than 256 MiB, and ET_EXEC below 64 KiB (mmap_min_addr):
- *              refused here, as this loader copies segments into memory
+ *              refused here (the loader was a copier first)
  *   PT_INTERP  as 2.6.29: p_filesz outside [2, PATH_MAX] or no NUL at its
  *              end: -ENOEXEC; the bytes outside the file: -EIO (kernel_read
  *              came back short); only the first PT_INTERP counts
@@ -251,10 +251,40 @@ static int relocate(struct mm_struct *mm, const uint8_t *img, uint64_t base)
 }
 
 /*
- * Each PT_LOAD becomes one region of fresh zero pages into which its file
- * bytes are copied, so the bss (p_memsz past p_filesz), including the rest
- * of the partial page after the file bytes, is zero without Linux's padzero
- * (which is needed there because the file page itself is mapped).
+ * A program from a file, as 2.6.29's elf_map + set_brk + padzero: the
+ * segment's file pages are a private file-backed region (filled at fault
+ * time), the rest of the last file page after p_filesz is zeroed when a bss
+ * follows (padzero), and the bss pages past it are anonymous.
+ */
+static int map_file_segment(struct mm_struct *mm, const struct linux_binprm *bprm,
+			    const Elf64_Phdr *ph, uint64_t bias, uint32_t fl, enum vma_kind kind)
+{
+	static const uint8_t zero[PAGE_SIZE];
+	uint64_t start = bias + (ph->p_vaddr & ~(PAGE_SIZE - 1)), fend = start;
+	uint64_t bss = bias + ph->p_vaddr + ph->p_filesz;
+	uint64_t end = (bias + ph->p_vaddr + ph->p_memsz + PAGE_SIZE - 1) & ~(PAGE_SIZE - 1);
+	int rc;
+
+	if (ph->p_filesz) {
+		fend = (bss + PAGE_SIZE - 1) & ~(PAGE_SIZE - 1);
+		rc = mm_map_file(mm, start, fend, fl, kind, bprm->vm_ops, bprm->vm_file,
+				 ph->p_offset & ~(PAGE_SIZE - 1));
+		if (rc)
+			return rc == -EINVAL ? -ENOEXEC : rc;
+		if (ph->p_memsz > ph->p_filesz && bss < fend &&
+		    (rc = mm_copy_to(mm, bss, zero, fend - bss)))
+			return rc;
+	}
+	if (end > fend && (rc = mm_add_vma(mm, fend, end, fl, VMA_ANON, 0)))
+		return rc == -EINVAL ? -ENOEXEC : rc;
+	return 0;
+}
+
+/*
+ * A built-in program's PT_LOAD becomes one region of fresh zero pages into
+ * which its file bytes are copied, so the bss (p_memsz past p_filesz),
+ * including the rest of the partial page after the file bytes, is zero
+ * without Linux's padzero.  A program from a file: map_file_segment.
  */
 int elf_map(struct mm_struct *mm, const struct linux_binprm *bprm, const struct elf_info *ei,
 	    uint64_t bias)
@@ -275,12 +305,17 @@ int elf_map(struct mm_struct *mm, const struct linux_binprm *bprm, const struct 
 		fl |= (ph->p_flags & PF_R) ? VM_READ : 0;
 		fl |= (ph->p_flags & PF_W) ? VM_WRITE : 0;
 		fl |= (ph->p_flags & PF_X) ? VM_EXEC : 0;
-		/* The copied interpreter has no file in maps yet: anonymous, not the exe's name. */
-		rc = mm_add_vma(mm, start, end, fl, ei->is_interp ? VMA_ANON : VMA_EXE,
-				ph->p_offset & ~(PAGE_SIZE - 1));
-		if (rc)
-			return rc == -EINVAL ? -ENOEXEC : rc;
-		rc = mm_copy_to(mm, bias + ph->p_vaddr, img + ph->p_offset, ph->p_filesz);
+		if (bprm->vm_file) {
+			/* The interpreter's regions: a mapped file, named by its path in maps. */
+			rc = map_file_segment(mm, bprm, ph, bias, fl,
+					      ei->is_interp ? VMA_FILE : VMA_EXE);
+		} else {
+			rc = mm_add_vma(mm, start, end, fl, ei->is_interp ? VMA_ANON : VMA_EXE,
+					ph->p_offset & ~(PAGE_SIZE - 1));
+			if (rc)
+				return rc == -EINVAL ? -ENOEXEC : rc;
+			rc = mm_copy_to(mm, bias + ph->p_vaddr, img + ph->p_offset, ph->p_filesz);
+		}
 		if (rc)
 			return rc;
 		if (ei->is_interp)

@@ -29,6 +29,12 @@ struct linux_binprm {
 	char *const *argv, *const *envp;
 	bool kernel_relocates; /* a built-in aslrbench program: apply its RELATIVE relocs */
 	uint64_t stack_limit;  /* RLIMIT_STACK's soft limit, for E2BIG */
+	/*
+	 * The image's open file (NULL: a built-in, copied): segments become
+	 * private file-backed regions, as 2.6.29's elf_map, the bss anonymous.
+	 */
+	const struct vm_operations_struct *vm_ops;
+	void *vm_file;
 };
 
 /* What elf_check learnt about an image. */

@@ -62,7 +62,8 @@ static int map_interp(struct mm_struct *mm, const struct exec_request *r, const 
 		      struct elf_info *ei, uint64_t *entry)
 {
 	struct elf_info ii;
-	struct linux_binprm ib = {r->interp.image, r->interp.size, name, 0, 0, 0, 0, false, 0};
+	struct linux_binprm ib = {r->interp.image,  r->interp.size,   name, 0, 0, 0, 0, false, 0,
+				  r->interp.vm_ops, r->interp.vm_file};
 	uint64_t bias = 0, at;
 	int rc;
 
@@ -139,7 +140,8 @@ static int check_request(const struct exec_request *r)
 {
 	struct linux_binprm b = {0,	  0,	   r->filename,
 				 r->argc, r->envc, r->argv,
-				 r->envp, false,   current->rlim_stack_cur};
+				 r->envp, false,   current->rlim_stack_cur,
+				 0,	  0};
 
 	if (r->argc < 1 || r->argc + r->envc > EXEC_PTRS_MAX)
 		return -E2BIG;
@@ -155,9 +157,10 @@ static int load_program(const struct exec_request *r, int pid, struct mm_struct 
 {
 	uint64_t entry, sp;
 	int rc = check_request(r);
-	struct linux_binprm b = {r->prog.image, r->prog.size,	r->filename,
-				 r->argc,	r->envc,	r->argv,
-				 r->envp,	r->prog.native, current->rlim_stack_cur};
+	struct linux_binprm b = {r->prog.image,	 r->prog.size,	 r->filename,
+				 r->argc,	 r->envc,	 r->argv,
+				 r->envp,	 r->prog.native, current->rlim_stack_cur,
+				 r->prog.vm_ops, r->prog.vm_file};
 
 	*mmp = 0;
 	if (rc)
@@ -196,8 +199,8 @@ static int builtin_request(const char *name, int argc, char *const argv[], int e
 	if (!prog)
 		return -ENOENT;
 	*r = (struct exec_request){prog->name,
-				   {prog->image, prog->size, prog->native != 0, 0},
-				   {0, 0, false, 0},
+				   {prog->image, prog->size, prog->native != 0, 0, 0, 0},
+				   {0, 0, false, 0, 0, 0},
 				   argc,
 				   envc,
 				   argv,

@@ -48,6 +48,9 @@ struct exec_file {
 	uint64_t size;
 	bool native; /* a built-in aslrbench program: the kernel relocates it */
 	void *file;  /* a referenced file-system inode (becomes exe_file), NULL: built-in */
+	/* The same file open (a referenced struct file) and its ops, for file-backed regions. */
+	const struct vm_operations_struct *vm_ops;
+	void *vm_file;
 };
 struct exec_request {
 	const char *filename;	 /* as given to execve: AT_EXECFN, comm's last component */

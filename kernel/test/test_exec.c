@@ -80,22 +80,24 @@ static enum ktest_result linux_exec_glibc_dynamic(struct ktest_ctx *t)
 }
 KTEST(linux_exec_glibc_dynamic);
 
-/* The interpreter's region: anonymous (copied) and executable, in the child's mm. */
+/* The interpreter's text: the executable region of a mapped file, in the child's mm. */
 static const struct vm_area *interp_text(struct mm_struct *mm)
 {
 	for (int i = 0; i < mm->nvmas; i++)
-		if (mm->vmas[i].kind == VMA_ANON && (mm->vmas[i].flags & VM_EXEC))
+		if (mm->vmas[i].kind == VMA_FILE && mm->vmas[i].vm_file &&
+		    (mm->vmas[i].flags & VM_EXEC))
 			return &mm->vmas[i];
 	return 0;
 }
 
-/* The highest end of the interpreter's regions (they follow its text upwards). */
+/* The highest end of the interpreter's regions (its data and bss follow its text). */
 static uint64_t interp_end(struct mm_struct *mm, const struct vm_area *text)
 {
 	uint64_t end = text->end;
 
 	for (int i = 0; i < mm->nvmas; i++)
-		if (mm->vmas[i].kind == VMA_ANON && mm->vmas[i].start == end)
+		if ((mm->vmas[i].kind == VMA_FILE || mm->vmas[i].kind == VMA_ANON) &&
+		    mm->vmas[i].start == end)
 			end = mm->vmas[i].end;
 	return end;
 }

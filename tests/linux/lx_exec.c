@@ -142,6 +142,27 @@ static int child(int argc, char **argv, char **envp)
 	return argc;
 }
 
+/* A line "start-end r-xp offset dev inode   PATH" with this program's path. */
+static int maps_names_self(void)
+{
+	FILE *f = fopen("/proc/self/maps", "r");
+	char line[PATH_MAX + 128], perms[8];
+	int found = 0;
+
+	while (f && fgets(line, sizeof(line), f)) {
+		char *nl = strchr(line, '\n'), *name = strchr(line, '/');
+
+		if (nl)
+			*nl = '\0';
+		if (name && sscanf(line, "%*s %7s", perms) == 1 && perms[2] == 'x' &&
+		    !strcmp(name, self))
+			found = 1;
+	}
+	if (f)
+		fclose(f);
+	return found;
+}
+
 static void check_exec(void)
 {
 	char *argv[] = {self, "child", "", "two words", "x\ty", 0};
@@ -153,6 +174,7 @@ static void check_exec(void)
 	check(stat(self, &a) == 0 && stat("/proc/self/exe", &b) == 0 && a.st_ino == b.st_ino &&
 		      a.st_dev == b.st_dev,
 	      "/proc/self/exe: readlink names this program's file");
+	check(maps_names_self(), "/proc/self/maps: an executable region names this program's file");
 	st = run(self, argv, envp);
 	check(st >= 0 && WIFEXITED(st) && WEXITSTATUS(st) == 42,
 	      "execve of a file: argv, envp, comm, AT_EXECFN, /proc/self/exe");
