@@ -166,12 +166,18 @@ static int apply(const char *key, const char *val, char *err, size_t errlen)
 		if (parse_uint(val, 604800, &u) || u == 0)
 			goto bad;
 		boot_cmdline.seconds = u;
+	} else if (!strcmp(key, "init")) {
+		/* Linux takes any string; a relative one would depend on the cwd (/). */
+		if (val[0] != '/' || strlen(val) >= sizeof(boot_cmdline.init))
+			goto bad;
+		strlcpy(boot_cmdline.init, val, sizeof(boot_cmdline.init));
 	} else {
 		ksnprintf(err, errlen,
 			  "unknown key '%s' (accepted keys: mode rng proc_leak_fix "
 			  "randomize_va_space aslr_profile aslr_rules hidepid ptrace_scope hz seed "
 			  "suite "
-			  "samples ensembles calls seconds)",
+			  "samples ensembles calls seconds init, and ' -- ' before init's "
+			  "arguments)",
 			  key);
 		return -1;
 	}
@@ -191,13 +197,53 @@ bad:
 		  : !strcmp(key, "samples") ? "an integer from 1 to 10000000"
 		  : !strcmp(key, "calls")   ? "an integer from 1 to 1000000000"
 		  : !strcmp(key, "seconds") ? "an integer from 1 to 604800 (a week)"
+		  : !strcmp(key, "init")    ? "an absolute path of at most 255 characters"
 					    : "an integer from 1 to 100000");
 	return -1;
 }
 
+/*
+ * The words after " -- ": init's arguments, as Linux's (init/main.c: "--"
+ * ends the kernel's parameters; everything after goes to init).
+ */
+static int init_args(const char *line, char *err, size_t errlen)
+{
+	size_t used = 0;
+
+	boot_cmdline.init_argc = 0;
+	while (*line) {
+		size_t n = 0;
+
+		while (*line == ' ')
+			line++;
+		if (!*line)
+			break;
+		while (line[n] && line[n] != ' ')
+			n++;
+		if (boot_cmdline.init_argc == INIT_ARGS_MAX - 1 ||
+		    used + n + 1 > sizeof(boot_cmdline.init_args)) {
+			ksnprintf(err, errlen,
+				  "too many arguments for init after ' -- ' (at most %d words, "
+				  "%zu bytes)",
+				  INIT_ARGS_MAX - 1, sizeof(boot_cmdline.init_args));
+			return -1;
+		}
+		memcpy(boot_cmdline.init_args + used, line, n);
+		boot_cmdline.init_args[used + n] = '\0';
+		used += n + 1;
+		boot_cmdline.init_argc++;
+		line += n;
+	}
+	if (boot_cmdline.init_argc && !boot_cmdline.init[0]) {
+		ksnprintf(err, errlen, "arguments after ' -- ' but no init=PATH to take them");
+		return -1;
+	}
+	return 0;
+}
+
 int cmdline_parse(const char *line, char *err, size_t errlen)
 {
-	char tok[160];
+	char tok[272]; /* "init=" and a 255-character path */
 
 	while (*line) {
 		size_t n = 0;
@@ -216,6 +262,8 @@ int cmdline_parse(const char *line, char *err, size_t errlen)
 		memcpy(tok, line, n);
 		tok[n] = '\0';
 		line += n;
+		if (!strcmp(tok, "--"))
+			return init_args(line, err, errlen);
 		eq = tok;
 		while (*eq && *eq != '=')
 			eq++;

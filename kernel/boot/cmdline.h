@@ -29,7 +29,16 @@ struct boot_cmdline {
 	int ptrace_scope;   /* 0..3 (Yama, Linux 3.4) */
 	uint32_t calls;	    /* mode=fuzz: stop after this many calls (0 = by time) */
 	uint32_t seconds;   /* mode=fuzz: stop after this many seconds (0 = default) */
+	/*
+	 * init=PATH: runs as pid 1 instead of the built-in init; the words after
+	 * " -- " are its arguments (NUL-separated in init_args, init_argc of them).
+	 */
+	char init[256];
+	char init_args[512];
+	int init_argc;
 };
+
+#define INIT_ARGS_MAX 32 /* Linux's MAX_INIT_ARGS */
 
 extern struct boot_cmdline boot_cmdline;
 

@@ -4,6 +4,7 @@
  */
 #include "kernel/arch/timer.h"
 #include "kernel/fs/vfs.h"
+#include "kernel/mm/mm.h"
 #include "kernel/lib/errno.h"
 #include "kernel/lib/string.h"
 #include "kernel/mm/pmm.h"
@@ -335,10 +336,22 @@ static void cwd_get(struct inode *ino)
 	iget(ino);
 }
 
+static void exe_get(void *ino)
+{
+	iget(ino);
+}
+
+static void exe_put(void *ino)
+{
+	iput(ino);
+}
+
 void vfs_task_hooks(void)
 {
 	task_inode_get = cwd_get;
 	task_inode_put = iput;
+	exe_file_get = exe_get; /* mm->exe_file: the executable's inode */
+	exe_file_put = exe_put;
 }
 
 void vfs_init(void)

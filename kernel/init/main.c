@@ -17,6 +17,7 @@
 #include "kernel/arch/tsc.h"
 #include "kernel/boot/boot_info.h"
 #include "kernel/init/boot_record.h"
+#include "kernel/init/init_path.h"
 #include "kernel/boot/cmdline.h"
 #include "kernel/console/fbcon.h"
 #include "kernel/console/keyboard.h"
@@ -116,7 +117,7 @@ static void start_init(void)
 	idle_task.dumpable = 1;
 	for (int fd = 0; fd < 3; fd++)
 		idle_task.files[fd] = console_file();
-	pid = do_spawn("init", 1, argv);
+	pid = boot_cmdline.init[0] ? start_init_path() : do_spawn("init", 1, argv);
 	if (pid != 1) {
 		kprintf("aslrbench: cannot start init (%ld)\n", pid);
 		machine_exit(EXIT_PANIC);

@@ -37,5 +37,8 @@
 #define ENOSYS	     38
 #define ENOTEMPTY    39
 #define ELOOP	     40
+#define EOVERFLOW    75 /* mmap: offset + length wraps */
+#define ELIBBAD	     80
+#define EOPNOTSUPP   95 /* mmap: MAP_SHARED_VALIDATE with an unknown flag */
 
 #endif

@@ -1,7 +1,8 @@
 /*
  * User address spaces.
  *
- * Pages are demand-zero (a region is only a promise until touched) and
+ * Pages are demand-zero (a region is only a promise until touched), or
+ * filled from the file of a file-backed region at the first touch, and
  * fork shares every page read-only, marked PTE_COW, copying on the first
  * write; reference counts in the page allocator say when the last sharer
  * is gone.  Tearing down an address space returns every page and every
@@ -9,6 +10,7 @@
  */
 #include "kernel/mm/mm.h"
 #include "kernel/mm/pmm.h"
+#include "kernel/mm/vma.h"
 #include "kernel/mm/vmm.h"
 #include "kernel/arch/cpu.h"
 #include "kernel/arch/traps.h"
@@ -17,6 +19,8 @@
 #include "kernel/lib/threads.h"
 
 static struct mm_struct mm_pool[NR_TASKS + 1];
+void (*exe_file_get)(void *file);
+void (*exe_file_put)(void *file);
 
 int mm_nr_free(void)
 {
@@ -77,8 +81,12 @@ void mm_put(struct mm_struct *mm)
 		return;
 	if ((read_cr3() & PTE_ADDR) == mm->pml4)
 		write_cr3(vmm_kernel_pml4());
+	vma_put_files(mm);
 	free_level(mm->pml4, 4);
 	pmm_free_page(mm->pml4);
+	if (mm->exe_file && exe_file_put)
+		exe_file_put(mm->exe_file);
+	mm->exe_file = 0;
 	mm->users = 0;
 }
 
@@ -120,6 +128,9 @@ struct mm_struct *mm_dup(struct mm_struct *old)
 	memcpy(mm, old, sizeof(*mm));
 	mm->pml4 = pml4;
 	mm->users = 1;
+	vma_get_files(mm); /* the child's regions hold the files too (mm_put drops them) */
+	if (mm->exe_file && exe_file_get) /* the copy holds its own reference */
+		exe_file_get(mm->exe_file);
 	if (dup_level(phys_to_virt(pml4), phys_to_virt(old->pml4), 4)) {
 		/* Half-copied: the parent keeps its (now COW) pages; drop ours. */
 		mm_put(mm);
@@ -129,87 +140,6 @@ struct mm_struct *mm_dup(struct mm_struct *old)
 	/* The parent's writable pages just became read-only. */
 	write_cr3(read_cr3());
 	return mm;
-}
-
-struct vm_area *find_vma(struct mm_struct *mm, uint64_t addr)
-{
-	for (int i = 0; i < mm->nvmas; i++)
-		if (addr >= mm->vmas[i].start && addr < mm->vmas[i].end)
-			return &mm->vmas[i];
-	return 0;
-}
-
-bool mm_range_free(struct mm_struct *mm, uint64_t start, uint64_t end)
-{
-	if (start >= end || end > TASK_SIZE || start < PAGE_SIZE)
-		return false;
-	for (int i = 0; i < mm->nvmas; i++)
-		if (start < mm->vmas[i].end && end > mm->vmas[i].start)
-			return false;
-	return true;
-}
-
-int mm_add_vma(struct mm_struct *mm, uint64_t start, uint64_t end, uint32_t flags,
-	       enum vma_kind kind, uint64_t pgoff)
-{
-	int i;
-
-	if ((start | end) & (PAGE_SIZE - 1) || !mm_range_free(mm, start, end))
-		return -EINVAL;
-	if (mm->nvmas >= NR_VMAS)
-		return -ENOMEM;
-	for (i = mm->nvmas; i > 0 && mm->vmas[i - 1].start > start; i--)
-		mm->vmas[i] = mm->vmas[i - 1];
-	mm->vmas[i] = (struct vm_area){start, end, flags, kind, pgoff};
-	mm->nvmas++;
-	return 0;
-}
-
-/* Walks the page tables, not the range: munmap of terabytes costs what is mapped. */
-static void unmap_pages(struct mm_struct *mm, uint64_t start, uint64_t end)
-{
-	mm->rss_pages -= vmm_unmap_range(mm->pml4, start, end, page_ref_put);
-}
-
-/* Removes [start, end) from every region, splitting where needed. */
-int mm_unmap_range(struct mm_struct *mm, uint64_t start, uint64_t end)
-{
-	for (int i = 0; i < mm->nvmas; i++) {
-		struct vm_area *v = &mm->vmas[i];
-		uint64_t lo = start > v->start ? start : v->start;
-		uint64_t hi = end < v->end ? end : v->end;
-
-		if (lo >= hi)
-			continue;
-		if (lo > v->start && hi < v->end) {
-			struct vm_area tail = *v;
-
-			if (mm->nvmas >= NR_VMAS)
-				return -ENOMEM;
-			tail.start = hi;
-			tail.pgoff += hi - v->start;
-			v->end = lo;
-			unmap_pages(mm, lo, hi);
-			for (int j = mm->nvmas; j > i + 1; j--)
-				mm->vmas[j] = mm->vmas[j - 1];
-			mm->vmas[i + 1] = tail;
-			mm->nvmas++;
-			return 0;
-		}
-		unmap_pages(mm, lo, hi);
-		if (lo == v->start && hi == v->end) {
-			for (int j = i; j < mm->nvmas - 1; j++)
-				mm->vmas[j] = mm->vmas[j + 1];
-			mm->nvmas--;
-			i--;
-		} else if (lo == v->start) {
-			v->pgoff += hi - v->start;
-			v->start = hi;
-		} else {
-			v->end = lo;
-		}
-	}
-	return 0;
 }
 
 static uint64_t vma_pte_flags(const struct vm_area *v)
@@ -244,7 +174,18 @@ int handle_mm_fault(struct mm_struct *mm, uint64_t addr, bool write)
 		pa = pmm_alloc_page();
 		if (!pa)
 			return -ENOMEM;
-		memset(phys_to_virt(pa), 0, PAGE_SIZE);
+		if (v->vm_file) {
+			/* A private copy of the file's page: writes never reach the file. */
+			int rc = v->vm_ops->fill(v->vm_file, v->pgoff + (va - v->start),
+						 phys_to_virt(pa));
+
+			if (rc) {
+				pmm_free_page(pa);
+				return rc;
+			}
+		} else {
+			memset(phys_to_virt(pa), 0, PAGE_SIZE);
+		}
 		*pte = pa | vma_pte_flags(v);
 		mm->rss_pages++;
 		if (account_minor_fault)
@@ -333,26 +274,4 @@ int mm_put_user(struct mm_struct *mm, uint64_t va, const void *src, uint64_t len
 		len -= n;
 	}
 	return 0;
-}
-
-/* Top-down from mmap_base, below every existing region (Linux's default layout). */
-uint64_t mm_get_unmapped_area(struct mm_struct *mm, uint64_t len)
-{
-	uint64_t end = mm->mmap_base;
-
-	len = (len + PAGE_SIZE - 1) & ~(PAGE_SIZE - 1);
-	if (!len || len > end - PAGE_SIZE)
-		return 0;
-	for (int i = mm->nvmas - 1; i >= 0; i--) {
-		const struct vm_area *v = &mm->vmas[i];
-
-		if (v->start >= end)
-			continue;
-		if (v->end <= end - len)
-			return end - len;
-		end = v->start;
-		if (end < len + PAGE_SIZE)
-			return 0;
-	}
-	return end - len;
 }

@@ -8,20 +8,48 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#define TASK_SIZE    0x00007ffffffff000ULL /* the x86_64 user half, as Linux */
-#define NR_VMAS	     32
+#define TASK_SIZE 0x00007ffffffff000ULL /* the x86_64 user half, as Linux */
+/*
+ * Regions per address space (Linux's vm.max_map_count is 65530): a fixed
+ * array in the static mm pool, so 256; mmap, munmap and mprotect that would
+ * need more give ENOMEM, as Linux past max_map_count.
+ */
+#define NR_VMAS	     256
 #define VM_READ	     1
 #define VM_WRITE     2
 #define VM_EXEC	     4
 #define VM_GROWSDOWN 8
 
-enum vma_kind { VMA_ANON, VMA_EXE, VMA_HEAP, VMA_STACK };
+/* VMA_FILE: mmap of a file; VMA_EXE may be file-backed too (vm_file set). */
+enum vma_kind { VMA_ANON, VMA_EXE, VMA_HEAP, VMA_STACK, VMA_FILE };
+
+/*
+ * A file-backed region's backing, as Linux's vm_file + vm_operations_struct:
+ * mm sees an opaque referenced file and these operations, which the file
+ * system (a layer above) provides.  Every region holding the file holds one
+ * reference (get at map, split and fork; put at unmap and teardown), so a
+ * mapping outlives close(fd).
+ */
+struct vm_operations_struct {
+	void (*get)(void *file);
+	void (*put)(void *file);
+	/*
+	 * Fills one page (PAGE_SIZE bytes at page, a kernel address) from byte
+	 * offset off of the file: bytes past EOF are zero; a page wholly past
+	 * EOF is -EIO, which the fault turns into SIGBUS as Linux's filemap_fault.
+	 */
+	int (*fill)(void *file, uint64_t off, void *page);
+	/* For /proc/<pid>/maps: the path (NUL-terminated in n bytes), device and inode. */
+	void (*show)(void *file, char *path, uint64_t n, uint32_t *dev, uint64_t *ino);
+};
 
 struct vm_area {
 	uint64_t start, end; /* [start, end), page aligned */
 	uint32_t flags;	     /* VM_* */
 	enum vma_kind kind;
-	uint64_t pgoff; /* offset in the executable, for maps */
+	uint64_t pgoff; /* byte offset in the file (or the executable), for faults and maps */
+	void *vm_file;	/* NULL: anonymous (demand-zero) */
+	const struct vm_operations_struct *vm_ops;
 };
 
 struct mm_struct {
@@ -45,16 +73,47 @@ struct mm_struct {
 	uint8_t at_random[16];
 	uint64_t rss_pages;
 	bool elf_exec; /* an ET_EXEC program: at its link address, no exe-base draw */
+	/*
+	 * The executable's file (Linux's mm->exe_file, /proc/<pid>/exe): a
+	 * file-system inode the mm layer cannot name, held through the hooks
+	 * below (set by fs); NULL for a built-in program.
+	 */
+	void *exe_file;
 };
+
+extern void (*exe_file_get)(void *file);
+extern void (*exe_file_put)(void *file);
 
 struct mm_struct *mm_create(void);		 /* empty user half, kernel half shared */
 struct mm_struct *mm_dup(struct mm_struct *old); /* fork: copy-on-write */
 void mm_put(struct mm_struct *mm);		 /* drops a user; frees at zero */
 int mm_add_vma(struct mm_struct *mm, uint64_t start, uint64_t end, uint32_t flags,
 	       enum vma_kind kind, uint64_t pgoff);
+/*
+ * A file-backed region over the free range [start, end) (mmap.c): pages are
+ * filled by ops->fill from byte offset pgoff (page aligned) at fault time,
+ * private copies (a write is copy-on-write against the file).  Takes its own
+ * reference (ops->get).  -EINVAL: unaligned or not free; -ENOMEM: NR_VMAS.
+ */
+int mm_map_file(struct mm_struct *mm, uint64_t start, uint64_t end, uint32_t flags,
+		enum vma_kind kind, const struct vm_operations_struct *ops, void *file,
+		uint64_t pgoff);
+/*
+ * mmap's MAP_FIXED: replaces whatever is mapped in [start, end) (as Linux,
+ * the old mappings go first), then maps anonymous (file NULL) or the file.
+ * -ENOMEM when the regions would not fit (checked before anything changes).
+ */
+int mm_map_fixed(struct mm_struct *mm, uint64_t start, uint64_t end, uint32_t flags,
+		 enum vma_kind kind, const struct vm_operations_struct *ops, void *file,
+		 uint64_t pgoff);
 struct vm_area *find_vma(struct mm_struct *mm, uint64_t addr);
+/* munmap: removes [start, end) from every region, splitting; holes are fine. */
 int mm_unmap_range(struct mm_struct *mm, uint64_t start, uint64_t end);
-/* Resolves a fault at addr (demand-zero or copy-on-write); -EFAULT if not allowed. */
+/*
+ * Resolves a fault at addr (demand-zero, filled from the file, or
+ * copy-on-write); -EFAULT if not allowed (SIGSEGV), -EIO for a file page
+ * wholly past EOF (SIGBUS), -ENOMEM.
+ */
 int handle_mm_fault(struct mm_struct *mm, uint64_t addr, bool write);
 /* Called once per minor fault handled; the task layer charges it to current (min_flt). */
 extern void (*account_minor_fault)(void);
@@ -62,7 +121,10 @@ extern void (*account_minor_fault)(void);
 int mm_copy_to(struct mm_struct *mm, uint64_t va, const void *src, uint64_t len);
 /* put_user into mm: VM_WRITE regions of the user half only; 0 or -EFAULT/-ENOMEM. */
 int mm_put_user(struct mm_struct *mm, uint64_t va, const void *src, uint64_t len);
-/* mprotect: flags are VM_READ/WRITE/EXEC; -EINVAL unaligned, -ENOMEM a hole (mprotect.c). */
+/*
+ * mprotect: flags are VM_READ/WRITE/EXEC; -EINVAL unaligned, -ENOMEM a hole
+ * (the regions before it changed, as Linux) or NR_VMAS (mprotect.c).
+ */
 int mm_mprotect(struct mm_struct *mm, uint64_t start, uint64_t end, uint32_t flags);
 bool mm_range_free(struct mm_struct *mm, uint64_t start, uint64_t end);
 uint64_t mm_get_unmapped_area(struct mm_struct *mm, uint64_t len);

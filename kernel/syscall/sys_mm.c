@@ -1,39 +1,128 @@
-/* mmap (anonymous, private), munmap, brk and mprotect. */
+/*
+ * mmap (anonymous and file-backed MAP_PRIVATE), munmap, brk and mprotect,
+ * with Linux 6.6's checks in its order (arch/x86 sys_mmap, ksys_mmap_pgoff,
+ * do_mmap, __get_unmapped_area).  Not implemented, with the errno a user
+ * sees: MAP_SHARED of anything (anonymous: EINVAL; a file: ENODEV, see
+ * kernel/fs/filemap.h), MAP_GROWSDOWN and MAP_HUGETLB (EINVAL).
+ */
+#include "kernel/fs/filemap.h"
 #include "kernel/lib/errno.h"
 #include "kernel/mm/mm.h"
 #include "kernel/mm/pmm.h"
+#include "kernel/syscall/fs_common.h"
 #include "kernel/task/task.h"
 #include "kernel/syscall/syscall.h"
 
-#define PROT_READ     1
-#define PROT_WRITE    2
-#define PROT_EXEC     4
-#define MAP_PRIVATE   0x02
-#define MAP_FIXED     0x10
-#define MAP_ANONYMOUS 0x20
-#define MAP_NORESERVE 0x4000
-#define MAP_STACK     0x20000 /* a hint Linux takes and ignores (glibc's posix_spawn stack) */
+#define PROT_READ	    1
+#define PROT_WRITE	    2
+#define PROT_EXEC	    4
+#define MAP_SHARED	    0x01
+#define MAP_PRIVATE	    0x02
+#define MAP_SHARED_VALIDATE 0x03
+#define MAP_TYPE	    0x0f
+#define MAP_FIXED	    0x10
+#define MAP_ANONYMOUS	    0x20
+#define MAP_GROWSDOWN	    0x100
+#define MAP_DENYWRITE	    0x800
+#define MAP_EXECUTABLE	    0x1000
+#define MAP_LOCKED	    0x2000
+#define MAP_NORESERVE	    0x4000
+#define MAP_POPULATE	    0x8000
+#define MAP_NONBLOCK	    0x10000
+#define MAP_STACK	    0x20000 /* a hint Linux takes and ignores (glibc's posix_spawn stack) */
+#define MAP_HUGETLB	    0x40000
+#define MAP_FIXED_NOREPLACE 0x100000 /* Linux 4.17 */
+/* LEGACY_MAP_MASK: what plain MAP_SHARED accepts; MAP_SHARED_VALIDATE refuses the rest. */
+#define LEGACY_MAP_MASK                                                                            \
+	(MAP_SHARED | MAP_PRIVATE | MAP_FIXED | MAP_ANONYMOUS | MAP_DENYWRITE | MAP_EXECUTABLE |   \
+	 MAP_UNINITIALIZED | MAP_GROWSDOWN | MAP_LOCKED | MAP_NORESERVE | MAP_POPULATE |           \
+	 MAP_NONBLOCK | MAP_STACK | MAP_HUGETLB)
+#define MAP_UNINITIALIZED 0x4000000
+#define MMAP_MIN_ADDR	  65536UL /* Debian's CONFIG_DEFAULT_MMAP_MIN_ADDR */
+
+static uint32_t prot_to_vm(uint64_t prot)
+{
+	return ((prot & PROT_READ) ? VM_READ : 0) | ((prot & PROT_WRITE) ? VM_WRITE : 0) |
+	       ((prot & PROT_EXEC) ? VM_EXEC : 0);
+}
+
+/*
+ * Where a mapping without MAP_FIXED goes: the hint if the range there is
+ * free (arch_get_unmapped_area_topdown), else top-down from mmap_base; 0: none.
+ */
+static uint64_t unmapped_area(struct mm_struct *mm, uint64_t hint, uint64_t len)
+{
+	hint = (hint + PAGE_SIZE - 1) & ~(PAGE_SIZE - 1);
+	if (hint && hint >= MMAP_MIN_ADDR && hint <= TASK_SIZE - len &&
+	    mm_range_free(mm, hint, hint + len))
+		return hint;
+	return mm_get_unmapped_area(mm, len);
+}
 
 long sys_mmap(const struct syscall_args *a)
 {
 	struct mm_struct *mm = current->mm;
-	uint64_t len = a->a1, addr;
-	uint32_t fl = 0;
+	uint64_t addr = a->a0, len = a->a1, prot = a->a2, flags = a->a3, off = a->a5;
+	const struct vm_operations_struct *ops = 0;
+	enum vma_kind kind = VMA_ANON;
+	struct file *f = 0;
+	bool shared;
 	int rc;
 
-	/* Only what user programs here need; the rest says so with EINVAL. */
-	if (!len || len > TASK_SIZE || (a->a2 & ~7ULL) ||
-	    (a->a3 & ~(uint64_t)(MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_STACK)) ||
-	    !(a->a3 & MAP_ANONYMOUS) || !(a->a3 & MAP_PRIVATE) || (int)a->a4 != -1)
+	if (off & (PAGE_SIZE - 1))
+		return -EINVAL; /* x86's sys_mmap, before anything else */
+	if (!(flags & MAP_ANONYMOUS) && !(f = fget((uint64_t)(int)a->a4)))
+		return -EBADF;
+	if (!len || (prot & ~7ULL))
 		return -EINVAL;
-	len = (len + PAGE_SIZE - 1) & ~(PAGE_SIZE - 1);
-	addr = mm_get_unmapped_area(mm, len);
-	if (!addr)
+	if (f && (flags & MAP_TYPE) == MAP_SHARED_VALIDATE && (flags & ~(uint64_t)LEGACY_MAP_MASK))
+		return -EOPNOTSUPP;
+	if ((flags & MAP_TYPE) != MAP_PRIVATE && (flags & MAP_TYPE) != MAP_SHARED &&
+	    (flags & MAP_TYPE) != MAP_SHARED_VALIDATE)
+		return -EINVAL;
+	shared = (flags & MAP_TYPE) != MAP_PRIVATE;
+	if (flags & (MAP_GROWSDOWN | MAP_HUGETLB))
+		return -EINVAL; /* not implemented here */
+	if (len > TASK_SIZE)
 		return -ENOMEM;
-	fl |= (a->a2 & PROT_READ) ? VM_READ : 0;
-	fl |= (a->a2 & PROT_WRITE) ? VM_WRITE : 0;
-	fl |= (a->a2 & PROT_EXEC) ? VM_EXEC : 0;
-	rc = mm_add_vma(mm, addr, addr + len, fl, VMA_ANON, 0);
+	len = (len + PAGE_SIZE - 1) & ~(PAGE_SIZE - 1);
+	if (off + len < off)
+		return -EOVERFLOW;
+	if (mm->nvmas >= NR_VMAS)
+		return -ENOMEM; /* max_map_count */
+	if (flags & MAP_FIXED_NOREPLACE)
+		flags |= MAP_FIXED;
+	if (flags & MAP_FIXED) {
+		if (addr > TASK_SIZE - len)
+			return -ENOMEM;
+		if (addr & (PAGE_SIZE - 1))
+			return -EINVAL;
+		if ((flags & MAP_FIXED_NOREPLACE) && !mm_range_free(mm, addr, addr + len) &&
+		    addr >= PAGE_SIZE)
+			return -EEXIST;
+		if (addr < PAGE_SIZE)
+			return -EPERM; /* below mmap_min_addr, as an unprivileged Linux caller */
+	} else if (!(addr = unmapped_area(mm, addr, len))) {
+		return -ENOMEM;
+	}
+	if (f) {
+		rc = file_mmap_check(f, shared, prot & PROT_WRITE);
+		if (rc < 0)
+			return rc;
+		if (rc != FILE_MMAP_ANON) {
+			ops = &file_vm_ops;
+			kind = VMA_FILE;
+		} else {
+			f = 0;
+		}
+	} else if (shared) {
+		return -EINVAL; /* MAP_SHARED|MAP_ANONYMOUS (shmem): not implemented */
+	}
+	if (flags & MAP_FIXED)
+		rc = mm_map_fixed(mm, addr, addr + len, prot_to_vm(prot), kind, ops, f,
+				  f ? off : 0);
+	else
+		rc = mm_map_file(mm, addr, addr + len, prot_to_vm(prot), kind, ops, f, f ? off : 0);
 	return rc ? rc : (long)addr;
 }
 
@@ -88,8 +177,6 @@ long sys_mprotect(const struct syscall_args *a)
 		return 0;
 	if (len < a->a1 || start >= TASK_SIZE || len > TASK_SIZE - start)
 		return -ENOMEM;
-	fl |= (a->a2 & PROT_READ) ? VM_READ : 0;
-	fl |= (a->a2 & PROT_WRITE) ? VM_WRITE : 0;
-	fl |= (a->a2 & PROT_EXEC) ? VM_EXEC : 0;
+	fl = prot_to_vm(a->a2);
 	return mm_mprotect(current->mm, start, start + len, fl);
 }

@@ -8,6 +8,8 @@
 #include "kernel/task/process.h"
 #include "kernel/task/sched.h"
 #include "kernel/syscall/syscall.h"
+#include "kernel/syscall/exec_file.h"
+#include "kernel/fs/vfs.h"
 #include "kernel/arch/timer.h"
 
 long sys_getpid(const struct syscall_args *a)
@@ -116,7 +118,10 @@ static long copy_strings(uint64_t uptr, int *n, size_t *used)
 	return *n - start;
 }
 
-/* The program name and argv (NULL: {name}) and envp; argc or -errno, *envc set. */
+/*
+ * The file name (PATH_MAX: ENAMETOOLONG, as getname), argv (NULL: {name},
+ * this kernel's spawn convention) and envp; argc or -errno, *envc set.
+ */
 static long get_args(const struct syscall_args *a, char *prog, size_t plen, uint64_t uenvp,
 		     int *envc)
 {
@@ -125,7 +130,9 @@ static long get_args(const struct syscall_args *a, char *prog, size_t plen, uint
 	long argc, rc = strncpy_from_user(prog, a->a0, plen);
 
 	if (rc < 0)
-		return rc == -ENAMETOOLONG ? -ENOENT : rc;
+		return rc;
+	if (!*prog)
+		return -ENOENT;
 	*envc = 0;
 	if (!a->a1) {
 		strlcpy(exec_strings, prog, sizeof(exec_strings));
@@ -141,27 +148,31 @@ static long get_args(const struct syscall_args *a, char *prog, size_t plen, uint
 	return argc ? argc : -EINVAL;
 }
 
-/* spawn(const char *name, char *const argv[]): argv may be NULL (then argv = {name}). */
+static char exec_filename[PATH_MAX];
+
+/*
+ * spawn(const char *path, char *const argv[]): argv may be NULL (then argv =
+ * {path}); the path is resolved as execve's (kernel/syscall/exec_file.c).
+ */
 long sys_spawn(const struct syscall_args *a)
 {
-	char prog[32];
 	int envc;
-	long argc = get_args(a, prog, sizeof(prog), 0, &envc);
-
-	return argc < 0 ? argc : do_spawn(prog, (int)argc, exec_ptrs);
-}
-
-/* execve(name, argv, envp): a built-in program by name ("/bin/" optional). */
-long sys_execve(const struct syscall_args *a)
-{
-	char prog[40];
-	int envc;
-	long argc = get_args(a, prog, sizeof(prog), a->a2, &envc);
+	long argc = get_args(a, exec_filename, sizeof(exec_filename), 0, &envc);
 
 	if (argc < 0)
 		return argc;
-	return do_execve(strncmp(prog, "/bin/", 5) ? prog : prog + 5, (int)argc, exec_ptrs, envc,
-			 exec_ptrs + argc);
+	return spawn_file(exec_filename, exec_ptrs, EXEC_PTRS_MAX, (int)argc, 0);
+}
+
+/* execve(path, argv, envp): a file, a #! script, or a built-in (exec_file.c). */
+long sys_execve(const struct syscall_args *a)
+{
+	int envc;
+	long argc = get_args(a, exec_filename, sizeof(exec_filename), a->a2, &envc);
+
+	if (argc < 0)
+		return argc;
+	return exec_file(exec_filename, exec_ptrs, EXEC_PTRS_MAX, (int)argc, envc);
 }
 
 /*

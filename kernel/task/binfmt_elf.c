@@ -1,8 +1,8 @@
 /*
  * The ELF64 loader, after Linux 2.6.29's fs/binfmt_elf.c (load_elf_binary,
  * create_elf_tables).  It takes ET_EXEC (mapped at its link address) and
- * ET_DYN (a static PIE, mapped at the randomised exe base); a PT_INTERP
- * (a dynamic program) is refused until exec from files exists.
+ * ET_DYN (a PIE, mapped at the randomised exe base); a PT_INTERP (a dynamic
+ * program) is recorded here and loaded by exec.c as load_elf_interp does.
  *
  * Checks, each a line on the console and -ENOEXEC, the kernel running on:
  *   header     magic, ELFCLASS64, little-endian, EV_CURRENT, ET_EXEC/ET_DYN,
@@ -18,8 +18,10 @@
  *              overlapping or out-of-order segments (page-rounded): 2.6.29
  *              maps them over each other (MAP_FIXED); segments spanning more
  *              than 256 MiB, and ET_EXEC below 64 KiB (mmap_min_addr):
- *              refused here, as this loader copies segments into memory
- *   PT_INTERP  refused: "dynamic programs need exec from files"
+ *              refused here (the loader was a copier first)
+ *   PT_INTERP  as 2.6.29: p_filesz outside [2, PATH_MAX] or no NUL at its
+ *              end: -ENOEXEC; the bytes outside the file: -EIO (kernel_read
+ *              came back short); only the first PT_INTERP counts
  */
 #include "boot/elf64.h"
 #include "kernel/arch/cpu.h"
@@ -80,6 +82,8 @@ static const Elf64_Phdr *phdr(const uint8_t *img, int i)
 
 static int noexec(const char *name, const char *why, int seg)
 {
+	if (!name) /* a quiet check: the loader will say it */
+		return -ENOEXEC;
 	if (seg >= 0)
 		kprintf("exec %s: ENOEXEC: segment %d: %s\n", name, seg, why);
 	else
@@ -142,9 +146,19 @@ int elf_check(const uint8_t *img, uint64_t size, const char *name, struct elf_in
 	for (int i = 0; i < eh->e_phnum; i++) {
 		const Elf64_Phdr *ph = phdr(img, i);
 
-		if (ph->p_type == PT_INTERP)
-			return noexec(name, "has PT_INTERP: dynamic programs need exec from files",
-				      -1);
+		if (ph->p_type == PT_INTERP && !ei->interp_len) {
+			if (ph->p_filesz > 4096 || ph->p_filesz < 2)
+				return noexec(name, "PT_INTERP size outside [2, PATH_MAX]", i);
+			if (ph->p_offset > size || size - ph->p_offset < ph->p_filesz) {
+				if (name)
+					kprintf("exec %s: EIO: PT_INTERP outside the file\n", name);
+				return -EIO;
+			}
+			if (img[ph->p_offset + ph->p_filesz - 1])
+				return noexec(name, "PT_INTERP path not NUL-terminated", i);
+			ei->interp_off = ph->p_offset;
+			ei->interp_len = ph->p_filesz;
+		}
 		if (ph->p_type == PT_GNU_STACK)
 			ei->exec_stack = (ph->p_flags & PF_X) != 0;
 		if (ph->p_type != PT_LOAD || !ph->p_memsz)
@@ -161,7 +175,8 @@ int elf_check(const uint8_t *img, uint64_t size, const char *name, struct elf_in
 	}
 	if (!any)
 		return noexec(name, "no PT_LOAD segment", -1);
-	if (ei->end - (lo & ~(PAGE_SIZE - 1)) > MAX_SEG_SPAN)
+	ei->start = lo & ~(PAGE_SIZE - 1);
+	if (ei->end - ei->start > MAX_SEG_SPAN)
 		return noexec(name, "segments span more than 256 MiB", -1);
 	if (ei->entry < lo || ei->entry >= ei->end)
 		return noexec(name, "entry point outside the segments", -1);
@@ -236,10 +251,40 @@ static int relocate(struct mm_struct *mm, const uint8_t *img, uint64_t base)
 }
 
 /*
- * Each PT_LOAD becomes one region of fresh zero pages into which its file
- * bytes are copied, so the bss (p_memsz past p_filesz), including the rest
- * of the partial page after the file bytes, is zero without Linux's padzero
- * (which is needed there because the file page itself is mapped).
+ * A program from a file, as 2.6.29's elf_map + set_brk + padzero: the
+ * segment's file pages are a private file-backed region (filled at fault
+ * time), the rest of the last file page after p_filesz is zeroed when a bss
+ * follows (padzero), and the bss pages past it are anonymous.
+ */
+static int map_file_segment(struct mm_struct *mm, const struct linux_binprm *bprm,
+			    const Elf64_Phdr *ph, uint64_t bias, uint32_t fl, enum vma_kind kind)
+{
+	static const uint8_t zero[PAGE_SIZE];
+	uint64_t start = bias + (ph->p_vaddr & ~(PAGE_SIZE - 1)), fend = start;
+	uint64_t bss = bias + ph->p_vaddr + ph->p_filesz;
+	uint64_t end = (bias + ph->p_vaddr + ph->p_memsz + PAGE_SIZE - 1) & ~(PAGE_SIZE - 1);
+	int rc;
+
+	if (ph->p_filesz) {
+		fend = (bss + PAGE_SIZE - 1) & ~(PAGE_SIZE - 1);
+		rc = mm_map_file(mm, start, fend, fl, kind, bprm->vm_ops, bprm->vm_file,
+				 ph->p_offset & ~(PAGE_SIZE - 1));
+		if (rc)
+			return rc == -EINVAL ? -ENOEXEC : rc;
+		if (ph->p_memsz > ph->p_filesz && bss < fend &&
+		    (rc = mm_copy_to(mm, bss, zero, fend - bss)))
+			return rc;
+	}
+	if (end > fend && (rc = mm_add_vma(mm, fend, end, fl, VMA_ANON, 0)))
+		return rc == -EINVAL ? -ENOEXEC : rc;
+	return 0;
+}
+
+/*
+ * A built-in program's PT_LOAD becomes one region of fresh zero pages into
+ * which its file bytes are copied, so the bss (p_memsz past p_filesz),
+ * including the rest of the partial page after the file bytes, is zero
+ * without Linux's padzero.  A program from a file: map_file_segment.
  */
 int elf_map(struct mm_struct *mm, const struct linux_binprm *bprm, const struct elf_info *ei,
 	    uint64_t bias)
@@ -260,12 +305,21 @@ int elf_map(struct mm_struct *mm, const struct linux_binprm *bprm, const struct 
 		fl |= (ph->p_flags & PF_R) ? VM_READ : 0;
 		fl |= (ph->p_flags & PF_W) ? VM_WRITE : 0;
 		fl |= (ph->p_flags & PF_X) ? VM_EXEC : 0;
-		rc = mm_add_vma(mm, start, end, fl, VMA_EXE, ph->p_offset & ~(PAGE_SIZE - 1));
-		if (rc)
-			return rc == -EINVAL ? -ENOEXEC : rc;
-		rc = mm_copy_to(mm, bias + ph->p_vaddr, img + ph->p_offset, ph->p_filesz);
+		if (bprm->vm_file) {
+			/* The interpreter's regions: a mapped file, named by its path in maps. */
+			rc = map_file_segment(mm, bprm, ph, bias, fl,
+					      ei->is_interp ? VMA_FILE : VMA_EXE);
+		} else {
+			rc = mm_add_vma(mm, start, end, fl, ei->is_interp ? VMA_ANON : VMA_EXE,
+					ph->p_offset & ~(PAGE_SIZE - 1));
+			if (rc)
+				return rc == -EINVAL ? -ENOEXEC : rc;
+			rc = mm_copy_to(mm, bias + ph->p_vaddr, img + ph->p_offset, ph->p_filesz);
+		}
 		if (rc)
 			return rc;
+		if (ei->is_interp)
+			continue;
 		if (first || (ph->p_flags & PF_X)) {
 			if (ph->p_flags & PF_X) {
 				mm->start_code = bias + ph->p_vaddr;
@@ -365,7 +419,7 @@ int create_elf_tables(struct mm_struct *mm, const struct linux_binprm *bprm,
 	AUX(AT_PHDR, bias + ei->load_off + ei->phoff);
 	AUX(AT_PHENT, sizeof(Elf64_Phdr));
 	AUX(AT_PHNUM, ei->phnum);
-	AUX(AT_BASE, 0); /* no interpreter */
+	AUX(AT_BASE, ei->interp_base); /* 0 without an interpreter */
 	AUX(AT_FLAGS, 0);
 	AUX(AT_ENTRY, bias + ei->entry);
 	AUX(AT_UID, c->uid);

@@ -29,6 +29,12 @@ struct linux_binprm {
 	char *const *argv, *const *envp;
 	bool kernel_relocates; /* a built-in aslrbench program: apply its RELATIVE relocs */
 	uint64_t stack_limit;  /* RLIMIT_STACK's soft limit, for E2BIG */
+	/*
+	 * The image's open file (NULL: a built-in, copied): segments become
+	 * private file-backed regions, as 2.6.29's elf_map, the bss anonymous.
+	 */
+	const struct vm_operations_struct *vm_ops;
+	void *vm_file;
 };
 
 /* What elf_check learnt about an image. */
@@ -40,9 +46,18 @@ struct elf_info {
 	uint64_t phoff;
 	uint16_t phnum;
 	bool exec_stack; /* PT_GNU_STACK with PF_X */
+	uint64_t start;	 /* the lowest PT_LOAD's page: total_mapping_size = end - start */
+	/* PT_INTERP: the interpreter's NUL-terminated path at image + interp_off (len 0: none) */
+	uint64_t interp_off, interp_len;
+	bool is_interp;	      /* set by exec: map as the interpreter (no code/data/brk fields) */
+	uint64_t interp_base; /* set by exec: AT_BASE, where the interpreter went (0: none) */
 };
 
-/* 0, or -ENOEXEC with a line on the console saying why (name: for the message). */
+/*
+ * 0, or -ENOEXEC (-EIO: a PT_INTERP outside the file, as 2.6.29's short
+ * kernel_read) with a line on the console saying why (name: for the message;
+ * NULL: no line, the caller only peeks).
+ */
 int elf_check(const uint8_t *img, uint64_t size, const char *name, struct elf_info *ei);
 /* Maps every PT_LOAD at bias (0 for ET_EXEC) and, for built-ins, relocates. */
 int elf_map(struct mm_struct *mm, const struct linux_binprm *bprm, const struct elf_info *ei,

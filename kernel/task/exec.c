@@ -1,9 +1,11 @@
 /*
- * spawn: start a built-in program as a new child process (the exec of this
- * system: fork and exec in one step, as posix_spawn).
+ * spawn (a new child process running a program: fork and exec in one step,
+ * as posix_spawn) and execve.
  *
- * Programs are position-independent ELF executables linked into the kernel
- * image (kernel/user/).  The loader checks every header field it uses,
+ * Programs come from the file system (resolved above this layer, in
+ * kernel/syscall/exec_file.c, into an exec_request) or are the built-in
+ * position-independent ELF executables linked into the kernel image
+ * (kernel/user/).  The loader checks every header field it uses,
  * maps each PT_LOAD segment at the chosen base, applies the
  * R_X86_64_RELATIVE relocations a static PIE carries, and builds the
  * initial stack (argc, argv, envp, auxv) as the System V ABI describes:
@@ -49,9 +51,65 @@ static void set_cmdline(struct task_struct *p, int argc, char *const argv[])
 	p->cmdline_len = n;
 }
 
+/*
+ * load_elf_interp: the interpreter (ET_DYN) is mapped with no address hint,
+ * so get_unmapped_area puts its total_mapping_size top-down below mmap_base
+ * and every region already there (the exe, the [stack]): 2.6.29's and 6.6's
+ * elf_map with total_size alike.  No random draw of its own: it is
+ * randomised by mmap_base.  An ET_EXEC interpreter sits at its link address.
+ */
+static int map_interp(struct mm_struct *mm, const struct exec_request *r, const char *name,
+		      struct elf_info *ei, uint64_t *entry)
+{
+	struct elf_info ii;
+	struct linux_binprm ib = {r->interp.image,  r->interp.size,   name, 0, 0, 0, 0, false, 0,
+				  r->interp.vm_ops, r->interp.vm_file};
+	uint64_t bias = 0, at;
+	int rc;
+
+	if (!r->interp.image) {
+		kprintf("exec %s: ENOEXEC: PT_INTERP %s was not loaded (a built-in program "
+			"cannot name an interpreter)\n",
+			r->filename, name);
+		return -ENOEXEC;
+	}
+	/* 2.6.29: "Not an ELF interpreter" or a bad one is -ELIBBAD. */
+	if (elf_check(r->interp.image, r->interp.size, name, &ii))
+		return -ELIBBAD;
+	if (ii.type != ET_EXEC) {
+		at = mm_get_unmapped_area(mm, ii.end - ii.start);
+		if (!at)
+			return -ENOMEM;
+		bias = at - ii.start;
+	}
+	ii.is_interp = true;
+	if ((rc = elf_map(mm, &ib, &ii, bias)))
+		return rc == -ENOEXEC ? -ELIBBAD : rc;
+	ei->interp_base = bias + ii.start;
+	*entry = bias + ii.entry;
+	return 0;
+}
+
+/*
+ * 2.6.29's flush_old_exec: the comm is bprm->filename's last component,
+ * cut to TASK_COMM_LEN - 1 characters.
+ */
+static void comm_of(const char *filename, char *out, size_t n)
+{
+	size_t i = 0;
+
+	for (const char *p = filename; *p; p++) {
+		if (*p == '/')
+			i = 0;
+		else if (i < n - 1 && i < TASK_COMM_LEN - 1)
+			out[i++] = *p;
+	}
+	out[i] = '\0';
+}
+
 /* Builds the new program's address space; the caller owns mm on failure. */
-static int build_mm(struct mm_struct *mm, const struct linux_binprm *bprm, uint64_t *entry,
-		    uint64_t *sp)
+static int build_mm(struct mm_struct *mm, const struct exec_request *r,
+		    const struct linux_binprm *bprm, uint64_t *entry, uint64_t *sp)
 {
 	struct elf_info ei;
 	uint64_t bias;
@@ -71,20 +129,21 @@ static int build_mm(struct mm_struct *mm, const struct linux_binprm *bprm, uint6
 	if (rc)
 		return rc;
 	*entry = bias + ei.entry;
+	if (ei.interp_len &&
+	    (rc = map_interp(mm, r, (const char *)bprm->image + ei.interp_off, &ei, entry)))
+		return rc;
 	return create_elf_tables(mm, bprm, &ei, bias, sp);
 }
 
-/* -ENOENT for an unknown program, -E2BIG for a bad argument count or size, else 0. */
-static int check_program(const char *name, int argc, char *const argv[], int envc,
-			 char *const envp[])
+/* -E2BIG for a bad argument count or size, else 0. */
+static int check_request(const struct exec_request *r)
 {
-	const struct user_program *prog = find_program(name);
-	struct linux_binprm b = {
-		0, 0, name, argc, envc, argv, envp, false, current->rlim_stack_cur};
+	struct linux_binprm b = {0,	  0,	   r->filename,
+				 r->argc, r->envc, r->argv,
+				 r->envp, false,   current->rlim_stack_cur,
+				 0,	  0};
 
-	if (!prog)
-		return -ENOENT;
-	if (argc < 1 || argc + envc > EXEC_PTRS_MAX)
+	if (r->argc < 1 || r->argc + r->envc > EXEC_PTRS_MAX)
 		return -E2BIG;
 	return check_arg_size(&b);
 }
@@ -93,27 +152,29 @@ static int check_program(const char *name, int argc, char *const argv[], int env
  * The new program's address space and first user registers, its layout
  * drawn as if `pid` were current (exec semantics).  *mmp is NULL on failure.
  */
-static int load_program(const char *name, int argc, char *const argv[], int envc,
-			char *const envp[], int pid, struct mm_struct **mmp,
+static int load_program(const struct exec_request *r, int pid, struct mm_struct **mmp,
 			struct trap_frame *regs)
 {
-	const struct user_program *prog = find_program(name);
 	uint64_t entry, sp;
-	int rc = check_program(name, argc, argv, envc, envp);
-	struct linux_binprm b;
+	int rc = check_request(r);
+	struct linux_binprm b = {r->prog.image,	 r->prog.size,	 r->filename,
+				 r->argc,	 r->envc,	 r->argv,
+				 r->envp,	 r->prog.native, current->rlim_stack_cur,
+				 r->prog.vm_ops, r->prog.vm_file};
 
 	*mmp = 0;
 	if (rc)
 		return rc;
-	b = (struct linux_binprm){prog->image, prog->size,   name,
-				  argc,	       envc,	     argv,
-				  envp,	       prog->native, current->rlim_stack_cur};
 	*mmp = mm_create();
 	if (!*mmp)
 		return -ENOMEM;
-	strlcpy((*mmp)->exe_name, prog->name, sizeof((*mmp)->exe_name));
+	comm_of(r->filename, (*mmp)->exe_name, sizeof((*mmp)->exe_name));
+	if (r->prog.file && exe_file_get) {
+		exe_file_get(r->prog.file);
+		(*mmp)->exe_file = r->prog.file;
+	}
 	rng_spawn_pid = pid;
-	rc = build_mm(*mmp, &b, &entry, &sp);
+	rc = build_mm(*mmp, r, &b, &entry, &sp);
 	rng_spawn_pid = 0;
 	if (rc) {
 		mm_put(*mmp);
@@ -129,6 +190,24 @@ static int load_program(const char *name, int argc, char *const argv[], int envc
 	return 0;
 }
 
+/* A built-in program by name, as a request: -ENOENT when there is none. */
+static int builtin_request(const char *name, int argc, char *const argv[], int envc,
+			   char *const envp[], struct exec_request *r)
+{
+	const struct user_program *prog = find_program(name);
+
+	if (!prog)
+		return -ENOENT;
+	*r = (struct exec_request){prog->name,
+				   {prog->image, prog->size, prog->native != 0, 0, 0, 0},
+				   {0, 0, false, 0, 0, 0},
+				   argc,
+				   envc,
+				   argv,
+				   envp};
+	return 0;
+}
+
 /* Linux's do_close_on_exec: once the new image is committed. */
 static void close_on_exec(struct task_struct *t)
 {
@@ -141,17 +220,18 @@ static void close_on_exec(struct task_struct *t)
 	t->close_on_exec = 0;
 }
 
-long do_spawn(const char *name, int argc, char *const argv[])
+long do_spawn_req(const struct exec_request *r)
 {
 	struct task_struct *p;
 	struct trap_frame regs;
-	int rc = check_program(name, argc, argv, 0, 0);
+	char comm[TASK_COMM_LEN];
+	int rc = check_request(r);
 
 	if (rc || (rc = alloc_task(&p)))
 		return rc;
 	/* Linux stamps start_time at fork, before exec draws the layout. */
 	p->start_time = jiffies;
-	rc = load_program(name, argc, argv, 0, 0, p->pid, &p->mm, &regs);
+	rc = load_program(r, p->pid, &p->mm, &regs);
 	if (rc) {
 		free_task(p);
 		return rc;
@@ -165,14 +245,23 @@ long do_spawn(const char *name, int argc, char *const argv[])
 		p->rlim_stack_max = current->rlim_stack_max;
 	}
 	close_on_exec(p);
-	task_set_comm(p, find_program(name)->name);
-	set_cmdline(p, argc, argv);
+	comm_of(r->filename, comm, sizeof(comm));
+	task_set_comm(p, comm);
+	set_cmdline(p, r->argc, r->argv);
 	p->parent = current;
 	p->stack_canary = get_random_int();
 	fpu_init_task(p);
 	prepare_kernel_stack(p, &regs);
 	start_task(p);
 	return p->pid;
+}
+
+long do_spawn(const char *name, int argc, char *const argv[])
+{
+	struct exec_request r;
+	int rc = builtin_request(name, argc, argv, 0, 0, &r);
+
+	return rc ? rc : do_spawn_req(&r);
 }
 
 /*
@@ -182,12 +271,13 @@ long do_spawn(const char *name, int argc, char *const argv[])
  * released only once the new one is complete, so a failure leaves the
  * caller running.
  */
-long do_execve(const char *name, int argc, char *const argv[], int envc, char *const envp[])
+long do_execve_req(const struct exec_request *r)
 {
 	struct task_struct *t = current;
 	struct mm_struct *mm, *old = t->mm;
 	struct trap_frame regs;
-	int rc = load_program(name, argc, argv, envc, envp, t->pid, &mm, &regs);
+	char comm[TASK_COMM_LEN];
+	int rc = load_program(r, t->pid, &mm, &regs);
 
 	if (rc)
 		return rc;
@@ -196,8 +286,9 @@ long do_execve(const char *name, int argc, char *const argv[], int envc, char *c
 	mm_put(old);
 	vfork_release(t);
 	close_on_exec(t);
-	task_set_comm(t, find_program(name)->name);
-	set_cmdline(t, argc, argv);
+	comm_of(r->filename, comm, sizeof(comm));
+	task_set_comm(t, comm);
+	set_cmdline(t, r->argc, r->argv);
 	t->dumpable = t->cred.euid == t->cred.uid && t->cred.egid == t->cred.gid;
 	/* As Linux's exec: no TLS, no tid word, caught signals back to their default. */
 	t->fs_base = t->gs_base = 0;
@@ -211,4 +302,12 @@ long do_execve(const char *name, int argc, char *const argv[], int envc, char *c
 	fpu_init_task(t);
 	__asm__ volatile("fxrstor64 %0" : : "m"(t->fpu));
 	return 0;
+}
+
+long do_execve(const char *name, int argc, char *const argv[], int envc, char *const envp[])
+{
+	struct exec_request r;
+	int rc = builtin_request(name, argc, argv, envc, envp, &r);
+
+	return rc ? rc : do_execve_req(&r);
 }

@@ -41,9 +41,12 @@ static void user_fault(struct trap_frame *f)
 	uint64_t cr2 = read_cr2();
 	int sig;
 
-	if (f->vector == 14 && handle_mm_fault(t->mm, cr2, (f->error & 2) != 0) == 0)
+	int rc = f->vector == 14 ? handle_mm_fault(t->mm, cr2, (f->error & 2) != 0) : -EFAULT;
+
+	if (f->vector == 14 && rc == 0)
 		return;
-	sig = fault_signal(f->vector);
+	/* -EIO: a file page wholly past EOF, SIGBUS as Linux's VM_FAULT_SIGBUS. */
+	sig = f->vector == 14 && rc == -EIO ? SIGBUS : fault_signal(f->vector);
 	/* The format of Linux's show_signal_msg, so the line reads familiar. */
 	kprintf("%s[%d]: %s at %lx ip %lx sp %lx error %lx (killed, signal %d)\n", t->comm, t->pid,
 		f->vector == 14 ? "segfault" : "trap", f->vector == 14 ? cr2 : f->vector, f->rip,

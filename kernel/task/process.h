@@ -2,6 +2,7 @@
 #ifndef KERNEL_TASK_PROCESS_H
 #define KERNEL_TASK_PROCESS_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "kernel/arch/traps.h"
@@ -38,6 +39,30 @@ void prepare_kernel_stack(struct task_struct *p, const struct trap_frame *regs);
 void copy_creds(struct task_struct *p, const struct task_struct *from);
 void dup_files(struct task_struct *p, const struct task_struct *from);
 
+/*
+ * One exec, as the layers above resolved it (Linux's linux_binprm before
+ * search_binary_handler): the image that runs, its interpreter, the strings.
+ */
+struct exec_file {
+	const uint8_t *image;
+	uint64_t size;
+	bool native; /* a built-in aslrbench program: the kernel relocates it */
+	void *file;  /* a referenced file-system inode (becomes exe_file), NULL: built-in */
+	/* The same file open (a referenced struct file) and its ops, for file-backed regions. */
+	const struct vm_operations_struct *vm_ops;
+	void *vm_file;
+};
+struct exec_request {
+	const char *filename;	 /* as given to execve: AT_EXECFN, comm's last component */
+	struct exec_file prog;	 /* the ELF that runs (a #! script's interpreter) */
+	struct exec_file interp; /* prog's PT_INTERP file; image NULL when it has none */
+	int argc, envc;
+	char *const *argv, *const *envp;
+};
+/* The same as do_spawn / do_execve for a resolved request. */
+long do_spawn_req(const struct exec_request *r);
+long do_execve_req(const struct exec_request *r);
+
 #define SPAWN_MAX_ARGS 16
 #define SPAWN_ARG_LEN  128
 /* argv holds kernel strings; returns the child's pid or -errno. */
@@ -46,6 +71,8 @@ long do_spawn(const char *name, int argc, char *const argv[]);
 long do_execve(const char *name, int argc, char *const argv[], int envc, char *const envp[]);
 
 __attribute__((noreturn)) void do_exit(int status);
+/* Set by init=PATH (kernel/init/init_path.c): pid 1 exited with this wait status. */
+extern void (*init_exit_hook)(int status);
 /* pid: > 0 that child, else any; status/utime/stime may be NULL. */
 long do_wait(int pid, int options, int *status, uint64_t *utime, uint64_t *stime);
 void task_fault_init(void); /* installs the fault hooks arch and mm call up through */

@@ -88,7 +88,11 @@ static enum ktest_result linux_busybox(struct ktest_ctx *t)
 }
 KTEST(linux_busybox);
 
-/* A real dynamic program (musl-gcc -pie): PT_INTERP, refused with ENOEXEC, the kernel runs on. */
+/*
+ * A real dynamic program (musl-gcc -pie) from the built-in table: there is
+ * no file to name an interpreter from, so ENOEXEC and the kernel runs on.
+ * From the initramfs (/bin/lx_musl_dyn) it runs: test_exec.c.
+ */
 static enum ktest_result linux_dynamic_refused(struct ktest_ctx *t)
 {
 	char *argv[] = {"lx_musl_dyn"};
@@ -163,7 +167,7 @@ static void c_interp(Elf64_Ehdr *eh)
 	Elf64_Phdr *ph = (Elf64_Phdr *)((uint8_t *)eh + eh->e_phoff);
 
 	for (int i = 0; i < eh->e_phnum; i++)
-		if (ph[i].p_type == 0x6474e551) /* PT_GNU_STACK becomes PT_INTERP */
+		if (ph[i].p_type == 0x6474e551) /* PT_GNU_STACK: a PT_INTERP of size 0 */
 			ph[i].p_type = 3;
 }
 

@@ -238,7 +238,11 @@ static void attack(int argc, char **argv)
 		       err_name(rc));
 }
 
-/* run NAME [ARGS]: a built-in program (ours or a Linux one, e.g. busybox) as a child. */
+/*
+ * run PROG [ARGS]: a program as a child: a path in the file system (e.g. one
+ * run-qemu.sh --add put there), or a built-in's name (ours or a Linux one,
+ * e.g. busybox), resolved as execve resolves it.
+ */
 static void run(int argc, char **argv)
 {
 	char *args[MAX_ARGS + 1];
@@ -274,7 +278,8 @@ static void help(void)
 	       "  id                real, effective and saved ids\n"
 	       "  su UID            (root) a shell as UID; exit returns\n"
 	       "  rng [NAME]        show or (root) set the get_random_int() variant\n"
-	       "  run PROG [ARGS]   run a built-in program: busybox, lx_musl, lx_glibc, ...\n"
+	       "  run PROG [ARGS]   run a program: a path (/bin/lx_exec, a #! script) or a\n"
+	       "                    built-in: busybox, lx_musl, lx_glibc, ...\n"
 	       "  exit              leave this shell\n"
 	       "  attack [S] [RNG]  (root) 20 attack-lab trials of strategy S against RNG\n"
 	       "  poweroff          (root) end the run\n"

@@ -208,6 +208,52 @@ static long op_grow(void)
 	return rc == GROW_BYTES ? 0 : rc > 0 ? SHORT : PARTIAL;
 }
 
+static int map_fd = -1;
+
+/* A file of two pages and a bit, open read-write and already unlinked: only the mapping holds it.
+ */
+static void prep_mapfile(void)
+{
+	static char buf[2 * 4096 + 100];
+
+	memset(buf, 'm', sizeof(buf));
+	map_fd = (int)syscall3(__NR_open, TMP_FILE, O_CREAT | O_TRUNC | O_RDWR, 0644);
+	if (map_fd >= 0 && write(map_fd, buf, sizeof(buf)) != (long)sizeof(buf)) {
+		close(map_fd);
+		map_fd = -1;
+	}
+	unlink(TMP_FILE);
+}
+
+/*
+ * File-backed mmap (MAP_PRIVATE), the fd closed at once: pages filled at
+ * the first touch (a write makes a private copy), a region split by
+ * mprotect and by munmap in the middle, then all unmapped.  Every failure
+ * must give back the pages and, once the child is gone, the file.
+ */
+static long op_mmap_file(void)
+{
+	long m, rc;
+
+	if (map_fd < 0)
+		return PARTIAL;
+	m = syscall6(__NR_mmap, 0, 3 * 4096, 3, 0x02, map_fd, 0);
+	close(map_fd);
+	if (m < 0)
+		return m;
+	if (((volatile char *)m)[0] != 'm')
+		return PARTIAL;
+	((volatile char *)m)[4096] = 1;
+	if (((volatile char *)m)[2 * 4096 + 100] != 0)
+		return PARTIAL;
+	rc = syscall3(__NR_mprotect, m + 4096, 4096, 1);
+	if (!rc)
+		rc = munmap((void *)(m + 4096), 4096);
+	if (!rc)
+		rc = munmap((void *)m, 3 * 4096);
+	return rc;
+}
+
 static long op_symlink(void)
 {
 	long rc = symlink("/tmp/failnth-target", TMP_LINK);
@@ -418,5 +464,6 @@ int main(int argc, char **argv)
 	walk_fs("write growing a file", op_grow, prep_grow, 0);
 	walk_fs("symlink", op_symlink, 0, 0);
 	walk_fs("rename", op_rename, prep_rename, 0);
+	walk_fs("mmap of a file+touch", op_mmap_file, prep_mapfile, 0);
 	return failures ? 1 : 0;
 }

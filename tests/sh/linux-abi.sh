@@ -1,9 +1,12 @@
 #!/usr/bin/env bash
 # TAP: the Linux test programs the kernel embeds (tests/linux/lx_test.c as
 # static musl, static-pie musl, static glibc, static-pie glibc, and the
-# dynamic musl PIE the kernel refuses) run on the host Linux with the same
-# expectations, proving each check the kernel's linux suite relies on; and
-# the busybox the kernel embeds answers `echo` and `uname -a` here too.
+# dynamic musl PIE, which the kernel runs from its initramfs through musl's
+# ld.so) run on the host Linux with the same expectations, proving each check
+# the kernel's linux suite relies on; so does lx_exec (tests/linux/lx_exec.c:
+# execve from files, #! scripts, the exec errors); a PT_INTERP naming a
+# missing file fails with ENOENT; the busybox the kernel embeds answers
+# `echo` and `uname -a` here too.
 # Usage: tests/sh/linux-abi.sh        (exit status non-zero on any failure)
 set -uo pipefail
 
@@ -46,10 +49,39 @@ for p in lx_musl lx_musl_pie lx_glibc lx_glibc_pie; do
 	tap_check $? "$p: no PT_INTERP (the kernel runs it)"
 done
 readelf -lW build/user/linux/lx_musl_dyn | grep -q 'Requesting program interpreter'
-tap_check $? "lx_musl_dyn: has PT_INTERP (the kernel refuses it: ENOEXEC)"
+tap_check $? "lx_musl_dyn: has PT_INTERP (the kernel runs it from a file, refuses the built-in)"
 [ "$(readelf -hW build/user/linux/lx_glibc | awk '/Type:/{print $2}')" = EXEC ] &&
 	[ "$(readelf -hW build/user/linux/lx_glibc_pie | awk '/Type:/{print $2}')" = DYN ]
 tap_check $? "lx_glibc is ET_EXEC, lx_glibc_pie ET_DYN"
+
+# filemap: tests/linux/lx_mmap.c (file-backed mmap, munmap/mprotect of any range).
+for p in lx_mmap_musl lx_mmap_glibc; do
+	out=$(make -s --no-print-directory "build/user/linux/$p" 2>&1)
+	tap_check $? "build $p" "$out"
+	log=$("build/user/linux/$p" 2>&1)
+	st=$?
+	tap_check "$st" "$p: every check passes on the host" "$(grep -v '^ok ' <<<"$log")"
+	grep -q '^lx_mmap: [0-9]* passed, 0 failed$' <<<"$log"
+	tap_check $? "$p: prints its summary line"
+done
+# lx_exec: from its file (its checks exec /proc/self/exe's target).
+out=$(make -s --no-print-directory build/user/linux/lx_exec build/user/linux/lx_badinterp 2>&1)
+tap_check $? "build lx_exec and lx_badinterp" "$out"
+log=$(build/user/linux/lx_exec 2>&1)
+tap_check $? "lx_exec: every check passes on the host" "$(grep -v '^ok ' <<<"$log")"
+grep -q '^lx_exec: [0-9]* passed, 0 failed$' <<<"$log"
+tap_check $? "lx_exec: prints its summary line"
+# What an init= program gets, as the kernel's init= boots give it.
+log=$(env -i HOME=/ TERM=linux "$top/build/user/linux/lx_exec" init a 'b c' 2>&1)
+tap_check $? "lx_exec init: argv, envp, fds as Linux's init= gets them" "$(grep -v '^ok ' <<<"$log")"
+grep -q "^  init: 2 arguments after argv\[1\]: 'a' 'b c'$" <<<"$log"
+tap_check $? "lx_exec init: prints its arguments"
+# A missing interpreter: execve's ENOENT, which bash reports as "No such file"
+# (5.2: "required file not found", its wording for ENOENT of an existing file).
+log=$(build/user/linux/lx_badinterp 2>&1)
+st=$?
+[ "$st" = 127 ] && grep -Eq 'No such file|required file not found' <<<"$log"
+tap_check $? "lx_badinterp (PT_INTERP /lib/ld-lx-missing.so.1): ENOENT" "status $st: $log"
 
 [ "$(/bin/busybox echo hello from busybox)" = "hello from busybox" ]
 tap_check $? "busybox echo"

@@ -75,6 +75,8 @@ struct inode *proc_inode(struct inode *parent, int node, int pid, int sub)
 		mode = S_IFLNK | 0777;
 	else if (node == PROC_FD_LINK)
 		mode = S_IFLNK | 0700;
+	else if (node == PROC_EXE_LINK)
+		mode = S_IFLNK | 0777;
 	else if (node == PROC_FD_DIR)
 		mode = S_IFDIR | 0500; /* Linux's dr-x------, the task's own */
 	else if (is_dir(node))
@@ -125,6 +127,12 @@ static int proc_lookup(struct inode *dir, const char *name, struct inode **out)
 	}
 	if (dir->proc.node == PROC_FD_DIR)
 		return proc_fd_lookup(dir, name, out);
+	if (dir->proc.node == PROC_NODE_PID_DIR && !strcmp(name, "exe")) {
+		if (!find_task_by_pid(dir->proc.pid))
+			return -ENOENT;
+		*out = proc_inode(dir, PROC_EXE_LINK, dir->proc.pid, 0);
+		return *out ? 0 : -ENOMEM;
+	}
 	if (dir->proc.node == PROC_NODE_PID_DIR && !strcmp(name, "fd")) {
 		if (!find_task_by_pid(dir->proc.pid))
 			return -ENOENT;
@@ -202,6 +210,11 @@ static int proc_readdir(struct inode *dir, uint64_t idx, struct dirent_out *d)
 				  DT_DIR);
 			return 0;
 		}
+		if (k == sizeof(pid_nodes) / sizeof(pid_nodes[0]) + 1) {
+			put_entry(d, "exe", PROC_INO_BASE + (uint32_t)pid * 64 + PROC_EXE_LINK * 2,
+				  DT_LNK);
+			return 0;
+		}
 		if (k >= sizeof(pid_nodes) / sizeof(pid_nodes[0]))
 			return 1;
 		put_entry(d, pid_names[k], PROC_INO_BASE + (uint32_t)pid * 64 + pid_nodes[k] * 2,
@@ -234,6 +247,8 @@ static long proc_readlink(struct inode *ino, char *buf, size_t n)
 
 	if (ino->proc.node == PROC_FD_LINK)
 		return proc_fd_readlink(ino, buf, n);
+	if (ino->proc.node == PROC_EXE_LINK)
+		return proc_exe_readlink(ino, buf, n);
 	len = ksnprintf(tmp, sizeof(tmp), "%d", current->pid);
 
 	if ((size_t)len > n)
@@ -254,7 +269,8 @@ static long proc_iopen(struct inode *ino, int flags, struct file **out)
 {
 	char path[PROC_PATH_MAX];
 
-	if (ino->proc.node == PROC_FD_LINK || ino->proc.node == PROC_SELF)
+	if (ino->proc.node == PROC_FD_LINK || ino->proc.node == PROC_SELF ||
+	    ino->proc.node == PROC_EXE_LINK)
 		return -ELOOP; /* reached only with O_NOFOLLOW: the walk follows links */
 	if (is_dir(ino->proc.node)) {
 		long err;
@@ -272,6 +288,8 @@ static long proc_d_path(struct inode *ino, char *buf, size_t n)
 		return (long)strlcpy(buf, "/proc/self", n);
 	if (ino->proc.node == PROC_FD_LINK)
 		return ksnprintf(buf, n, "/proc/%d/fd/%d", ino->proc.pid, ino->proc.fd);
+	if (ino->proc.node == PROC_EXE_LINK)
+		return ksnprintf(buf, n, "/proc/%d/exe", ino->proc.pid);
 	proc_path_of(ino, buf, n);
 	return (long)strlen(buf);
 }

@@ -31,6 +31,7 @@ struct dirent_out;
 #define PROC_SELF	     PROC_NODE_COUNT	   /* the /proc/self symlink */
 #define PROC_FD_DIR	     (PROC_NODE_COUNT + 1) /* /proc/<pid>/fd */
 #define PROC_FD_LINK	     (PROC_NODE_COUNT + 2) /* /proc/<pid>/fd/<n>: proc.fd is n */
+#define PROC_EXE_LINK	     (PROC_NODE_COUNT + 3) /* /proc/<pid>/exe (exe.c) */
 #define PROC_INO_BASE	     0xf0000000u
 #define PROC_FD_INO(pid, fd) (0xe0000000u + (uint32_t)(pid)*128 + (uint32_t)(fd))
 
@@ -39,6 +40,7 @@ struct inode *proc_inode(struct inode *parent, int node, int pid, int sub);
 int proc_fd_lookup(struct inode *dir, const char *name, struct inode **out);
 int proc_fd_readdir(struct inode *dir, uint64_t k, struct dirent_out *d);
 long proc_fd_readlink(struct inode *ino, char *buf, size_t n);
+long proc_exe_readlink(struct inode *ino, char *buf, size_t n);
 
 /* Opens a /proc path (parsed by proc_parse_path): the file's snapshot. */
 long proc_open(const char *path, int flags, struct file **out);

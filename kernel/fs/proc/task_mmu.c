@@ -7,6 +7,7 @@
  */
 #include "kernel/fs/proc/internal.h"
 #include "kernel/lib/vsprintf.h"
+#include "kernel/fs/vfs.h"
 #include "kernel/mm/mm.h"
 
 static const char *vma_name(const struct mm_struct *mm, const struct vm_area *v, char *tmp,
@@ -14,7 +15,9 @@ static const char *vma_name(const struct mm_struct *mm, const struct vm_area *v,
 {
 	switch (v->kind) {
 	case VMA_EXE:
-		ksnprintf(tmp, len, "/bin/%s", mm->exe_name);
+		/* A program from a file: its path, as Linux; a built-in: /bin/NAME. */
+		if (!mm->exe_file || inode_path(mm->exe_file, tmp, len) < 0)
+			ksnprintf(tmp, len, "/bin/%s", mm->exe_name);
 		return tmp;
 	case VMA_HEAP:
 		return "[heap]";
@@ -34,16 +37,21 @@ long proc_pid_maps(struct task_struct *task, char *buf)
 		return 0;
 	for (int i = 0; i < mm->nvmas && n < PROC_BUF - 1; i++) {
 		const struct vm_area *v = &mm->vmas[i];
-		char tmp[48];
+		static char tmp[PATH_MAX];
 		const char *name = vma_name(mm, v, tmp, sizeof(tmp));
+		uint32_t dev = v->kind == VMA_EXE ? (8 << 8) | 1 : 0;
+		uint64_t ino = v->kind == VMA_EXE ? 1000UL + (uint64_t)(mm->exe_name[0]) : 0UL;
 		int len;
 
+		if (v->vm_file) {
+			/* show_map_vma: the file's device, inode and d_path. */
+			v->vm_ops->show(v->vm_file, tmp, sizeof(tmp), &dev, &ino);
+			name = tmp;
+		}
 		len = ksnprintf(buf + n, PROC_BUF - n, "%08lx-%08lx %c%c%c%c %08lx %02x:%02x %lu ",
 				v->start, v->end, (v->flags & VM_READ) ? 'r' : '-',
 				(v->flags & VM_WRITE) ? 'w' : '-', (v->flags & VM_EXEC) ? 'x' : '-',
-				'p', v->pgoff, name && v->kind == VMA_EXE ? 8 : 0,
-				name && v->kind == VMA_EXE ? 1 : 0,
-				v->kind == VMA_EXE ? 1000UL + (uint64_t)(mm->exe_name[0]) : 0UL);
+				'p', v->pgoff, dev >> 8, dev & 0xff, ino);
 		if (len < 0 || (size_t)len >= PROC_BUF - n)
 			break;
 		n += (size_t)len;
