@@ -36,6 +36,7 @@ static const char *name_of(long nr)
 		 {11, "munmap"},
 		 {12, "brk"},
 		 {24, "sched_yield"},
+		 {25, "mremap"},
 		 {35, "nanosleep"},
 		 {39, "getpid"},
 		 {57, "fork"},

@@ -294,7 +294,9 @@ void gen_call(struct call *c, uint64_t idx)
 		__NR_getpgrp, __NR_setsid, __NR_getgroups, __NR_getpgid, __NR_getsid,
 		__NR_arch_prctl, __NR_setrlimit, __NR_gettid, __NR_sched_getaffinity,
 		__NR_set_tid_address, __NR_clock_nanosleep, __NR_set_robust_list, __NR_prlimit64,
-		__NR_getcpu, __NR_clone, __NR_mprotect};
+		__NR_getcpu, __NR_clone, __NR_mprotect,
+		/* filemap */
+		__NR_mremap};
 	int sysctl = 0;
 	uint64_t hi = 0, hi2;
 
@@ -381,6 +383,21 @@ void gen_call(struct call *c, uint64_t idx)
 		/* Not over our own stack or code: that ends the program, not the kernel. */
 		if (own_memory(c->a[0], c->a[1], (uint64_t)&sysctl))
 			c->a[1] = ~0ULL - (hi2 & 4095);
+		break;
+	case __NR_mremap: /* a mapping of ours (or anything), grown, shrunk or moved */
+		hi2 = below(2) ? 0 : 4096 * below(8);
+		c->a[0] = below(4) ? pick_res(map_addr, nmap, 0x10000) + hi2 : gen_ptr();
+		c->a[1] = below(2) ? 4096 * (1 + below(64)) : gen_len();
+		c->a[2] = below(2) ? 4096 * (1 + below(64)) : gen_len();
+		c->a[3] = below(4) ? below(4) : gen_int(); /* MREMAP_MAYMOVE, MREMAP_FIXED */
+		c->a[4] =
+			below(2) ? pick_res(map_addr, nmap, 0x10000) + 4096 * below(64) : gen_ptr();
+		/* Neither the old range nor the new may be our own memory. */
+		if (own_memory(c->a[0], c->a[1], (uint64_t)&sysctl) ||
+		    own_memory(c->a[0], c->a[2], (uint64_t)&sysctl))
+			c->a[0] = 0x10000;
+		if ((c->a[3] & 2) && own_memory(c->a[4], c->a[2], (uint64_t)&sysctl))
+			c->a[3] &= ~2ULL;
 		break;
 	case __NR_rt_sigaction:
 	case __NR_rt_sigprocmask:
