@@ -40,7 +40,7 @@ KERNEL_C += kernel/mm/mprotect.c kernel/task/binfmt_elf.c \
 	kernel/syscall/sys_linux.c kernel/syscall/sys_signal.c kernel/syscall/syscall_names.c \
 	kernel/test/test_linux.c
 # filemap: file-backed mmap and the region list (issue 14).
-KERNEL_C += kernel/mm/mmap.c kernel/fs/filemap.c kernel/test/test_linux_mmap.c
+KERNEL_C += kernel/mm/mmap.c kernel/mm/mremap.c kernel/fs/filemap.c kernel/test/test_linux_mmap.c
 # exec from the file system (issue 14, branch exec).
 KERNEL_C += kernel/syscall/exec_file.c kernel/fs/proc/exe.c kernel/test/test_exec.c \
 	kernel/init/init_path.c

@@ -126,6 +126,12 @@ int mm_put_user(struct mm_struct *mm, uint64_t va, const void *src, uint64_t len
  * (the regions before it changed, as Linux) or NR_VMAS (mprotect.c).
  */
 int mm_mprotect(struct mm_struct *mm, uint64_t start, uint64_t end, uint32_t flags);
+/*
+ * mremap (mremap.c): lengths page aligned, new_len > 0, addr aligned; the
+ * new address or -EFAULT (not one mapping), -ENOMEM, -EINVAL.
+ */
+long mm_mremap(struct mm_struct *mm, uint64_t addr, uint64_t old_len, uint64_t new_len,
+	       bool may_move, bool fixed, uint64_t new_addr);
 bool mm_range_free(struct mm_struct *mm, uint64_t start, uint64_t end);
 uint64_t mm_get_unmapped_area(struct mm_struct *mm, uint64_t len);
 int mm_nr_free(void);

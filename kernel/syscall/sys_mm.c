@@ -165,6 +165,40 @@ long sys_brk(const struct syscall_args *a)
 	return (long)mm->brk;
 }
 
+#define MREMAP_MAYMOVE	 1
+#define MREMAP_FIXED	 2
+#define MREMAP_DONTUNMAP 4 /* Linux 5.7: not implemented here (EINVAL) */
+
+/* mremap(addr, old_len, new_len, flags, new_addr): Linux 6.6's checks, in its order. */
+long sys_mremap(const struct syscall_args *a)
+{
+	uint64_t addr = a->a0, old_len = a->a1, new_len = a->a2, flags = a->a3, to = a->a4;
+	bool fixed = flags & MREMAP_FIXED;
+
+	if (flags & ~(uint64_t)(MREMAP_MAYMOVE | MREMAP_FIXED | MREMAP_DONTUNMAP))
+		return -EINVAL;
+	if (fixed && !(flags & MREMAP_MAYMOVE))
+		return -EINVAL;
+	if (flags & MREMAP_DONTUNMAP)
+		return -EINVAL;
+	if (addr & (PAGE_SIZE - 1))
+		return -EINVAL;
+	/* PAGE_ALIGN, wrapping as Linux's: ~0 becomes 0. */
+	old_len = (old_len + PAGE_SIZE - 1) & ~(PAGE_SIZE - 1);
+	new_len = (new_len + PAGE_SIZE - 1) & ~(PAGE_SIZE - 1);
+	if (!new_len)
+		return -EINVAL;
+	if (fixed && ((to & (PAGE_SIZE - 1)) || new_len > TASK_SIZE || to > TASK_SIZE - new_len ||
+		      to < PAGE_SIZE))
+		return -EINVAL;
+	/* Beyond the user half nothing is mapped: EFAULT, as vma_to_resize finds no region. */
+	if (addr >= TASK_SIZE || old_len > TASK_SIZE - addr)
+		return -EFAULT;
+	if (new_len > TASK_SIZE - PAGE_SIZE)
+		return -ENOMEM;
+	return mm_mremap(current->mm, addr, old_len, new_len, flags & MREMAP_MAYMOVE, fixed, to);
+}
+
 /* mprotect(addr, len, prot): as Linux, addr page-aligned, the range mapped throughout. */
 long sys_mprotect(const struct syscall_args *a)
 {

@@ -129,6 +129,8 @@ static const struct {
 	{__NR_getgroups, sys_getgroups},
 	{__NR_bench_submit, sys_bench_submit},
 	{__NR_fuzz_note, sys_fuzz_note},
+	/* filemap: file-backed mmap (issue 14) */
+	{__NR_mremap, sys_mremap},
 };
 
 #define X86_EFLAGS_CF	0x000001

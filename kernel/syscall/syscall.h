@@ -102,6 +102,7 @@ long sys_fuzz_note(const struct syscall_args *a);
 
 /* The Linux process ABI (issue 14): sys_linux.c, sys_signal.c, sys_proc.c, sys_mm.c. */
 long sys_mprotect(const struct syscall_args *a);
+long sys_mremap(const struct syscall_args *a); /* filemap: sys_mm.c */
 long sys_rt_sigaction(const struct syscall_args *a);
 long sys_rt_sigprocmask(const struct syscall_args *a);
 long sys_clone(const struct syscall_args *a);

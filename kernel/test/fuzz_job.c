@@ -42,7 +42,19 @@
 #define PROG_LIMIT_S 180
 #define DEFAULT_S    300
 
-enum fail { F_NONE, F_PAGES, F_TASKS, F_MMS, F_PROC, F_SYSCTL, F_INIT, F_PRIV, F_HANG, F_IRET };
+enum fail {
+	F_NONE,
+	F_PAGES,
+	F_TASKS,
+	F_MMS,
+	F_PROC,
+	F_SYSCTL,
+	F_INIT,
+	F_PRIV,
+	F_HANG,
+	F_IRET,
+	F_INODES
+};
 static const char *const fail_names[] = {
 	"none",
 	"page leak",
@@ -53,7 +65,8 @@ static const char *const fail_names[] = {
 	"init's credentials changed",
 	"a uid-1000 process became root",
 	"a program did not finish",
-	"a return to user mode faulted (kernel state reached iretq)"};
+	"a return to user mode faulted (kernel state reached iretq)",
+	"inode leak (an unlinked file still held: a leaked fd or mapping reference)"};
 
 struct note {
 	int pid;
@@ -140,7 +153,7 @@ static bool proc_reads(void)
 
 struct snapshot {
 	uint64_t pages;
-	int tasks, mms, va;
+	int tasks, mms, va, inodes;
 	const char *rng;
 	uint32_t ids[8];
 	int dumpable;
@@ -163,6 +176,8 @@ static void snap(struct snapshot *s)
 	s->pages = pmm_free_count() + vfs_ramfs_pages();
 	s->tasks = nr_tasks_in_use();
 	s->mms = mm_nr_free();
+	/* No process of the program is left: an unlinked file still held is a leaked reference. */
+	s->inodes = vfs_orphans_in_use();
 	s->va = randomize_va_space;
 	s->rng = rng_current()->name;
 	memcpy(s->ids, ids, sizeof(ids));
@@ -185,6 +200,8 @@ static enum fail compare(const struct snapshot *a, const struct snapshot *b)
 		return F_TASKS;
 	if (b->mms != a->mms)
 		return F_MMS;
+	if (b->inodes != a->inodes)
+		return F_INODES;
 	if (b->pages != a->pages)
 		return F_PAGES;
 	return proc_reads() ? F_NONE : F_PROC;

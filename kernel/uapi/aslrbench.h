@@ -115,6 +115,8 @@
 #define __NR_prlimit64	       302
 #define __NR_getcpu	       309
 #define __NR_rseq	       334
+/* filemap */
+#define __NR_mremap 25
 /* aslrbench's own calls, above Linux's range. */
 #define __NR_spawn	    500 /* spawn(name, argv): start a built-in program */
 #define __NR_aslrbench_job  501 /* init: run the job the command line asks for */

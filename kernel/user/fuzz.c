@@ -36,6 +36,7 @@ static const char *name_of(long nr)
 		 {11, "munmap"},
 		 {12, "brk"},
 		 {24, "sched_yield"},
+		 {25, "mremap"},
 		 {35, "nanosleep"},
 		 {39, "getpid"},
 		 {57, "fork"},
@@ -287,6 +288,22 @@ static uint64_t hex(const char *s)
 	return v;
 }
 
+/*
+ * A file for file-backed mmap: two pages and a half of the scratch, in /tmp
+ * (writable by uid 1000 too), unlinked at once so that only this program's
+ * fd and mappings hold it and nothing is left behind.
+ */
+static void open_map_file(void)
+{
+	char path[48];
+
+	snprintf(path, sizeof(path), "/tmp/fuzz-map.%ld", (long)syscall0(__NR_getpid));
+	map_fd = (int)syscall3(__NR_open, path, O_CREAT | O_TRUNC | O_RDWR, 0600);
+	if (map_fd >= 0 && write(map_fd, scratch, 2 * 4096 + 2048) != 2 * 4096 + 2048)
+		printf("fuzz: short write to %s\n", path);
+	unlink(path);
+}
+
 int main(int argc, char **argv)
 {
 	uint64_t ncalls, from = 0, uid;
@@ -325,6 +342,7 @@ int main(int argc, char **argv)
 	straddle = (uint64_t)guard;
 	for (size_t i = 0; i < SCRATCH_LEN; i++)
 		scratch[i] = (char)(i * 7);
+	open_map_file();
 	run(ncalls, from);
 	while (wait4(-1, &status, 0, 0) > 0)
 		;

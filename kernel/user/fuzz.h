@@ -24,6 +24,7 @@ extern int depth;      /* 0 in the program's process, 1.. in its forks */
 extern int unpriv;     /* started as uid 1000 */
 extern uint64_t resv_fd[MAX_RES], resv_pid[MAX_RES], map_addr[MAX_RES], map_len[MAX_RES];
 extern int nfd, npid, nmap;
+extern int map_fd;	  /* a file of /tmp, unlinked, for file-backed mmap (-1: none) */
 extern uint64_t straddle; /* the end of the scratch, where the PROT_NONE guard starts */
 extern char *scratch;
 

@@ -15,7 +15,7 @@
 #include "kernel/user/fuzz.h"
 
 uint64_t state, straddle, resv_fd[MAX_RES], resv_pid[MAX_RES], map_addr[MAX_RES], map_len[MAX_RES];
-int depth, unpriv, nfd, npid, nmap;
+int depth, unpriv, nfd, npid, nmap, map_fd = -1;
 char *scratch;
 static char pathbuf[320];
 static int64_t tsbuf[4];
@@ -294,7 +294,9 @@ void gen_call(struct call *c, uint64_t idx)
 		__NR_getpgrp, __NR_setsid, __NR_getgroups, __NR_getpgid, __NR_getsid,
 		__NR_arch_prctl, __NR_setrlimit, __NR_gettid, __NR_sched_getaffinity,
 		__NR_set_tid_address, __NR_clock_nanosleep, __NR_set_robust_list, __NR_prlimit64,
-		__NR_getcpu, __NR_clone, __NR_mprotect};
+		__NR_getcpu, __NR_clone, __NR_mprotect,
+		/* filemap */
+		__NR_mremap};
 	int sysctl = 0;
 	uint64_t hi = 0, hi2;
 
@@ -355,16 +357,25 @@ void gen_call(struct call *c, uint64_t idx)
 		c->a[2] = below(2) ? below(3) : gen_int();
 		break;
 	case __NR_mmap:
+		hi2 = below(3); /* 0: MAP_PRIVATE of the file main made (map_fd) */
 		c->a[0] = gen_ptr();
 		c->a[1] = below(4) ? 4096 * (1 + below(64)) : gen_len();
 		c->a[2] = below(4) ? below(8) : rnd();
-		c->a[3] = below(4) ? 0x22 : gen_int();
-		c->a[4] = below(4) ? ~0ULL : gen_fd();
-		c->a[5] = below(4) ? 0 : gen_int();
+		c->a[3] = below(4) ? (hi2 ? 0x22 : 0x02) | (below(6) ? 0 : 0x10) : gen_int();
+		c->a[4] = below(4) ? (hi2 ? ~0ULL : (uint64_t)map_fd) : gen_fd();
+		c->a[5] = below(4) ? (hi2 ? 0 : 4096 * below(4)) : gen_int();
+		/* MAP_FIXED replaces what is there: never our own stack, code or scratch. */
+		if (c->a[3] & 0x10) {
+			c->a[0] &= ~4095ULL;
+			if (own_memory(c->a[0], c->a[1], (uint64_t)&sysctl))
+				c->a[3] &= ~0x10ULL;
+		}
 		break;
 	case __NR_munmap:
 	case __NR_mprotect:
-		c->a[0] = below(4) ? pick_res(map_addr, nmap, 0x10000) : gen_ptr();
+		/* A mapping of ours from its start or from a page inside: splits at either end. */
+		hi2 = below(2) ? 0 : 4096 * below(8);
+		c->a[0] = below(4) ? pick_res(map_addr, nmap, 0x10000) + hi2 : gen_ptr();
 		c->a[1] = below(2) ? 4096 * (1 + below(64)) : gen_len();
 		hi2 = rnd();
 		if (c->nr == __NR_mprotect)
@@ -372,6 +383,21 @@ void gen_call(struct call *c, uint64_t idx)
 		/* Not over our own stack or code: that ends the program, not the kernel. */
 		if (own_memory(c->a[0], c->a[1], (uint64_t)&sysctl))
 			c->a[1] = ~0ULL - (hi2 & 4095);
+		break;
+	case __NR_mremap: /* a mapping of ours (or anything), grown, shrunk or moved */
+		hi2 = below(2) ? 0 : 4096 * below(8);
+		c->a[0] = below(4) ? pick_res(map_addr, nmap, 0x10000) + hi2 : gen_ptr();
+		c->a[1] = below(2) ? 4096 * (1 + below(64)) : gen_len();
+		c->a[2] = below(2) ? 4096 * (1 + below(64)) : gen_len();
+		c->a[3] = below(4) ? below(4) : gen_int(); /* MREMAP_MAYMOVE, MREMAP_FIXED */
+		c->a[4] =
+			below(2) ? pick_res(map_addr, nmap, 0x10000) + 4096 * below(64) : gen_ptr();
+		/* Neither the old range nor the new may be our own memory. */
+		if (own_memory(c->a[0], c->a[1], (uint64_t)&sysctl) ||
+		    own_memory(c->a[0], c->a[2], (uint64_t)&sysctl))
+			c->a[0] = 0x10000;
+		if ((c->a[3] & 2) && own_memory(c->a[4], c->a[2], (uint64_t)&sysctl))
+			c->a[3] &= ~2ULL;
 		break;
 	case __NR_rt_sigaction:
 	case __NR_rt_sigprocmask:

@@ -99,6 +99,29 @@ static long op_mmap(void)
 	return munmap((void *)m, 3 * 4096);
 }
 
+/*
+ * mremap moving two touched pages 1 GiB down (MREMAP_FIXED): the page
+ * tables there are allocated before any entry moves, so a failure leaves
+ * the pages where they were.
+ */
+static long op_mremap(void)
+{
+	long m = mmap_anon(2 * 4096, 3), to, rc;
+
+	if (m < 0)
+		return m;
+	((volatile char *)m)[0] = 1;
+	((volatile char *)m)[4096] = 2;
+	to = (m & ~((1L << 30) - 1)) - (1L << 30);
+	rc = syscall6(__NR_mremap, m, 2 * 4096, 2 * 4096, 3, to, 0);
+	if (rc == -ENOMEM)
+		return ((volatile char *)m)[0] == 1 && ((volatile char *)m)[4096] == 2 ? rc
+										       : PARTIAL;
+	if (rc != to || ((volatile char *)to)[0] != 1 || ((volatile char *)to)[4096] != 2)
+		return rc < 0 ? rc : PARTIAL;
+	return munmap((void *)to, 2 * 4096);
+}
+
 static long op_brk(void)
 {
 	char *b = brk(0), *e = brk(b + 3 * 4096);
@@ -456,6 +479,7 @@ int main(int argc, char **argv)
 	walk("execve", op_execve);
 	walk("mmap+touch", op_mmap);
 	walk("brk+touch", op_brk);
+	walk("mremap MREMAP_FIXED 1 GiB away", op_mremap);
 	walk("open /proc/self/stat", op_open_stat);
 	walk("open /proc/self/maps", op_open_maps);
 	walk_fs("pipe2", op_pipe2, 0, ENFILE);

@@ -7,7 +7,8 @@
  * its wait status) and mprotect of part of a mapping, copy-on-write after
  * fork, private writes never reaching the file, a mapping surviving
  * close(fd), the errnos (EACCES, ENODEV, EBADF, EINVAL, ENOMEM, EEXIST) and
- * the /proc/self/maps line of a file mapping (offset, dev, inode, path).
+ * the /proc/self/maps line of a file mapping (offset, dev, inode, path),
+ * mremap (in place, MREMAP_MAYMOVE, MREMAP_FIXED, of a file region).
  * tests/sh/linux-abi.sh runs the same binaries on the host Linux.
  *
  * Usage: lx_mmap; one "ok"/"FAIL" line per check, exit 0 when all passed.
@@ -262,6 +263,56 @@ static void check_errors(void)
 	close(rd), close(wr), close(pfd[0]), close(pfd[1]), close(null), close(maps), close(zero);
 }
 
+/* mremap: shrink and grow in place, a move (MREMAP_MAYMOVE, MREMAP_FIXED), a file region. */
+static void check_mremap(int fd)
+{
+	unsigned char *a = mmap(0, 2 * PG, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1,
+				0),
+		      *n, *t, *f;
+
+	if (a == MAP_FAILED) {
+		check(0, "mremap: set up");
+		return;
+	}
+	memset(a, 0x5a, 2 * PG);
+	/* Whatever is (or now gets mapped) right after a keeps it from growing in place. */
+	mmap(a + 2 * PG, PG, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED_NOREPLACE, -1, 0);
+	check(mremap(a, 2 * PG, 8 * PG, 0) == MAP_FAILED && errno == ENOMEM,
+	      "mremap: no room to grow in place, no MREMAP_MAYMOVE: ENOMEM");
+	n = mremap(a, 2 * PG, 8 * PG, MREMAP_MAYMOVE);
+	check(n != MAP_FAILED && n != a && n[0] == 0x5a && n[2 * PG - 1] == 0x5a && n[5 * PG] == 0,
+	      "mremap MREMAP_MAYMOVE: moved, the bytes kept, the new pages zero");
+	if (n == MAP_FAILED)
+		return;
+	check(killed_by(in_child(touch_read, a), SIGSEGV),
+	      "mremap: the old address faults after a move");
+	check(mremap(a, PG, 2 * PG, MREMAP_MAYMOVE) == MAP_FAILED && errno == EFAULT,
+	      "mremap of an unmapped address: EFAULT");
+	check(mremap(n + 1, PG, 2 * PG, MREMAP_MAYMOVE) == MAP_FAILED && errno == EINVAL,
+	      "mremap at an unaligned address: EINVAL");
+	check(mremap(n, PG, 2 * PG, MREMAP_FIXED, n + 16 * PG) == MAP_FAILED && errno == EINVAL,
+	      "MREMAP_FIXED without MREMAP_MAYMOVE: EINVAL");
+	check(mremap(n, 8 * PG, PG, 0) == n && killed_by(in_child(touch_read, n + PG), SIGSEGV),
+	      "mremap shrinks in place, the tail unmapped");
+	check(mremap(n, PG, 3 * PG, 0) == n && n[0] == 0x5a && n[2 * PG] == 0,
+	      "mremap grows in place into free pages");
+	t = mmap(0, 3 * PG, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (t != MAP_FAILED)
+		memset(t, 0x77, 3 * PG);
+	check(t != MAP_FAILED && mremap(n, 3 * PG, 3 * PG, MREMAP_MAYMOVE | MREMAP_FIXED, t) == t &&
+		      t[0] == 0x5a && t[2 * PG] == 0,
+	      "MREMAP_FIXED: moved over another mapping, replacing it");
+	if (t != MAP_FAILED)
+		munmap(t, 3 * PG);
+	f = mmap(0, PG, PROT_READ, MAP_PRIVATE, fd, PG);
+	n = f == MAP_FAILED ? f : mremap(f, PG, 3 * PG, MREMAP_MAYMOVE);
+	check(n != MAP_FAILED && n[0] == pat(PG) && n[PG + 5] == pat(2 * PG + 5),
+	      "mremap of a file mapping: the new pages come from the file at their offsets");
+	if (n != MAP_FAILED)
+		munmap(n, 3 * PG);
+	munmap(a + 2 * PG, PG);
+}
+
 /* The maps line of p: "start-end r--p 00001000 MA:MI INO ... /tmp/lx_mmap.dat". */
 static void check_maps(int fd)
 {
@@ -303,6 +354,7 @@ int main(void)
 	check_fixed(fd);
 	check_munmap_mprotect(fd);
 	check_errors();
+	check_mremap(fd);
 	check_maps(fd);
 	close(fd);
 	unlink(PATH);
