@@ -15,7 +15,7 @@
 #define VM_EXEC	     4
 #define VM_GROWSDOWN 8
 
-enum vma_kind { VMA_ANON, VMA_EXE, VMA_HEAP, VMA_STACK };
+enum vma_kind { VMA_ANON, VMA_EXE, VMA_HEAP, VMA_STACK, VMA_VDSO, VMA_VVAR };
 
 struct vm_area {
 	uint64_t start, end; /* [start, end), page aligned */
@@ -42,6 +42,7 @@ struct mm_struct {
 	 * the auxv (AT_SYSINFO_EHDR, AT_RANDOM), which exec does not build yet.
 	 */
 	uint64_t vdso_base; /* vdso_addr(); 0 where that kernel makes no draw */
+	uint64_t vdso;	    /* context.vdso: where the vDSO is mapped (vdso.c), 0: none */
 	uint8_t at_random[16];
 	uint64_t rss_pages;
 	bool elf_exec; /* an ET_EXEC program: at its link address, no exe-base draw */

@@ -85,6 +85,9 @@ int mm_mprotect(struct mm_struct *mm, uint64_t start, uint64_t end, uint32_t fla
 			continue;
 		if (v->start > at)
 			return -ENOMEM;
+		/* [vvar] has no VM_MAYWRITE or VM_MAYEXEC (Linux 3.15's vvar_mapping) */
+		if (v->kind == VMA_VVAR && v->start < end && (flags & (VM_WRITE | VM_EXEC)))
+			return -EACCES;
 		if (v->start < start && start < v->end)
 			need++;
 		if (v->start < end && end < v->end)
