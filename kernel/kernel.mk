@@ -40,7 +40,7 @@ KERNEL_C += kernel/mm/mprotect.c kernel/task/binfmt_elf.c \
 	kernel/syscall/sys_linux.c kernel/syscall/sys_signal.c kernel/syscall/syscall_names.c \
 	kernel/test/test_linux.c
 # The vDSO (issue 14): its image is built by kernel/arch/vdso/vdso.mk.
-KERNEL_C += kernel/mm/vdso.c
+KERNEL_C += kernel/mm/vdso.c kernel/test/test_vdso.c
 KERNEL_ASM := \
 	kernel/arch/entry.asm kernel/arch/isr.asm kernel/arch/probe.asm kernel/arch/switch.asm
 KERNEL_OBJS := $(patsubst %.c,$(BUILD)/k/%.o,$(KERNEL_C) $(BENCH_SRCS) $(COMMON_SRCS)) \
