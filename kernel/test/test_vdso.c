@@ -9,6 +9,7 @@
  */
 #include "kernel/lib/errno.h"
 #include "kernel/lib/printk.h"
+#include "kernel/lib/string.h"
 #include "kernel/mm/layout.h"
 #include "kernel/mm/mm.h"
 #include "kernel/mm/pmm.h"
@@ -93,6 +94,15 @@ static long spawn_seen(struct ktest_ctx *t, struct vdso_seen *s)
 	return bad;
 }
 
+/* The text page still holds the image: no process wrote to the shared copy. */
+static bool text_intact(uint64_t text_pa)
+{
+	uint64_t size;
+	const void *img = vdso_image(&size);
+
+	return !memcmp(phys_to_virt(text_pa), img, size);
+}
+
 /* Where vdso_addr() may put it: [arg top, the PMD end capped at TASK_SIZE_MAX) */
 static bool follows_rule(const struct vdso_seen *s)
 {
@@ -122,7 +132,8 @@ static enum ktest_result linux_vdso_exec(struct ktest_ctx *t)
 					  "mmap_base 0x%lx) breaks vdso_addr's rule",
 					  i, seen[i].vdso, seen[i].hint, seen[i].arg_top,
 					  seen[i].mmap_base);
-		if (seen[i].text_pa != seen[0].text_pa || seen[i].vvar_pa != seen[0].vvar_pa)
+		if (seen[i].text_pa != seen[0].text_pa || seen[i].vvar_pa != seen[0].vvar_pa ||
+		    !text_intact(seen[i].text_pa))
 			return ktest_fail(t, "exec %d: its own vDSO pages, not the shared ones", i);
 		distinct++;
 		for (int j = 0; j < i; j++)
@@ -139,6 +150,48 @@ static enum ktest_result linux_vdso_exec(struct ktest_ctx *t)
 	return KTEST_PASS;
 }
 KTEST(linux_vdso_exec);
+
+/*
+ * mprotect may make the vDSO writable (its VMA has VM_MAYWRITE in Linux):
+ * the write copies the page, the shared one stays intact; [vvar] refuses
+ * with EACCES (no VM_MAYWRITE).  lx_vdso cannot prove the first on the
+ * host: Linux 6.15+ may seal the vDSO (mprotect fails there).
+ */
+static enum ktest_result linux_vdso_cow(struct ktest_ctx *t)
+{
+	char *argv[] = {"t_nop"};
+	long pid = do_spawn("t_nop", 1, argv);
+	struct task_struct *p = pid > 0 ? find_task_by_pid((int)pid) : 0;
+	enum ktest_result r = KTEST_PASS;
+	uint64_t shared = 0, own = 0, fl;
+	uint8_t byte = 0x5a;
+	int status, rc;
+
+	if (!p || !p->mm)
+		return ktest_fail(t, "spawn t_nop: %ld", pid);
+	{
+		struct mm_struct *mm = p->mm;
+		uint64_t va = mm->vdso;
+
+		if (vmm_translate(mm->pml4, va, &shared, &fl))
+			r = ktest_fail(t, "no vDSO page mapped at 0x%lx", va);
+		else if ((rc = mm_mprotect(mm, va + PAGE_SIZE, va + 2 * PAGE_SIZE,
+					   VM_READ | VM_WRITE)) != -EACCES)
+			r = ktest_fail(t, "mprotect([vvar], RW): %d, want -EACCES", rc);
+		else if ((rc = mm_mprotect(mm, va, va + PAGE_SIZE, VM_READ | VM_WRITE | VM_EXEC)))
+			r = ktest_fail(t, "mprotect([vdso], RWX): %d, want 0", rc);
+		else if ((rc = mm_put_user(mm, va + 9, &byte, 1)))
+			r = ktest_fail(t, "write to the writable vDSO: %d", rc);
+		else if (vmm_translate(mm->pml4, va, &own, &fl) || own == shared)
+			r = ktest_fail(t, "the write did not copy the page (0x%lx)", own);
+		else if (!text_intact(shared) || *((uint8_t *)phys_to_virt(own) + 9) != byte)
+			r = ktest_fail(t,
+				       "the shared vDSO page changed, or the copy lacks the write");
+	}
+	do_wait((int)pid, 0, &status, 0, 0);
+	return r;
+}
+KTEST(linux_vdso_cow);
 
 /* randomize_va_space=0, both rule sets: get_unmapped_area's address, every time. */
 static enum ktest_result linux_vdso_norandom(struct ktest_ctx *t)

@@ -7,8 +7,9 @@
  * __vdso_getcpu and their plain-named aliases at version LINUX_2.6; calling
  * them agrees with the system calls (a vDSO time read between two system
  * calls lies between them, time() within a second, getcpu equal);
- * /proc/self/maps names the mapping [vdso]; a child after fork finds it at
- * the same address and can call it.  tests/sh/linux-abi.sh runs it on the
+ * /proc/self/maps names the mapping [vdso] (and a read-only [vvar] that
+ * mprotect cannot make writable); a child after fork finds it at the same
+ * address and can call it.  tests/sh/linux-abi.sh runs it on the
  * host Linux, which proves every expectation; the kernel's linux suite runs
  * it too.
  *
@@ -17,10 +18,12 @@
  */
 #define _GNU_SOURCE
 #include <elf.h>
+#include <errno.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/auxv.h>
+#include <sys/mman.h>
 #include <sys/syscall.h>
 #include <sys/time.h>
 #include <sys/wait.h>
@@ -242,8 +245,8 @@ static int gettimeofday_ordered(gettimeofday_fn fn)
 	return 1;
 }
 
-/* The [vdso] line of /proc/self/maps: its start, or 0. */
-static unsigned long maps_vdso(char *perms, size_t plen)
+/* The line of /proc/self/maps named `name` ("[vdso]"): its start, or 0. */
+static unsigned long maps_find(const char *name, char *perms, size_t plen)
 {
 	FILE *f = fopen("/proc/self/maps", "r");
 	char line[512];
@@ -254,10 +257,12 @@ static unsigned long maps_vdso(char *perms, size_t plen)
 	while (fgets(line, sizeof(line), f)) {
 		size_t n = strlen(line);
 		char p[8];
+		size_t k = strlen(name);
 
 		while (n && line[n - 1] == '\n')
 			line[--n] = 0;
-		if (n < 7 || strcmp(line + n - 7, " [vdso]"))
+
+		if (n < k + 1 || line[n - k - 1] != ' ' || strcmp(line + n - k, name))
 			continue;
 		if (sscanf(line, "%lx-%lx %7s", &lo, &hi, p) == 3) {
 			start = lo;
@@ -335,14 +340,23 @@ int main(void)
 			      n1 == n2,
 		      "getcpu: the system call's cpu and node");
 	}
-	check(maps_vdso(perms, sizeof(perms)) == eh && !strcmp(perms, "r-xp"),
+	check(maps_find("[vdso]", perms, sizeof(perms)) == eh && !strcmp(perms, "r-xp"),
 	      "/proc/self/maps: r-xp [vdso] at AT_SYSINFO_EHDR");
+	{
+		unsigned long vvar = maps_find("[vvar]", perms, sizeof(perms));
+
+		check(vvar && !strcmp(perms, "r--p") &&
+			      mprotect((void *)vvar, 4096, PROT_READ | PROT_WRITE) == -1 &&
+			      errno == EACCES,
+		      "[vvar]: r--p, mprotect(PROT_WRITE) gives EACCES");
+	}
 	pid = fork();
 	if (pid == 0) {
 		struct timespec t;
 		char p[8];
 
-		_exit(maps_vdso(p, sizeof(p)) == eh && cg(CLOCK_MONOTONIC, &t) == 0 ? 0 : 1);
+		_exit(maps_find("[vdso]", p, sizeof(p)) == eh && cg(CLOCK_MONOTONIC, &t) == 0 ? 0
+											      : 1);
 	}
 	check(pid > 0 && waitpid(pid, &st, 0) == pid && st == 0,
 	      "fork: the child has [vdso] at the same address and calls it");

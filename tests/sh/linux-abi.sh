@@ -51,7 +51,12 @@ for p in "${vdso_progs[@]}"; do
 	tap_check $? "$p: prints its summary line"
 done
 
-# The kernel's ELF facts about them: the static ones have no PT_INTERP, the dynamic one has.
+# The vDSO the kernel embeds passes its build check, which refuses other objects.
+out=$(make -s --no-print-directory build/vdso/vdso.so 2>&1) && scripts/check-vdso.sh build/vdso/vdso.so
+tap_check $? "build/vdso/vdso.so: one page, no relocations, the LINUX_2.6 symbols" "$out"
+! scripts/check-vdso.sh build/user/linux/lx_musl 2>/dev/null
+tap_check $? "check-vdso.sh refuses a program that is no vDSO"
+: the static ones have no PT_INTERP, the dynamic one has.
 for p in lx_musl lx_musl_pie lx_glibc lx_glibc_pie; do
 	! readelf -lW "build/user/linux/$p" | grep -q INTERP
 	tap_check $? "$p: no PT_INTERP (the kernel runs it)"
