@@ -8,6 +8,30 @@
 # Usage: scripts/check-vdso.sh build/vdso/vdso.so   (exit 1 and a reason on failure)
 set -euo pipefail
 
+usage() {
+	cat <<'EOF'
+Usage: scripts/check-vdso.sh VDSO.so
+Checks a vDSO image before the kernel embeds it (kernel/arch/vdso/vdso.mk):
+one page, one R+E PT_LOAD, PT_DYNAMIC, DT_HASH + DT_GNU_HASH, versions,
+no relocations, the four functions and aliases at LINUX_2.6.
+Exit 0 when it passes, 1 with the reason on stderr when not, 2 on bad usage.
+EOF
+}
+case "${1:-}" in
+-h | --help)
+	usage
+	exit 0
+	;;
+-*)
+	echo "check-vdso: unknown option $1" >&2
+	usage >&2
+	exit 2
+	;;
+"")
+	usage >&2
+	exit 2
+	;;
+esac
 so=$1
 fail() {
 	echo "check-vdso: $so: $*" >&2
