@@ -6,7 +6,7 @@
  *
  * Linux 2.6.29 kept this data (vsyscall_gtod_data) in the vsyscall page at
  * a fixed kernel address; here it is a read-only page mapped right after
- * the vDSO text, as Linux 3.15 placed its [vvar] (3.16 moved it below).
+ * the vDSO text, as Linux 3.15 placed its [vvar] (later kernels put it below).
  *
  * The fields are written once at boot (the TSC rate is fixed then) and
  * never change, so readers need no sequence count.
