@@ -44,6 +44,8 @@ KERNEL_C += kernel/mm/mmap.c kernel/mm/mremap.c kernel/fs/filemap.c kernel/test/
 # exec from the file system (issue 14, branch exec).
 KERNEL_C += kernel/syscall/exec_file.c kernel/fs/proc/exe.c kernel/test/test_exec.c \
 	kernel/init/init_path.c
+# The vDSO (issue 14): its image is built by kernel/arch/vdso/vdso.mk.
+KERNEL_C += kernel/mm/vdso.c kernel/test/test_vdso.c
 KERNEL_ASM := \
 	kernel/arch/entry.asm kernel/arch/isr.asm kernel/arch/probe.asm kernel/arch/switch.asm
 KERNEL_OBJS := $(patsubst %.c,$(BUILD)/k/%.o,$(KERNEL_C) $(BENCH_SRCS) $(COMMON_SRCS)) \
@@ -52,6 +54,7 @@ KERNEL_OBJS := $(patsubst %.c,$(BUILD)/k/%.o,$(KERNEL_C) $(BENCH_SRCS) $(COMMON_
 
 include kernel/console/font.mk
 include kernel/version.mk
+include kernel/arch/vdso/vdso.mk
 
 $(BUILD)/k/%.o: %.c
 	@mkdir -p $(@D)

@@ -8,11 +8,15 @@
 #include "kernel/arch/cpu.h"
 #include "kernel/arch/timer.h"
 #include "kernel/arch/tsc.h"
+#include "kernel/uapi/vvar.h"
 
 #define CAL_TICKS 59659 /* 50 ms of PIT input clock */
 
 static uint64_t hz;
 static const char *source = "none";
+/* The time clock: ns = (tsc * clock_mult) >> CLOCK_SHIFT, as the vDSO computes it. */
+#define CLOCK_SHIFT 32
+static uint64_t clock_mult;
 
 static uint64_t measure_once(void)
 {
@@ -34,7 +38,7 @@ void tsc_init(void)
 	if (c.tsc_hz_cpuid) {
 		hz = c.tsc_hz_cpuid;
 		source = c.tsc_hz_source;
-		return;
+		goto clock;
 	}
 	for (int i = 0; i < 3; i++)
 		m[i] = measure_once();
@@ -56,6 +60,9 @@ void tsc_init(void)
 	}
 	hz = m[1];
 	source = "pit";
+clock:
+	/* 10^9 << 32 fits 64 bits for any rate of 1 Hz and more */
+	clock_mult = hz ? (uint64_t)(((unsigned __int128)1000000000ULL << CLOCK_SHIFT) / hz) : 0;
 }
 
 uint64_t tsc_hz(void)
@@ -71,4 +78,24 @@ const char *tsc_source(void)
 uint64_t tsc_to_ns(uint64_t cycles)
 {
 	return hz ? (uint64_t)((unsigned __int128)cycles * 1000000000ULL / hz) : 0;
+}
+
+void tsc_clock_params(uint64_t *mult, uint32_t *shift)
+{
+	*mult = clock_mult;
+	*shift = CLOCK_SHIFT;
+}
+
+/*
+ * CLOCK_MONOTONIC (and REALTIME: both count from the TSC's reset here), in
+ * nanoseconds: the clock of clock_gettime, gettimeofday, time and the vDSO,
+ * which reads the same mult and shift from its [vvar] page.  lfence orders
+ * the read after every earlier instruction, as Linux's rdtsc_ordered().
+ */
+uint64_t ktime_get_ns(void)
+{
+	uint32_t lo, hi;
+
+	__asm__ volatile("lfence; rdtsc" : "=a"(lo), "=d"(hi)::"memory");
+	return vvar_cycles_to_ns(((uint64_t)hi << 32) | lo, clock_mult, CLOCK_SHIFT);
 }

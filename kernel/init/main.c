@@ -36,6 +36,7 @@
 #include "kernel/lib/string.h"
 #include "kernel/mm/layout.h"
 #include "kernel/mm/pmm.h"
+#include "kernel/mm/vdso.h"
 #include "kernel/mm/vmm.h"
 #include "kernel/arch/percpu.h"
 #include "kernel/random/random.h"
@@ -162,6 +163,7 @@ __attribute__((noreturn)) void kmain(struct boot_info *bi, uint64_t phys_base)
 	aslr_rules = boot_cmdline.aslr_rules;
 	timer_init(boot_cmdline.hz);
 	tsc_init();
+	vdso_init(); /* after tsc_init: [vvar] holds the clock's rate */
 	irq_enable();
 	if (random_init(boot_cmdline.rng, err, sizeof(err))) {
 		kprintf("aslrbench: bad command line: %s\n", err);

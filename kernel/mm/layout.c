@@ -160,19 +160,29 @@ static uint64_t arch_align_stack(uint64_t sp)
 	return sp & ~0xfULL;
 }
 
-/* vdso_addr() of 2.6.29 / 6.6 for a 64-bit task */
+/*
+ * vdso_addr() of 2.6.29 / 6.6 for a 64-bit task; the end is capped at
+ * TASK_SIZE_MAX (6.6: DEFAULT_MAP_WINDOW, the same 0x7ffffffff000).  An
+ * address whose range is taken (the stack) is only a hint: map_vdso falls
+ * back to get_unmapped_area, as arch_setup_additional_pages does.
+ */
 static uint64_t vdso_addr(uint64_t start)
 {
 	uint64_t end, addr;
 
 	if (aslr_rules == ASLR_RULES_2629) {
 		end = (start + PMD_SIZE - 1) & ~(PMD_SIZE - 1);
+		if (end >= TASK_SIZE)
+			end = TASK_SIZE;
 		end -= VDSO_LEN;
 		addr = start + ((uint64_t)(get_random_int() & (PTRS_PER_PTE - 1)) << PAGE_SHIFT);
 		return addr >= end ? end : addr;
 	}
 	start = page_align(start);
-	end = ((start + VDSO_LEN + PMD_SIZE - 1) & ~(PMD_SIZE - 1)) - VDSO_LEN;
+	end = (start + VDSO_LEN + PMD_SIZE - 1) & ~(PMD_SIZE - 1);
+	if (end >= TASK_SIZE)
+		end = TASK_SIZE;
+	end -= VDSO_LEN;
 	if (end <= start)
 		return start;
 	return start + ((uint64_t)get_random_u32_below((uint32_t)((end - start) >> PAGE_SHIFT) + 1)

@@ -21,7 +21,7 @@
 #define VM_GROWSDOWN 8
 
 /* VMA_FILE: mmap of a file; VMA_EXE may be file-backed too (vm_file set). */
-enum vma_kind { VMA_ANON, VMA_EXE, VMA_HEAP, VMA_STACK, VMA_FILE };
+enum vma_kind { VMA_ANON, VMA_EXE, VMA_HEAP, VMA_STACK, VMA_FILE, VMA_VDSO, VMA_VVAR };
 
 /*
  * A file-backed region's backing, as Linux's vm_file + vm_operations_struct:
@@ -70,6 +70,7 @@ struct mm_struct {
 	 * the auxv (AT_SYSINFO_EHDR, AT_RANDOM), which exec does not build yet.
 	 */
 	uint64_t vdso_base; /* vdso_addr(); 0 where that kernel makes no draw */
+	uint64_t vdso;	    /* context.vdso: where the vDSO is mapped (vdso.c), 0: none */
 	uint8_t at_random[16];
 	uint64_t rss_pages;
 	bool elf_exec; /* an ET_EXEC program: at its link address, no exe-base draw */

@@ -71,6 +71,9 @@ int mm_mprotect(struct mm_struct *mm, uint64_t start, uint64_t end, uint32_t fla
 			continue;
 		if (v->start > at)
 			break;
+		/* [vvar] has no VM_MAYWRITE or VM_MAYEXEC (Linux 3.15's vvar_mapping) */
+		if (v->kind == VMA_VVAR && (flags & (VM_WRITE | VM_EXEC)))
+			return -EACCES;
 		at = v->end;
 	}
 	if (at == start)

@@ -292,7 +292,7 @@ long sys_clock_nanosleep(const struct syscall_args *a)
 		return -EINVAL;
 	if (a->a1 & TIMER_ABSTIME) {
 		/* Both clocks count from boot here (sys_clock_gettime). */
-		now_ns = tsc_to_ns(rdtsc());
+		now_ns = ktime_get_ns();
 		want_ns = (uint64_t)ts.tv_sec * NSEC + (uint64_t)ts.tv_nsec;
 		if (want_ns <= now_ns)
 			return 0;

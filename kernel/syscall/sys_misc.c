@@ -1,4 +1,4 @@
-/* sched_yield, nanosleep, clock_gettime and getrandom. */
+/* sched_yield, nanosleep, clock_gettime, gettimeofday, time and getrandom. */
 #include "kernel/arch/timer.h"
 #include "kernel/arch/cpu.h"
 #include "kernel/arch/tsc.h"
@@ -47,15 +47,44 @@ long sys_nanosleep(const struct syscall_args *a)
 	return 0;
 }
 
-/* CLOCK_REALTIME (0) and CLOCK_MONOTONIC (1) both count from boot here. */
+/*
+ * CLOCK_REALTIME (0) and CLOCK_MONOTONIC (1) both count from boot here.
+ * These three calls and the vDSO's functions read one clock, ktime_get_ns
+ * (kernel/arch/tsc.c): a vDSO time read between two system calls lies
+ * between their results.
+ */
 long sys_clock_gettime(const struct syscall_args *a)
 {
-	uint64_t ns = tsc_to_ns(rdtsc());
+	uint64_t ns = ktime_get_ns();
 	struct timespec_k ts = {(int64_t)(ns / NSEC), (int64_t)(ns % NSEC)};
 
 	if (a->a0 > 1)
 		return -EINVAL;
 	return copy_to_user(a->a1, &ts, sizeof(ts)) ? -EFAULT : 0;
+}
+
+/* gettimeofday(tv, tz): either may be NULL; the zone is sys_tz, never set here: zero. */
+long sys_gettimeofday(const struct syscall_args *a)
+{
+	uint64_t ns = ktime_get_ns();
+	struct timespec_k tv = {(int64_t)(ns / NSEC), (int64_t)(ns % NSEC / 1000)};
+	int tz[2] = {0, 0};
+
+	if (a->a0 && copy_to_user(a->a0, &tv, sizeof(tv)))
+		return -EFAULT;
+	if (a->a1 && copy_to_user(a->a1, tz, sizeof(tz)))
+		return -EFAULT;
+	return 0;
+}
+
+/* time(tloc): the seconds, also stored at tloc when it is not NULL. */
+long sys_time(const struct syscall_args *a)
+{
+	int64_t s = (int64_t)(ktime_get_ns() / NSEC);
+
+	if (a->a0 && copy_to_user(a->a0, &s, sizeof(s)))
+		return -EFAULT;
+	return s;
 }
 
 /*

@@ -124,6 +124,8 @@ long sys_set_tid_address(const struct syscall_args *a);
 long sys_clock_nanosleep(const struct syscall_args *a);
 long sys_set_robust_list(const struct syscall_args *a);
 long sys_getcpu(const struct syscall_args *a);
+long sys_gettimeofday(const struct syscall_args *a);
+long sys_time(const struct syscall_args *a);
 long sys_setgid(const struct syscall_args *a);
 long sys_getgroups(const struct syscall_args *a);
 /* A Linux x86_64 system call's name, "" when not in the table (the warning's). */

@@ -67,7 +67,9 @@
 #define AT_RANDOM   25
 #define AT_EXECFN   31
 #define USER_HZ	    100 /* CLOCKS_PER_SEC, what times() counts in */
-#define AUXV_PAIRS  18
+#define AUXV_PAIRS  19
+
+#define AT_SYSINFO_EHDR 33 /* ARCH_DLINFO on x86_64: the vDSO */
 
 struct elf_rela {
 	uint64_t r_offset;
@@ -407,12 +409,14 @@ int create_elf_tables(struct mm_struct *mm, const struct linux_binprm *bprm,
 	if ((rc = mm_copy_to(mm, rnd, mm->at_random, sizeof(mm->at_random))))
 		return rc;
 
-		/* The auxv in 2.6.29's order (no ARCH_DLINFO: no vDSO yet). */
+		/* The auxv in 2.6.29's order: ARCH_DLINFO (the vDSO, when mapped) first. */
 #define AUX(type, val)                                                                             \
 	do {                                                                                       \
 		auxv[n++] = (type);                                                                \
 		auxv[n++] = (val);                                                                 \
 	} while (0)
+	if (mm->vdso)
+		AUX(AT_SYSINFO_EHDR, mm->vdso);
 	AUX(AT_HWCAP, elf_hwcap());
 	AUX(AT_PAGESZ, PAGE_SIZE);
 	AUX(AT_CLKTCK, USER_HZ);

@@ -19,6 +19,7 @@
 #include "kernel/mm/layout.h"
 #include "kernel/mm/mm.h"
 #include "kernel/mm/pmm.h"
+#include "kernel/mm/vdso.h"
 #include "kernel/random/random.h"
 #include "kernel/task/process.h"
 #include "kernel/task/sched.h"
@@ -127,6 +128,9 @@ static int build_mm(struct mm_struct *mm, const struct exec_request *r,
 			VM_READ | VM_WRITE | VM_GROWSDOWN | (ei.exec_stack ? VM_EXEC : 0),
 			VMA_STACK, 0);
 	if (rc)
+		return rc;
+	/* arch_setup_additional_pages: the vDSO at the address layout.c drew */
+	if ((rc = map_vdso(mm)))
 		return rc;
 	*entry = bias + ei.entry;
 	if (ei.interp_len &&

@@ -100,7 +100,9 @@ static void recompute_2629(int ia32, uint64_t span, struct expect *e)
 	e->exe = e->mmap - span;
 	e->vdso = 0;
 	if (!ia32) {
-		uint64_t end = ((e->arg + PMD - 1) & ~(PMD - 1)) - 2 * P;
+		uint64_t end = (e->arg + PMD - 1) & ~(PMD - 1);
+
+		end = (end >= task ? task : end) - 2 * P; /* TASK_SIZE_MAX */
 
 		e->vdso = e->arg + ((uint64_t)(draw() & 511) << 12);
 		if (e->vdso >= end)
@@ -127,7 +129,8 @@ static void recompute_6x(int ia32, uint64_t span, struct expect *e)
 	e->vdso = 0;
 	if (!ia32) {
 		start = pa(e->arg);
-		end = ((start + 2 * P + PMD - 1) & ~(PMD - 1)) - 2 * P;
+		end = (start + 2 * P + PMD - 1) & ~(PMD - 1);
+		end = (end >= task ? task : end) - 2 * P; /* DEFAULT_MAP_WINDOW */
 		e->vdso = end > start ? start + ((uint64_t)below((uint32_t)((end - start) / P) + 1)
 						 << 12)
 				      : start;

@@ -117,6 +117,9 @@
 #define __NR_rseq	       334
 /* filemap */
 #define __NR_mremap 25
+/* The vDSO's fallbacks and the calls it answers in user mode (issue 14). */
+#define __NR_gettimeofday 96
+#define __NR_time	  201
 /* aslrbench's own calls, above Linux's range. */
 #define __NR_spawn	    500 /* spawn(name, argv): start a built-in program */
 #define __NR_aslrbench_job  501 /* init: run the job the command line asks for */

@@ -44,6 +44,9 @@ LINUX_PROGS := lx_musl=$(BUILD)/user/linux/lx_musl lx_musl_pie=$(BUILD)/user/lin
 # filemap: tests/linux/lx_mmap.c (file-backed mmap, munmap/mprotect of any range)
 LINUX_PROGS += lx_mmap_musl=$(BUILD)/user/linux/lx_mmap_musl \
 	lx_mmap_glibc=$(BUILD)/user/linux/lx_mmap_glibc
+# The vDSO's test (issue 14, vdso): static musl and static glibc.
+LINUX_PROGS += lx_vdso_musl=$(BUILD)/user/linux/lx_vdso_musl \
+	lx_vdso_glibc=$(BUILD)/user/linux/lx_vdso_glibc
 LINUX_FILES := $(foreach p,$(LINUX_PROGS),$(lastword $(subst =, ,$(p))))
 
 $(BUILD)/user/linux/lx_musl: tests/linux/lx_test.c
@@ -77,12 +80,14 @@ $(BUILD)/user/linux/lx_glibc_pie: tests/linux/lx_test.c
 	@echo "  GLIBCC  $@"
 	$(Q)gcc -static-pie -fPIE $(LINUX_CFLAGS) -o $@ $<
 
-$(BUILD)/user/linux/lx_mmap_musl: tests/linux/lx_mmap.c
+# Every other test program of tests/linux/: NAME_musl (static musl) and
+# NAME_glibc (static glibc) from tests/linux/NAME.c.
+$(BUILD)/user/linux/%_musl: tests/linux/%.c
 	@mkdir -p $(@D)
 	@echo "  MUSLCC  $@"
 	$(Q)musl-gcc -static $(LINUX_CFLAGS) -o $@ $<
 
-$(BUILD)/user/linux/lx_mmap_glibc: tests/linux/lx_mmap.c
+$(BUILD)/user/linux/%_glibc: tests/linux/%.c
 	@mkdir -p $(@D)
 	@echo "  GLIBCC  $@"
 	$(Q)gcc -static $(LINUX_CFLAGS) -o $@ $<

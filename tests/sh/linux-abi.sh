@@ -16,13 +16,15 @@ top=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$top" || exit 1
 
 progs=(lx_musl lx_musl_pie lx_glibc lx_glibc_pie lx_musl_dyn)
+vdso_progs=(lx_vdso_musl lx_vdso_glibc)
 if ! command -v musl-gcc >/dev/null || [ ! -x /bin/busybox ]; then
 	tap_plan 1
 	tap_skip "Linux programs" "musl-tools or busybox-static missing (scripts/deps.sh)"
 	tap_done
 	exit
 fi
-out=$(make -s --no-print-directory "${progs[@]/#/build/user/linux/}" 2>&1) || {
+out=$(make -s --no-print-directory "${progs[@]/#/build/user/linux/}" \
+	"${vdso_progs[@]/#/build/user/linux/}" 2>&1) || {
 	tap_plan 1
 	tap_fail "build the Linux test programs" "$out"
 	tap_done
@@ -43,7 +45,21 @@ for p in "${progs[@]}"; do
 	tap_check $? "$p exit 7: exit status 7" "got $st"
 done
 
-# The kernel's ELF facts about them: the static ones have no PT_INTERP, the dynamic one has.
+# The vDSO test (tests/linux/lx_vdso.c) against the host kernel's vDSO.
+for p in "${vdso_progs[@]}"; do
+	log=$("build/user/linux/$p" 2>&1)
+	st=$?
+	tap_check "$st" "$p: every vDSO check passes on the host" "$(grep -v '^ok ' <<<"$log")"
+	grep -q '^lx_vdso: [0-9]* passed, 0 failed$' <<<"$log"
+	tap_check $? "$p: prints its summary line"
+done
+
+# The vDSO the kernel embeds passes its build check, which refuses other objects.
+out=$(make -s --no-print-directory build/vdso/vdso.so 2>&1) && scripts/check-vdso.sh build/vdso/vdso.so
+tap_check $? "build/vdso/vdso.so: one page, no relocations, the LINUX_2.6 symbols" "$out"
+! scripts/check-vdso.sh build/user/linux/lx_musl 2>/dev/null
+tap_check $? "check-vdso.sh refuses a program that is no vDSO"
+: the static ones have no PT_INTERP, the dynamic one has.
 for p in lx_musl lx_musl_pie lx_glibc lx_glibc_pie; do
 	! readelf -lW "build/user/linux/$p" | grep -q INTERP
 	tap_check $? "$p: no PT_INTERP (the kernel runs it)"

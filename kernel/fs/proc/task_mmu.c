@@ -23,6 +23,10 @@ static const char *vma_name(const struct mm_struct *mm, const struct vm_area *v,
 		return "[heap]";
 	case VMA_STACK:
 		return "[stack]";
+	case VMA_VDSO:
+		return "[vdso]";
+	case VMA_VVAR:
+		return "[vvar]";
 	default:
 		return 0;
 	}

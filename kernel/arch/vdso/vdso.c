@@ -1,0 +1,121 @@
+/*
+ * The vDSO: a real ELF shared object mapped into every process (read and
+ * execute, the same physical page for all), announced by AT_SYSINFO_EHDR.
+ * libc finds these functions by name and version (LINUX_2.6) and calls them
+ * instead of the system call, as on Linux (arch/x86/vdso/vclock_gettime.c
+ * and vgetcpu.c of 2.6.29).
+ *
+ * Ring-3 code, built -fPIC -nostdlib -shared with vdso.lds: no libc, no
+ * relocations, no writable data.  The time comes from the [vvar] page the
+ * kernel maps right after this object (kernel/uapi/vvar.h): the same TSC
+ * formula the kernel's clock_gettime, gettimeofday and time use.  A clock
+ * this file does not serve falls back to the real system call, as 2.6.29's
+ * vdso_fallback_gettime does, and so returns -errno.
+ */
+#include <stddef.h>
+#include <stdint.h>
+
+#include "kernel/uapi/vvar.h"
+
+#define CLOCK_REALTIME	      0
+#define CLOCK_MONOTONIC	      1
+#define NSEC_PER_SEC	      1000000000ULL
+#define __NR_gettimeofday_fb  96
+#define __NR_clock_gettime_fb 228
+
+struct timespec_v {
+	int64_t tv_sec, tv_nsec;
+};
+struct timeval_v {
+	int64_t tv_sec, tv_usec;
+};
+struct timezone_v {
+	int tz_minuteswest, tz_dsttime;
+};
+
+/* vdso.lds places it one page past the ELF header: the [vvar] page. */
+extern const struct vvar_data vvar_page __attribute__((visibility("hidden")));
+
+/* rdtsc_ordered: no earlier load may pass it (a time read after a syscall stays after). */
+static inline uint64_t rdtsc_ordered(void)
+{
+	uint32_t lo, hi;
+
+	__asm__ volatile("lfence; rdtsc" : "=a"(lo), "=d"(hi)::"memory");
+	return ((uint64_t)hi << 32) | lo;
+}
+
+static inline uint64_t vread_ns(void)
+{
+	const volatile struct vvar_data *v = &vvar_page;
+
+	return vvar_cycles_to_ns(rdtsc_ordered(), v->mult, v->shift);
+}
+
+static long vdso_syscall2(long nr, long a0, long a1)
+{
+	long ret;
+
+	__asm__ volatile("syscall"
+			 : "=a"(ret)
+			 : "0"(nr), "D"(a0), "S"(a1)
+			 : "rcx", "r11", "memory");
+	return ret;
+}
+
+int __vdso_clock_gettime(int clock, struct timespec_v *ts)
+{
+	uint64_t ns;
+
+	if (clock != CLOCK_REALTIME && clock != CLOCK_MONOTONIC)
+		return (int)vdso_syscall2(__NR_clock_gettime_fb, clock, (long)ts);
+	ns = vread_ns();
+	ts->tv_sec = (int64_t)(ns / NSEC_PER_SEC);
+	ts->tv_nsec = (int64_t)(ns % NSEC_PER_SEC);
+	return 0;
+}
+int clock_gettime(int clock, struct timespec_v *ts)
+	__attribute__((weak, alias("__vdso_clock_gettime")));
+
+int __vdso_gettimeofday(struct timeval_v *tv, struct timezone_v *tz)
+{
+	uint64_t ns;
+
+	if (!tv) /* only the zone asked, or nothing: the system call answers */
+		return (int)vdso_syscall2(__NR_gettimeofday_fb, (long)tv, (long)tz);
+	ns = vread_ns();
+	tv->tv_sec = (int64_t)(ns / NSEC_PER_SEC);
+	tv->tv_usec = (int64_t)(ns % NSEC_PER_SEC / 1000);
+	if (tz) { /* sys_tz: never set on this kernel */
+		tz->tz_minuteswest = 0;
+		tz->tz_dsttime = 0;
+	}
+	return 0;
+}
+int gettimeofday(struct timeval_v *tv, struct timezone_v *tz)
+	__attribute__((weak, alias("__vdso_gettimeofday")));
+
+int64_t __vdso_time(int64_t *t)
+{
+	int64_t s = (int64_t)(vread_ns() / NSEC_PER_SEC);
+
+	if (t)
+		*t = s;
+	return s;
+}
+int64_t time(int64_t *t) __attribute__((weak, alias("__vdso_time")));
+
+/* 2.6.29 read the CPU from RDTSCP's TSC_AUX or a GDT limit; one CPU here: the data page. */
+long __vdso_getcpu(unsigned *cpu, unsigned *node, void *unused)
+{
+	const volatile struct vvar_data *v = &vvar_page;
+
+	(void)unused;
+	if (cpu)
+		*cpu = v->cpu;
+	if (node)
+		*node = v->node;
+	return 0;
+}
+long getcpu(unsigned *cpu, unsigned *node, void *unused)
+	__attribute__((weak, alias("__vdso_getcpu")));

@@ -1,0 +1,102 @@
+/*
+ * The vDSO's pages and their mapping (Linux 2.6.29's arch/x86/vdso/vma.c:
+ * init_vdso_vars, arch_setup_additional_pages).
+ *
+ * Two pages, allocated once at boot and never freed: the text (the ELF
+ * object built from kernel/arch/vdso/, embedded in the kernel image) and the
+ * [vvar] data it reads its clock from (kernel/uapi/vvar.h).  The boot
+ * reference keeps each page's count at 1 or more, so every process maps the
+ * same two physical pages, fork shares them like any read-only page, and
+ * teardown's page_ref_put never frees them: page_leak sees no change.
+ *
+ * The layout follows Linux 3.15 (text at the drawn address, [vvar] in the
+ * page after it); 2.6.29 had no [vvar] and read vsyscall_gtod_data from the
+ * fixed vsyscall page instead.  The draw itself is layout.c's vdso_addr(),
+ * sized for both pages.
+ */
+#include "kernel/arch/tsc.h"
+#include "kernel/lib/errno.h"
+#include "kernel/lib/printk.h"
+#include "kernel/lib/string.h"
+#include "kernel/mm/pmm.h"
+#include "kernel/mm/vdso.h"
+#include "kernel/mm/vmm.h"
+#include "kernel/uapi/vvar.h"
+
+extern const uint8_t vdso_image_start[], vdso_image_end[]; /* vdso.mk */
+
+static uint64_t vdso_text_pa, vvar_pa;
+
+const void *vdso_image(uint64_t *size)
+{
+	*size = (uint64_t)(vdso_image_end - vdso_image_start);
+	return vdso_image_start;
+}
+
+int vdso_init(void)
+{
+	uint64_t size = (uint64_t)(vdso_image_end - vdso_image_start);
+	struct vvar_data *v;
+
+	/* vdso.mk checked it; a kernel built around that check still says why */
+	if (size < 64 || size > PAGE_SIZE || memcmp(vdso_image_start, "\177ELF", 4)) {
+		kprintf("vdso: the embedded image (%lu bytes) is not a one-page ELF: no vDSO\n",
+			size);
+		return -ENOEXEC;
+	}
+	vdso_text_pa = pmm_alloc_page();
+	vvar_pa = pmm_alloc_page();
+	if (!vdso_text_pa || !vvar_pa) {
+		if (vdso_text_pa)
+			pmm_free_page(vdso_text_pa);
+		if (vvar_pa)
+			pmm_free_page(vvar_pa);
+		vdso_text_pa = vvar_pa = 0;
+		kprintf("vdso: out of memory: no vDSO\n");
+		return -ENOMEM;
+	}
+	memset(phys_to_virt(vdso_text_pa), 0, PAGE_SIZE);
+	memcpy(phys_to_virt(vdso_text_pa), vdso_image_start, size);
+	v = phys_to_virt(vvar_pa);
+	memset(v, 0, PAGE_SIZE);
+	tsc_clock_params(&v->mult, &v->shift);
+	v->cpu = 0;
+	v->node = 0;
+	v->magic = VVAR_MAGIC;
+	return 0;
+}
+
+/* install_special_mapping: one present page, its own reference taken. */
+static int install_page(struct mm_struct *mm, uint64_t va, uint64_t pa, bool exec)
+{
+	uint64_t *pte = vmm_walk(mm->pml4, va, true);
+
+	if (!pte)
+		return -ENOMEM;
+	page_ref_get(pa);
+	*pte = pa | PTE_P | PTE_U | (exec ? 0 : PTE_NX);
+	mm->rss_pages++;
+	return 0;
+}
+
+int map_vdso(struct mm_struct *mm)
+{
+	uint64_t addr = mm->vdso_base;
+	int rc;
+
+	mm->vdso = 0;
+	if (!vdso_text_pa)
+		return 0;
+	/* get_unmapped_area(NULL, addr, len, 0, 0): the hint when it is free, else top-down */
+	if (!addr || (addr & (PAGE_SIZE - 1)) || !mm_range_free(mm, addr, addr + VDSO_MAP_LEN))
+		addr = mm_get_unmapped_area(mm, VDSO_MAP_LEN);
+	if (!addr)
+		return -ENOMEM;
+	if ((rc = mm_add_vma(mm, addr, addr + PAGE_SIZE, VM_READ | VM_EXEC, VMA_VDSO, 0)) ||
+	    (rc = mm_add_vma(mm, addr + PAGE_SIZE, addr + VDSO_MAP_LEN, VM_READ, VMA_VVAR, 0)) ||
+	    (rc = install_page(mm, addr, vdso_text_pa, true)) ||
+	    (rc = install_page(mm, addr + PAGE_SIZE, vvar_pa, false)))
+		return rc; /* the caller drops the whole mm */
+	mm->vdso = addr;
+	return 0;
+}

@@ -1,0 +1,35 @@
+/*
+ * The vDSO's data page ([vvar]), shared by the kernel and the vDSO
+ * (kernel/arch/vdso/): its layout and the one clock formula both use, so a
+ * time read in user mode and one read by a system call are the same
+ * function of the same TSC value and never disagree in order.
+ *
+ * Linux 2.6.29 kept this data (vsyscall_gtod_data) in the vsyscall page at
+ * a fixed kernel address; here it is a read-only page mapped right after
+ * the vDSO text, as Linux 3.15 placed its [vvar] (later kernels put it below).
+ *
+ * The fields are written once at boot (the TSC rate is fixed then) and
+ * never change, so readers need no sequence count.
+ */
+#ifndef KERNEL_UAPI_VVAR_H
+#define KERNEL_UAPI_VVAR_H
+
+#include <stdint.h>
+
+#define VVAR_MAGIC 0x72617676u /* "vvar": an unfilled page reads 0 */
+
+struct vvar_data {
+	uint32_t magic;
+	uint32_t cpu;  /* getcpu: the one CPU this kernel runs on */
+	uint64_t mult; /* ns = (tsc * mult) >> shift */
+	uint32_t shift;
+	uint32_t node;
+};
+
+/* Monotone in cycles: a later TSC value never gives fewer nanoseconds. */
+static inline uint64_t vvar_cycles_to_ns(uint64_t cycles, uint64_t mult, uint32_t shift)
+{
+	return (uint64_t)(((unsigned __int128)cycles * mult) >> shift);
+}
+
+#endif
