@@ -211,6 +211,10 @@ static enum ktest_result linux_vdso_norandom(struct ktest_ctx *t)
 				       "aslr_rules=%s: vdso 0x%lx then 0x%lx (drawn 0x%lx), want "
 				       "one get_unmapped_area address below mmap_base 0x%lx",
 				       aslr_rules_name(rules), a.vdso, b.vdso, a.hint, a.mmap_base);
+		else
+			kprintf("linux_vdso_norandom: aslr_rules=%s: t_nop's vdso at 0x%lx "
+				"(drawn 0x%lx, mmap_base 0x%lx)\n",
+				aslr_rules_name(rules), a.vdso, a.hint, a.mmap_base);
 	}
 	randomize_va_space = saved_va;
 	aslr_rules = saved_rules;
