@@ -129,12 +129,13 @@ static int build_mm(struct mm_struct *mm, const struct exec_request *r,
 			VMA_STACK, 0);
 	if (rc)
 		return rc;
-	/* arch_setup_additional_pages: the vDSO at the address layout.c drew */
-	if ((rc = map_vdso(mm)))
-		return rc;
 	*entry = bias + ei.entry;
 	if (ei.interp_len &&
 	    (rc = map_interp(mm, r, (const char *)bprm->image + ei.interp_off, &ei, entry)))
+		return rc;
+	/* arch_setup_additional_pages, after load_elf_interp as in 2.6.29: the vDSO at layout.c's
+	 * draw */
+	if ((rc = map_vdso(mm)))
 		return rc;
 	return create_elf_tables(mm, bprm, &ei, bias, sp);
 }
