@@ -39,6 +39,10 @@ KERNEL_C := \
 KERNEL_C += kernel/mm/mprotect.c kernel/task/binfmt_elf.c \
 	kernel/syscall/sys_linux.c kernel/syscall/sys_signal.c kernel/syscall/syscall_names.c \
 	kernel/test/test_linux.c
+# poll/select, waitid and the bad-input tests (issue 14, branch poll).
+KERNEL_C += kernel/fs/poll.c kernel/syscall/sys_poll.c kernel/syscall/sys_select.c \
+	kernel/syscall/sys_waitid.c kernel/task/wait.c \
+	kernel/test/test_poll.c
 KERNEL_ASM := \
 	kernel/arch/entry.asm kernel/arch/isr.asm kernel/arch/probe.asm kernel/arch/switch.asm
 KERNEL_OBJS := $(patsubst %.c,$(BUILD)/k/%.o,$(KERNEL_C) $(BENCH_SRCS) $(COMMON_SRCS)) \

@@ -129,6 +129,12 @@ static const struct {
 	{__NR_getgroups, sys_getgroups},
 	{__NR_bench_submit, sys_bench_submit},
 	{__NR_fuzz_note, sys_fuzz_note},
+	/* poll/select and waitid (branch poll). */
+	{__NR_poll, sys_poll},
+	{__NR_select, sys_select},
+	{__NR_waitid, sys_waitid},
+	{__NR_pselect6, sys_pselect6},
+	{__NR_ppoll, sys_ppoll},
 };
 
 #define X86_EFLAGS_CF	0x000001

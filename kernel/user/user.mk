@@ -41,6 +41,9 @@ LINUX_PROGS := lx_musl=$(BUILD)/user/linux/lx_musl lx_musl_pie=$(BUILD)/user/lin
 	lx_musl_dyn=$(BUILD)/user/linux/lx_musl_dyn \
 	lx_glibc=$(BUILD)/user/linux/lx_glibc lx_glibc_pie=$(BUILD)/user/linux/lx_glibc_pie \
 	busybox=/bin/busybox $(EXTRA_ELF)
+# poll/select/waitid (tests/linux/lx_poll.c).
+LINUX_PROGS += lx_poll_musl=$(BUILD)/user/linux/lx_poll_musl \
+	lx_poll_glibc=$(BUILD)/user/linux/lx_poll_glibc
 LINUX_FILES := $(foreach p,$(LINUX_PROGS),$(lastword $(subst =, ,$(p))))
 
 $(BUILD)/user/linux/lx_musl: tests/linux/lx_test.c
@@ -73,6 +76,16 @@ $(BUILD)/user/linux/lx_glibc_pie: tests/linux/lx_test.c
 	@mkdir -p $(@D)
 	@echo "  GLIBCC  $@"
 	$(Q)gcc -static-pie -fPIE $(LINUX_CFLAGS) -o $@ $<
+
+$(BUILD)/user/linux/lx_poll_musl: tests/linux/lx_poll.c
+	@mkdir -p $(@D)
+	@echo "  MUSLCC  $@"
+	$(Q)musl-gcc -static $(LINUX_CFLAGS) -o $@ $<
+
+$(BUILD)/user/linux/lx_poll_glibc: tests/linux/lx_poll.c
+	@mkdir -p $(@D)
+	@echo "  GLIBCC  $@"
+	$(Q)gcc -static $(LINUX_CFLAGS) -o $@ $<
 
 $(BUILD)/user/progtab.asm: kernel/user/user.mk $(LINUX_FILES)
 	@mkdir -p $(@D)

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # TAP: the Linux test programs the kernel embeds (tests/linux/lx_test.c as
 # static musl, static-pie musl, static glibc, static-pie glibc, and the
-# dynamic musl PIE the kernel refuses) run on the host Linux with the same
+# dynamic musl PIE the kernel refuses; tests/linux/lx_poll.c as static musl
+# and static glibc) run on the host Linux with the same
 # expectations, proving each check the kernel's linux suite relies on; and
 # the busybox the kernel embeds answers `echo` and `uname -a` here too.
 # Usage: tests/sh/linux-abi.sh        (exit status non-zero on any failure)
@@ -38,6 +39,19 @@ for p in "${progs[@]}"; do
 	st=$?
 	[ "$st" = 7 ]
 	tap_check $? "$p exit 7: exit status 7" "got $st"
+done
+
+# poll/ppoll/select/pselect6 and waitid (tests/linux/lx_poll.c), static musl and glibc.
+# lx_bad (memory exhaustion, fork bomb) is for the kernel's badinput boot only, never here.
+poll_progs=(lx_poll_musl lx_poll_glibc)
+out=$(make -s --no-print-directory "${poll_progs[@]/#/build/user/linux/}" 2>&1)
+tap_check $? "build lx_poll_musl and lx_poll_glibc" "$out"
+for p in "${poll_progs[@]}"; do
+	log=$("build/user/linux/$p" 2>&1)
+	st=$?
+	tap_check "$st" "$p: every check passes on the host" "$(grep -v '^ok ' <<<"$log")"
+	grep -q '^lx_poll: [0-9]* passed, 0 failed$' <<<"$log"
+	tap_check $? "$p: prints its summary line"
 done
 
 # The kernel's ELF facts about them: the static ones have no PT_INTERP, the dynamic one has.
