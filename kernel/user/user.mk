@@ -41,9 +41,9 @@ LINUX_PROGS := lx_musl=$(BUILD)/user/linux/lx_musl lx_musl_pie=$(BUILD)/user/lin
 	lx_musl_dyn=$(BUILD)/user/linux/lx_musl_dyn \
 	lx_glibc=$(BUILD)/user/linux/lx_glibc lx_glibc_pie=$(BUILD)/user/linux/lx_glibc_pie \
 	busybox=/bin/busybox $(EXTRA_ELF)
-# poll/select/waitid (tests/linux/lx_poll.c).
+# poll/select/waitid (tests/linux/lx_poll.c) and the bad-input program (lx_bad.c: oom, forkbomb).
 LINUX_PROGS += lx_poll_musl=$(BUILD)/user/linux/lx_poll_musl \
-	lx_poll_glibc=$(BUILD)/user/linux/lx_poll_glibc
+	lx_poll_glibc=$(BUILD)/user/linux/lx_poll_glibc lx_bad=$(BUILD)/user/linux/lx_bad
 LINUX_FILES := $(foreach p,$(LINUX_PROGS),$(lastword $(subst =, ,$(p))))
 
 $(BUILD)/user/linux/lx_musl: tests/linux/lx_test.c
@@ -78,6 +78,11 @@ $(BUILD)/user/linux/lx_glibc_pie: tests/linux/lx_test.c
 	$(Q)gcc -static-pie -fPIE $(LINUX_CFLAGS) -o $@ $<
 
 $(BUILD)/user/linux/lx_poll_musl: tests/linux/lx_poll.c
+	@mkdir -p $(@D)
+	@echo "  MUSLCC  $@"
+	$(Q)musl-gcc -static $(LINUX_CFLAGS) -o $@ $<
+
+$(BUILD)/user/linux/lx_bad: tests/linux/lx_bad.c
 	@mkdir -p $(@D)
 	@echo "  MUSLCC  $@"
 	$(Q)musl-gcc -static $(LINUX_CFLAGS) -o $@ $<
