@@ -8,7 +8,9 @@
  * linux suite.
  *
  * Usage: lx_poll; prints one "ok"/"FAIL" line per check and exits 0 when
- * every check passed.
+ * every check passed.  `lx_poll console` waits (10 s at most) for a line
+ * on stdin through poll and select, reads it and says what it read: the
+ * kernel's linux-console boot pipes one in through the serial console.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -471,9 +473,31 @@ static void check_waitid(void)
 	      "waitid: after the EFAULT, the child is gone");
 }
 
+/* stdin must become readable (a line typed or piped in): POLLIN, then select agrees. */
+static int console(void)
+{
+	struct timeval tv = {0, 0};
+	fd_set r;
+	char c, first = 0;
+	int n = 0;
+
+	check(poll1(0, POLLIN, 10000) == POLLIN, "console: poll POLLIN once a line is typed");
+	FD_ZERO(&r);
+	FD_SET(0, &r);
+	check(sys_select(1, &r, 0, 0, &tv) == 1 && FD_ISSET(0, &r), "console: select readable");
+	while (read(0, &c, 1) == 1 && c != '\n' && c != '\r')
+		if (!n++)
+			first = c;
+	/* Only when poll and select saw it: the read alone would block until the line came. */
+	if (!failed)
+		printf("lx_poll console: read %d bytes, the first '%c'\n", n, first ? first : '?');
+	return failed ? 1 : 0;
+}
+
 int main(int argc, char **argv)
 {
-	(void)argc;
+	if (argc == 2 && !strcmp(argv[1], "console"))
+		return console();
 	printf("lx_poll: %s, pid %d\n", argv[0], getpid());
 	check_poll_pipe();
 	check_poll_fill();

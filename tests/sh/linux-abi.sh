@@ -52,6 +52,9 @@ for p in "${poll_progs[@]}"; do
 	tap_check "$st" "$p: every check passes on the host" "$(grep -v '^ok ' <<<"$log")"
 	grep -q '^lx_poll: [0-9]* passed, 0 failed$' <<<"$log"
 	tap_check $? "$p: prints its summary line"
+	log=$(echo Quit | "build/user/linux/$p" console 2>&1)
+	grep -q "^lx_poll console: read 4 bytes, the first 'Q'$" <<<"$log"
+	tap_check $? "$p console: a piped line makes stdin readable (the linux-console boot)" "$log"
 done
 
 # The kernel's ELF facts about them: the static ones have no PT_INTERP, the dynamic one has.
