@@ -5,11 +5,15 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-/* A poll/select deadline: none (wait forever), zero (do not sleep), or an end time. */
+/*
+ * A poll/select deadline: none (wait forever), zero (do not sleep), or an
+ * end time on the clock clock_gettime reads (tsc_to_ns).  Sleeps are timed
+ * in jiffies, but the deadline passes by that clock only: ticks that QEMU
+ * delivers late and then in a burst must not end a timeout early.
+ */
 struct poll_deadline {
 	bool forever, zero;
-	uint64_t end_ns;      /* on the tsc_to_ns clock: what is left is reported from it */
-	uint64_t end_jiffies; /* when the sleep ends: the next tick past end_ns */
+	uint64_t end_ns;
 };
 
 /* Linux's poll_select_set_timeout: -EINVAL for a negative or unnormalised time. */

@@ -38,7 +38,7 @@ static uint64_t now_ns(void)
 
 int poll_deadline_set(struct poll_deadline *d, int64_t sec, int64_t nsec)
 {
-	uint64_t ns, hz = timer_hz(), ticks;
+	uint64_t ns;
 
 	if (sec < 0 || nsec < 0 || nsec >= (int64_t)NSEC)
 		return -EINVAL;
@@ -48,9 +48,6 @@ int poll_deadline_set(struct poll_deadline *d, int64_t sec, int64_t nsec)
 	d->forever = false;
 	d->zero = ns == 0;
 	d->end_ns = now_ns() + ns;
-	/* +1: the current tick is partly gone, so a timeout never ends early (as nanosleep). */
-	ticks = (ns * hz + NSEC - 1) / NSEC;
-	d->end_jiffies = jiffies + ticks + 1;
 	return 0;
 }
 
@@ -61,7 +58,7 @@ void poll_deadline_forever(struct poll_deadline *d)
 
 bool poll_deadline_passed(const struct poll_deadline *d)
 {
-	return d->zero || (!d->forever && jiffies >= d->end_jiffies);
+	return d->zero || (!d->forever && now_ns() >= d->end_ns);
 }
 
 uint64_t poll_deadline_left_ns(const struct poll_deadline *d)
@@ -73,12 +70,17 @@ uint64_t poll_deadline_left_ns(const struct poll_deadline *d)
 
 long poll_sleep(const struct poll_deadline *d, const void *wchan)
 {
+	uint64_t left, hz = timer_hz();
+
 	if (sleep_interrupted())
 		return -EINTR;
-	if (d->forever)
+	if (d->forever) {
 		sleep_on(&poll_wait_chan, wchan);
-	else
-		sleep_on_timeout(&poll_wait_chan, d->end_jiffies, wchan);
+		return 0;
+	}
+	/* +1: the current tick is partly gone; an early end just sleeps again (caller's loop). */
+	left = poll_deadline_left_ns(d);
+	sleep_on_timeout(&poll_wait_chan, jiffies + (left * hz + NSEC - 1) / NSEC + 1, wchan);
 	return 0;
 }
 
@@ -118,14 +120,14 @@ static unsigned pollfd_revents(const struct pollfd_k *p)
 	return vfs_poll(f) & ((uint16_t)p->events | POLLERR | POLLHUP);
 }
 
-/*
- * The pollfds are copied in once; at most NR_OPEN of them, since nfds
- * above RLIMIT_NOFILE (NR_OPEN here: see sys_linux.c) is EINVAL.
- */
-static struct pollfd_k pfds[NR_OPEN];
-
 static long do_sys_poll(uint64_t ufds, uint64_t nfds, struct poll_deadline *d)
 {
+	/*
+	 * The pollfds, copied in once: at most NR_OPEN of them (512 bytes), since
+	 * nfds above RLIMIT_NOFILE (NR_OPEN here: see sys_linux.c) is EINVAL.  On
+	 * the stack, not static: another task may poll while this one sleeps.
+	 */
+	struct pollfd_k pfds[NR_OPEN];
 	long count, rc = 0;
 	bool timed_out = d->zero;
 
