@@ -46,6 +46,10 @@ KERNEL_C += kernel/syscall/exec_file.c kernel/fs/proc/exe.c kernel/test/test_exe
 	kernel/init/init_path.c
 # The vDSO (issue 14): its image is built by kernel/arch/vdso/vdso.mk.
 KERNEL_C += kernel/mm/vdso.c kernel/test/test_vdso.c
+# poll/select, waitid and the bad-input tests (issue 14, branch poll).
+KERNEL_C += kernel/fs/poll.c kernel/syscall/sys_poll.c kernel/syscall/sys_select.c \
+	kernel/syscall/sys_waitid.c kernel/task/wait.c \
+	kernel/test/test_poll.c
 KERNEL_ASM := \
 	kernel/arch/entry.asm kernel/arch/isr.asm kernel/arch/probe.asm kernel/arch/switch.asm
 KERNEL_OBJS := $(patsubst %.c,$(BUILD)/k/%.o,$(KERNEL_C) $(BENCH_SRCS) $(COMMON_SRCS)) \

@@ -1,5 +1,6 @@
 /* Open files and the console: see file.h. */
 #include "kernel/fs/file.h"
+#include "kernel/fs/poll.h"
 #include "kernel/fs/tty.h"
 #include "kernel/fs/vfs.h"
 #include "kernel/lib/printk.h"
@@ -90,6 +91,17 @@ static long console_write_op(struct file *f, const char *kbuf, size_t n)
 }
 
 const struct file_ops console_ops = {console_read, console_write_op, 0};
+
+/* The console: readable when a byte is waiting, always writable (output never blocks). */
+bool console_poll(struct file *f, unsigned *mask)
+{
+	if (f->ops != &console_ops)
+		return false;
+	*mask = POLLOUT | POLLWRNORM;
+	if (n_tty_input_ready())
+		*mask |= POLLIN | POLLRDNORM;
+	return true;
+}
 static struct file *the_console;
 
 /* fds 0-2 of the first tasks: one open file, whose inode is /dev/console's. */

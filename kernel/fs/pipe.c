@@ -8,6 +8,7 @@
  * change only when its last reference goes.
  */
 #include "kernel/fs/pipe.h"
+#include "kernel/fs/poll.h"
 #include "kernel/fs/vfs.h"
 #include "kernel/lib/errno.h"
 #include "kernel/lib/string.h"
@@ -46,6 +47,7 @@ static long pipe_read(struct file *f, char *kbuf, size_t n)
 		p->tail++;
 	}
 	wake_up(p);
+	poll_notify();
 	return (long)got;
 }
 
@@ -68,6 +70,7 @@ static long pipe_write(struct file *f, const char *kbuf, size_t n)
 		p->head++;
 	}
 	wake_up(p);
+	poll_notify();
 	return (long)done;
 }
 
@@ -80,6 +83,7 @@ static void pipe_release(struct file *f)
 	else
 		p->writers--;
 	wake_up(p);
+	poll_notify();
 }
 
 static void pipe_inode_release(struct inode *ino)
@@ -92,6 +96,34 @@ static void pipe_inode_release(struct inode *ino)
 
 static const struct file_ops pipe_read_ops = {pipe_read, 0, pipe_release};
 static const struct file_ops pipe_write_ops = {0, pipe_write, pipe_release};
+
+/*
+ * Linux 6.6's pipe_poll: the read end is readable when the ring holds data
+ * and hung up (POLLHUP, not POLLIN) once no writer is left; the write end
+ * is writable while the ring has room and in error (POLLERR) once no
+ * reader is left.
+ */
+bool pipe_poll(struct file *f, unsigned *mask)
+{
+	struct pipe *p;
+
+	if (f->ops != &pipe_read_ops && f->ops != &pipe_write_ops)
+		return false;
+	p = f->inode->priv;
+	*mask = 0;
+	if (f->ops == &pipe_read_ops) {
+		if (p->head != p->tail)
+			*mask |= POLLIN | POLLRDNORM;
+		if (!p->writers)
+			*mask |= POLLHUP;
+	} else {
+		if (p->head - p->tail < PIPE_BUF_SIZE)
+			*mask |= POLLOUT | POLLWRNORM;
+		if (!p->readers)
+			*mask |= POLLERR;
+	}
+	return true;
+}
 static const struct inode_ops pipe_iops = {.release = pipe_inode_release};
 
 long do_pipe(struct file **rd, struct file **wr, int flags)

@@ -8,6 +8,7 @@
 #include "kernel/arch/cpu.h"
 #include "kernel/console/keyboard.h"
 #include "kernel/console/serial.h"
+#include "kernel/fs/poll.h"
 #include "kernel/fs/tty.h"
 #include "kernel/random/random.h"
 #include "kernel/task/sched.h"
@@ -44,8 +45,21 @@ void tty_poll(void)
 		head++;
 		got = true;
 	}
-	if (got)
+	if (got) {
 		wake_up(ring);
+		poll_notify();
+	}
+}
+
+/*
+ * poll's POLLIN on the console follows what read does: the line discipline
+ * is raw whatever ICANON says in the stored termios (sys_stat.c), so read
+ * returns as soon as one byte is in the ring, and so poll reports POLLIN.
+ * A canonical mode would have to report a complete line here instead.
+ */
+bool n_tty_input_ready(void)
+{
+	return head != tail;
 }
 
 long n_tty_read(char *kbuf, size_t n)

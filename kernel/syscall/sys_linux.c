@@ -20,6 +20,7 @@
 #define ARCH_GET_FS   0x1003
 #define ARCH_GET_GS   0x1004
 #define RLIMIT_STACK  3
+#define RLIMIT_NOFILE 7
 #define RLIM_NLIMITS  16
 #define TIMER_ABSTIME 1
 #define NSEC	      1000000000ULL
@@ -129,22 +130,28 @@ struct rlimit_k {
 	uint64_t cur, max;
 };
 
-/* RLIMIT_STACK is kept (exec's E2BIG limit); every other limit reads as unlimited. */
+/*
+ * RLIMIT_STACK is kept (exec's E2BIG limit); RLIMIT_NOFILE is the fd
+ * table's fixed size (NR_OPEN: EMFILE past it, poll's EINVAL past it) and
+ * can only be set to itself; every other limit reads as unlimited.
+ */
 static long do_prlimit(struct task_struct *t, unsigned res, const struct rlimit_k *new,
 		       struct rlimit_k *old)
 {
+	uint64_t fixed = res == RLIMIT_NOFILE ? NR_OPEN : RLIM_INFINITY_K;
+
 	if (res >= RLIM_NLIMITS)
 		return -EINVAL;
 	if (old) {
-		old->cur = res == RLIMIT_STACK ? t->rlim_stack_cur : RLIM_INFINITY_K;
-		old->max = res == RLIMIT_STACK ? t->rlim_stack_max : RLIM_INFINITY_K;
+		old->cur = res == RLIMIT_STACK ? t->rlim_stack_cur : fixed;
+		old->max = res == RLIMIT_STACK ? t->rlim_stack_max : fixed;
 	}
 	if (!new)
 		return 0;
 	if (new->cur > new->max)
 		return -EINVAL;
 	if (res != RLIMIT_STACK)
-		return new->max == RLIM_INFINITY_K &&new->cur == RLIM_INFINITY_K ? 0 : -EPERM;
+		return new->max == fixed &&new->cur == fixed ? 0 : -EPERM;
 	if (new->max > t->rlim_stack_max && !(current->cred.cap_effective & (1ULL << 24)))
 		return -EPERM; /* raising the hard limit needs CAP_SYS_RESOURCE */
 	t->rlim_stack_cur = new->cur;

@@ -134,6 +134,12 @@ static const struct {
 	/* The time calls the vDSO also answers (issue 14, vdso). */
 	{__NR_gettimeofday, sys_gettimeofday},
 	{__NR_time, sys_time},
+	/* poll/select and waitid (branch poll). */
+	{__NR_poll, sys_poll},
+	{__NR_select, sys_select},
+	{__NR_waitid, sys_waitid},
+	{__NR_pselect6, sys_pselect6},
+	{__NR_ppoll, sys_ppoll},
 };
 
 #define X86_EFLAGS_CF	0x000001

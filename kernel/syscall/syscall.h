@@ -128,6 +128,12 @@ long sys_gettimeofday(const struct syscall_args *a);
 long sys_time(const struct syscall_args *a);
 long sys_setgid(const struct syscall_args *a);
 long sys_getgroups(const struct syscall_args *a);
+/* poll/select and waitid (branch poll): sys_poll.c, sys_select.c, sys_waitid.c. */
+long sys_poll(const struct syscall_args *a);
+long sys_ppoll(const struct syscall_args *a);
+long sys_select(const struct syscall_args *a);
+long sys_pselect6(const struct syscall_args *a);
+long sys_waitid(const struct syscall_args *a);
 /* A Linux x86_64 system call's name, "" when not in the table (the warning's). */
 const char *syscall_name(uint64_t nr);
 

@@ -35,6 +35,30 @@ static int fault_signal(uint64_t vector)
 	}
 }
 
+/*
+ * The page allocator ran dry on a user page fault (a demand-zero page, a
+ * copy-on-write break, a page table): the faulting task is killed with
+ * SIGKILL and a line in the format of Linux 6.6's __oom_kill_process.
+ * Linux's OOM killer would pick the task with the largest badness score;
+ * this kernel kills the task that faulted, which is the one asking for
+ * memory.  Its pages go back to the allocator as it exits; before, it was
+ * killed with a misleading "segfault" line and SIGSEGV.
+ */
+static __attribute__((noreturn)) void oom_kill(struct task_struct *t, uint64_t addr)
+{
+	uint64_t vm = 0;
+
+	for (int i = 0; i < t->mm->nvmas; i++)
+		vm += t->mm->vmas[i].end - t->mm->vmas[i].start;
+	kprintf("%s[%d]: page allocation failed on a user fault at %lx (%lu pages free)\n", t->comm,
+		t->pid, addr, (unsigned long)pmm_free_count());
+	kprintf("Out of memory: Killed process %d (%s) total-vm:%lukB, anon-rss:%lukB, "
+		"file-rss:0kB, shmem-rss:0kB, UID:%u\n",
+		t->pid, t->comm, (unsigned long)(vm >> 10),
+		(unsigned long)(t->mm->rss_pages * (PAGE_SIZE >> 10)), t->cred.uid);
+	do_exit(W_SIGNALED(SIGKILL));
+}
+
 static void user_fault(struct trap_frame *f)
 {
 	struct task_struct *t = current;
@@ -45,6 +69,8 @@ static void user_fault(struct trap_frame *f)
 
 	if (f->vector == 14 && rc == 0)
 		return;
+	if (f->vector == 14 && rc == -ENOMEM)
+		oom_kill(t, cr2);
 	/* -EIO: a file page wholly past EOF, SIGBUS as Linux's VM_FAULT_SIGBUS. */
 	sig = f->vector == 14 && rc == -EIO ? SIGBUS : fault_signal(f->vector);
 	/* The format of Linux's show_signal_msg, so the line reads familiar. */

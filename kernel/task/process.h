@@ -77,4 +77,23 @@ extern void (*init_exit_hook)(int status);
 long do_wait(int pid, int options, int *status, uint64_t *utime, uint64_t *stime);
 void task_fault_init(void); /* installs the fault hooks arch and mm call up through */
 
+/* waitid (kernel/task/wait.c): Linux's struct wait_opts, reduced. */
+#define WSTOPPED 2
+#define WEXITED	 4
+#define WNOWAIT	 0x01000000
+enum wait_type { WAIT_ALL, WAIT_PID, WAIT_PGID };
+struct wait_opts {
+	enum wait_type type;
+	int id;	     /* the pid or pgid */
+	int options; /* WEXITED, WSTOPPED, WCONTINUED, WNOHANG, WNOWAIT, __W* */
+	/* The child found: */
+	int pid, exit_code;
+	uint32_t uid;
+	uint64_t utime, stime;
+};
+/* The child's pid, 0 (WNOHANG, none ready), -ECHILD, -EINTR. */
+long do_waitid(struct wait_opts *wo);
+/* A signal is pending: sleeps that Linux interrupts return EINTR (see wait.c). */
+bool sleep_interrupted(void);
+
 #endif

@@ -120,6 +120,12 @@
 /* The vDSO's fallbacks and the calls it answers in user mode (issue 14). */
 #define __NR_gettimeofday 96
 #define __NR_time	  201
+/* poll/select and waitid (branch poll). */
+#define __NR_poll     7
+#define __NR_select   23
+#define __NR_waitid   247
+#define __NR_pselect6 270
+#define __NR_ppoll    271
 /* aslrbench's own calls, above Linux's range. */
 #define __NR_spawn	    500 /* spawn(name, argv): start a built-in program */
 #define __NR_aslrbench_job  501 /* init: run the job the command line asks for */

@@ -47,6 +47,9 @@ LINUX_PROGS += lx_mmap_musl=$(BUILD)/user/linux/lx_mmap_musl \
 # The vDSO's test (issue 14, vdso): static musl and static glibc.
 LINUX_PROGS += lx_vdso_musl=$(BUILD)/user/linux/lx_vdso_musl \
 	lx_vdso_glibc=$(BUILD)/user/linux/lx_vdso_glibc
+# poll/select/waitid (tests/linux/lx_poll.c) and the bad-input program (lx_bad.c: oom, forkbomb).
+LINUX_PROGS += lx_poll_musl=$(BUILD)/user/linux/lx_poll_musl \
+	lx_poll_glibc=$(BUILD)/user/linux/lx_poll_glibc lx_bad=$(BUILD)/user/linux/lx_bad
 LINUX_FILES := $(foreach p,$(LINUX_PROGS),$(lastword $(subst =, ,$(p))))
 
 $(BUILD)/user/linux/lx_musl: tests/linux/lx_test.c
@@ -91,6 +94,11 @@ $(BUILD)/user/linux/%_glibc: tests/linux/%.c
 	@mkdir -p $(@D)
 	@echo "  GLIBCC  $@"
 	$(Q)gcc -static $(LINUX_CFLAGS) -o $@ $<
+
+$(BUILD)/user/linux/lx_bad: tests/linux/lx_bad.c
+	@mkdir -p $(@D)
+	@echo "  MUSLCC  $@"
+	$(Q)musl-gcc -static $(LINUX_CFLAGS) -o $@ $<
 
 $(BUILD)/user/progtab.asm: kernel/user/user.mk $(LINUX_FILES)
 	@mkdir -p $(@D)

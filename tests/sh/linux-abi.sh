@@ -6,7 +6,8 @@
 # the kernel's linux suite relies on; so does lx_exec (tests/linux/lx_exec.c:
 # execve from files, #! scripts, the exec errors); a PT_INTERP naming a
 # missing file fails with ENOENT; the busybox the kernel embeds answers
-# `echo` and `uname -a` here too.
+# `echo` and `uname -a` here too.  tests/linux/lx_poll.c (static musl and
+# glibc) and lx_vdso likewise.
 # Usage: tests/sh/linux-abi.sh        (exit status non-zero on any failure)
 set -uo pipefail
 
@@ -59,7 +60,24 @@ out=$(make -s --no-print-directory build/vdso/vdso.so 2>&1) && scripts/check-vds
 tap_check $? "build/vdso/vdso.so: one page, no relocations, the LINUX_2.6 symbols" "$out"
 ! scripts/check-vdso.sh build/user/linux/lx_musl 2>/dev/null
 tap_check $? "check-vdso.sh refuses a program that is no vDSO"
-: the static ones have no PT_INTERP, the dynamic one has.
+
+# poll/ppoll/select/pselect6 and waitid (tests/linux/lx_poll.c), static musl and glibc.
+# lx_bad (memory exhaustion, fork bomb) is for the kernel's badinput boot only, never here.
+poll_progs=(lx_poll_musl lx_poll_glibc)
+out=$(make -s --no-print-directory "${poll_progs[@]/#/build/user/linux/}" 2>&1)
+tap_check $? "build lx_poll_musl and lx_poll_glibc" "$out"
+for p in "${poll_progs[@]}"; do
+	log=$("build/user/linux/$p" 2>&1)
+	st=$?
+	tap_check "$st" "$p: every check passes on the host" "$(grep -v '^ok ' <<<"$log")"
+	grep -q '^lx_poll: [0-9]* passed, 0 failed$' <<<"$log"
+	tap_check $? "$p: prints its summary line"
+	log=$(echo Quit | "build/user/linux/$p" console 2>&1)
+	grep -q "^lx_poll console: read 4 bytes, the first 'Q'$" <<<"$log"
+	tap_check $? "$p console: a piped line makes stdin readable (the linux-console boot)" "$log"
+done
+
+# The kernel's ELF facts about them: the static ones have no PT_INTERP, the dynamic one has.
 for p in lx_musl lx_musl_pie lx_glibc lx_glibc_pie; do
 	! readelf -lW "build/user/linux/$p" | grep -q INTERP
 	tap_check $? "$p: no PT_INTERP (the kernel runs it)"

@@ -1,0 +1,80 @@
+/*
+ * waitid's wait (Linux 6.6's do_wait with struct wait_opts, kernel/exit.c):
+ * which children (one pid, a process group, any), which states (WEXITED;
+ * WSTOPPED and WCONTINUED are accepted but match nothing, since no task
+ * here is ever stopped or continued), WNOHANG, and WNOWAIT (report a
+ * zombie, leave it to be reaped).  wait4 keeps do_wait (exit.c).
+ *
+ * sleep_interrupted() is the one spot where the sleeps of this branch
+ * (waitid here, poll/select in kernel/syscall/sys_poll.c) learn that a
+ * signal is pending, to return EINTR as Linux does.
+ */
+#include "kernel/lib/errno.h"
+#include "kernel/task/process.h"
+#include "kernel/task/sched.h"
+
+/*
+ * MERGE (branch `signal`): return signal_pending(current) here.  Until
+ * signals are delivered nothing can interrupt a sleep, so this is false.
+ */
+bool sleep_interrupted(void)
+{
+	return false;
+}
+
+static bool eligible(const struct wait_opts *wo, const struct task_struct *c)
+{
+	switch (wo->type) {
+	case WAIT_PID:
+		return c->pid == wo->id;
+	case WAIT_PGID:
+		return c->pgid == wo->id;
+	default:
+		return true;
+	}
+}
+
+long do_waitid(struct wait_opts *wo)
+{
+	struct task_struct *me = current;
+	/* As do_wait: every child has exit signal SIGCHLD, so __WCLONE alone selects none. */
+	bool none = (wo->options & __WCLONE) && !(wo->options & __WALL);
+
+	for (;;) {
+		bool have_child = false;
+
+		for (int i = 0; i < NR_TASKS; i++) {
+			struct task_struct *c = &tasks[i];
+
+			if (c->state == TASK_UNUSED || c->parent != me || none || !eligible(wo, c))
+				continue;
+			/*
+			 * A live child can still exit: something to wait for.  A
+			 * zombie without WEXITED is not, as Linux 6.6's
+			 * wait_consider_task (wait_task_zombie returns 0 before
+			 * notask_error is cleared): WSTOPPED alone on zombies is ECHILD.
+			 */
+			if (c->state != TASK_ZOMBIE) {
+				have_child = true;
+				continue;
+			}
+			if (!(wo->options & WEXITED))
+				continue;
+			wo->pid = c->pid;
+			wo->uid = c->cred.uid;
+			wo->exit_code = c->exit_code;
+			wo->utime = c->utime;
+			wo->stime = c->stime;
+			if (!(wo->options & WNOWAIT))
+				free_task(c);
+			return wo->pid;
+		}
+		if (!have_child)
+			return -ECHILD;
+		if (wo->options & WNOHANG)
+			return 0;
+		if (sleep_interrupted())
+			return -EINTR;
+		sleep_on(me, (const void *)do_waitid);
+	}
+}
