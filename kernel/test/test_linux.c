@@ -77,6 +77,23 @@ static enum ktest_result linux_exit_code(struct ktest_ctx *t)
 }
 KTEST(linux_exit_code);
 
+/* Signals from ring 3 (tests/linux/lx_signal.c): handlers, frames, kill, faults, SIGCHLD, EINTR. */
+static enum ktest_result linux_signal_musl(struct ktest_ctx *t)
+{
+	char *argv[] = {"lx_signal_musl"};
+
+	return expect_status(t, 1, argv, W_EXITCODE(0));
+}
+KTEST(linux_signal_musl);
+
+static enum ktest_result linux_signal_glibc(struct ktest_ctx *t)
+{
+	char *argv[] = {"lx_signal_glibc"};
+
+	return expect_status(t, 1, argv, W_EXITCODE(0));
+}
+KTEST(linux_signal_glibc);
+
 static enum ktest_result linux_busybox(struct ktest_ctx *t)
 {
 	char *echo[] = {"busybox", "echo", "hello from busybox"};

@@ -40,7 +40,10 @@ LINUX_CFLAGS := -O2 -s -Wall -Wextra -Werror
 LINUX_PROGS := lx_musl=$(BUILD)/user/linux/lx_musl lx_musl_pie=$(BUILD)/user/linux/lx_musl_pie \
 	lx_musl_dyn=$(BUILD)/user/linux/lx_musl_dyn \
 	lx_glibc=$(BUILD)/user/linux/lx_glibc lx_glibc_pie=$(BUILD)/user/linux/lx_glibc_pie \
-	busybox=/bin/busybox $(EXTRA_ELF)
+	busybox=/bin/busybox \
+	lx_signal_musl=$(BUILD)/user/linux/lx_signal_musl \
+	lx_signal_glibc=$(BUILD)/user/linux/lx_signal_glibc \
+	$(EXTRA_ELF)
 LINUX_FILES := $(foreach p,$(LINUX_PROGS),$(lastword $(subst =, ,$(p))))
 
 $(BUILD)/user/linux/lx_musl: tests/linux/lx_test.c
@@ -73,6 +76,17 @@ $(BUILD)/user/linux/lx_glibc_pie: tests/linux/lx_test.c
 	@mkdir -p $(@D)
 	@echo "  GLIBCC  $@"
 	$(Q)gcc -static-pie -fPIE $(LINUX_CFLAGS) -o $@ $<
+
+# Signals (tests/linux/lx_signal.c): static musl and static glibc.
+$(BUILD)/user/linux/lx_signal_musl: tests/linux/lx_signal.c
+	@mkdir -p $(@D)
+	@echo "  MUSLCC  $@"
+	$(Q)musl-gcc -static $(LINUX_CFLAGS) -o $@ $<
+
+$(BUILD)/user/linux/lx_signal_glibc: tests/linux/lx_signal.c
+	@mkdir -p $(@D)
+	@echo "  GLIBCC  $@"
+	$(Q)gcc -static $(LINUX_CFLAGS) -o $@ $<
 
 $(BUILD)/user/progtab.asm: kernel/user/user.mk $(LINUX_FILES)
 	@mkdir -p $(@D)

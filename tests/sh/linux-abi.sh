@@ -51,6 +51,17 @@ tap_check $? "lx_musl_dyn: has PT_INTERP (the kernel refuses it: ENOEXEC)"
 	[ "$(readelf -hW build/user/linux/lx_glibc_pie | awk '/Type:/{print $2}')" = DYN ]
 tap_check $? "lx_glibc is ET_EXEC, lx_glibc_pie ET_DYN"
 
+# Signals (tests/linux/lx_signal.c), static musl and static glibc.
+for p in lx_signal_musl lx_signal_glibc; do
+	out=$(make -s --no-print-directory "build/user/linux/$p" 2>&1)
+	tap_check $? "build $p" "$out"
+	log=$(timeout 60 "build/user/linux/$p" 2>&1)
+	st=$?
+	tap_check "$st" "$p: every check passes on the host" "$(grep -v '^ok ' <<<"$log")"
+	grep -q '^lx_signal: [0-9]* passed, 0 failed$' <<<"$log"
+	tap_check $? "$p: prints its summary line"
+done
+
 [ "$(/bin/busybox echo hello from busybox)" = "hello from busybox" ]
 tap_check $? "busybox echo"
 /bin/busybox uname -a | grep -q '^Linux .* x86_64'
