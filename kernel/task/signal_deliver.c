@@ -382,6 +382,11 @@ long do_sigaltstack(uint64_t uss, uint64_t uoss, uint64_t sp)
 	return 0;
 }
 
+static bool canonical(uint64_t a)
+{
+	return a < (1ULL << 47) || a >= 0xffff800000000000ULL;
+}
+
 /* The MXCSR bits this CPU accepts (fxsave's mxcsr_mask; 0 means the default 0xffbf). */
 static uint32_t mxcsr_feature_mask(void)
 {
@@ -398,7 +403,8 @@ static uint32_t mxcsr_feature_mask(void)
  * value from the frame is checked or forced before it reaches the trap
  * frame: only FIX_EFLAGS come from the user (no IOPL, NT, IF, VM...), cs
  * and ss are the user selectors (6.x and this kernel have no 32-bit code
- * segment to return to), a rip outside the user half is refused, reserved
+ * segment to return to), a rip outside the user half or a non-canonical
+ * rsp is refused, reserved
  * MXCSR bits are cleared (fxrstor would #GP).  A frame that cannot be read
  * or is refused kills with SIGSEGV (signal_fault).
  */
@@ -412,7 +418,11 @@ long do_rt_sigreturn(struct trap_frame *f)
 
 	if (copy_from_user(&fr, f->rsp - 8, sizeof(fr)))
 		goto badframe;
-	if (sc->ip >= TASK_SIZE)
+	/*
+	 * Linux lets iretq fault on these and kills from the fault; refusing
+	 * them here keeps a forged frame away from the kernel's iretq at all.
+	 */
+	if (sc->ip >= TASK_SIZE || !canonical(sc->sp))
 		goto badframe;
 	if (sc->fpstate) {
 		if (copy_from_user(fx, sc->fpstate, sizeof(fx)))

@@ -7,10 +7,11 @@
  * read-only page, a fetch from a non-executable one, an unmapped address),
  * default actions (status of a killed child), SIGCHLD and its SIG_IGN
  * auto-reap, SIGPIPE, EINTR and SA_RESTART, pause, sigsuspend,
- * sigtimedwait.  tests/sh/linux-abi.sh runs the same binaries on the host
+ * sigtimedwait; with "forge", rt_sigreturn of forged frames (bad rip, cs,
+ * flags, fpstate, MXCSR, rsp).  tests/sh/linux-abi.sh runs the same binaries on the host
  * Linux, which proves every expectation; the kernel's linux suite runs them.
  *
- * Usage: lx_signal; one "ok"/"FAIL" line per check, exit 0 when all passed.
+ * Usage: lx_signal [forge]; one "ok"/"FAIL" line per check, exit 0 when all passed.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -619,11 +620,149 @@ static void check_fpu(void)
 	set_handler(SIGUSR1, SIG_DFL, 0);
 }
 
+/*
+ * --- rt_sigreturn with a forged frame (lx_signal forge) ---
+ * A handler rewrites its own ucontext, then returns through the libc's
+ * restorer into rt_sigreturn.  Whatever the frame says, the task may only
+ * come back in ring 3 with user flags (IOPL 0, NT 0, IF 1), or die by
+ * SIGSEGV; the kernel runs on.  The same expectations hold on the host.
+ */
+enum forge {
+	F_RIP_NONCANON,
+	F_RIP_KERNEL,
+	F_CS_KERNEL,
+	F_FLAGS,
+	F_FPSTATE_KERNEL,
+	F_MXCSR,
+	F_SP_NONCANON
+};
+static volatile int forge_what;
+static char forge_stack[8192] __attribute__((aligned(16)));
+
+static void landing_cs(void)
+{
+	unsigned short cs;
+
+	__asm__ volatile("mov %%cs, %0" : "=r"(cs));
+	_exit((cs & 3) == 3 ? 0 : 1);
+}
+
+static void landing_flags(void)
+{
+	unsigned long fl;
+
+	__asm__ volatile("pushfq; popq %0" : "=r"(fl));
+	/* IOPL, NT, VM, VIF, VIP, ID were asked for and IF cleared: only user flags */
+	_exit(!(fl & 0x3000) && !(fl & 0x4000) && (fl & 0x200) && !(fl & 0x20000) ? 0 : 1);
+}
+
+static void landing_mxcsr(void)
+{
+	unsigned int m;
+
+	__asm__ volatile("stmxcsr %0" : "=m"(m));
+	_exit(m & 0xffff0000u ? 1 : 0);
+}
+
+static void forge_handler(int sig, siginfo_t *si, void *ucv)
+{
+	ucontext_t *uc = ucv;
+	greg_t *g = uc->uc_mcontext.gregs;
+	uintptr_t top = ((uintptr_t)(forge_stack + sizeof(forge_stack)) & ~(uintptr_t)15) - 8;
+
+	(void)sig;
+	(void)si;
+	g[REG_RSP] = (greg_t)top;
+	switch (forge_what) {
+	case F_RIP_NONCANON:
+		g[REG_RIP] = (greg_t)0x8000000000001000ULL;
+		break;
+	case F_RIP_KERNEL:
+		g[REG_RIP] = (greg_t)0xffffffff81000000ULL;
+		break;
+	case F_CS_KERNEL: /* cs 0x08, ss 0x10: the kernel's selectors */
+		g[REG_CSGSFS] = (greg_t)((g[REG_CSGSFS] & ~0xffffLL) | 0x08 | (0x10LL << 48));
+		g[REG_RIP] = (greg_t)(uintptr_t)landing_cs;
+		break;
+	case F_FLAGS: /* IOPL 3, NT, VM, VIF, VIP, ID set; IF cleared */
+		g[REG_EFL] = (greg_t)((g[REG_EFL] | 0x3000 | 0x4000 | 0x20000 | 0x80000 | 0x100000 |
+				       0x200000) &
+				      ~0x200LL);
+		g[REG_RIP] = (greg_t)(uintptr_t)landing_flags;
+		break;
+	case F_FPSTATE_KERNEL:
+		uc->uc_mcontext.fpregs = (fpregset_t)(uintptr_t)0xffffffff80000000ULL;
+		g[REG_RIP] = (greg_t)(uintptr_t)landing_cs;
+		break;
+	case F_MXCSR: /* reserved MXCSR bits: fxrstor of them would #GP in the kernel */
+		if (uc->uc_mcontext.fpregs)
+			uc->uc_mcontext.fpregs->mxcsr = 0xffffffffu;
+		g[REG_RIP] = (greg_t)(uintptr_t)landing_mxcsr;
+		break;
+	case F_SP_NONCANON:
+		g[REG_RSP] = (greg_t)0x8000000000000000ULL;
+		g[REG_RIP] = (greg_t)(uintptr_t)landing_cs;
+		break;
+	}
+}
+
+static int forge_status(int what)
+{
+	int st = -1;
+	pid_t pid = fork();
+
+	if (pid == 0) {
+		forge_what = what;
+		set_action(SIGUSR1, forge_handler, 0);
+		kill(getpid(), SIGUSR1);
+		_exit(100); /* not reached: the handler never returns here */
+	}
+	if (pid < 0 || waitpid(pid, &st, 0) != pid)
+		return -1;
+	return st;
+}
+
+static int killed_by_segv(int st)
+{
+	return WIFSIGNALED(st) && WTERMSIG(st) == SIGSEGV;
+}
+
+static int exited_0(int st)
+{
+	return WIFEXITED(st) && WEXITSTATUS(st) == 0;
+}
+
+static void check_forge(void)
+{
+	int st;
+
+	check(killed_by_segv(forge_status(F_RIP_NONCANON)),
+	      "forged frame, non-canonical rip: SIGSEGV");
+	check(killed_by_segv(forge_status(F_RIP_KERNEL)), "forged frame, kernel rip: SIGSEGV");
+	st = forge_status(F_CS_KERNEL);
+	check(exited_0(st) || killed_by_segv(st),
+	      "forged frame, kernel cs/ss: back in ring 3 or SIGSEGV, never ring 0");
+	check(exited_0(forge_status(F_FLAGS)),
+	      "forged frame, IOPL/NT/VM/ID set and IF clear: only user flags restored");
+	check(killed_by_segv(forge_status(F_FPSTATE_KERNEL)),
+	      "forged frame, fpstate pointer into the kernel: SIGSEGV");
+	st = forge_status(F_MXCSR);
+	check(exited_0(st) || killed_by_segv(st),
+	      "forged frame, reserved MXCSR bits: cleared or SIGSEGV, no kernel #GP");
+	st = forge_status(F_SP_NONCANON);
+	check(WIFSIGNALED(st) && (WTERMSIG(st) == SIGSEGV || WTERMSIG(st) == SIGBUS),
+	      "forged frame, non-canonical rsp: killed (SIGSEGV/SIGBUS)");
+}
+
 int main(int argc, char **argv)
 {
-	(void)argc;
 	setvbuf(stdout, 0, _IONBF, 0);
 	printf("lx_signal: %s, pid %d\n", argv[0], getpid());
+	if (argc == 2 && !strcmp(argv[1], "forge")) {
+		check_forge();
+		printf("lx_signal: %d passed, %d failed\n", passed, failed);
+		return failed ? 1 : 0;
+	}
 	check_handler();
 	check_flags();
 	check_mask();

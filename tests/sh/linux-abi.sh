@@ -60,6 +60,8 @@ for p in lx_signal_musl lx_signal_glibc; do
 	tap_check "$st" "$p: every check passes on the host" "$(grep -v '^ok ' <<<"$log")"
 	grep -q '^lx_signal: [0-9]* passed, 0 failed$' <<<"$log"
 	tap_check $? "$p: prints its summary line"
+	log=$(timeout 60 "build/user/linux/$p" forge 2>&1)
+	tap_check $? "$p forge: rt_sigreturn of forged frames as expected" "$(grep -v '^ok ' <<<"$log")"
 done
 
 [ "$(/bin/busybox echo hello from busybox)" = "hello from busybox" ]
