@@ -348,6 +348,49 @@ static void body_ignore_default(void)
 	_exit(0);
 }
 
+static void exit0_handler(int sig)
+{
+	(void)sig;
+	_exit(0);
+}
+
+/* A frame that cannot be written (the alternate stack unmapped): force_sigsegv kills. */
+static void body_bad_altstack(void)
+{
+	long pg = sysconf(_SC_PAGESIZE);
+	void *p = mmap(0, 4 * pg, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	stack_t ss = {.ss_sp = p, .ss_size = 4 * pg, .ss_flags = 0};
+
+	if (p == MAP_FAILED || sigaltstack(&ss, 0))
+		_exit(101);
+	munmap(p, 4 * pg);
+	set_handler(SIGUSR1, exit0_handler, SA_ONSTACK);
+	kill(getpid(), SIGUSR1);
+}
+
+/* x86_64 needs SA_RESTORER: without one the frame is refused and SIGSEGV kills. */
+static void body_no_restorer(void)
+{
+	struct {
+		void (*handler)(int);
+		unsigned long flags;
+		void (*restorer)(void);
+		unsigned long mask;
+	} ka = {exit0_handler, 0, 0, 0};
+
+	if (syscall(SYS_rt_sigaction, SIGUSR1, &ka, 0, 8))
+		_exit(101);
+	kill(getpid(), SIGUSR1);
+}
+
+/* A task running user code (no system call) gets its signal on an interrupt's return. */
+static void body_spin(void)
+{
+	set_handler(SIGUSR1, exit0_handler, 0);
+	for (;;)
+		__asm__ volatile("" ::: "memory");
+}
+
 static void check_defaults(void)
 {
 	int st = child_status(body_segv);
@@ -367,6 +410,22 @@ static void check_defaults(void)
 	check(WIFEXITED(st) && WEXITSTATUS(st) == 0, "SIGPIPE ignored: write fails with EPIPE");
 	st = child_status(body_ignore_default);
 	check(WIFEXITED(st) && WEXITSTATUS(st) == 0, "SIGCHLD and SIGWINCH default: ignored");
+	st = child_status(body_bad_altstack);
+	check(WIFSIGNALED(st) && WTERMSIG(st) == SIGSEGV,
+	      "a signal frame that cannot be written: SIGSEGV kills");
+	st = child_status(body_no_restorer);
+	check(WIFSIGNALED(st) && WTERMSIG(st) == SIGSEGV, "a handler without SA_RESTORER: SIGSEGV");
+	{
+		pid_t pid = fork();
+
+		if (pid == 0)
+			body_spin();
+		nap_ms(30);
+		st = -1;
+		check(pid > 0 && kill(pid, SIGUSR1) == 0 && waitpid(pid, &st, 0) == pid &&
+			      WIFEXITED(st) && WEXITSTATUS(st) == 0,
+		      "a task spinning in user code runs its handler (interrupt return)");
+	}
 }
 
 /* --- kill of a child, of a process group, EPERM, ESRCH --- */
