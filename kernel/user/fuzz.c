@@ -337,6 +337,16 @@ int main(int argc, char **argv)
 	if (argc > 5 && strcmp(argv[5], "-"))
 		strlcpy(skips, argv[5], sizeof(skips));
 	listing = argc > 6 && !strcmp(argv[6], "list");
+	{
+		/*
+		 * SIGPIPE ignored (SIG_IGN, as a Linux program that wants EPIPE):
+		 * its default would end a fuzz process at its first write to a
+		 * pipe without readers, long before its calls are made.
+		 */
+		static const uint64_t ign[4] = {1, 0, 0, 0};
+
+		syscall6(__NR_rt_sigaction, 13, (long)ign, 0, 8, 0, 0);
+	}
 	if (uid) {
 		syscall3(__NR_setresgid, uid, uid, uid);
 		syscall3(__NR_setresuid, uid, uid, uid);
