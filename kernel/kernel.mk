@@ -31,6 +31,7 @@ KERNEL_C := \
 	kernel/syscall/sys_proc.c kernel/syscall/sys_stat.c kernel/syscall/syscall.c \
 	kernel/task/exec.c kernel/task/exit.c kernel/task/fail_nth.c kernel/task/fault.c \
 	kernel/task/fork.c kernel/task/sched.c kernel/task/task.c \
+	kernel/task/signal.c kernel/task/signal_deliver.c \
 	kernel/test/ktest.c kernel/test/test_arch.c kernel/test/test_aslr.c \
 	kernel/test/test_attack.c kernel/test/test_ioremap.c kernel/test/test_mm.c \
 	kernel/test/test_process.c kernel/test/test_procfs.c kernel/test/test_reliab.c \

@@ -58,6 +58,17 @@ syscall_entry:
 	cli
 	POP_REGS
 	add rsp, 16
+	; sysret loads RIP from RCX and RFLAGS from R11: it is exact only when
+	; they already hold the frame's RIP and RFLAGS, as after a plain system
+	; call.  rt_sigreturn, a signal handler's entry and a restarted call
+	; change them: those take iretq, as Linux's syscall_return_slowpath
+	; (6.x) decides; so does a return with TF or RF set.
+	cmp rcx, [rsp]
+	jne .iret
+	cmp r11, [rsp + 16]
+	jne .iret
+	test r11, 0x10100               ; RF | TF
+	jnz .iret
 	; sysret to a non-canonical RIP would fault in ring 0 on the user's
 	; stack (the Intel SYSRET pitfall): take the iret path for any RIP
 	; outside the user half.

@@ -56,7 +56,7 @@ static const char *const exc_names[32] = {
 static irq_handler_t handlers[256];
 void (*user_fault_hook)(struct trap_frame *f);
 int (*uaccess_fault_hook)(uint64_t addr, bool write);
-void (*return_to_user_hook)(void);
+void (*return_to_user_hook)(struct trap_frame *f);
 uint64_t fixups_taken;
 uint64_t bad_irets; /* returns to user mode that faulted: never, in a sound kernel */
 static uint64_t unexpected_count;
@@ -169,6 +169,8 @@ static void exception(struct trap_frame *f)
 			f->vector);
 	if ((f->cs & 3) == 3 && user_fault_hook) {
 		user_fault_hook(f);
+		if (return_to_user_hook)
+			return_to_user_hook(f); /* the fault's signal is delivered here */
 		return;
 	}
 	/* #GP too: a probe of a non-canonical address raises it instead of #PF. */
@@ -193,7 +195,7 @@ void trap_dispatch(struct trap_frame *f)
 	if (handlers[f->vector]) {
 		handlers[f->vector](f);
 		if ((f->cs & 3) == 3 && return_to_user_hook)
-			return_to_user_hook();
+			return_to_user_hook(f);
 		return;
 	}
 	if (f->vector == LAPIC_SPURIOUS_VECTOR)

@@ -20,8 +20,8 @@ extern void (*user_fault_hook)(struct trap_frame *f);
 extern uint64_t bad_irets; /* faults on the iretq to user mode (fixup_bad_iret) */
 /* Called for a kernel fault on a user address inside uaccess; 0 = resolved, retry. */
 extern int (*uaccess_fault_hook)(uint64_t addr, bool write);
-/* Called before an interrupt returns to ring 3 (preemption point). */
-extern void (*return_to_user_hook)(void);
+/* Called before an interrupt or a user fault returns to ring 3 (preemption, signals). */
+extern void (*return_to_user_hook)(struct trap_frame *f);
 
 /* A fixup entry: a fault at `insn` resumes at `fixup` (see arch/probe.asm). */
 struct ex_entry {

@@ -2,8 +2,8 @@
  * Pipes (Linux 6.6's fs/pipe.c, reduced): a one-page ring per pipe.  A read
  * sleeps while the pipe is empty and a writer remains, and returns 0 (EOF)
  * once every write end is closed; a write sleeps while the ring is full and
- * fails with EPIPE when no read end is left (SIGPIPE is not sent: this
- * kernel has no signals yet).  O_NONBLOCK gives EAGAIN instead of sleeping.
+ * sends SIGPIPE and fails with EPIPE when no read end is left.  O_NONBLOCK
+ * gives EAGAIN instead of sleeping; a signal ends a sleep with -ERESTARTSYS.
  * Each end is one struct file, so fork and dup share it and the counts
  * change only when its last reference goes.
  */
@@ -16,6 +16,7 @@
 #include "kernel/mm/vmm.h"
 #include "kernel/task/fail_nth.h"
 #include "kernel/task/sched.h"
+#include "kernel/task/signal.h"
 #include "kernel/task/task.h"
 
 #define PIPE_BUF_SIZE PAGE_SIZE
@@ -40,7 +41,9 @@ static long pipe_read(struct file *f, char *kbuf, size_t n)
 			return 0;
 		if (f->f_flags & O_NONBLOCK)
 			return -EAGAIN;
-		sleep_on(p, (const void *)pipe_read);
+		if (signal_pending(current))
+			return -ERESTARTSYS;
+		sleep_on_interruptible(p, 0, (const void *)pipe_read);
 	}
 	while (got < n && p->tail != p->head) {
 		kbuf[got++] = p->buf[p->tail % PIPE_BUF_SIZE];
@@ -57,13 +60,18 @@ static long pipe_write(struct file *f, const char *kbuf, size_t n)
 	size_t done = 0;
 
 	for (;;) {
-		if (!p->readers)
+		if (!p->readers) {
+			/* As Linux's pipe_write: SIGPIPE to the writer, then EPIPE. */
+			send_sig(SIGPIPE, current);
 			return -EPIPE;
+		}
 		if (p->head - p->tail < PIPE_BUF_SIZE)
 			break;
 		if (f->f_flags & O_NONBLOCK)
 			return -EAGAIN;
-		sleep_on(p, (const void *)pipe_write);
+		if (signal_pending(current))
+			return -ERESTARTSYS;
+		sleep_on_interruptible(p, 0, (const void *)pipe_write);
 	}
 	while (done < n && p->head - p->tail < PIPE_BUF_SIZE) {
 		p->buf[p->head % PIPE_BUF_SIZE] = kbuf[done++];

@@ -12,6 +12,7 @@
 #include "kernel/fs/tty.h"
 #include "kernel/random/random.h"
 #include "kernel/task/sched.h"
+#include "kernel/task/signal.h"
 
 #define RING 4096
 
@@ -66,8 +67,11 @@ long n_tty_read(char *kbuf, size_t n)
 {
 	size_t got = 0;
 
-	while (head == tail)
-		sleep_on(ring, (const void *)n_tty_read);
+	while (head == tail) {
+		if (signal_pending(current))
+			return -ERESTARTSYS;
+		sleep_on_interruptible(ring, 0, (const void *)n_tty_read);
+	}
 	uint64_t flags = irq_save();
 	while (got < n && tail != head) {
 		kbuf[got++] = ring[tail % RING];

@@ -24,18 +24,18 @@ bool poll_deadline_passed(const struct poll_deadline *d);
 uint64_t poll_deadline_left_ns(const struct poll_deadline *d);
 /*
  * One sleep of a poller that found nothing ready: until poll_notify() or
- * the deadline.  Called with interrupts off, after the scan.  -EINTR when
- * a signal is pending (sleep_interrupted), else 0.
+ * the deadline.  Called with interrupts off, after the scan.
+ * -ERESTARTNOHAND when a signal is pending (sleep_interrupted), else 0.
  */
 long poll_sleep(const struct poll_deadline *d, const void *wchan);
 
 /*
  * ppoll's and pselect6's sigmask: installed for the wait and put back after
- * it, as Linux's set_user_sigmask / restore_saved_sigmask (here only the
- * task's sigmask word changes; delivery is the signal code's).  -EINVAL
- * for a size other than 8, -EFAULT.
+ * it, as Linux's set_user_sigmask / restore_saved_sigmask_unless (kept for
+ * the handler when rc says a signal interrupted the wait).  -EINVAL for a
+ * size other than 8, -EFAULT.
  */
 long poll_sigmask_set(uint64_t umask, uint64_t size, uint64_t *saved, bool *set);
-void poll_sigmask_restore(uint64_t saved, bool set);
+void poll_sigmask_restore(uint64_t saved, bool set, long rc);
 
 #endif

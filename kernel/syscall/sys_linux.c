@@ -303,9 +303,12 @@ long sys_clock_nanosleep(const struct syscall_args *a)
 		want_ns = (uint64_t)ts.tv_sec * NSEC + (uint64_t)ts.tv_nsec;
 		if (want_ns <= now_ns)
 			return 0;
-		do_nanosleep((want_ns - now_ns) * timer_hz() / NSEC + 1);
+		/* An absolute sleep leaves rem alone (Linux's hrtimer_nanosleep). */
+		if (do_nanosleep((want_ns - now_ns) * timer_hz() / NSEC + 1))
+			return nanosleep_interrupted(0, 0);
 		return 0;
 	}
 	rel.a0 = a->a2;
+	rel.a1 = a->a3;
 	return sys_nanosleep(&rel);
 }

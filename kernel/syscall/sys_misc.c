@@ -6,6 +6,7 @@
 #include "kernel/mm/uaccess.h"
 #include "kernel/random/random.h"
 #include "kernel/task/sched.h"
+#include "kernel/task/signal.h"
 #include "kernel/syscall/syscall.h"
 
 #define GRND_NONBLOCK 1
@@ -24,10 +25,38 @@ long sys_sched_yield(const struct syscall_args *a)
 	return 0;
 }
 
-/* Named as Linux's, so /proc/<pid>/wchan shows what a sleeper waits in. */
-void do_nanosleep(uint64_t ticks)
+/*
+ * Named as Linux's, so /proc/<pid>/wchan shows what a sleeper waits in.
+ * Its own field is the channel: no wake_up() ends it early, a signal does.
+ */
+uint64_t do_nanosleep(uint64_t ticks)
 {
-	sleep_until(jiffies + ticks, (const void *)do_nanosleep);
+	uint64_t until = jiffies + ticks;
+
+	while (jiffies < until) {
+		if (signal_pending(current))
+			return until - jiffies;
+		sleep_on_interruptible(&current->sleep_until, until, (const void *)do_nanosleep);
+	}
+	return 0;
+}
+
+/*
+ * A sleep a signal ended: the time left goes to *rem (if given), and the
+ * call returns -ERESTARTNOHAND, which a handler turns into EINTR as Linux's
+ * -ERESTART_RESTARTBLOCK (nanosleep is never restarted after a handler).
+ * Linux restarts with the time left when no handler runs; here a signal
+ * without a handler kills or was dropped when sent, so that case does not
+ * arise (see signal_deliver.c).
+ */
+long nanosleep_interrupted(uint64_t left_ticks, uint64_t urem)
+{
+	uint64_t hz = timer_hz(), ns = left_ticks * NSEC / hz;
+	struct timespec_k rem = {(int64_t)(ns / NSEC), (int64_t)(ns % NSEC)};
+
+	if (urem && copy_to_user(urem, &rem, sizeof(rem)))
+		return -EFAULT;
+	return -ERESTARTNOHAND;
 }
 
 long sys_nanosleep(const struct syscall_args *a)
@@ -43,8 +72,8 @@ long sys_nanosleep(const struct syscall_args *a)
 		ts.tv_sec = 1000000; /* about 11 days: longer than any run */
 	ns = (uint64_t)ts.tv_sec * NSEC + (uint64_t)ts.tv_nsec;
 	ticks = (ns * hz + NSEC - 1) / NSEC;
-	do_nanosleep(ticks ? ticks + 1 : 0); /* +1: a partial tick is not a tick */
-	return 0;
+	ticks = do_nanosleep(ticks ? ticks + 1 : 0); /* +1: a partial tick is not a tick */
+	return ticks ? nanosleep_interrupted(ticks, a->a1) : 0;
 }
 
 /*

@@ -16,6 +16,7 @@
 #include "kernel/syscall/syscall.h"
 #include "kernel/task/process.h"
 #include "kernel/task/sched.h"
+#include "kernel/task/signal.h"
 
 #define NSEC	    1000000000ULL
 #define MAX_SECONDS 1000000 /* about 11 days, as nanosleep's clamp: longer than any run */
@@ -72,15 +73,20 @@ long poll_sleep(const struct poll_deadline *d, const void *wchan)
 {
 	uint64_t left, hz = timer_hz();
 
+	/*
+	 * Linux 6.6's do_poll/do_select: -ERESTARTNOHAND, EINTR once a handler
+	 * ran, else the call restarts (Linux's poll restarts through its
+	 * restart_block with the time left; here with the timeout it was given).
+	 */
 	if (sleep_interrupted())
-		return -EINTR;
+		return -ERESTARTNOHAND;
 	if (d->forever) {
-		sleep_on(&poll_wait_chan, wchan);
+		sleep_on_interruptible(&poll_wait_chan, 0, wchan);
 		return 0;
 	}
 	/* +1: the current tick is partly gone; an early end just sleeps again (caller's loop). */
 	left = poll_deadline_left_ns(d);
-	sleep_on_timeout(&poll_wait_chan, jiffies + (left * hz + NSEC - 1) / NSEC + 1, wchan);
+	sleep_on_interruptible(&poll_wait_chan, jiffies + (left * hz + NSEC - 1) / NSEC + 1, wchan);
 	return 0;
 }
 
@@ -101,10 +107,23 @@ long poll_sigmask_set(uint64_t umask, uint64_t size, uint64_t *saved, bool *set)
 	return 0;
 }
 
-void poll_sigmask_restore(uint64_t saved, bool set)
+/*
+ * Linux's restore_saved_sigmask_unless: interrupted by a signal, the call's
+ * mask stays for the handler and the old one comes back after it
+ * (restore_sigmask); otherwise it comes back now.
+ */
+void poll_sigmask_restore(uint64_t saved, bool set, long rc)
 {
-	if (set)
-		current->sigmask = saved;
+	struct task_struct *t = current;
+
+	if (!set)
+		return;
+	if (rc == -ERESTARTNOHAND) {
+		t->saved_sigmask = saved;
+		t->restore_sigmask = true;
+		return;
+	}
+	t->sigmask = saved;
 }
 
 /* Linux's do_pollfd: a negative fd is skipped, a closed one is POLLNVAL. */
@@ -195,7 +214,7 @@ long sys_ppoll(const struct syscall_args *a)
 	if (rc)
 		return rc;
 	rc = do_sys_poll(a->a0, a->a1, &d);
-	poll_sigmask_restore(saved, masked);
+	poll_sigmask_restore(saved, masked, rc);
 	/* Linux's poll_select_finish: no update for a zero timeout; a failed copy is ignored. */
 	if (a->a2 && !d.zero) {
 		uint64_t left = poll_deadline_left_ns(&d);

@@ -174,7 +174,7 @@ long sys_pselect6(const struct syscall_args *a)
 	if (rc)
 		return rc;
 	rc = core_sys_select((int)a->a0, a->a1, a->a2, a->a3, &d);
-	poll_sigmask_restore(saved, masked);
+	poll_sigmask_restore(saved, masked, rc);
 	if (a->a4 && !d.zero) {
 		uint64_t left = poll_deadline_left_ns(&d);
 

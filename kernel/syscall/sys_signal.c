@@ -1,20 +1,21 @@
 /*
- * rt_sigaction and rt_sigprocmask, honestly partial: the action and the mask
- * are stored, checked and reported back as Linux does (fork copies them,
- * exec resets caught signals), but no signal is delivered yet: a fault still
- * kills the task directly (kernel/task/fault.c).
+ * The signal system calls (Linux 2.6.29's kernel/signal.c and
+ * arch/x86/kernel/signal.c): rt_sigaction, rt_sigprocmask, rt_sigreturn,
+ * sigaltstack, kill, tkill, tgkill, pause, rt_sigsuspend, rt_sigpending,
+ * rt_sigtimedwait.  Sending and delivery are kernel/task/signal*.c's.
  */
+#include "kernel/arch/timer.h"
 #include "kernel/lib/errno.h"
+#include "kernel/lib/string.h"
 #include "kernel/mm/uaccess.h"
 #include "kernel/task/sched.h"
+#include "kernel/task/signal.h"
 #include "kernel/syscall/syscall.h"
 
-#define SIGKILL_NR  9
-#define SIGSTOP_NR  19
 #define SIG_BLOCK   0
 #define SIG_UNBLOCK 1
 #define SIG_SETMASK 2
-#define UNBLOCKABLE ((1ULL << (SIGKILL_NR - 1)) | (1ULL << (SIGSTOP_NR - 1)))
+#define NSEC	    1000000000ULL
 
 long sys_rt_sigaction(const struct syscall_args *a)
 {
@@ -24,15 +25,23 @@ long sys_rt_sigaction(const struct syscall_args *a)
 	if (a->a3 != sizeof(uint64_t) || sig < 1 || sig > NSIG_LINUX)
 		return -EINVAL;
 	slot = &current->sigaction[sig - 1];
-	if (a->a1 && (sig == SIGKILL_NR || sig == SIGSTOP_NR))
+	if (a->a1 && (sig == SIGKILL || sig == SIGSTOP))
 		return -EINVAL;
 	if (a->a1 && copy_from_user(&act, a->a1, sizeof(act)))
 		return -EFAULT;
 	if (a->a2 && copy_to_user(a->a2, slot, sizeof(*slot)))
 		return -EFAULT;
 	if (a->a1) {
-		act.mask &= ~UNBLOCKABLE;
+		act.mask &= ~SIG_UNBLOCKABLE;
 		*slot = act;
+		/*
+		 * POSIX 3.3.1.3, as Linux's do_sigaction: setting SIG_IGN (or a
+		 * default that ignores) discards the signal if it is pending.
+		 */
+		if (act.handler == SIG_IGN_HANDLER ||
+		    (act.handler == SIG_DFL_HANDLER &&
+		     (sig == SIGCHLD || sig == SIGCONT || sig == SIGURG || sig == SIGWINCH)))
+			current->sigpending &= ~sigmask(sig);
 	}
 	return 0;
 }
@@ -47,7 +56,7 @@ long sys_rt_sigprocmask(const struct syscall_args *a)
 	if (a->a1) {
 		if (copy_from_user(&set, a->a1, sizeof(set)))
 			return -EFAULT;
-		set &= ~UNBLOCKABLE;
+		set &= ~SIG_UNBLOCKABLE;
 		switch (a->a0) {
 		case SIG_BLOCK:
 			t->sigmask |= set;
@@ -66,5 +75,165 @@ long sys_rt_sigprocmask(const struct syscall_args *a)
 		t->sigmask = old;
 		return -EFAULT;
 	}
-	return 0;
+	return 0; /* a signal it unblocked is delivered on the way out (exit_to_user_mode) */
+}
+
+long sys_rt_sigreturn(const struct syscall_args *a)
+{
+	(void)a;
+	return do_rt_sigreturn(current->regs);
+}
+
+long sys_sigaltstack(const struct syscall_args *a)
+{
+	return do_sigaltstack(a->a0, a->a1, current->regs->rsp);
+}
+
+static struct ksiginfo user_info(int code)
+{
+	struct ksiginfo info = {.code = code, .pid = current->pid, .uid = current->cred.uid};
+
+	return info;
+}
+
+long sys_kill(const struct syscall_args *a)
+{
+	int sig = (int)a->a1;
+	struct ksiginfo info = user_info(SI_USER);
+
+	if (sig < 0 || sig > NSIG_LINUX)
+		return -EINVAL;
+	return kill_something_info(sig, &info, (int)a->a0);
+}
+
+/* do_tkill: tgid <= 0 means no check (tkill); this kernel's threads are processes (tid = pid). */
+static long do_tkill(int tgid, int pid, int sig)
+{
+	struct ksiginfo info = user_info(SI_TKILL);
+	struct task_struct *p = find_task_by_pid(pid);
+	int err;
+
+	if (pid <= 0 || sig < 0 || sig > NSIG_LINUX)
+		return -EINVAL;
+	if (!p || p->kthread || (tgid > 0 && p->pid != tgid))
+		return -ESRCH;
+	err = check_kill_permission(sig, p);
+	if (err || !sig)
+		return err;
+	return send_sig_info(sig, &info, p);
+}
+
+long sys_tkill(const struct syscall_args *a)
+{
+	return do_tkill(0, (int)a->a0, (int)a->a1);
+}
+
+long sys_tgkill(const struct syscall_args *a)
+{
+	if ((int)a->a0 <= 0 || (int)a->a1 <= 0)
+		return -EINVAL;
+	return do_tkill((int)a->a0, (int)a->a1, (int)a->a2);
+}
+
+/* sys_pause: sleeps until a signal; -ERESTARTNOHAND is EINTR once a handler ran. */
+long sys_pause(const struct syscall_args *a)
+{
+	struct task_struct *t = current;
+
+	(void)a;
+	while (!signal_pending(t))
+		sleep_on_interruptible(&t->saved_sigmask, 0, (const void *)sys_pause);
+	return -ERESTARTNOHAND;
+}
+
+long sys_rt_sigsuspend(const struct syscall_args *a)
+{
+	uint64_t set;
+
+	if (a->a1 != sizeof(uint64_t))
+		return -EINVAL;
+	if (copy_from_user(&set, a->a0, sizeof(set)))
+		return -EFAULT;
+	return sigsuspend(set);
+}
+
+long sys_rt_sigpending(const struct syscall_args *a)
+{
+	struct task_struct *t = current;
+	uint64_t set = t->sigpending & t->sigmask;
+
+	if (a->a1 != sizeof(uint64_t))
+		return -EINVAL;
+	return copy_to_user(a->a0, &set, sizeof(set)) ? -EFAULT : 0;
+}
+
+/* The siginfo_t rt_sigtimedwait returns (the fields a signal here carries). */
+static int copy_siginfo_out(uint64_t uinfo, const struct ksiginfo *info)
+{
+	int32_t si[32];
+
+	memset(si, 0, sizeof(si));
+	si[0] = info->signo;
+	si[2] = info->code;
+	if (info->code <= 0) {
+		si[4] = info->pid;
+		si[5] = (int32_t)info->uid;
+	} else if (info->code != SI_KERNEL && info->signo == SIGCHLD) {
+		si[4] = info->pid;
+		si[5] = (int32_t)info->uid;
+		si[6] = info->status;
+	} else if (info->code != SI_KERNEL) {
+		memcpy(&si[4], &info->addr, sizeof(info->addr));
+	}
+	return copy_to_user(uinfo, si, sizeof(si));
+}
+
+/*
+ * rt_sigtimedwait(set, info, timeout, sigsetsize), as Linux's do_sigtimedwait:
+ * a pending signal of `set` is taken without its handler; otherwise the
+ * task sleeps with `set` unblocked until one comes (its number), the
+ * timeout passes (EAGAIN) or another signal interrupts (EINTR).
+ */
+long sys_rt_sigtimedwait(const struct syscall_args *a)
+{
+	struct task_struct *t = current;
+	struct ksiginfo info;
+	uint64_t set, until = 0;
+	int sig;
+
+	if (a->a3 != sizeof(uint64_t))
+		return -EINVAL;
+	if (copy_from_user(&set, a->a0, sizeof(set)))
+		return -EFAULT;
+	set &= ~SIG_UNBLOCKABLE;
+	if (a->a2) {
+		int64_t ts[2];
+
+		if (copy_from_user(ts, a->a2, sizeof(ts)))
+			return -EFAULT;
+		if (ts[0] < 0 || ts[1] < 0 || ts[1] >= (int64_t)NSEC)
+			return -EINVAL;
+		if ((uint64_t)ts[0] > 1000000)
+			ts[0] = 1000000;
+		until = jiffies + ((uint64_t)ts[0] * NSEC + (uint64_t)ts[1]) * timer_hz() / NSEC +
+			1;
+		if (!ts[0] && !ts[1])
+			until = jiffies; /* a poll */
+	}
+	sig = dequeue_signal(t, set, &info);
+	if (!sig) {
+		uint64_t blocked = t->sigmask;
+
+		t->sigmask &= ~set; /* real_blocked: what it waits for must wake it */
+		while (!signal_pending(t) && (!a->a2 || jiffies < until))
+			sleep_on_interruptible(&t->saved_sigmask, a->a2 ? until : 0,
+					       (const void *)sys_rt_sigtimedwait);
+		t->sigmask = blocked;
+		sig = dequeue_signal(t, set, &info);
+		if (!sig)
+			return signal_pending(t) ? -EINTR : -EAGAIN;
+	}
+	if (a->a1 && copy_siginfo_out(a->a1, &info))
+		return -EFAULT;
+	return sig;
 }

@@ -9,6 +9,7 @@
 #include "kernel/lib/printk.h"
 #include "kernel/lib/string.h"
 #include "kernel/task/sched.h"
+#include "kernel/task/signal.h"
 #include "kernel/syscall/syscall.h"
 
 void syscall_entry(void);
@@ -140,6 +141,16 @@ static const struct {
 	{__NR_waitid, sys_waitid},
 	{__NR_pselect6, sys_pselect6},
 	{__NR_ppoll, sys_ppoll},
+	/* Signals (issue 14, branch signal). */
+	{__NR_rt_sigreturn, sys_rt_sigreturn},
+	{__NR_sigaltstack, sys_sigaltstack},
+	{__NR_kill, sys_kill},
+	{__NR_tkill, sys_tkill},
+	{__NR_tgkill, sys_tgkill},
+	{__NR_pause, sys_pause},
+	{__NR_rt_sigsuspend, sys_rt_sigsuspend},
+	{__NR_rt_sigpending, sys_rt_sigpending},
+	{__NR_rt_sigtimedwait, sys_rt_sigtimedwait},
 };
 
 #define X86_EFLAGS_CF	0x000001
@@ -240,5 +251,10 @@ void syscall_dispatch(struct trap_frame *f)
 	if (!found)
 		warn_unknown(nr);
 	f->rax = (uint64_t)ret;
-	preempt_from_user();
+	/*
+	 * Signals and the restart of interrupted calls.  rt_sigreturn's rax is
+	 * the restored one: as Linux's restore_sigcontext (orig_ax = -1), it is
+	 * no longer a system call's result to restart.
+	 */
+	exit_to_user_mode(f, nr == __NR_rt_sigreturn ? -1 : (long)nr);
 }

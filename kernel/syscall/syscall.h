@@ -73,6 +73,8 @@ long sys_munmap(const struct syscall_args *a);
 long sys_brk(const struct syscall_args *a);
 long sys_sched_yield(const struct syscall_args *a);
 long sys_nanosleep(const struct syscall_args *a);
+/* sys_misc.c: writes the time left to urem, returns the restart code. */
+long nanosleep_interrupted(uint64_t left_ticks, uint64_t urem);
 long sys_clock_gettime(const struct syscall_args *a);
 long sys_getpid(const struct syscall_args *a);
 long sys_getppid(const struct syscall_args *a);
@@ -126,6 +128,16 @@ long sys_set_robust_list(const struct syscall_args *a);
 long sys_getcpu(const struct syscall_args *a);
 long sys_gettimeofday(const struct syscall_args *a);
 long sys_time(const struct syscall_args *a);
+/* Signals (sys_signal.c). */
+long sys_rt_sigreturn(const struct syscall_args *a);
+long sys_sigaltstack(const struct syscall_args *a);
+long sys_kill(const struct syscall_args *a);
+long sys_tkill(const struct syscall_args *a);
+long sys_tgkill(const struct syscall_args *a);
+long sys_pause(const struct syscall_args *a);
+long sys_rt_sigsuspend(const struct syscall_args *a);
+long sys_rt_sigpending(const struct syscall_args *a);
+long sys_rt_sigtimedwait(const struct syscall_args *a);
 long sys_setgid(const struct syscall_args *a);
 long sys_getgroups(const struct syscall_args *a);
 /* poll/select and waitid (branch poll): sys_poll.c, sys_select.c, sys_waitid.c. */

@@ -96,6 +96,7 @@ static const struct {
 	{121, "getpgid"},
 	{124, "getsid"},
 	{127, "rt_sigpending"},
+	{128, "rt_sigtimedwait"},
 	{130, "rt_sigsuspend"},
 	{131, "sigaltstack"},
 	{137, "statfs"},

@@ -23,6 +23,7 @@
 #include "kernel/random/random.h"
 #include "kernel/task/process.h"
 #include "kernel/task/sched.h"
+#include "kernel/task/signal.h"
 #include "kernel/arch/timer.h"
 #include "kernel/arch/cpu.h"
 #include "kernel/arch/gdt.h"
@@ -300,9 +301,7 @@ long do_execve_req(const struct exec_request *r)
 	wrmsr(MSR_FS_BASE, 0);
 	wrmsr(MSR_KGS_BASE, 0);
 	t->clear_child_tid = t->robust_list = t->robust_len = 0;
-	for (int i = 0; i < NSIG_LINUX; i++)
-		if (t->sigaction[i].handler != SIG_IGN_HANDLER)
-			memset(&t->sigaction[i], 0, sizeof(t->sigaction[i]));
+	flush_signal_handlers(t);
 	*t->regs = regs;
 	fpu_init_task(t);
 	__asm__ volatile("fxrstor64 %0" : : "m"(t->fpu));

@@ -9,6 +9,7 @@
 #include "kernel/mm/mm.h"
 #include "kernel/task/process.h"
 #include "kernel/task/sched.h"
+#include "kernel/task/signal.h"
 
 /*
  * Linux's find_new_reaper (3.4+): the nearest ancestor that called
@@ -72,6 +73,8 @@ void do_exit(int status)
 	}
 	t->exit_code = status;
 	t->state = TASK_ZOMBIE;
+	/* SIGCHLD; with it ignored (or SA_NOCLDWAIT) nobody waits: do_wait frees the slot. */
+	t->autoreap = do_notify_parent(t);
 	if (t->parent)
 		wake_up(t->parent);
 	schedule();
@@ -96,8 +99,14 @@ long do_wait(int pid, int options, int *status, uint64_t *utime, uint64_t *stime
 			struct task_struct *c = &tasks[i];
 			long cpid;
 
-			if (c->state == TASK_UNUSED || c->parent != me ||
-			    (pid > 0 && c->pid != pid))
+			if (c->state == TASK_UNUSED || c->parent != me)
+				continue;
+			/* Not a child to wait for any more (Linux's exit_signal = -1 release). */
+			if (c->state == TASK_ZOMBIE && c->autoreap) {
+				free_task(c);
+				continue;
+			}
+			if (pid > 0 && c->pid != pid)
 				continue;
 			if (none)
 				continue;
@@ -118,6 +127,8 @@ long do_wait(int pid, int options, int *status, uint64_t *utime, uint64_t *stime
 			return -ECHILD;
 		if (options & WNOHANG)
 			return 0;
-		sleep_on(me, (const void *)do_wait);
+		if (signal_pending(me))
+			return -ERESTARTSYS;
+		sleep_on_interruptible(me, 0, (const void *)do_wait);
 	}
 }

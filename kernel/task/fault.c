@@ -1,6 +1,6 @@
 /*
- * Faults seen by the process layer: a user task that faults is killed with
- * a report and a signal-like status, the kernel goes on; page faults on
+ * Faults seen by the process layer: a user task that faults gets the
+ * signal Linux sends (its handler, or death with a report), the kernel goes on; page faults on
  * user memory (from ring 3 or inside uaccess) go to the mm.  The start of
  * the process world itself (init, pid 1) is kernel/init/main.c's.
  */
@@ -15,22 +15,79 @@
 #include "kernel/task/fail_nth.h"
 #include "kernel/task/process.h"
 #include "kernel/task/sched.h"
+#include "kernel/task/signal.h"
+#include "kernel/lib/string.h"
 
-static int fault_signal(uint64_t vector)
+/* Linux 6.6's fpu__exception_code: which x87 (#MF) or SIMD (#XM) exception it was. */
+static int fpe_code(uint64_t vector)
 {
-	switch (vector) {
-	case 0:	 /* #DE */
+	uint8_t fx[512] __attribute__((aligned(16)));
+	uint16_t cwd, swd;
+	uint32_t mxcsr, err;
+
+	__asm__ volatile("fxsave64 %0" : "=m"(fx));
+	if (vector == 16) {
+		memcpy(&cwd, fx, 2);
+		memcpy(&swd, fx + 2, 2);
+		err = swd & ~cwd;
+	} else {
+		memcpy(&mxcsr, fx + 24, 4);
+		err = ~(mxcsr >> 7) & mxcsr;
+	}
+	if (err & 0x001)
+		return FPE_FLTINV;
+	if (err & 0x004)
+		return FPE_FLTDIV;
+	if (err & 0x008)
+		return FPE_FLTOVF;
+	if (err & 0x012)
+		return FPE_FLTUND;
+	if (err & 0x020)
+		return FPE_FLTRES;
+	return FPE_FLTINV; /* Linux sends nothing for an unknown one; the insn would fault again */
+}
+
+/*
+ * The signal, si_code and si_addr of each exception taken in user mode, as
+ * Linux 6.6's arch/x86/kernel/traps.c (DO_ERROR table, do_int3, do_debug,
+ * math_error) and fault.c (MAPERR: no mapping; ACCERR: a mapping the access
+ * is not allowed on, e.g. a write to a read-only page or a fetch from NX).
+ */
+static int fault_signal(const struct trap_frame *f, uint64_t cr2, int *code, uint64_t *addr)
+{
+	*code = SI_KERNEL;
+	*addr = 0;
+	switch (f->vector) {
+	case 0: /* #DE */
+		*code = FPE_INTDIV;
+		*addr = f->rip;
+		return SIGFPE;
 	case 16: /* #MF */
 	case 19: /* #XM */
+		*code = fpe_code(f->vector);
+		*addr = f->rip;
 		return SIGFPE;
 	case 6: /* #UD */
+		*code = ILL_ILLOPN;
+		*addr = f->rip;
 		return SIGILL;
-	case 3: /* #BP */
-	case 1: /* #DB */
+	case 1: /* #DB: single step (TF) or a breakpoint */
+		*code = (f->rflags & 0x100) ? TRAP_TRACE : TRAP_BRKPT;
+		*addr = f->rip;
 		return SIGTRAP;
-	case 17: /* #AC */
+	case 3: /* #BP: int3 */
+		return SIGTRAP;
+	case 11: /* #NP */
+	case 12: /* #SS */
 		return SIGBUS;
-	default:
+	case 17: /* #AC */
+		*code = BUS_ADRALN;
+		return SIGBUS;
+	case 14: /* #PF */
+		*code = current->mm && find_vma(current->mm, cr2) ? SEGV_ACCERR : SEGV_MAPERR;
+		*addr = cr2;
+		return SIGSEGV;
+	default: /* #GP, #TS, #OF, #BR: SI_KERNEL */
 		return SIGSEGV;
 	}
 }
@@ -59,25 +116,38 @@ static __attribute__((noreturn)) void oom_kill(struct task_struct *t, uint64_t a
 	do_exit(W_SIGNALED(SIGKILL));
 }
 
+/*
+ * A user fault becomes a signal (force_sig_fault): the task's handler runs
+ * on the way back to ring 3, or the default action kills it.  The console
+ * line (Linux's show_signal_msg format) is printed only when the signal
+ * will kill, as Linux's show_unhandled_signals.
+ */
 static void user_fault(struct trap_frame *f)
 {
 	struct task_struct *t = current;
-	uint64_t cr2 = read_cr2();
-	int sig;
-
+	uint64_t cr2 = read_cr2(), addr;
+	int sig, code;
 	int rc = f->vector == 14 ? handle_mm_fault(t->mm, cr2, (f->error & 2) != 0) : -EFAULT;
 
 	if (f->vector == 14 && rc == 0)
 		return;
 	if (f->vector == 14 && rc == -ENOMEM)
 		oom_kill(t, cr2);
+	sig = fault_signal(f, cr2, &code, &addr);
 	/* -EIO: a file page wholly past EOF, SIGBUS as Linux's VM_FAULT_SIGBUS. */
-	sig = f->vector == 14 && rc == -EIO ? SIGBUS : fault_signal(f->vector);
-	/* The format of Linux's show_signal_msg, so the line reads familiar. */
-	kprintf("%s[%d]: %s at %lx ip %lx sp %lx error %lx (killed, signal %d)\n", t->comm, t->pid,
-		f->vector == 14 ? "segfault" : "trap", f->vector == 14 ? cr2 : f->vector, f->rip,
-		f->rsp, f->error, sig);
-	do_exit(W_SIGNALED(sig));
+	if (f->vector == 14 && rc == -EIO) {
+		sig = SIGBUS;
+		code = BUS_ADRERR;
+	}
+	t->trap_nr = f->vector;
+	t->error_code = f->error;
+	if (f->vector == 14)
+		t->cr2 = cr2;
+	if (sig_fatal_if_forced(t, sig))
+		kprintf("%s[%d]: %s at %lx ip %lx sp %lx error %lx (killed, signal %d)\n", t->comm,
+			t->pid, f->vector == 14 ? "segfault" : "trap",
+			f->vector == 14 ? cr2 : f->vector, f->rip, f->rsp, f->error, sig);
+	force_sig_fault(sig, code, addr);
 }
 
 /* mm cannot see tasks: it reports each minor fault here, charged to current. */
@@ -104,6 +174,12 @@ void __stack_chk_fail(void)
 	do_exit(W_SIGNALED(SIGABRT));
 }
 
+/* An interrupt or a user fault on its way back to ring 3: no system call to restart. */
+static void return_to_user(struct trap_frame *f)
+{
+	exit_to_user_mode(f, -1);
+}
+
 static struct mm_struct *current_mm(void)
 {
 	return current ? current->mm : 0;
@@ -114,7 +190,7 @@ void task_fault_init(void)
 	user_fault_hook = user_fault;
 	uaccess_fault_hook = uaccess_fault;
 	uaccess_current_mm = current_mm;
-	return_to_user_hook = preempt_from_user;
+	return_to_user_hook = return_to_user;
 	account_minor_fault = count_minor_fault;
 	pmm_fail_hook = should_fail_alloc;
 }

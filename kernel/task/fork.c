@@ -82,6 +82,9 @@ static void copy_linux_state(struct task_struct *p, const struct task_struct *pa
 	p->sid = parent->sid;
 	p->sigmask = parent->sigmask;
 	memcpy(p->sigaction, parent->sigaction, sizeof(p->sigaction));
+	/* Pending signals are not inherited (alloc_task zeroed them); the alternate stack is. */
+	p->sas_ss_sp = parent->sas_ss_sp;
+	p->sas_ss_size = parent->sas_ss_size;
 }
 
 /*

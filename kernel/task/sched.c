@@ -19,6 +19,7 @@
 #include "kernel/mm/mm.h"
 #include "kernel/mm/vmm.h"
 #include "kernel/task/sched.h"
+#include "kernel/task/signal.h"
 #include "kernel/random/random.h"
 #include "kernel/lib/string.h"
 
@@ -197,6 +198,24 @@ void sleep_on_timeout(const void *chan, uint64_t until, const void *wchan)
 	if (jiffies < until)
 		sleep_current(chan, until, wchan);
 	irq_restore(flags);
+}
+
+void sleep_on_interruptible(const void *chan, uint64_t until, const void *wchan)
+{
+	struct task_struct *t = current;
+	uint64_t flags = irq_save();
+
+	if (!signal_pending(t) && (!until || jiffies < until)) {
+		t->sig_wakeable = true;
+		sleep_current(chan, until, wchan);
+		t->sig_wakeable = false;
+	}
+	irq_restore(flags);
+}
+
+void fpu_reset_current(void)
+{
+	__asm__ volatile("fxrstor64 %0" : : "m"(fpu_init_state));
 }
 
 void fpu_init_task(struct task_struct *t)

@@ -17,12 +17,22 @@ void wake_up(const void *chan);
 void sleep_until(uint64_t until, const void *wchan);
 /* Sleeps until wake_up(chan) or until jiffies reaches `until`, whichever is first. */
 void sleep_on_timeout(const void *chan, uint64_t until, const void *wchan);
+/*
+ * As sleep_on_timeout (until 0: no timeout), but a signal the task does not
+ * block ends it too (TASK_INTERRUPTIBLE in Linux's sense); it does not sleep
+ * at all with one pending.  The caller loops on its condition and returns
+ * -ERESTARTSYS (or its own restart code) when signal_pending().
+ */
+void sleep_on_interruptible(const void *chan, uint64_t until, const void *wchan);
+/* The handler of a signal starts with a clean x87/SSE state, as Linux's fpu__clear_user_states. */
+void fpu_reset_current(void);
 void start_task(struct task_struct *t);	      /* make runnable a task set up by fork/spawn */
 void fpu_init_task(struct task_struct *t);    /* clean x87/SSE state (spawn) */
 void fpu_copy_current(struct task_struct *t); /* the caller's live state (fork) */
 __attribute__((noreturn)) void cpu_idle(void);
-void preempt_from_user(void);	   /* called on return to ring 3 */
-void do_nanosleep(uint64_t ticks); /* kernel/syscall/sys_misc.c */
+void preempt_from_user(void); /* called on return to ring 3 */
+/* kernel/syscall/sys_misc.c: 0, or the ticks left when a signal ended the sleep. */
+uint64_t do_nanosleep(uint64_t ticks);
 extern uint64_t idle_ticks;
 
 /* Called first on every timer tick: the tty polls its input here (fs/ sits above). */

@@ -38,6 +38,14 @@ static int alloc_pid(void)
 
 int alloc_task(struct task_struct **out)
 {
+	/*
+	 * Zombies nobody will wait for (their parent ignores SIGCHLD) go now:
+	 * they are off the CPU for good, so their kernel stacks are free.
+	 */
+	for (int i = 0; i < NR_TASKS; i++)
+		if (tasks[i].state == TASK_ZOMBIE && tasks[i].autoreap &&
+		    &tasks[i] != get_current())
+			free_task(&tasks[i]);
 	for (int i = 0; i < NR_TASKS; i++) {
 		struct task_struct *t = &tasks[i];
 		uint64_t stack;

@@ -35,6 +35,15 @@ struct inode;
 struct k_sigaction {
 	uint64_t handler, flags, restorer, mask;
 };
+/* The fields of siginfo_t a signal here carries (kernel_siginfo, flattened; signal.h). */
+struct ksiginfo {
+	int signo, code;
+	int pid;
+	uint32_t uid;
+	int status;	      /* SIGCHLD */
+	int64_t utime, stime; /* SIGCHLD, clock ticks */
+	uint64_t addr;	      /* the fault signals */
+};
 #define SIG_DFL_HANDLER	   0
 #define SIG_IGN_HANDLER	   1
 #define RLIM_STACK_DEFAULT (8ULL << 20) /* _STK_LIM */
@@ -70,7 +79,8 @@ struct task_struct {
 	uint64_t stack_canary;
 	int exit_code; /* wait4 status encoding */
 	bool need_resched;
-	bool woken; /* woken from a sleep since it last ran: runs first */
+	bool woken;	   /* woken from a sleep since it last ran: runs first */
+	bool sig_wakeable; /* in sleep_on_interruptible: a signal ends the sleep */
 
 	/* The Linux process ABI (kernel/syscall/sys_linux.c, sys_clone.c). */
 	uint64_t fs_base, gs_base; /* arch_prctl: loaded at every switch to this task */
@@ -78,9 +88,17 @@ struct task_struct {
 	uint64_t robust_list, robust_len;
 	uint64_t rlim_stack_cur, rlim_stack_max; /* RLIMIT_STACK */
 	int pgid, sid;
-	uint64_t sigmask; /* rt_sigprocmask: stored; delivery is not implemented yet */
+	uint64_t sigmask; /* blocked signals (rt_sigprocmask) */
 	struct k_sigaction sigaction[NSIG_LINUX];
-	struct task_struct *vfork_parent; /* sleeping in vfork until this task execs or exits */
+	/* Signals (kernel/task/signal.c): pending set, one siginfo per signal. */
+	uint64_t sigpending;
+	struct ksiginfo siginfo[NSIG_LINUX];
+	uint64_t saved_sigmask;		 /* rt_sigsuspend's: back in force after its handler */
+	bool restore_sigmask;		 /* saved_sigmask is to be restored (TIF_RESTORE_SIGMASK) */
+	bool autoreap;			 /* exited with its parent ignoring SIGCHLD: nobody waits */
+	uint64_t sas_ss_sp, sas_ss_size; /* sigaltstack */
+	uint64_t trap_nr, error_code, cr2; /* the last fault, for the sigcontext (thread.trap_nr) */
+	struct task_struct *vfork_parent;  /* sleeping in vfork until this task execs or exits */
 
 	struct file *files[NR_OPEN];
 	uint64_t close_on_exec; /* bit fd: FD_CLOEXEC */

@@ -5,21 +5,19 @@
  * here is ever stopped or continued), WNOHANG, and WNOWAIT (report a
  * zombie, leave it to be reaped).  wait4 keeps do_wait (exit.c).
  *
- * sleep_interrupted() is the one spot where the sleeps of this branch
- * (waitid here, poll/select in kernel/syscall/sys_poll.c) learn that a
- * signal is pending, to return EINTR as Linux does.
+ * sleep_interrupted() is where the sleeps of waitid (here) and poll/select
+ * (kernel/syscall/sys_poll.c) learn that a signal is pending, to return
+ * Linux's restart codes (EINTR once a handler ran).
  */
 #include "kernel/lib/errno.h"
 #include "kernel/task/process.h"
 #include "kernel/task/sched.h"
+#include "kernel/task/signal.h"
 
-/*
- * MERGE (branch `signal`): return signal_pending(current) here.  Until
- * signals are delivered nothing can interrupt a sleep, so this is false.
- */
+/* A signal the task does not block ends these sleeps (TASK_INTERRUPTIBLE). */
 bool sleep_interrupted(void)
 {
-	return false;
+	return signal_pending(current);
 }
 
 static bool eligible(const struct wait_opts *wo, const struct task_struct *c)
@@ -73,8 +71,9 @@ long do_waitid(struct wait_opts *wo)
 			return -ECHILD;
 		if (wo->options & WNOHANG)
 			return 0;
+		/* Linux's do_wait: -ERESTARTSYS, EINTR once a handler without SA_RESTART ran. */
 		if (sleep_interrupted())
-			return -EINTR;
-		sleep_on(me, (const void *)do_waitid);
+			return -ERESTARTSYS;
+		sleep_on_interruptible(me, 0, (const void *)do_waitid);
 	}
 }

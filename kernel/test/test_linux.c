@@ -6,6 +6,7 @@
  * a line saying why, and the kernel runs on.
  */
 #include "boot/elf64.h"
+#include "kernel/arch/traps.h"
 #include "kernel/lib/errno.h"
 #include "kernel/lib/string.h"
 #include "kernel/task/binfmt_elf.h"
@@ -76,6 +77,46 @@ static enum ktest_result linux_exit_code(struct ktest_ctx *t)
 	return expect_status(t, 3, argv2, W_EXITCODE(300 & 0xff));
 }
 KTEST(linux_exit_code);
+
+/* Signals from ring 3 (tests/linux/lx_signal.c): handlers, frames, kill, faults, SIGCHLD, EINTR. */
+static enum ktest_result linux_signal_musl(struct ktest_ctx *t)
+{
+	char *argv[] = {"lx_signal_musl"};
+
+	return expect_status(t, 1, argv, W_EXITCODE(0));
+}
+KTEST(linux_signal_musl);
+
+static enum ktest_result linux_signal_glibc(struct ktest_ctx *t)
+{
+	char *argv[] = {"lx_signal_glibc"};
+
+	return expect_status(t, 1, argv, W_EXITCODE(0));
+}
+KTEST(linux_signal_glibc);
+
+/*
+ * rt_sigreturn of forged frames (lx_signal forge: bad rip, kernel cs/ss,
+ * IOPL/NT flags, an fpstate pointer into the kernel, reserved MXCSR bits, a
+ * non-canonical rsp): each child dies by SIGSEGV or runs on in ring 3, and
+ * no forged value reaches the kernel's iretq (bad_irets unchanged).
+ */
+static enum ktest_result linux_sigreturn_forged(struct ktest_ctx *t)
+{
+	char *argv_musl[] = {"lx_signal_musl", "forge"};
+	char *argv_glibc[] = {"lx_signal_glibc", "forge"};
+	uint64_t irets = bad_irets;
+
+	if (expect_status(t, 2, argv_musl, W_EXITCODE(0)) != KTEST_PASS ||
+	    expect_status(t, 2, argv_glibc, W_EXITCODE(0)) != KTEST_PASS)
+		return KTEST_FAIL;
+	if (bad_irets != irets)
+		return ktest_fail(
+			t, "%lu iretq faults: a forged value reached the return to user mode",
+			(unsigned long)(bad_irets - irets));
+	return KTEST_PASS;
+}
+KTEST(linux_sigreturn_forged);
 
 static enum ktest_result linux_busybox(struct ktest_ctx *t)
 {

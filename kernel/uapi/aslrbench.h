@@ -126,6 +126,16 @@
 #define __NR_waitid   247
 #define __NR_pselect6 270
 #define __NR_ppoll    271
+/* Signals (issue 14, branch signal). */
+#define __NR_rt_sigreturn    15
+#define __NR_pause	     34
+#define __NR_kill	     62
+#define __NR_rt_sigpending   127
+#define __NR_rt_sigtimedwait 128
+#define __NR_rt_sigsuspend   130
+#define __NR_sigaltstack     131
+#define __NR_tkill	     200
+#define __NR_tgkill	     234
 /* aslrbench's own calls, above Linux's range. */
 #define __NR_spawn	    500 /* spawn(name, argv): start a built-in program */
 #define __NR_aslrbench_job  501 /* init: run the job the command line asks for */

@@ -68,6 +68,13 @@ static const char *name_of(long nr)
 		 {10, "mprotect"},
 		 {13, "rt_sigaction"},
 		 {14, "rt_sigprocmask"},
+		 {15, "rt_sigreturn"},
+		 {131, "sigaltstack"},
+		 {62, "kill"},
+		 {200, "tkill"},
+		 {234, "tgkill"},
+		 {127, "rt_sigpending"},
+		 {128, "rt_sigtimedwait"},
 		 {20, "writev"},
 		 {56, "clone"},
 		 {58, "vfork"},
@@ -225,6 +232,27 @@ static long make_call_child_exits(const struct call *c)
 	return ret;
 }
 
+/* A forged rt_sigreturn frame may send its child here: exit(0), touching no memory. */
+__asm__(".globl fuzz_landing\n"
+	"fuzz_landing: mov $60, %eax; xor %edi, %edi; syscall\n");
+
+/*
+ * rt_sigreturn in a child (fork, then the call on the forged frame at sp):
+ * the child dies by SIGSEGV or lands in fuzz_landing; we go on.
+ */
+static long sigreturn_in_child(uint64_t sp)
+{
+	long ret;
+
+	__asm__ volatile("mov $57, %%eax; syscall; test %%rax, %%rax; jnz 1f;"
+			 "mov %[sp], %%rsp; mov $15, %%eax; syscall;"
+			 "mov $60, %%eax; mov $1, %%edi; syscall; 1:"
+			 : "=&a"(ret)
+			 : [sp] "r"(sp)
+			 : "rcx", "r11", "rdi", "memory", "cc");
+	return ret;
+}
+
 static void run(uint64_t ncalls, uint64_t from);
 
 static void child(uint64_t idx)
@@ -252,9 +280,11 @@ static void run(uint64_t ncalls, uint64_t from)
 		if (i < from || skipped(i))
 			continue;
 		syscall2(__NR_fuzz_note, seed0, i);
-		if ((uint32_t)c.nr == __NR_vfork ||
-		    ((uint32_t)c.nr == __NR_clone &&
-		     ((c.a[0] & 0x100) || c.a[1] || depth >= 2 || npid >= 8)))
+		if (c.nr == __NR_rt_sigreturn)
+			ret = sigreturn_in_child(c.a[0]);
+		else if ((uint32_t)c.nr == __NR_vfork ||
+			 ((uint32_t)c.nr == __NR_clone &&
+			  ((c.a[0] & 0x100) || c.a[1] || depth >= 2 || npid >= 8)))
 			ret = make_call_child_exits(&c);
 		else
 			ret = make_call(&c, flags);
@@ -266,6 +296,8 @@ static void run(uint64_t ncalls, uint64_t from)
 			if (ret > 0)
 				add_res(resv_pid, &npid, (uint64_t)ret);
 		}
+		if (c.nr == __NR_rt_sigreturn && ret > 0)
+			add_res(resv_pid, &npid, (uint64_t)ret);
 		if ((uint32_t)c.nr == __NR_fork) {
 			if (ret == 0)
 				child(i);
@@ -322,6 +354,16 @@ int main(int argc, char **argv)
 	if (argc > 5 && strcmp(argv[5], "-"))
 		strlcpy(skips, argv[5], sizeof(skips));
 	listing = argc > 6 && !strcmp(argv[6], "list");
+	{
+		/*
+		 * SIGPIPE ignored (SIG_IGN, as a Linux program that wants EPIPE):
+		 * its default would end a fuzz process at its first write to a
+		 * pipe without readers, long before its calls are made.
+		 */
+		static const uint64_t ign[4] = {1, 0, 0, 0};
+
+		syscall6(__NR_rt_sigaction, 13, (long)ign, 0, 8, 0, 0);
+	}
 	if (uid) {
 		syscall3(__NR_setresgid, uid, uid, uid);
 		syscall3(__NR_setresuid, uid, uid, uid);

@@ -33,5 +33,7 @@ uint64_t below(uint64_t n);
 void add_res(uint64_t *v, int *n, uint64_t x);
 /* Draws one call: number and typed arguments, with the filters that keep the run going. */
 void gen_call(struct call *c, uint64_t idx);
+/* fuzz.c: where a forged rt_sigreturn frame may return to: exit(0) at once. */
+void fuzz_landing(void);
 
 #endif

@@ -211,6 +211,55 @@ static uint64_t gen_timespec(void)
 	return (uint64_t)tsbuf;
 }
 
+/*
+ * A forged rt_sigframe (fuzz.c makes the call in a child, on this frame):
+ * random bytes, with rip the landing stub (which exits 0), random, in the
+ * kernel or non-canonical; rsp, flags, cs, the fpstate pointer (at times a
+ * random fxsave image: reserved MXCSR bits) and the mask as they fall.
+ * Returns the rsp to use: 8 bytes into the frame, or a bad pointer.
+ */
+static uint64_t sigframe[64], fpimage[64] __attribute__((aligned(64)));
+static uint64_t gen_sigframe(void)
+{
+	static const uint64_t rips[] = {0, 0xffffffff81000000ULL, 0x8000000000000000ULL, 4096};
+	uint64_t r = below(4), f = below(4);
+
+	for (int i = 0; i < 64; i++) {
+		sigframe[i] = rnd();
+		fpimage[i] = rnd();
+	}
+	sigframe[22] = below(2) ? (uint64_t)fuzz_landing : rips[below(4)]; /* uc_mcontext.ip */
+	if (f == 0)
+		sigframe[29] = 0; /* fpstate: none */
+	else if (f == 1)
+		sigframe[29] = (uint64_t)fpimage;
+	else if (f == 2)
+		sigframe[29] = gen_badptr();
+	if (r == 0)
+		return gen_badptr();
+	return (uint64_t)&sigframe[1];
+}
+
+static int own_child(int pid)
+{
+	for (int i = 0; i < npid; i++)
+		if ((int)resv_pid[i] == pid)
+			return pid > 1;
+	return 0;
+}
+
+/*
+ * A signal that cannot end the run (init, ourselves, our group, a sibling
+ * fuzzer): to a child of ours any number, else 0 (a check only) or 65
+ * (EINVAL).  Both draws happen whatever the children are.
+ */
+static void gen_kill_target(struct call *c, int pid_arg, int sig_arg)
+{
+	uint64_t sig = below(4) ? below(65) : gen_int(), harmless = below(2) ? 0 : 65;
+
+	c->a[sig_arg] = own_child((int)c->a[pid_arg]) ? sig : harmless;
+}
+
 static uint64_t gen_prog(int safe)
 {
 	static const char *const names[] = {"t_nop",	   "t_sleep", "t_fault",
@@ -296,7 +345,11 @@ void gen_call(struct call *c, uint64_t idx)
 		__NR_set_tid_address, __NR_clock_nanosleep, __NR_set_robust_list, __NR_prlimit64,
 		__NR_getcpu, __NR_clone, __NR_mprotect,
 		/* filemap */
-		__NR_mremap};
+		__NR_mremap,
+		/* Signals (issue 14): pause and rt_sigsuspend would sleep for good, so are left
+		   out. */
+		__NR_rt_sigreturn, __NR_rt_sigreturn, __NR_sigaltstack, __NR_kill, __NR_tkill,
+		__NR_tgkill, __NR_rt_sigpending, __NR_rt_sigtimedwait};
 	int sysctl = 0;
 	uint64_t hi = 0, hi2;
 
@@ -551,6 +604,34 @@ void gen_call(struct call *c, uint64_t idx)
 	case __NR_spawn:
 		c->a[0] = gen_prog(1);
 		c->a[1] = gen_argv();
+		break;
+	case __NR_rt_sigreturn:
+		c->a[0] = gen_sigframe();
+		break;
+	case __NR_sigaltstack:
+		c->a[0] = gen_ptr();
+		c->a[1] = gen_ptr();
+		break;
+	case __NR_kill:
+	case __NR_tkill:
+		c->a[0] = gen_pid();
+		gen_kill_target(c, 0, 1);
+		break;
+	case __NR_tgkill:
+		c->a[0] = gen_pid();
+		c->a[1] = below(2) ? c->a[0] : gen_pid();
+		gen_kill_target(c, 1, 2);
+		break;
+	case __NR_rt_sigpending:
+	case __NR_rt_sigtimedwait:
+		c->a[0] = gen_ptr();
+		c->a[1] = below(4) ? 8 : gen_int();
+		c->a[2] = gen_timespec();
+		if (!c->a[2])
+			c->a[2] = (uint64_t)tsbuf; /* NULL would wait for good */
+		c->a[3] = below(4) ? 8 : gen_int();
+		if (c->nr == __NR_rt_sigtimedwait)
+			c->a[1] = gen_ptr();
 		break;
 	case __NR_aslrbench_lab:
 		c->a[0] = below(8);

@@ -50,6 +50,9 @@ LINUX_PROGS += lx_vdso_musl=$(BUILD)/user/linux/lx_vdso_musl \
 # poll/select/waitid (tests/linux/lx_poll.c) and the bad-input program (lx_bad.c: oom, forkbomb).
 LINUX_PROGS += lx_poll_musl=$(BUILD)/user/linux/lx_poll_musl \
 	lx_poll_glibc=$(BUILD)/user/linux/lx_poll_glibc lx_bad=$(BUILD)/user/linux/lx_bad
+# Signals (tests/linux/lx_signal.c): static musl and static glibc.
+LINUX_PROGS += lx_signal_musl=$(BUILD)/user/linux/lx_signal_musl \
+	lx_signal_glibc=$(BUILD)/user/linux/lx_signal_glibc
 LINUX_FILES := $(foreach p,$(LINUX_PROGS),$(lastword $(subst =, ,$(p))))
 
 $(BUILD)/user/linux/lx_musl: tests/linux/lx_test.c

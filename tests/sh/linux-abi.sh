@@ -116,6 +116,18 @@ log=$(build/user/linux/lx_badinterp 2>&1)
 st=$?
 [ "$st" = 127 ] && grep -Eq 'No such file|required file not found' <<<"$log"
 tap_check $? "lx_badinterp (PT_INTERP /lib/ld-lx-missing.so.1): ENOENT" "status $st: $log"
+# Signals (tests/linux/lx_signal.c), static musl and static glibc.
+for p in lx_signal_musl lx_signal_glibc; do
+	out=$(make -s --no-print-directory "build/user/linux/$p" 2>&1)
+	tap_check $? "build $p" "$out"
+	log=$(timeout 60 "build/user/linux/$p" 2>&1)
+	st=$?
+	tap_check "$st" "$p: every check passes on the host" "$(grep -v '^ok ' <<<"$log")"
+	grep -q '^lx_signal: [0-9]* passed, 0 failed$' <<<"$log"
+	tap_check $? "$p: prints its summary line"
+	log=$(timeout 60 "build/user/linux/$p" forge 2>&1)
+	tap_check $? "$p forge: rt_sigreturn of forged frames as expected" "$(grep -v '^ok ' <<<"$log")"
+done
 
 [ "$(/bin/busybox echo hello from busybox)" = "hello from busybox" ]
 tap_check $? "busybox echo"

@@ -1,0 +1,149 @@
+/*
+ * Signals (Linux's kernel/signal.c and arch/x86/kernel/signal.c, reduced):
+ * one pending bit and one siginfo per signal and task (a second instance of
+ * a pending signal is merged, as Linux does for signals below SIGRTMIN; real-time
+ * signals are not queued more than once here), the blocked mask, delivery on every
+ * return to user mode with Linux's x86_64 rt_sigframe, and the restart rules of
+ * interrupted system calls.
+ */
+#ifndef KERNEL_TASK_SIGNAL_H
+#define KERNEL_TASK_SIGNAL_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "kernel/arch/traps.h"
+#include "kernel/task/task.h"
+
+#define SIGHUP	  1
+#define SIGINT	  2
+#define SIGQUIT	  3
+#define SIGILL	  4
+#define SIGTRAP	  5
+#define SIGABRT	  6
+#define SIGBUS	  7
+#define SIGFPE	  8
+#define SIGKILL	  9
+#define SIGUSR1	  10
+#define SIGSEGV	  11
+#define SIGUSR2	  12
+#define SIGPIPE	  13
+#define SIGALRM	  14
+#define SIGTERM	  15
+#define SIGSTKFLT 16
+#define SIGCHLD	  17
+#define SIGCONT	  18
+#define SIGSTOP	  19
+#define SIGTSTP	  20
+#define SIGTTIN	  21
+#define SIGTTOU	  22
+#define SIGURG	  23
+#define SIGXCPU	  24
+#define SIGXFSZ	  25
+#define SIGVTALRM 26
+#define SIGPROF	  27
+#define SIGWINCH  28
+#define SIGIO	  29
+#define SIGPWR	  30
+#define SIGSYS	  31
+
+#define sigmask(sig)	(1ULL << ((sig)-1))
+#define SIG_UNBLOCKABLE (sigmask(SIGKILL) | sigmask(SIGSTOP))
+
+/* sa_flags (include/uapi/asm-generic/signal.h, x86 values). */
+#define SA_NOCLDSTOP 0x00000001
+#define SA_NOCLDWAIT 0x00000002
+#define SA_SIGINFO   0x00000004
+#define SA_RESTORER  0x04000000
+#define SA_ONSTACK   0x08000000
+#define SA_RESTART   0x10000000
+#define SA_NODEFER   0x40000000
+#define SA_RESETHAND 0x80000000
+
+/* si_code values (include/uapi/asm-generic/siginfo.h). */
+#define SI_USER	    0
+#define SI_KERNEL   0x80
+#define SI_TKILL    (-6)
+#define ILL_ILLOPN  2
+#define FPE_INTDIV  1
+#define FPE_FLTDIV  3
+#define FPE_FLTOVF  4
+#define FPE_FLTUND  5
+#define FPE_FLTRES  6
+#define FPE_FLTINV  7
+#define SEGV_MAPERR 1
+#define SEGV_ACCERR 2
+#define BUS_ADRALN  1
+#define BUS_ADRERR  2
+#define TRAP_BRKPT  1
+#define TRAP_TRACE  2
+#define CLD_EXITED  1
+#define CLD_KILLED  2
+#define CLD_DUMPED  3
+
+/* sigaltstack's ss_flags. */
+#define SS_ONSTACK  1
+#define SS_DISABLE  2
+#define MINSIGSTKSZ 2048
+
+/*
+ * Restart codes (include/linux/errno.h): a system call interrupted by a
+ * signal returns one of these; they never reach user space (do_signal turns
+ * them into EINTR or rewinds the syscall instruction).
+ */
+#define ERESTARTSYS	      512
+#define ERESTARTNOINTR	      513
+#define ERESTARTNOHAND	      514
+#define ERESTART_RESTARTBLOCK 516
+
+/* Per-task signal state lives in struct task_struct (task.h); these act on it. */
+static inline bool sig_unblocked_pending(const struct task_struct *t)
+{
+	return (t->sigpending & ~(t->sigmask & ~SIG_UNBLOCKABLE)) != 0;
+}
+/* A signal is pending that the task does not block: sleeps end with -ERESTARTSYS. */
+static inline bool signal_pending(const struct task_struct *t)
+{
+	return sig_unblocked_pending(t);
+}
+
+/* Queues sig for t (info NULL: SI_KERNEL); 0, or -EINVAL for a bad number. */
+int send_sig_info(int sig, const struct ksiginfo *info, struct task_struct *t);
+/* As Linux's send_sig(sig, t, 0): from the kernel, si_code SI_USER, the sender's pid. */
+int send_sig(int sig, struct task_struct *t);
+/*
+ * A synchronous signal the task caused (a fault): as Linux 2.6.29's
+ * force_sig_info, a blocked or ignored one is unblocked and reset to its
+ * default action first, so it cannot be lost or loop.
+ */
+void force_sig_fault(int sig, int code, uint64_t addr);
+void force_sig(int sig);
+/* Would sig, sent to t now, kill it (no handler, or blocked so that force_sig resets it)? */
+bool sig_fatal_if_forced(const struct task_struct *t, int sig);
+
+/* Linux's kill_ok_by_cred (plus SIGCONT in the same session): 0 or -EPERM. */
+int check_kill_permission(int sig, const struct task_struct *t);
+/* kill(2)'s pid rules: > 0, 0 (own group), -1 (all permitted), < -1 (group). */
+int kill_something_info(int sig, const struct ksiginfo *info, int pid);
+
+/* Exit: SIGCHLD to the parent; true when the child is to be reaped at once (SIG_IGN /
+ * SA_NOCLDWAIT). */
+bool do_notify_parent(struct task_struct *t);
+/* exec: caught signals back to SIG_DFL (flush_signal_handlers), no alternate stack. */
+void flush_signal_handlers(struct task_struct *t);
+
+/*
+ * The way back to ring 3 (system calls: nr >= 0, the call's number; interrupts
+ * and faults: -1): preemption, then every pending signal is acted on.
+ */
+void exit_to_user_mode(struct trap_frame *f, long nr);
+/* rt_sigreturn: the registers, mask and FPU state from the frame at f->rsp - 8. */
+long do_rt_sigreturn(struct trap_frame *f);
+/* sigaltstack; sp is the caller's user stack pointer. */
+long do_sigaltstack(uint64_t uss, uint64_t uoss, uint64_t sp);
+/* pause / rt_sigsuspend: sleep until a signal (-ERESTARTNOHAND); the mask set while asleep. */
+long sigsuspend(uint64_t newmask);
+/* wait for one of `set` (rt_sigtimedwait); timeout_ticks 0 = forever. */
+int dequeue_signal(struct task_struct *t, uint64_t allowed, struct ksiginfo *info);
+
+#endif

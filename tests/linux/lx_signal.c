@@ -1,0 +1,837 @@
+/*
+ * lx_signal: a plain Linux C program (static musl and static glibc) that
+ * checks signals from ring 3: handlers with siginfo and ucontext, the mask
+ * during a handler, SA_RESETHAND, SA_NODEFER, SA_ONSTACK, sigprocmask and
+ * delivery on unblock, kill (self, child, process group, EPERM, ESRCH,
+ * EINVAL), tgkill, SIGSEGV caught and left with siglongjmp (a write to a
+ * read-only page, a fetch from a non-executable one, an unmapped address),
+ * default actions (status of a killed child), SIGCHLD and its SIG_IGN
+ * auto-reap, SIGPIPE, EINTR and SA_RESTART, pause, sigsuspend,
+ * sigtimedwait; with "forge", rt_sigreturn of forged frames (bad rip, cs,
+ * flags, fpstate, MXCSR, rsp).  tests/sh/linux-abi.sh runs the same binaries on the host
+ * Linux, which proves every expectation; the kernel's linux suite runs them.
+ *
+ * Usage: lx_signal [forge]; one "ok"/"FAIL" line per check, exit 0 when all passed.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <setjmp.h>
+#include <signal.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <ucontext.h>
+#include <unistd.h>
+
+static int failed, passed;
+
+static void check(int ok, const char *what)
+{
+	printf("%s %s\n", ok ? "ok" : "FAIL", what);
+	fflush(stdout);
+	if (ok)
+		passed++;
+	else
+		failed++;
+}
+
+static void set_action(int sig, void (*fn)(int, siginfo_t *, void *), int flags)
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_sigaction = fn;
+	sa.sa_flags = SA_SIGINFO | flags;
+	sigemptyset(&sa.sa_mask);
+	sigaction(sig, &sa, 0);
+}
+
+static void set_handler(int sig, void (*fn)(int), int flags)
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = fn;
+	sa.sa_flags = flags;
+	sigemptyset(&sa.sa_mask);
+	sigaction(sig, &sa, 0);
+}
+
+static void nap_ms(long ms)
+{
+	struct timespec ts = {ms / 1000, (ms % 1000) * 1000000L};
+
+	while (nanosleep(&ts, &ts) < 0 && errno == EINTR)
+		;
+}
+
+/* --- a handler with siginfo and ucontext --- */
+static volatile sig_atomic_t got_sig, got_code, got_pid, got_uid, got_count;
+static volatile int mask_ok, uc_ok, stack_aligned;
+static volatile uintptr_t handler_sp;
+
+static void info_handler(int sig, siginfo_t *si, void *ucv)
+{
+	ucontext_t *uc = ucv;
+	sigset_t cur;
+	uintptr_t sp = (uintptr_t)__builtin_frame_address(0);
+
+	got_sig = sig;
+	got_code = si->si_code;
+	got_pid = si->si_pid;
+	got_uid = (sig_atomic_t)si->si_uid;
+	got_count++;
+	handler_sp = sp;
+	sigprocmask(SIG_BLOCK, 0, &cur);
+	/* blocked during the handler: sig itself and sa_mask's SIGUSR2 */
+	mask_ok = sigismember(&cur, sig) && sigismember(&cur, SIGUSR2);
+	/* the interrupted context: its mask (SIGUSR1 not blocked there) and a user rip */
+	uc_ok = uc && !sigismember(&uc->uc_sigmask, SIGUSR1) &&
+		uc->uc_mcontext.gregs[REG_RIP] != 0 && uc->uc_link == 0;
+	/* rbp = rsp at entry - 8 - 8 (push rbp): rsp + 8 is 16-aligned at entry, as after a call */
+	stack_aligned = (sp & 15) == 0;
+}
+
+static void check_handler(void)
+{
+	struct sigaction sa, old;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_sigaction = info_handler;
+	sa.sa_flags = SA_SIGINFO;
+	sigemptyset(&sa.sa_mask);
+	sigaddset(&sa.sa_mask, SIGUSR2);
+	check(sigaction(SIGUSR1, &sa, &old) == 0, "sigaction SIGUSR1 with SA_SIGINFO");
+	got_sig = 0;
+	check(kill(getpid(), SIGUSR1) == 0 && got_sig == SIGUSR1, "kill(self): the handler ran");
+	check(got_code == SI_USER && got_pid == getpid() && got_uid == (int)getuid(),
+	      "siginfo: SI_USER, si_pid, si_uid");
+	check(mask_ok, "the signal and sa_mask are blocked during the handler");
+	check(uc_ok, "ucontext: uc_sigmask of the interrupted code, rip, uc_link 0");
+	check(stack_aligned, "handler stack aligned as after a call");
+	{
+		sigset_t cur;
+
+		sigprocmask(SIG_BLOCK, 0, &cur);
+		check(!sigismember(&cur, SIGUSR1) && !sigismember(&cur, SIGUSR2),
+		      "the mask is back after the handler returns");
+	}
+	got_sig = 0;
+	check(syscall(SYS_tgkill, getpid(), getpid(), SIGUSR1) == 0 && got_sig == SIGUSR1 &&
+		      got_code == SI_TKILL,
+	      "tgkill: handler ran, si_code SI_TKILL");
+	errno = 0;
+	check(syscall(SYS_tgkill, getpid() + 100000, getpid(), SIGUSR1) < 0 && errno == ESRCH,
+	      "tgkill with the wrong tgid: ESRCH");
+	errno = 0;
+	check(syscall(SYS_tgkill, 0, getpid(), SIGUSR1) < 0 && errno == EINVAL,
+	      "tgkill with tgid 0: EINVAL");
+	errno = 0;
+	check(sigaction(SIGKILL, &sa, 0) < 0 && errno == EINVAL, "sigaction(SIGKILL): EINVAL");
+	errno = 0;
+	check(kill(getpid(), 65) < 0 && errno == EINVAL, "kill with signal 65: EINVAL");
+	check(kill(getpid(), 0) == 0, "kill(self, 0): check only");
+	sigaction(SIGUSR1, &old, 0);
+}
+
+/* --- SA_RESETHAND, SA_NODEFER --- */
+static volatile int depth, max_depth, calls;
+
+static void nodefer_handler(int sig)
+{
+	depth++;
+	if (depth > max_depth)
+		max_depth = depth;
+	/* with SA_NODEFER it nests at once; without, it runs after this one returns */
+	if (++calls < 3)
+		kill(getpid(), sig);
+	depth--;
+}
+
+static void count_handler(int sig)
+{
+	(void)sig;
+	got_count++;
+}
+
+static void check_flags(void)
+{
+	struct sigaction q;
+
+	got_count = 0;
+	set_handler(SIGUSR1, count_handler, SA_RESETHAND);
+	kill(getpid(), SIGUSR1);
+	sigaction(SIGUSR1, 0, &q);
+	check(got_count == 1 && q.sa_handler == SIG_DFL, "SA_RESETHAND: ran once, then SIG_DFL");
+	max_depth = calls = 0;
+	set_handler(SIGUSR1, nodefer_handler, SA_NODEFER);
+	kill(getpid(), SIGUSR1);
+	check(max_depth == 3 && calls == 3, "SA_NODEFER: the handler nests");
+	max_depth = calls = 0;
+	set_handler(SIGUSR1, nodefer_handler, 0);
+	kill(getpid(), SIGUSR1);
+	check(max_depth == 1 && calls == 3,
+	      "without SA_NODEFER: the next one waits for the handler to return");
+	set_handler(SIGUSR1, SIG_DFL, 0);
+}
+
+/* --- blocking and delivery on unblock, sigpending, sigtimedwait --- */
+static void check_mask(void)
+{
+	sigset_t set, pend;
+	siginfo_t si;
+	struct timespec zero = {0, 0};
+
+	got_count = 0;
+	set_handler(SIGUSR2, count_handler, 0);
+	sigemptyset(&set);
+	sigaddset(&set, SIGUSR2);
+	sigprocmask(SIG_BLOCK, &set, 0);
+	kill(getpid(), SIGUSR2);
+	sigpending(&pend);
+	check(got_count == 0 && sigismember(&pend, SIGUSR2), "blocked: not delivered, pending");
+	sigprocmask(SIG_UNBLOCK, &set, 0);
+	check(got_count == 1, "delivered when unblocked");
+	sigpending(&pend);
+	check(!sigismember(&pend, SIGUSR2), "no longer pending");
+
+	sigprocmask(SIG_BLOCK, &set, 0);
+	kill(getpid(), SIGUSR2);
+	check(sigtimedwait(&set, &si, &zero) == SIGUSR2 && si.si_pid == getpid() && got_count == 1,
+	      "sigtimedwait takes a pending signal, its handler does not run");
+	errno = 0;
+	check(sigtimedwait(&set, &si, &zero) < 0 && errno == EAGAIN,
+	      "sigtimedwait with nothing pending and a zero timeout: EAGAIN");
+	sigprocmask(SIG_UNBLOCK, &set, 0);
+	set_handler(SIGUSR2, SIG_DFL, 0);
+	{
+		sigset_t all;
+
+		sigfillset(&all);
+		sigprocmask(SIG_SETMASK, &all, 0);
+		sigprocmask(SIG_SETMASK, 0, &set);
+		check(!sigismember(&set, SIGKILL) && !sigismember(&set, SIGSTOP),
+		      "SIGKILL and SIGSTOP cannot be blocked");
+		sigemptyset(&all);
+		sigprocmask(SIG_SETMASK, &all, 0);
+	}
+}
+
+/* --- SIGSEGV caught and left with siglongjmp --- */
+static sigjmp_buf jb;
+static volatile int segv_code;
+static volatile uintptr_t segv_addr;
+
+static void segv_handler(int sig, siginfo_t *si, void *uc)
+{
+	(void)uc;
+	(void)sig;
+	segv_code = si->si_code;
+	segv_addr = (uintptr_t)si->si_addr;
+	siglongjmp(jb, 1);
+}
+
+static void check_segv(void)
+{
+	long pg = sysconf(_SC_PAGESIZE);
+	volatile char *ro = mmap(0, pg, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	unsigned char *nx = mmap(0, pg, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	void *gone = mmap(0, pg, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	volatile int reached = 0;
+
+	set_action(SIGSEGV, segv_handler, 0);
+	segv_code = 0;
+	if (!sigsetjmp(jb, 1)) {
+		ro[8] = 1;
+		reached = 1;
+	}
+	check(!reached && segv_code == SEGV_ACCERR && segv_addr == (uintptr_t)ro + 8,
+	      "write to a read-only page: SIGSEGV caught, SEGV_ACCERR, si_addr");
+	nx[0] = 0xc3; /* ret */
+	segv_code = 0;
+	if (!sigsetjmp(jb, 1)) {
+		((void (*)(void))nx)();
+		reached = 1;
+	}
+	check(!reached && segv_code == SEGV_ACCERR && segv_addr == (uintptr_t)nx,
+	      "call into a page without PROT_EXEC: SIGSEGV caught, SEGV_ACCERR, si_addr");
+	munmap(gone, pg);
+	segv_code = 0;
+	if (!sigsetjmp(jb, 1)) {
+		(void)*(volatile char *)gone;
+		reached = 1;
+	}
+	check(!reached && segv_code == SEGV_MAPERR && segv_addr == (uintptr_t)gone,
+	      "read of an unmapped page: SEGV_MAPERR");
+	{
+		sigset_t cur;
+
+		sigprocmask(SIG_BLOCK, 0, &cur);
+		check(!sigismember(&cur, SIGSEGV), "siglongjmp restored the mask");
+	}
+	set_handler(SIGSEGV, SIG_DFL, 0);
+	munmap((void *)ro, pg);
+	munmap(nx, pg);
+}
+
+/* --- children: default actions, status --- */
+static int child_status(void (*body)(void))
+{
+	int st = -1;
+	pid_t pid = fork();
+
+	if (pid == 0) {
+		body();
+		_exit(100);
+	}
+	if (pid < 0 || waitpid(pid, &st, 0) != pid)
+		return -1;
+	return st;
+}
+
+/* Through a volatile pointer: gcc may not see a constant address as an array. */
+static volatile int *volatile low_addr = (volatile int *)8;
+
+static void body_segv(void)
+{
+	*low_addr = 1;
+}
+
+static void body_segv_blocked(void)
+{
+	sigset_t set;
+
+	set_action(SIGSEGV, segv_handler, 0);
+	sigemptyset(&set);
+	sigaddset(&set, SIGSEGV);
+	sigprocmask(SIG_BLOCK, &set, 0);
+	*low_addr = 1; /* blocked: force_sig unblocks it and resets the handler */
+}
+
+static void body_pipe(void)
+{
+	int p[2];
+
+	if (pipe(p))
+		_exit(101);
+	close(p[0]);
+	(void)!write(p[1], "x", 1);
+}
+
+static void body_pipe_ignored(void)
+{
+	int p[2];
+	long n;
+
+	set_handler(SIGPIPE, SIG_IGN, 0);
+	if (pipe(p))
+		_exit(101);
+	close(p[0]);
+	n = write(p[1], "x", 1);
+	_exit(n < 0 && errno == EPIPE ? 0 : 102);
+}
+
+static void body_term(void)
+{
+	kill(getpid(), SIGTERM);
+}
+
+static void body_ignore_default(void)
+{
+	kill(getpid(), SIGCHLD); /* default: ignored */
+	kill(getpid(), SIGWINCH);
+	_exit(0);
+}
+
+static void exit0_handler(int sig)
+{
+	(void)sig;
+	_exit(0);
+}
+
+/* A frame that cannot be written (the alternate stack unmapped): force_sigsegv kills. */
+static void body_bad_altstack(void)
+{
+	long pg = sysconf(_SC_PAGESIZE);
+	void *p = mmap(0, 4 * pg, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	stack_t ss = {.ss_sp = p, .ss_size = 4 * pg, .ss_flags = 0};
+
+	if (p == MAP_FAILED || sigaltstack(&ss, 0))
+		_exit(101);
+	munmap(p, 4 * pg);
+	set_handler(SIGUSR1, exit0_handler, SA_ONSTACK);
+	kill(getpid(), SIGUSR1);
+}
+
+/* x86_64 needs SA_RESTORER: without one the frame is refused and SIGSEGV kills. */
+static void body_no_restorer(void)
+{
+	struct {
+		void (*handler)(int);
+		unsigned long flags;
+		void (*restorer)(void);
+		unsigned long mask;
+	} ka = {exit0_handler, 0, 0, 0};
+
+	if (syscall(SYS_rt_sigaction, SIGUSR1, &ka, 0, 8))
+		_exit(101);
+	kill(getpid(), SIGUSR1);
+}
+
+/* A task running user code (no system call) gets its signal on an interrupt's return. */
+static void body_spin(void)
+{
+	set_handler(SIGUSR1, exit0_handler, 0);
+	for (;;)
+		__asm__ volatile("" ::: "memory");
+}
+
+static void check_defaults(void)
+{
+	int st = child_status(body_segv);
+
+	check(WIFSIGNALED(st) && WTERMSIG(st) == SIGSEGV,
+	      "a child's fault kills it: WTERMSIG SIGSEGV");
+	st = child_status(body_segv_blocked);
+	check(WIFSIGNALED(st) && WTERMSIG(st) == SIGSEGV,
+	      "a fault with SIGSEGV blocked kills even with a handler");
+	st = child_status(body_term);
+	check(WIFSIGNALED(st) && WTERMSIG(st) == SIGTERM && !WCOREDUMP(st),
+	      "SIGTERM's default terminates: WTERMSIG SIGTERM");
+	st = child_status(body_pipe);
+	check(WIFSIGNALED(st) && WTERMSIG(st) == SIGPIPE,
+	      "write to a pipe without reader: SIGPIPE kills");
+	st = child_status(body_pipe_ignored);
+	check(WIFEXITED(st) && WEXITSTATUS(st) == 0, "SIGPIPE ignored: write fails with EPIPE");
+	st = child_status(body_ignore_default);
+	check(WIFEXITED(st) && WEXITSTATUS(st) == 0, "SIGCHLD and SIGWINCH default: ignored");
+	st = child_status(body_bad_altstack);
+	check(WIFSIGNALED(st) && WTERMSIG(st) == SIGSEGV,
+	      "a signal frame that cannot be written: SIGSEGV kills");
+	st = child_status(body_no_restorer);
+	check(WIFSIGNALED(st) && WTERMSIG(st) == SIGSEGV, "a handler without SA_RESTORER: SIGSEGV");
+	{
+		pid_t pid = fork();
+
+		if (pid == 0)
+			body_spin();
+		nap_ms(30);
+		st = -1;
+		check(pid > 0 && kill(pid, SIGUSR1) == 0 && waitpid(pid, &st, 0) == pid &&
+			      WIFEXITED(st) && WEXITSTATUS(st) == 0,
+		      "a task spinning in user code runs its handler (interrupt return)");
+	}
+}
+
+/* --- kill of a child, of a process group, EPERM, ESRCH --- */
+static void check_kill(void)
+{
+	int st = -1;
+	pid_t pid = fork(), g1, g2;
+
+	if (pid == 0) {
+		for (;;)
+			pause();
+	}
+	nap_ms(20);
+	check(kill(pid, SIGUSR1) == 0 && waitpid(pid, &st, 0) == pid && WIFSIGNALED(st) &&
+		      WTERMSIG(st) == SIGUSR1,
+	      "kill(child, SIGUSR1): killed, WTERMSIG SIGUSR1");
+	errno = 0;
+	check(kill(pid, 0) < 0 && errno == ESRCH, "kill of a reaped pid: ESRCH");
+
+	/* A group of two: kill(-pgid) reaches both. */
+	g1 = fork();
+	if (g1 == 0) {
+		setpgid(0, 0);
+		for (;;)
+			pause();
+	}
+	setpgid(g1, g1);
+	g2 = fork();
+	if (g2 == 0) {
+		setpgid(0, g1);
+		for (;;)
+			pause();
+	}
+	setpgid(g2, g1);
+	nap_ms(20);
+	{
+		int s1 = -1, s2 = -1;
+
+		check(kill(-g1, SIGTERM) == 0 && waitpid(g1, &s1, 0) == g1 &&
+			      waitpid(g2, &s2, 0) == g2 && WIFSIGNALED(s1) && WIFSIGNALED(s2) &&
+			      WTERMSIG(s1) == SIGTERM && WTERMSIG(s2) == SIGTERM,
+		      "kill(-pgid): every member of the group");
+	}
+	/* kill(0, sig): the caller's own group, from a child leading its own group. */
+	pid = fork();
+	if (pid == 0) {
+		pid_t gc;
+		int s = -1;
+
+		setpgid(0, 0);
+		gc = fork();
+		if (gc == 0) {
+			for (;;)
+				pause();
+		}
+		/* after the fork: the grandchild keeps SIGUSR2's default (terminate) */
+		set_handler(SIGUSR2, count_handler, 0);
+		got_count = 0;
+		nap_ms(20);
+		if (kill(0, SIGUSR2) || waitpid(gc, &s, 0) != gc)
+			_exit(2);
+		_exit(got_count == 1 && WIFSIGNALED(s) && WTERMSIG(s) == SIGUSR2 ? 0 : 3);
+	}
+	check(waitpid(pid, &st, 0) == pid && WIFEXITED(st) && WEXITSTATUS(st) == 0,
+	      "kill(0, sig): the caller and its group");
+
+	/* EPERM: another uid may not signal us (as root: a child that became uid 1000). */
+	if (getuid() == 0) {
+		pid = fork();
+		if (pid == 0) {
+			if (setuid(1000))
+				_exit(2);
+			errno = 0;
+			_exit(kill(getppid(), SIGUSR1) < 0 && errno == EPERM ? 0 : 3);
+		}
+		check(waitpid(pid, &st, 0) == pid && WIFEXITED(st) && WEXITSTATUS(st) == 0,
+		      "kill from uid 1000 to root: EPERM");
+	} else {
+		errno = 0;
+		check(kill(1, 0) < 0 && errno == EPERM, "kill of init by a user: EPERM");
+	}
+}
+
+/* --- SIGCHLD and auto-reap --- */
+static volatile int chld_code, chld_status, chld_pid;
+
+static void chld_handler(int sig, siginfo_t *si, void *uc)
+{
+	(void)sig;
+	(void)uc;
+	chld_code = si->si_code;
+	chld_status = si->si_status;
+	chld_pid = si->si_pid;
+}
+
+static void check_sigchld(void)
+{
+	sigset_t set, old;
+	pid_t pid;
+	int st;
+
+	set_action(SIGCHLD, chld_handler, 0);
+	sigemptyset(&set);
+	sigaddset(&set, SIGCHLD);
+	sigprocmask(SIG_BLOCK, &set, &old);
+	chld_pid = 0;
+	pid = fork();
+	if (pid == 0)
+		_exit(5);
+	while (!chld_pid)
+		sigsuspend(&old);
+	check(chld_pid == pid && chld_code == CLD_EXITED && chld_status == 5,
+	      "SIGCHLD: CLD_EXITED, si_pid, si_status 5 (sigsuspend)");
+	waitpid(pid, &st, 0);
+	chld_pid = 0;
+	pid = fork();
+	if (pid == 0) {
+		kill(getpid(), SIGKILL);
+		_exit(1);
+	}
+	while (!chld_pid)
+		sigsuspend(&old);
+	check(chld_pid == pid && chld_code == CLD_KILLED && chld_status == SIGKILL,
+	      "SIGCHLD: CLD_KILLED, si_status SIGKILL");
+	waitpid(pid, &st, 0);
+	sigprocmask(SIG_SETMASK, &old, 0);
+
+	set_handler(SIGCHLD, SIG_IGN, 0);
+	pid = fork();
+	if (pid == 0)
+		_exit(0);
+	errno = 0;
+	check(waitpid(-1, &st, 0) < 0 && errno == ECHILD,
+	      "SIGCHLD ignored: the child is auto-reaped (ECHILD)");
+	set_handler(SIGCHLD, SIG_DFL, 0);
+}
+
+/* --- EINTR, SA_RESTART, pause, nanosleep --- */
+static void kill_parent_later(int sig, long ms, int fd)
+{
+	pid_t parent = getpid();
+
+	if (fork() == 0) {
+		nap_ms(ms);
+		kill(parent, sig);
+		if (fd >= 0) {
+			nap_ms(ms);
+			(void)!write(fd, "y", 1);
+		}
+		_exit(0);
+	}
+}
+
+static void check_eintr(void)
+{
+	int p[2], st;
+	char c;
+	long n;
+	struct timespec ts = {5, 0}, rem = {0, 0};
+
+	got_count = 0;
+	set_handler(SIGUSR1, count_handler, 0);
+	if (pipe(p))
+		return;
+	kill_parent_later(SIGUSR1, 30, -1);
+	errno = 0;
+	n = read(p[0], &c, 1);
+	check(n < 0 && errno == EINTR && got_count == 1, "blocking read interrupted: EINTR");
+	wait(&st);
+
+	got_count = 0;
+	set_handler(SIGUSR1, count_handler, SA_RESTART);
+	kill_parent_later(SIGUSR1, 30, p[1]);
+	n = read(p[0], &c, 1);
+	check(n == 1 && c == 'y' && got_count == 1,
+	      "SA_RESTART: the read restarts and gets its byte");
+	wait(&st);
+
+	got_count = 0;
+	kill_parent_later(SIGUSR1, 30, -1);
+	errno = 0;
+	n = nanosleep(&ts, &rem);
+	check(n < 0 && errno == EINTR && got_count == 1 && rem.tv_sec >= 3,
+	      "nanosleep interrupted: EINTR, rem holds the time left (even with SA_RESTART)");
+	wait(&st);
+
+	got_count = 0;
+	set_handler(SIGUSR1, count_handler, 0);
+	kill_parent_later(SIGUSR1, 30, -1);
+	errno = 0;
+	n = pause();
+	check(n < 0 && errno == EINTR && got_count == 1, "pause returns EINTR after a handler");
+	wait(&st);
+	set_handler(SIGUSR1, SIG_DFL, 0);
+	close(p[0]);
+	close(p[1]);
+}
+
+/* --- sigaltstack and SA_ONSTACK --- */
+static char altstack[65536] __attribute__((aligned(16)));
+static volatile int on_alt, alt_flags;
+
+static void alt_handler(int sig)
+{
+	char here;
+	stack_t cur;
+
+	(void)sig;
+	on_alt = &here >= altstack && &here < altstack + sizeof(altstack);
+	sigaltstack(0, &cur);
+	alt_flags = cur.ss_flags;
+}
+
+static void check_altstack(void)
+{
+	stack_t ss = {.ss_sp = altstack, .ss_size = sizeof(altstack), .ss_flags = 0}, old;
+
+	check(sigaltstack(&ss, &old) == 0 && old.ss_flags == SS_DISABLE, "sigaltstack set");
+	set_handler(SIGUSR2, alt_handler, SA_ONSTACK);
+	on_alt = 0;
+	kill(getpid(), SIGUSR2);
+	check(on_alt && alt_flags == SS_ONSTACK,
+	      "SA_ONSTACK: the handler runs on the alternate stack");
+	ss.ss_size = 100;
+	errno = 0;
+	check(sigaltstack(&ss, 0) < 0 && errno == ENOMEM, "sigaltstack below MINSIGSTKSZ: ENOMEM");
+	ss.ss_flags = SS_DISABLE;
+	check(sigaltstack(&ss, 0) == 0, "sigaltstack disabled");
+	set_handler(SIGUSR2, SIG_DFL, 0);
+}
+
+/* --- the FPU state survives a handler that uses it --- */
+static volatile double fpu_in_handler;
+
+static void fpu_handler(int sig)
+{
+	volatile double x = 3.0;
+
+	fpu_in_handler = x * (double)sig;
+}
+
+static void check_fpu(void)
+{
+	volatile double a = 1.5, b;
+
+	set_handler(SIGUSR1, fpu_handler, 0);
+	b = a * 2.0;
+	kill(getpid(), SIGUSR1);
+	b = b + a;
+	check(b == 4.5 && fpu_in_handler == 3.0 * SIGUSR1, "FPU state kept across a handler");
+	set_handler(SIGUSR1, SIG_DFL, 0);
+}
+
+/*
+ * --- rt_sigreturn with a forged frame (lx_signal forge) ---
+ * A handler rewrites its own ucontext, then returns through the libc's
+ * restorer into rt_sigreturn.  Whatever the frame says, the task may only
+ * come back in ring 3 with user flags (IOPL 0, NT 0, IF 1), or die by
+ * SIGSEGV; the kernel runs on.  The same expectations hold on the host.
+ */
+enum forge {
+	F_RIP_NONCANON,
+	F_RIP_KERNEL,
+	F_CS_KERNEL,
+	F_FLAGS,
+	F_FPSTATE_KERNEL,
+	F_MXCSR,
+	F_SP_NONCANON
+};
+static volatile int forge_what;
+static char forge_stack[8192] __attribute__((aligned(16)));
+
+static void landing_cs(void)
+{
+	unsigned short cs;
+
+	__asm__ volatile("mov %%cs, %0" : "=r"(cs));
+	_exit((cs & 3) == 3 ? 0 : 1);
+}
+
+static void landing_flags(void)
+{
+	unsigned long fl;
+
+	__asm__ volatile("pushfq; popq %0" : "=r"(fl));
+	/* IOPL, NT, VM, VIF, VIP, ID were asked for and IF cleared: only user flags */
+	_exit(!(fl & 0x3000) && !(fl & 0x4000) && (fl & 0x200) && !(fl & 0x20000) ? 0 : 1);
+}
+
+static void landing_mxcsr(void)
+{
+	unsigned int m;
+
+	__asm__ volatile("stmxcsr %0" : "=m"(m));
+	_exit(m & 0xffff0000u ? 1 : 0);
+}
+
+static void forge_handler(int sig, siginfo_t *si, void *ucv)
+{
+	ucontext_t *uc = ucv;
+	greg_t *g = uc->uc_mcontext.gregs;
+	uintptr_t top = ((uintptr_t)(forge_stack + sizeof(forge_stack)) & ~(uintptr_t)15) - 8;
+
+	(void)sig;
+	(void)si;
+	g[REG_RSP] = (greg_t)top;
+	switch (forge_what) {
+	case F_RIP_NONCANON:
+		g[REG_RIP] = (greg_t)0x8000000000001000ULL;
+		break;
+	case F_RIP_KERNEL:
+		g[REG_RIP] = (greg_t)0xffffffff81000000ULL;
+		break;
+	case F_CS_KERNEL: /* cs 0x08, ss 0x10: the kernel's selectors */
+		g[REG_CSGSFS] = (greg_t)((g[REG_CSGSFS] & ~0xffffLL) | 0x08 | (0x10LL << 48));
+		g[REG_RIP] = (greg_t)(uintptr_t)landing_cs;
+		break;
+	case F_FLAGS: /* IOPL 3, NT, VM, VIF, VIP, ID set; IF cleared */
+		g[REG_EFL] = (greg_t)((g[REG_EFL] | 0x3000 | 0x4000 | 0x20000 | 0x80000 | 0x100000 |
+				       0x200000) &
+				      ~0x200LL);
+		g[REG_RIP] = (greg_t)(uintptr_t)landing_flags;
+		break;
+	case F_FPSTATE_KERNEL:
+		uc->uc_mcontext.fpregs = (fpregset_t)(uintptr_t)0xffffffff80000000ULL;
+		g[REG_RIP] = (greg_t)(uintptr_t)landing_cs;
+		break;
+	case F_MXCSR: /* reserved MXCSR bits: fxrstor of them would #GP in the kernel */
+		if (uc->uc_mcontext.fpregs)
+			uc->uc_mcontext.fpregs->mxcsr = 0xffffffffu;
+		g[REG_RIP] = (greg_t)(uintptr_t)landing_mxcsr;
+		break;
+	case F_SP_NONCANON:
+		g[REG_RSP] = (greg_t)0x8000000000000000ULL;
+		g[REG_RIP] = (greg_t)(uintptr_t)landing_cs;
+		break;
+	}
+}
+
+static int forge_status(int what)
+{
+	int st = -1;
+	pid_t pid = fork();
+
+	if (pid == 0) {
+		forge_what = what;
+		set_action(SIGUSR1, forge_handler, 0);
+		kill(getpid(), SIGUSR1);
+		_exit(100); /* not reached: the handler never returns here */
+	}
+	if (pid < 0 || waitpid(pid, &st, 0) != pid)
+		return -1;
+	return st;
+}
+
+static int killed_by_segv(int st)
+{
+	return WIFSIGNALED(st) && WTERMSIG(st) == SIGSEGV;
+}
+
+static int exited_0(int st)
+{
+	return WIFEXITED(st) && WEXITSTATUS(st) == 0;
+}
+
+static void check_forge(void)
+{
+	int st;
+
+	check(killed_by_segv(forge_status(F_RIP_NONCANON)),
+	      "forged frame, non-canonical rip: SIGSEGV");
+	check(killed_by_segv(forge_status(F_RIP_KERNEL)), "forged frame, kernel rip: SIGSEGV");
+	st = forge_status(F_CS_KERNEL);
+	check(exited_0(st) || killed_by_segv(st),
+	      "forged frame, kernel cs/ss: back in ring 3 or SIGSEGV, never ring 0");
+	check(exited_0(forge_status(F_FLAGS)),
+	      "forged frame, IOPL/NT/VM/ID set and IF clear: only user flags restored");
+	check(killed_by_segv(forge_status(F_FPSTATE_KERNEL)),
+	      "forged frame, fpstate pointer into the kernel: SIGSEGV");
+	st = forge_status(F_MXCSR);
+	check(exited_0(st) || killed_by_segv(st),
+	      "forged frame, reserved MXCSR bits: cleared or SIGSEGV, no kernel #GP");
+	st = forge_status(F_SP_NONCANON);
+	check(WIFSIGNALED(st) && (WTERMSIG(st) == SIGSEGV || WTERMSIG(st) == SIGBUS),
+	      "forged frame, non-canonical rsp: killed (SIGSEGV/SIGBUS)");
+}
+
+int main(int argc, char **argv)
+{
+	setvbuf(stdout, 0, _IONBF, 0);
+	printf("lx_signal: %s, pid %d\n", argv[0], getpid());
+	if (argc == 2 && !strcmp(argv[1], "forge")) {
+		check_forge();
+		printf("lx_signal: %d passed, %d failed\n", passed, failed);
+		return failed ? 1 : 0;
+	}
+	check_handler();
+	check_flags();
+	check_mask();
+	check_segv();
+	check_defaults();
+	check_kill();
+	check_sigchld();
+	check_eintr();
+	check_altstack();
+	check_fpu();
+	printf("lx_signal: %d passed, %d failed\n", passed, failed);
+	return failed ? 1 : 0;
+}
