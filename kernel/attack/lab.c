@@ -40,6 +40,7 @@
 #include "kernel/security/ptrace.h"
 #include "kernel/task/process.h"
 #include "kernel/task/sched.h"
+#include "kernel/task/signal.h"
 #include "kernel/syscall/syscall.h"
 
 #define LAB_MAX_GUESSES 64
@@ -122,6 +123,34 @@ static uint64_t truth_of(const struct aslr_layout *l, enum lab_region r)
 	return r == LAB_STACK ? l->stack_arg_top : r == LAB_MMAP ? l->mmap_base : l->exe_base;
 }
 
+/*
+ * The attacker's exit, waited for at most LAB_ATTACKER_SECONDS: one that is
+ * stuck past them (a strategy that loops, a victim that never answers) gets
+ * SIGKILL, so a run always ends.  It sleeps on the channel exit wakes the
+ * parent with, so a normal trial adds no wake-up of its own.
+ */
+#define LAB_ATTACKER_SECONDS 120
+static long wait_attacker(long apid, int *status)
+{
+	uint64_t deadline = jiffies + LAB_ATTACKER_SECONDS * (uint64_t)timer_hz();
+	struct task_struct *a;
+	long rc;
+
+	while ((rc = do_wait((int)apid, WNOHANG, status, 0, 0)) == 0) {
+		if (jiffies < deadline) {
+			sleep_on_timeout(current, deadline, (const void *)wait_attacker);
+			continue;
+		}
+		kprintf("lab: the attacker (pid %ld) still runs after %d s: killed\n", apid,
+			LAB_ATTACKER_SECONDS);
+		a = find_task_by_pid((int)apid);
+		if (a)
+			send_sig(SIGKILL, a);
+		deadline = ~0ULL;
+	}
+	return rc;
+}
+
 /* One trial; false when the machinery (not the attack) failed. */
 static bool one_trial(enum lab_strategy s, struct lab_cell_result *out)
 {
@@ -151,7 +180,7 @@ static bool one_trial(enum lab_strategy s, struct lab_cell_result *out)
 	}
 	v = find_task_by_pid((int)vpid);
 	aslr_read_layout(v->mm, v->stack_canary, &truth);
-	do_wait((int)apid, 0, &status, 0, 0);
+	wait_attacker(apid, &status);
 	reap_all();
 	if (status != 0)
 		return false;
