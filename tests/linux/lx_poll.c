@@ -528,6 +528,84 @@ static int console(void)
 	return failed ? 1 : 0;
 }
 
+static volatile sig_atomic_t got_usr1;
+
+static void on_usr1(int sig)
+{
+	(void)sig;
+	got_usr1 = 1;
+}
+
+/*
+ * A signal ends the waits: poll and select give EINTR after the handler even
+ * with SA_RESTART (Linux's -ERESTARTNOHAND), waitid is restarted with it
+ * (-ERESTARTSYS) and EINTR without it.  A child sends SIGUSR1 while we wait.
+ */
+static pid_t usr1_later(int ms)
+{
+	pid_t parent = getpid(), pid = fork();
+
+	if (pid == 0) {
+		usleep(ms * 1000);
+		kill(parent, SIGUSR1);
+		_exit(0);
+	}
+	return pid;
+}
+
+static void check_interrupted(void)
+{
+	struct sigaction sa;
+	siginfo_t si;
+	fd_set r;
+	int fd[2], st;
+	pid_t pid;
+
+	if (pipe(fd)) {
+		check(0, "pipe");
+		return;
+	}
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_usr1;
+	sa.sa_flags = SA_RESTART;
+	sigaction(SIGUSR1, &sa, 0);
+	got_usr1 = 0;
+	pid = usr1_later(100);
+	check(poll1(fd[0], POLLIN, -1) == -EINTR && got_usr1,
+	      "poll -1 with a SA_RESTART handler: EINTR after the handler");
+	waitpid(pid, &st, 0);
+	got_usr1 = 0;
+	pid = usr1_later(100);
+	FD_ZERO(&r);
+	FD_SET(fd[0], &r);
+	check(select(fd[0] + 1, &r, 0, 0, 0) == -1 && errno == EINTR && got_usr1,
+	      "select with a SA_RESTART handler: EINTR after the handler");
+	waitpid(pid, &st, 0);
+	/* SA_RESTART: waitid for a child that outlives the signal is restarted. */
+	got_usr1 = 0;
+	pid = usr1_later(100);
+	memset(&si, 0, sizeof(si));
+	check(waitid(P_PID, pid, &si, WEXITED) == 0 && si.si_pid == pid && got_usr1,
+	      "waitid with a SA_RESTART handler: restarted, reaps the child");
+	sa.sa_flags = 0;
+	sigaction(SIGUSR1, &sa, 0);
+	got_usr1 = 0;
+	pid = fork();
+	if (pid == 0) {
+		usleep(400 * 1000);
+		_exit(0);
+	}
+	if (usr1_later(100) > 0) {
+		check(waitid(P_PID, pid, &si, WEXITED) == -1 && errno == EINTR && got_usr1,
+		      "waitid without SA_RESTART: EINTR after the handler");
+		while (waitpid(-1, &st, 0) > 0)
+			;
+	}
+	signal(SIGUSR1, SIG_DFL);
+	close(fd[0]);
+	close(fd[1]);
+}
+
 int main(int argc, char **argv)
 {
 	if (argc == 2 && !strcmp(argv[1], "console"))
@@ -543,6 +621,7 @@ int main(int argc, char **argv)
 	check_select();
 	check_pselect6();
 	check_waitid();
+	check_interrupted();
 	printf("lx_poll: %d passed, %d failed\n", passed, failed);
 	return failed ? 1 : 0;
 }
