@@ -9,8 +9,9 @@ export SOURCE_DATE_EPOCH
 # date, so the ESP is not rebuilt for nothing.
 #
 # Between the two, the build installs Linux test programs (issue 14, exec
-# from files): /bin/lx_exec, /bin/lx_musl, /bin/lx_musl_dyn (a dynamic musl
-# PIE), /bin/lx_glibc_dyn (a dynamic glibc PIE), /bin/lx_badinterp (its
+# from files): /bin/lx_exec, /bin/lx_musl, /bin/lx_glibc (static glibc),
+# /bin/lx_musl_dyn (a dynamic musl PIE), /bin/lx_glibc_dyn (a dynamic glibc
+# PIE), Debian's /bin/busybox (static glibc), /bin/lx_badinterp (its
 # PT_INTERP is missing); musl's dynamic linker /lib/ld-musl-x86_64.so.1
 # (Debian's musl, its own libc) and glibc's runtime as Debian lays it out:
 # /lib64/ld-linux-x86-64.so.2 -> /lib/x86_64-linux-gnu/ld-linux-x86-64.so.2
@@ -26,11 +27,13 @@ $(shell mkdir -p $(BUILD); if [ -n "$(EXTRA)" ] || [ ! -e $(INITRD_STAMP) ] || \
 
 $(INITRD_PROGS).stamp: $(BUILD)/user/linux/lx_exec $(BUILD)/user/linux/lx_musl \
 		$(BUILD)/user/linux/lx_musl_dyn $(BUILD)/user/linux/lx_glibc_dyn \
-		$(BUILD)/user/linux/lx_badinterp /lib/ld-musl-x86_64.so.1 $(INITRD_GLIBC) iso/iso.mk
+		$(BUILD)/user/linux/lx_badinterp $(BUILD)/user/linux/lx_glibc \
+		/lib/ld-musl-x86_64.so.1 $(INITRD_GLIBC) /bin/busybox iso/iso.mk
 	@echo "  INSTALL $(INITRD_PROGS)"
 	$(Q)rm -rf $(INITRD_PROGS) && mkdir -p $(INITRD_PROGS)/bin $(INITRD_PROGS)/lib64 \
 		$(INITRD_PROGS)/lib/x86_64-linux-gnu
 	$(Q)cp $(filter $(BUILD)/%,$^) $(INITRD_PROGS)/bin/
+	$(Q)cp -L /bin/busybox $(INITRD_PROGS)/bin/
 	$(Q)cp -L /lib/ld-musl-x86_64.so.1 $(INITRD_PROGS)/lib/
 	$(Q)cp -L $(INITRD_GLIBC) $(INITRD_PROGS)/lib/x86_64-linux-gnu/
 	$(Q)ln -s /lib/x86_64-linux-gnu/ld-linux-x86-64.so.2 $(INITRD_PROGS)/lib64/

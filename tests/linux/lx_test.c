@@ -14,6 +14,7 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <fcntl.h>
 #include <sched.h>
 #include <spawn.h>
 #include <stdint.h>
@@ -257,10 +258,71 @@ static void check_writev(void)
 	      "writev: more than UIO_MAXIOV is EINVAL");
 }
 
+/*
+ * The everyday things issue 14 asks of every kind of program: a pipe to a
+ * child, a child that execs this program with its stdout on the pipe,
+ * /proc read, a file written to /tmp and read back.
+ */
+static void check_world(const char *self)
+{
+	char buf[256], path[64];
+	int fd[2], st = -1;
+	ssize_t n;
+	pid_t pid;
+
+	check(pipe(fd) == 0, "pipe");
+	pid = fork();
+	if (pid == 0) {
+		close(fd[0]);
+		_exit(write(fd[1], "through a pipe", 14) == 14 ? 0 : 1);
+	}
+	close(fd[1]);
+	n = read(fd[0], buf, sizeof(buf));
+	close(fd[0]);
+	check(n == 14 && !memcmp(buf, "through a pipe", 14), "a forked child writes into a pipe");
+	check(waitpid(pid, &st, 0) == pid && st == 0, "the writer exits 0");
+	check(pipe(fd) == 0, "pipe again");
+	pid = fork();
+	if (pid == 0) {
+		char *av[] = {(char *)self, "say", "exec'd", 0};
+
+		dup2(fd[1], 1);
+		close(fd[0]);
+		close(fd[1]);
+		execv(self, av);
+		_exit(127);
+	}
+	close(fd[1]);
+	n = read(fd[0], buf, sizeof(buf) - 1);
+	close(fd[0]);
+	buf[n > 0 ? n : 0] = 0;
+	check(!strcmp(buf, "exec'd\n"), "a child execs this program, its stdout on the pipe");
+	check(waitpid(pid, &st, 0) == pid && st == 0, "the exec'd child exits 0");
+	fd[0] = open("/proc/self/stat", O_RDONLY);
+	n = fd[0] >= 0 ? read(fd[0], buf, sizeof(buf) - 1) : -1;
+	if (fd[0] >= 0)
+		close(fd[0]);
+	buf[n > 0 ? n : 0] = 0;
+	check(n > 0 && atoi(buf) == getpid() && strstr(buf, " (lx_"),
+	      "/proc/self/stat: our pid and comm");
+	snprintf(path, sizeof(path), "/tmp/lx_test.%d", getpid());
+	fd[0] = open(path, O_CREAT | O_EXCL | O_WRONLY, 0600);
+	check(fd[0] >= 0 && write(fd[0], "tmp file", 8) == 8 && close(fd[0]) == 0,
+	      "a file created and written in /tmp");
+	fd[0] = open(path, O_RDONLY);
+	n = fd[0] >= 0 ? read(fd[0], buf, sizeof(buf)) : -1;
+	if (fd[0] >= 0)
+		close(fd[0]);
+	check(n == 8 && !memcmp(buf, "tmp file", 8) && unlink(path) == 0,
+	      "read back from /tmp and unlinked");
+}
+
 int main(int argc, char **argv)
 {
 	if (argc == 3 && !strcmp(argv[1], "exit"))
 		return atoi(argv[2]);
+	if (argc == 3 && !strcmp(argv[1], "say"))
+		return printf("%s\n", argv[2]) < 0;
 	if (argc == 2 && !strcmp(argv[1], "env")) {
 		const char *e = getenv("LX_ENV");
 
@@ -277,6 +339,7 @@ int main(int argc, char **argv)
 	check_session();
 	check_writev();
 	check_exec(argv[0]);
+	check_world(argv[0]);
 	printf("lx_test: %d passed, %d failed\n", passed, failed);
 	return failed ? 1 : 0;
 }
