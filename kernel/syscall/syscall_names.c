@@ -47,6 +47,7 @@ static const struct {
 	{37, "alarm"},
 	{38, "setitimer"},
 	{39, "getpid"},
+	{40, "sendfile"},
 	{41, "socket"},
 	{42, "connect"},
 	{56, "clone"},
