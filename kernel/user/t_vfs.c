@@ -350,13 +350,14 @@ static void fds(void)
 	rc = read(p[0], buf, 1);
 	check(rc == -EAGAIN, "O_NONBLOCK read on an empty pipe", rc);
 	close(p[0]);
+#ifndef HOST_SHIM /* the host shim ignores SIGPIPE at start */
 	{
-		/* SIGPIPE's default kills the writer (Linux's pipe_write): ignore it to see EPIPE.
-		 */
+		/* SIGPIPE's default kills the writer (Linux's pipe_write): ignored, EPIPE. */
 		static const uint64_t ign[4] = {1, 0, 0, 0};
 
 		syscall6(__NR_rt_sigaction, 13, (long)ign, 0, 8, 0, 0);
 	}
+#endif
 	rc = write(p[1], "x", 1);
 	check(rc == -EPIPE, "write with no reader left", rc);
 	close(p[1]);
