@@ -136,13 +136,21 @@ static void own_layout(uint64_t *stack_top, uint64_t *mmap_base, uint64_t *exe)
 	long m;
 
 	read_file("/proc/self/maps", maps, sizeof(maps));
-	*exe = hex(maps);
+	*exe = 0;
 	*stack_top = 0;
 	while (*line) {
 		char *end = line;
 
 		while (*end && *end != '\n')
 			end++;
+		/*
+		 * The lowest mapping that is not the vDSO: 2.6.29 puts the vDSO
+		 * below the executable when vdso_addr's hint falls inside [stack]
+		 * (get_unmapped_area then searches down from mmap_base).
+		 */
+		if (!*exe && !(end - line > 6 && end[-1] == ']' &&
+			       (!strncmp(end - 6, "[vdso]", 6) || !strncmp(end - 6, "[vvar]", 6))))
+			*exe = hex(line);
 		if (end - line > 7 && !strncmp(end - 7, "[stack]", 7)) {
 			char *dash = line;
 
