@@ -11,13 +11,13 @@ export SOURCE_DATE_EPOCH
 # Between the two, the build installs Linux test programs (issue 14, exec
 # from files): /bin/lx_exec, /bin/lx_musl, /bin/lx_glibc (static glibc),
 # /bin/lx_musl_dyn (a dynamic musl PIE), /bin/lx_glibc_dyn (a dynamic glibc
-# PIE), Debian's /bin/busybox (static glibc), /bin/lx_badinterp (its
+# PIE), /bin/lx_badinterp (its
 # PT_INTERP is missing); musl's dynamic linker /lib/ld-musl-x86_64.so.1
 # (Debian's musl, its own libc) and glibc's runtime as Debian lays it out:
 # /lib64/ld-linux-x86-64.so.2 -> /lib/x86_64-linux-gnu/ld-linux-x86-64.so.2
 # and /lib/x86_64-linux-gnu/libc.so.6 (the host's, copied at build time).
 INITRD_PROGS := $(BUILD)/initrd-progs
-INITRD_DIRS := iso/rootfs $(INITRD_PROGS) $(EXTRA)
+INITRD_DIRS := iso/rootfs $(INITRD_PROGS) $(INITRD_USERLAND) $(EXTRA)
 INITRD_GLIBC := /lib/x86_64-linux-gnu/ld-linux-x86-64.so.2 /lib/x86_64-linux-gnu/libc.so.6
 INITRD_FILES := $(shell find iso/rootfs -print 2>/dev/null)
 INITRD_STAMP := $(BUILD)/initrd.extra
@@ -28,12 +28,11 @@ $(shell mkdir -p $(BUILD); if [ -n "$(EXTRA)" ] || [ ! -e $(INITRD_STAMP) ] || \
 $(INITRD_PROGS).stamp: $(BUILD)/user/linux/lx_exec $(BUILD)/user/linux/lx_musl \
 		$(BUILD)/user/linux/lx_musl_dyn $(BUILD)/user/linux/lx_glibc_dyn \
 		$(BUILD)/user/linux/lx_badinterp $(BUILD)/user/linux/lx_glibc \
-		/lib/ld-musl-x86_64.so.1 $(INITRD_GLIBC) /bin/busybox iso/iso.mk
+		/lib/ld-musl-x86_64.so.1 $(INITRD_GLIBC) iso/iso.mk
 	@echo "  INSTALL $(INITRD_PROGS)"
 	$(Q)rm -rf $(INITRD_PROGS) && mkdir -p $(INITRD_PROGS)/bin $(INITRD_PROGS)/lib64 \
 		$(INITRD_PROGS)/lib/x86_64-linux-gnu
 	$(Q)cp $(filter $(BUILD)/%,$^) $(INITRD_PROGS)/bin/
-	$(Q)cp -L /bin/busybox $(INITRD_PROGS)/bin/
 	$(Q)cp -L /lib/ld-musl-x86_64.so.1 $(INITRD_PROGS)/lib/
 	$(Q)cp -L $(INITRD_GLIBC) $(INITRD_PROGS)/lib/x86_64-linux-gnu/
 	$(Q)ln -s /lib/x86_64-linux-gnu/ld-linux-x86-64.so.2 $(INITRD_PROGS)/lib64/

@@ -107,6 +107,13 @@ long sys_fsync(const struct syscall_args *a)
 	return fget(a->a0) ? 0 : -EBADF;
 }
 
+/* sync: the same, for every file (Linux's sync(2) never fails); busybox's poweroff, sync. */
+long sys_sync(const struct syscall_args *a)
+{
+	(void)a;
+	return 0;
+}
+
 /*
  * chown (Linux's chown_ok/chgrp_ok): root (CAP_CHOWN) sets anything; the
  * owner may only set the group to its own fsgid.  -1 leaves an id alone.

@@ -1,7 +1,7 @@
 /*
  * The fd calls (Linux 6.6 numbers and errnos): read, write, pread64,
  * pwrite64, readv, writev, open, openat, close, lseek, dup, dup2, dup3,
- * fcntl, pipe, pipe2.  Files are moved in CHUNK-byte pieces through a kernel
+ * fcntl, pipe, pipe2, sendfile.  Files are moved in CHUNK-byte pieces through a kernel
  * buffer, so every user pointer goes through copy_from_user/copy_to_user.
  */
 #include "kernel/fs/pipe.h"
@@ -152,6 +152,67 @@ long sys_pread64(const struct syscall_args *a)
 long sys_pwrite64(const struct syscall_args *a)
 {
 	return do_positioned(a, true);
+}
+
+/*
+ * sendfile(out_fd, in_fd, offset, count), after Linux 6.6's do_sendfile and
+ * do_splice_direct: EBADF unless in is open for reading and out for
+ * writing, EINVAL for an O_APPEND out or a negative offset, at most
+ * MAX_RW_COUNT bytes; with an offset the file position stays and *offset
+ * moves, without one the position moves.  Here in must be a file with a
+ * position (regular, /proc): others give EINVAL, and busybox's cat, the
+ * caller that matters, then falls back to read and write.
+ */
+long sys_sendfile(const struct syscall_args *a)
+{
+	struct file *out = fget(a->a0), *in = fget(a->a1);
+	size_t count = a->a3, done = 0;
+	uint64_t saved = 0;
+	char buf[CHUNK];
+	int64_t off;
+	long rc = 0;
+
+	if (!in || !out || (in->f_flags & O_ACCMODE) == O_WRONLY ||
+	    (out->f_flags & O_ACCMODE) == O_RDONLY)
+		return -EBADF;
+	if (!in->ops->read || !out->ops->write || !seekable(in) || (out->f_flags & O_APPEND))
+		return -EINVAL;
+	if (a->a2) {
+		if (copy_from_user(&off, a->a2, sizeof(off)))
+			return -EFAULT;
+		if (off < 0)
+			return -EINVAL;
+		saved = in->pos;
+		in->pos = (uint64_t)off;
+	}
+	if (count > MAX_RW)
+		count = MAX_RW;
+	while (done < count) {
+		size_t n = count - done < CHUNK ? count - done : CHUNK;
+		long got = in->ops->read(in, buf, n), w;
+
+		if (got <= 0) {
+			rc = got;
+			break;
+		}
+		w = out->ops->write(out, buf, (size_t)got);
+		/* What was read but not written goes back to the input. */
+		in->pos -= (uint64_t)(got - (w > 0 ? w : 0));
+		if (w < 0) {
+			rc = w;
+			break;
+		}
+		done += (size_t)w;
+		if (w < got)
+			break;
+	}
+	if (a->a2) {
+		off = (int64_t)in->pos;
+		in->pos = saved;
+		if (copy_to_user(a->a2, &off, sizeof(off)))
+			return -EFAULT;
+	}
+	return done ? (long)done : rc;
 }
 
 struct iovec {

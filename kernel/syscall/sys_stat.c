@@ -297,6 +297,35 @@ static struct ktermios tty_termios = {
 };
 static int tty_pgrp = 1;
 
+/*
+ * Linux 6.6's tiocspgrp: ESRCH unless some task still holds the number
+ * (find_vpid: as a pid, a process group or a session id, zombies
+ * included), EPERM unless that group is in the caller's session
+ * (session_of_pgrp).  A pipeline's shell sets the first process's group as
+ * the foreground one after that process may have exited, as a zombie.
+ */
+static long tiocspgrp(int pgrp)
+{
+	const struct task_struct *holder = 0, *member = 0;
+
+	for (int i = 0; i < NR_TASKS; i++) {
+		const struct task_struct *t = &tasks[i];
+
+		if (t->state == TASK_UNUSED)
+			continue;
+		if (t->pgid == pgrp && !member)
+			member = t;
+		if (t->pid == pgrp || t->pgid == pgrp || t->sid == pgrp)
+			holder = t;
+	}
+	if (!holder)
+		return -ESRCH;
+	if ((member ? member : holder)->sid != current->sid)
+		return -EPERM;
+	tty_pgrp = pgrp;
+	return 0;
+}
+
 long sys_ioctl(const struct syscall_args *a)
 {
 	struct file *f = fget(a->a0);
@@ -324,10 +353,7 @@ long sys_ioctl(const struct syscall_args *a)
 			return -EFAULT;
 		if (pgrp < 0)
 			return -EINVAL;
-		if (!find_task_by_pid(pgrp))
-			return -ESRCH;
-		tty_pgrp = pgrp;
-		return 0;
+		return tiocspgrp(pgrp);
 	default:
 		return -ENOTTY;
 	}

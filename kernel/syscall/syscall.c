@@ -151,6 +151,9 @@ static const struct {
 	{__NR_rt_sigsuspend, sys_rt_sigsuspend},
 	{__NR_rt_sigpending, sys_rt_sigpending},
 	{__NR_rt_sigtimedwait, sys_rt_sigtimedwait},
+	/* What busybox's cat and poweroff call (issue 15, branch userland). */
+	{__NR_sendfile, sys_sendfile},
+	{__NR_sync, sys_sync},
 };
 
 #define X86_EFLAGS_CF	0x000001

@@ -146,6 +146,8 @@ long sys_ppoll(const struct syscall_args *a);
 long sys_select(const struct syscall_args *a);
 long sys_pselect6(const struct syscall_args *a);
 long sys_waitid(const struct syscall_args *a);
+long sys_sendfile(const struct syscall_args *a);
+long sys_sync(const struct syscall_args *a);
 /* A Linux x86_64 system call's name, "" when not in the table (the warning's). */
 const char *syscall_name(uint64_t nr);
 

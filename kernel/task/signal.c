@@ -30,7 +30,21 @@ static bool sig_ignored(const struct task_struct *t, int sig)
 	return sig_handler_ignored(t, sig);
 }
 
-int send_sig_info(int sig, const struct ksiginfo *info, struct task_struct *t)
+/*
+ * Linux 6.6's sig_task_ignored for the global init (SIGNAL_UNKILLABLE):
+ * pid 1 takes no SIGKILL or SIGSTOP and no signal whose action is the
+ * default, so `kill 1` or busybox's `poweroff` (SIGUSR2 to init, for
+ * busybox init) cannot end the run.  A fault still kills it: Linux's
+ * force_sig_info_to_task clears SIGNAL_UNKILLABLE for a fault signal.
+ */
+static bool init_unkillable(const struct task_struct *t, int sig, bool force)
+{
+	if (t->pid != 1 || force)
+		return false;
+	return sig == SIGKILL || sig == SIGSTOP || t->sigaction[sig - 1].handler == SIG_DFL_HANDLER;
+}
+
+static int __send_sig_info(int sig, const struct ksiginfo *info, struct task_struct *t, bool force)
 {
 	struct ksiginfo *slot;
 
@@ -39,7 +53,7 @@ int send_sig_info(int sig, const struct ksiginfo *info, struct task_struct *t)
 	/* A zombie or a kernel context takes no signal (Linux: no sighand left). */
 	if (t->state == TASK_UNUSED || t->state == TASK_ZOMBIE || t->kthread || !t->mm)
 		return 0;
-	if (sig_ignored(t, sig))
+	if (sig_ignored(t, sig) || init_unkillable(t, sig, force))
 		return 0;
 	slot = &t->siginfo[sig - 1];
 	/* Linux's legacy_queue: a standard signal already pending is not queued twice. */
@@ -57,6 +71,11 @@ int send_sig_info(int sig, const struct ksiginfo *info, struct task_struct *t)
 	if (signal_pending(t) && t->state == TASK_INTERRUPTIBLE && t->sig_wakeable)
 		wake_up_process(t);
 	return 0;
+}
+
+int send_sig_info(int sig, const struct ksiginfo *info, struct task_struct *t)
+{
+	return __send_sig_info(sig, info, t, false);
 }
 
 int send_sig(int sig, struct task_struct *t)
@@ -90,7 +109,7 @@ static void force_sig_info(int sig, const struct ksiginfo *info)
 		if (blocked)
 			t->sigmask &= ~sigmask(sig);
 	}
-	send_sig_info(sig, info, t);
+	__send_sig_info(sig, info, t, true);
 }
 
 void force_sig_fault(int sig, int code, uint64_t addr)

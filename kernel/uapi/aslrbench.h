@@ -38,6 +38,8 @@
 #define __NR_wait4	   61
 #define __NR_fcntl	   72
 #define __NR_fsync	   74
+#define __NR_sendfile	   40
+#define __NR_sync	   162
 #define __NR_fdatasync	   75
 #define __NR_truncate	   76
 #define __NR_ftruncate	   77

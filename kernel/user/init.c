@@ -1,7 +1,7 @@
 /*
  * init (pid 1): asks the kernel for the job the command line names.
  *
- * In mode=shell it runs the shell and, as a real init does, reaps every
+ * In mode=shell it runs busybox's sh (/bin/sh) and, as a real init does, reaps every
  * child it is given: the shell and the orphans reparented to it, which
  * would otherwise stay zombies holding a task slot and a kernel stack.
  *
@@ -45,12 +45,22 @@ int main(int argc, char **argv)
 	}
 	rc = syscall0(__NR_aslrbench_job);
 	if (rc == 1) { /* mode=shell: run the shell, power off when it ends */
-		long pid = spawn("sh", 0);
+		/*
+		 * busybox's ash as a login shell (-sh reads /etc/profile).  As
+		 * sysvinit and busybox init do, init first leads a session and
+		 * process group of its own (Linux's pid 1 starts in 0's): the
+		 * console's foreground group (1) is then the shell's, which
+		 * ash's job control checks before it takes the terminal.
+		 */
+		char *sh_argv[] = {"-sh", 0};
+		long pid;
 
+		syscall0(__NR_setsid);
+		pid = spawn("/bin/sh", sh_argv);
 		if (pid > 0)
 			reap_until(pid);
 		else
-			printf("init: cannot start sh (%ld)\n", pid);
+			printf("init: cannot start /bin/sh (%ld)\n", pid);
 		syscall6(__NR_reboot, LINUX_REBOOT_MAGIC1, LINUX_REBOOT_MAGIC2,
 			 LINUX_REBOOT_CMD_POWER_OFF, 0, 0, 0);
 	}

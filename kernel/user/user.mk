@@ -1,6 +1,6 @@
 # kernel/user/: the built-in ring-3 programs, static PIE executables linked
 # into the kernel image through build/user/progtab.asm.
-USER_PROGS := init t_fork t_sched t_fault t_canary t_efault t_sleep t_nop b_proc sh t_procfs t_park t_layout lab \
+USER_PROGS := init t_fork t_sched t_fault t_canary t_efault t_sleep t_nop b_proc t_procfs t_park t_layout lab \
 	t_reliab fuzz t_failnth t_vfs
 USER_CFLAGS := -std=gnu11 -O2 -g -ffreestanding -fno-builtin -nostdlib -fPIE -fno-plt \
 	-fvisibility=hidden -fno-stack-protector -fno-tree-loop-distribute-patterns \
