@@ -61,6 +61,7 @@ include rng/rng.mk
 include bench/bench.mk
 include kernel/kernel.mk
 include boot/boot.mk
+include paxtest/paxtest.mk
 include iso/iso.mk
 include tests/tests.mk
 
