@@ -151,6 +151,8 @@ static const struct {
 	{__NR_rt_sigsuspend, sys_rt_sigsuspend},
 	{__NR_rt_sigpending, sys_rt_sigpending},
 	{__NR_rt_sigtimedwait, sys_rt_sigtimedwait},
+	/* paxtest (issue 15, branch paxtest). */
+	{__NR_utimensat, sys_utimensat},
 };
 
 #define X86_EFLAGS_CF	0x000001
