@@ -53,6 +53,8 @@ help:
 	@echo '  format             clang-format every C source and header'
 	@echo '  clean              remove build/'
 	@echo '  report             the results store as one HTML comparison (build/report/compare.html)'
+	@echo '  paxtest            Debian'"'"'s paxtest in the kernel: anonymous mappings, rva 2/0, both profiles (~10 min; build/paxtest/paxtest.md)'
+	@echo '  paxtest-full       paxtest blackhat for every variant, profile and rva (a day under TCG; build/paxtest-full/)'
 	@echo '  help               this list'
 
 include kernel/flags.mk
@@ -62,6 +64,7 @@ include bench/bench.mk
 include kernel/kernel.mk
 include boot/boot.mk
 include userland/userland.mk
+include paxtest/paxtest.mk
 include iso/iso.mk
 include tests/tests.mk
 

@@ -44,6 +44,7 @@ packages=(
 	console-setup-linux                     # the screen console's font (Terminus)
 	socat util-linux e2fsprogs              # serial capture and USB writer tests
 	musl-tools busybox-static               # Linux programs the kernel runs unchanged (issue 14)
+	paxtest                                 # Debian's paxtest in the image (issue 15, paxtest/)
 )
 
 missing=()

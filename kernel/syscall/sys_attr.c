@@ -1,11 +1,13 @@
 /*
  * A file's attributes (Linux 6.6 numbers and errnos): chmod, fchmod,
  * fchmodat, chown, fchown, lchown, fchownat, truncate, ftruncate, and
- * fsync/fdatasync (nothing to write back on a ramfs).  Only ramfs inodes
- * change: elsewhere (/proc) the answer is EPERM, or EINVAL for truncate.
+ * fsync/fdatasync (nothing to write back on a ramfs), utimensat.  Only
+ * ramfs inodes change: elsewhere (/proc) the answer is EPERM, or EINVAL for
+ * truncate.
  */
 #include "kernel/fs/vfs.h"
 #include "kernel/lib/errno.h"
+#include "kernel/mm/uaccess.h"
 #include "kernel/syscall/fs_common.h"
 #include "kernel/syscall/syscall.h"
 #include "kernel/task/task.h"
@@ -184,4 +186,86 @@ long sys_fchown(const struct syscall_args *a)
 	if (!f || !f->inode)
 		return -EBADF;
 	return chown_inode(f->inode, (uint32_t)a->a1, (uint32_t)a->a2);
+}
+
+/*
+ * utimensat, as Linux 2.6.29's fs/utimes.c (busybox touch needs it; paxtest
+ * touches its log): times NULL or both UTIME_NOW set both to now and need
+ * the owner, CAP_FOWNER or write permission (EACCES); explicit times need
+ * the owner or CAP_FOWNER (EPERM, inode_change_ok); both UTIME_OMIT return
+ * 0 before the path is looked at; a path of NULL with a dirfd is futimens.
+ * The inodes keep seconds only.
+ */
+#define UTIME_NOW  ((1L << 30) - 1L)
+#define UTIME_OMIT ((1L << 30) - 2L)
+
+struct timespec_ut {
+	int64_t tv_sec, tv_nsec;
+};
+
+static bool nsec_valid(int64_t nsec)
+{
+	return nsec == UTIME_OMIT || nsec == UTIME_NOW || (nsec >= 0 && nsec <= 999999999);
+}
+
+static long utimes_inode(struct inode *ino, const struct timespec_ut *t)
+{
+	bool owner = current->cred.fsuid == ino->uid ||
+		     (current->cred.cap_effective & (1ULL << CAP_FOWNER));
+	int64_t now = vfs_now();
+
+	if (t && t[0].tv_nsec == UTIME_NOW && t[1].tv_nsec == UTIME_NOW)
+		t = 0;
+	if (!t && !owner && inode_permission(ino, MAY_WRITE))
+		return -EACCES;
+	if (t && !owner)
+		return -EPERM;
+	if (!ino->ramfs)
+		return -EPERM;
+	if (!t || t[0].tv_nsec != UTIME_OMIT)
+		ino->atime = (!t || t[0].tv_nsec == UTIME_NOW) ? now : t[0].tv_sec;
+	if (!t || t[1].tv_nsec != UTIME_OMIT)
+		ino->mtime = (!t || t[1].tv_nsec == UTIME_NOW) ? now : t[1].tv_sec;
+	ino->ctime = now;
+	return 0;
+}
+
+long sys_utimensat(const struct syscall_args *a)
+{
+	int dirfd = (int)a->a0, flags = (int)a->a3;
+	struct timespec_ut t[2], *tp = 0;
+	char *path = path_buf(0);
+	struct inode *start, *ino;
+	long rc;
+
+	if (a->a2) {
+		if (copy_from_user(t, a->a2, sizeof(t)))
+			return -EFAULT;
+		if (t[0].tv_nsec == UTIME_OMIT && t[1].tv_nsec == UTIME_OMIT)
+			return 0;
+		if (!nsec_valid(t[0].tv_nsec) || !nsec_valid(t[1].tv_nsec))
+			return -EINVAL;
+		tp = t;
+	}
+	if (flags & ~AT_SYMLINK_NOFOLLOW)
+		return -EINVAL;
+	if (!a->a1 && dirfd != AT_FDCWD) {
+		struct file *f = fget((uint64_t)(int64_t)dirfd);
+
+		if (flags)
+			return -EINVAL;
+		if (!f || !f->inode)
+			return -EBADF;
+		return utimes_inode(f->inode, tp);
+	}
+	if ((rc = getname(path, a->a1)) < 0)
+		return rc;
+	if ((rc = at_start(dirfd, path, &start)))
+		return rc;
+	if ((rc = path_lookup(start, path, (flags & AT_SYMLINK_NOFOLLOW) ? 0 : LOOKUP_FOLLOW,
+			      &ino)))
+		return rc;
+	rc = utimes_inode(ino, tp);
+	iput(ino);
+	return rc;
 }

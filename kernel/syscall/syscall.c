@@ -154,6 +154,8 @@ static const struct {
 	/* What busybox's cat and poweroff call (issue 15, branch userland). */
 	{__NR_sendfile, sys_sendfile},
 	{__NR_sync, sys_sync},
+	/* paxtest (issue 15, branch paxtest). */
+	{__NR_utimensat, sys_utimensat},
 };
 
 #define X86_EFLAGS_CF	0x000001

@@ -138,6 +138,8 @@ long sys_pause(const struct syscall_args *a);
 long sys_rt_sigsuspend(const struct syscall_args *a);
 long sys_rt_sigpending(const struct syscall_args *a);
 long sys_rt_sigtimedwait(const struct syscall_args *a);
+/* paxtest (issue 15, branch paxtest). */
+long sys_utimensat(const struct syscall_args *a);
 long sys_setgid(const struct syscall_args *a);
 long sys_getgroups(const struct syscall_args *a);
 /* poll/select and waitid (branch poll): sys_poll.c, sys_select.c, sys_waitid.c. */

@@ -138,6 +138,8 @@
 #define __NR_sigaltstack     131
 #define __NR_tkill	     200
 #define __NR_tgkill	     234
+/* paxtest (issue 15, branch paxtest). */
+#define __NR_utimensat 280
 /* aslrbench's own calls, above Linux's range. */
 #define __NR_spawn	    500 /* spawn(name, argv): start a built-in program */
 #define __NR_aslrbench_job  501 /* init: run the job the command line asks for */

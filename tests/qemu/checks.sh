@@ -48,3 +48,13 @@ check_stat_28_30_leak() {
 	*) pass "qemu/$boot: init's startstack, kstkesp, kstkeip leak: $got" ;;
 	esac
 }
+
+# paxtest (issue 15): every paxtest record has the contract's fields, and each
+# ARG, TEST=RESULT with '_' for a space in TEST, names a test whose record has
+# that result (paxtest/paxtest.py check; RESULT bits>=N: N or more bits).
+check_paxtest() {
+	local out="$logs/qemu-$boot-paxtest.log" wants=() a
+	for a in "$@"; do wants+=("${a//_/ }"); done
+	paxtest/paxtest.py check "${boot_logs[0]}" "${wants[@]}" >"$out" 2>&1
+	tap_suite paxtest "$out" $?
+}
