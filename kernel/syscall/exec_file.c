@@ -281,3 +281,24 @@ long spawn_file(const char *filename, char **ptrs, int room, int argc, int envc)
 	exec_release(&c);
 	return rc;
 }
+
+/* spawn_prog's argv and path: static, the kernel is not preemptible. */
+static char *prog_ptrs[EXEC_PTRS_MAX];
+static char prog_path[PATH_MAX];
+
+long spawn_prog(const char *name, int argc, char *const argv[])
+{
+	const char *dir = !strcmp(name, "init") ? "/sbin/" : "/bin/";
+	size_t n = strlen(name), d = strlen(dir);
+
+	if (argc < 1 || argc > EXEC_PTRS_MAX || !n)
+		return -EINVAL;
+	if (find_char(name, '/'))
+		d = 0;
+	if (d + n >= sizeof(prog_path))
+		return -ENAMETOOLONG;
+	memcpy(prog_path, dir, d);
+	memcpy(prog_path + d, name, n + 1);
+	memcpy(prog_ptrs, argv, (size_t)argc * sizeof(*prog_ptrs));
+	return spawn_file(prog_path, prog_ptrs, EXEC_PTRS_MAX, argc, 0);
+}

@@ -9,6 +9,7 @@
 #include "kernel/arch/traps.h"
 #include "kernel/lib/errno.h"
 #include "kernel/lib/string.h"
+#include "kernel/syscall/exec_file.h"
 #include "kernel/task/binfmt_elf.h"
 #include "kernel/task/process.h"
 #include "kernel/task/programs.h"
@@ -17,7 +18,7 @@
 static long run(int argc, char **argv)
 {
 	int status = 0;
-	long pid = do_spawn(argv[0], argc, argv), rc;
+	long pid = spawn_prog(argv[0], argc, argv), rc;
 
 	if (pid < 0)
 		return pid;

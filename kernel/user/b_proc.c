@@ -2,7 +2,7 @@
  * Times process operations from ring 3, as a user (or lmbench's lat_proc)
  * would see them:  b_proc cpuid|lfence ENSEMBLES SAMPLES fork|spawn
  *   fork   fork(); the child exits at once; wait4
- *   spawn  spawn("t_nop"); wait4
+ *   spawn  spawn("/bin/t_nop"); wait4
  * with the serialised TSC reads of common/tsc.h around each, plus as many
  * empty measurements (the floor).  Raw samples go to the kernel.
  */
@@ -26,7 +26,7 @@ static uint64_t t_stop(int lfence)
 static long once(int spawn_it)
 {
 	int status;
-	long pid = spawn_it ? spawn("t_nop", 0) : fork();
+	long pid = spawn_it ? spawn("/bin/t_nop", 0) : fork();
 
 	if (pid == 0)
 		exit(0);

@@ -338,7 +338,7 @@ static int attack(const char *strategy, long hz)
 	}
 	if (!strcmp(strategy, "state-replay")) {
 		/* The latest layout we can observe is our own newest child's. */
-		long pid = spawn("lab", (char *const[]){"lab", "report", 0});
+		long pid = spawn("/bin/lab", (char *const[]){"lab", "report", 0});
 
 		if (pid > 0)
 			wait4((int)pid, &status, 0, 0);

@@ -35,7 +35,7 @@ int main(int argc, char **argv)
 		expect("getrandom", getrandom((void *)p, 16, 0));
 		expect("nanosleep", nanosleep(p, 0));
 		expect("spawn name", spawn(p, 0));
-		expect("spawn argv", spawn("t_efault", (char *const *)p));
+		expect("spawn argv", spawn("/bin/t_efault", (char *const *)p));
 		expect("clock_gettime", syscall2(__NR_clock_gettime, 1, p));
 		expect("getresuid", syscall3(__NR_getresuid, p, p, p));
 		expect("prctl(PR_GET_NAME)", syscall2(__NR_prctl, 16, p));
@@ -48,7 +48,7 @@ int main(int argc, char **argv)
 		while (wait4(-1, &status, WNOHANG, 0) > 0)
 			;
 	}
-	expect("spawn argv string", spawn("t_efault", argv_bad));
+	expect("spawn argv string", spawn("/bin/t_efault", argv_bad));
 	expect("getrandom into rodata", getrandom((void *)ro, 16, 0));
 	expect("write spanning into unmapped", write(1, (const char *)0x1000 - 8, 16));
 	/* The status pointer is checked after the child is reaped, as in Linux. */

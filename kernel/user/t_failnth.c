@@ -78,14 +78,14 @@ static long op_fork(void)
 
 static long op_spawn(void)
 {
-	return wait_child(spawn("t_nop", 0));
+	return wait_child(spawn("/bin/t_nop", 0));
 }
 
 static long op_execve(void)
 {
 	char *argv[] = {"t_nop", 0};
 
-	return syscall3(__NR_execve, "t_nop", argv, 0); /* on success t_nop exits 0 */
+	return syscall3(__NR_execve, "/bin/t_nop", argv, 0); /* on success t_nop exits 0 */
 }
 
 static long op_mmap(void)

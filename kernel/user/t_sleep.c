@@ -1,5 +1,5 @@
 /* Sleeps for argv[1] milliseconds (default 200), then exits 0. */
-#include "kernel/user/lib/ulib.h"
+#include "kernel/user/aslrbench_user.h"
 
 int main(int argc, char **argv)
 {

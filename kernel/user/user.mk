@@ -1,7 +1,11 @@
-# kernel/user/: the built-in ring-3 programs, static PIE executables linked
-# into the kernel image through build/user/progtab.asm.
-USER_PROGS := init t_fork t_sched t_fault t_canary t_efault t_sleep t_nop b_proc sh t_procfs t_park t_layout lab \
+# kernel/user/: the project's ring-3 programs.  Those of ASLRBENCH_PROGS are
+# static-pie musl executables installed in the initramfs (/sbin/init, the
+# others /bin/NAME: see ASLRBENCH_INITRD below); the rest (USER_PROGS) are
+# still built on the hand-written libc (kernel/user/lib/) and linked into
+# the kernel image through build/user/progtab.asm.
+USER_PROGS := t_fork t_efault b_proc sh t_procfs lab \
 	t_reliab fuzz t_failnth t_vfs
+ASLRBENCH_PROGS := init t_nop t_sleep t_park t_canary t_fault t_layout t_sched
 USER_CFLAGS := -std=gnu11 -O2 -g -ffreestanding -fno-builtin -nostdlib -fPIE -fno-plt \
 	-fvisibility=hidden -fno-stack-protector -fno-tree-loop-distribute-patterns \
 	-Wall -Wextra -Werror -I.
@@ -148,3 +152,28 @@ $(BUILD)/user/linux/lx_glibc_dyn: tests/linux/lx_test.c
 	@mkdir -p $(@D)
 	@echo "  GLIBCC  $@"
 	$(Q)gcc -fPIE -pie $(LINUX_CFLAGS) -o $@ $<
+
+# The project's programs on musl: static PIE (the ASLR suites draw an
+# exe base only for ET_DYN programs), linked by hand as lx_musl_pie is.
+# They include kernel/user/aslrbench_user.h (musl's headers, the kernel's
+# own calls through syscall(2)); stripped, no hand-written code beneath.
+ASLRBENCH_CFLAGS := -std=gnu11 -O2 -Wall -Wextra -Werror -I. -fPIE
+$(BUILD)/user/musl/%: kernel/user/%.c kernel/user/aslrbench_user.h kernel/uapi/aslrbench.h
+	@mkdir -p $(@D)
+	@echo "  MUSLCC  $@"
+	$(Q)musl-gcc -static-pie -nostartfiles -s $(ASLRBENCH_CFLAGS) \
+	  -Wl,-static,-pie,--no-dynamic-linker,-z,text,-z,noexecstack -o $@ $(MUSL_LIB)/rcrt1.o \
+	  $(MUSL_LIB)/crti.o $$(gcc -print-file-name=crtbeginS.o) $(filter %.c,$^) \
+	  $$(gcc -print-file-name=crtendS.o) $(MUSL_LIB)/crtn.o
+
+# Their staging directory, packed into the initramfs (iso/iso.mk INITRD_DIRS):
+# /sbin/init (where Linux looks for init first) and /bin/NAME for the others;
+# the kernel's jobs spawn them by these paths (aslrbench_prog_path).
+ASLRBENCH_INITRD := $(BUILD)/initrd-aslrbench
+$(ASLRBENCH_INITRD).stamp: $(ASLRBENCH_PROGS:%=$(BUILD)/user/musl/%) kernel/user/user.mk
+	@echo "  INSTALL $(ASLRBENCH_INITRD)"
+	$(Q)rm -rf $(ASLRBENCH_INITRD) && mkdir -p $(ASLRBENCH_INITRD)/bin $(ASLRBENCH_INITRD)/sbin
+	$(Q)for p in $(ASLRBENCH_PROGS); do \
+	  d=bin; [ $$p = init ] && d=sbin; install -m 755 $(BUILD)/user/musl/$$p $(ASLRBENCH_INITRD)/$$d/$$p; done
+	$(Q)touch $@
+$(BUILD)/initrd.cpio: $(ASLRBENCH_INITRD).stamp
