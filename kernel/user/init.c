@@ -36,7 +36,7 @@ int main(int argc, char **argv)
 		syscall(__NR_prctl, PR_SET_CHILD_SUBREAPER, 1);
 		pid = spawn(argv[2], argv + 2);
 		if (pid < 0) {
-			printf("init: cannot start %s (%ld)\n", argv[2], (long)-errno);
+			printf("init: cannot start %s (%ld)\n", argv[2], pid);
 			return 255;
 		}
 		return (int)reap_until(pid);
@@ -50,7 +50,7 @@ int main(int argc, char **argv)
 		if (pid > 0)
 			reap_until(pid);
 		else
-			printf("init: cannot start sh (%ld)\n", (long)-errno);
+			printf("init: cannot start sh (%ld)\n", pid);
 		syscall(__NR_reboot, LINUX_REBOOT_MAGIC1, LINUX_REBOOT_MAGIC2,
 			LINUX_REBOOT_CMD_POWER_OFF);
 	}

@@ -3,9 +3,9 @@
 # others /bin/NAME: see ASLRBENCH_INITRD below); the rest (USER_PROGS) are
 # still built on the hand-written libc (kernel/user/lib/) and linked into
 # the kernel image through build/user/progtab.asm.
-USER_PROGS := t_fork t_efault b_proc sh t_procfs lab \
-	t_reliab fuzz t_failnth t_vfs
-ASLRBENCH_PROGS := init t_nop t_sleep t_park t_canary t_fault t_layout t_sched
+USER_PROGS := sh
+ASLRBENCH_PROGS := init t_nop t_sleep t_park t_canary t_fault t_layout t_sched t_fork t_efault \
+	b_proc t_procfs lab t_reliab fuzz t_failnth t_vfs
 USER_CFLAGS := -std=gnu11 -O2 -g -ffreestanding -fno-builtin -nostdlib -fPIE -fno-plt \
 	-fvisibility=hidden -fno-stack-protector -fno-tree-loop-distribute-patterns \
 	-Wall -Wextra -Werror -I.
@@ -127,8 +127,8 @@ $(BUILD)/user/progtab.o: $(BUILD)/user/progtab.asm $(USER_PROGS:%=$(BUILD)/user/
 	$(Q)$(NASM) -f elf64 -o $@ $<
 
 # The fuzzer is two files: its generator links into it.
-$(BUILD)/user/fuzz.elf: $(BUILD)/user/fuzz_gen.o
-$(BUILD)/user/fuzz.o $(BUILD)/user/fuzz_gen.o: kernel/user/fuzz.h
+$(BUILD)/user/musl/fuzz: kernel/user/fuzz_gen.c kernel/user/fuzz.h
+$(BUILD)/user/musl/b_proc: common/tsc.h
 
 # lx_exec (tests/linux/lx_exec.c): execve from files, #! scripts, the exec
 # errors.  It runs from the initramfs (/bin/lx_exec, see iso/iso.mk), not
