@@ -11,11 +11,13 @@
  * ETXTBSY (no deny_write_access: a write to a running program's file shows in
  * the pages it has not touched yet, as with any private file mapping).
  *
- * Built-in programs: a path the file system does not have (ENOENT) that is
- * a built-in's name, bare ("t_nop") or as "/bin/NAME", runs the built-in
- * (kernel/user/, tests/linux/), as before exec from files existed; a real
- * file of that path always wins.  Built-ins have no file: no
- * /proc/<pid>/exe, and they cannot carry a PT_INTERP.
+ * Programs by name: a bare NAME ("t_nop") the cwd does not have is
+ * /bin/NAME, where the initramfs installs the project's programs
+ * (kernel/user/) and the Linux test programs (tests/linux/); not Linux's
+ * execve, which walks a bare name from the cwd only: it keeps what a name
+ * meant when the programs were built into the kernel.  The one built-in left,
+ * sh (until busybox's sh replaces it), is run when neither exists, bare or
+ * as "/bin/sh"; it has no file: no /proc/<pid>/exe, and no PT_INTERP.
  *
  * #! (binfmt_script, 2.6.29 rules): the first line of at most
  * BINPRM_BUF_SIZE - 1 bytes, trailing blanks cut, names the interpreter and
@@ -63,10 +65,24 @@ static const struct user_program *builtin_of(const char *path)
 	return find_program(path);
 }
 
+/* open_exec's walk; a bare NAME the cwd does not have is looked up as /bin/NAME. */
+static int lookup_exec(const char *path, struct inode **ino)
+{
+	static char bin[PATH_MAX];
+	size_t n = strlen(path);
+	int rc = path_lookup(0, path, LOOKUP_FOLLOW, ino);
+
+	if (rc != -ENOENT || find_char(path, '/') || 5 + n >= sizeof(bin))
+		return rc;
+	memcpy(bin, "/bin/", 5);
+	memcpy(bin + 5, path, n + 1);
+	return path_lookup(0, bin, LOOKUP_FOLLOW, ino);
+}
+
 static int open_exec(const char *path, struct inode **ino, struct exec_file *f)
 {
 	const struct user_program *prog;
-	int rc = path_lookup(0, path, LOOKUP_FOLLOW, ino);
+	int rc = lookup_exec(path, ino);
 
 	*f = (struct exec_file){0, 0, false, 0, 0, 0};
 	if (rc == -ENOENT && (prog = builtin_of(path))) {
