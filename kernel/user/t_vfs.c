@@ -14,6 +14,10 @@
  */
 #include "kernel/user/aslrbench_user.h"
 
+#ifndef T_VFS_SELF
+#define T_VFS_SELF "/bin/t_vfs" /* the cloexec check re-executes this program */
+#endif
+
 static int failures;
 static char base[64];
 
@@ -384,7 +388,7 @@ static void fds(void)
 
 		snprintf(a, sizeof(a), "%ld", fa);
 		snprintf(b, sizeof(b), "%ld", fb);
-		sys(__NR_execve, "/bin/t_vfs", argv, envp);
+		sys(__NR_execve, T_VFS_SELF, argv, envp);
 		exit(99);
 	}
 	{
