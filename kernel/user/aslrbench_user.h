@@ -37,6 +37,9 @@
  * test through sys() rather than through libc wrappers that may pick
  * another system call (musl's stat is fstatat, its nanosleep
  * clock_nanosleep on some configurations) or check arguments themselves.
+ * All of them go through the one syscall instruction of musl's syscall(),
+ * so every task asleep in a sys() shows the same user RIP in
+ * /proc/PID/stat, which the attack lab's proc-leak strategy relies on.
  */
 static inline long aslrbench_sysret(long r)
 {
