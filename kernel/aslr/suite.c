@@ -57,6 +57,7 @@
 #include "kernel/mm/pmm.h"
 #include "kernel/mm/vmm.h"
 #include "kernel/random/random.h"
+#include "kernel/syscall/exec_file.h"
 #include "kernel/task/process.h"
 
 #define ASLR_DEFAULT_SAMPLES 1000
@@ -90,7 +91,7 @@ long aslr_spawn_layout(const char *prog, struct aslr_layout *out)
 	struct task_struct *t;
 	bool found;
 	int status;
-	long pid = do_spawn(prog, 1, argv);
+	long pid = spawn_prog(prog, 1, argv);
 
 	if (pid < 0)
 		return pid;

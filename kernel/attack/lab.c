@@ -38,6 +38,7 @@
 #include "kernel/mm/uaccess.h"
 #include "kernel/random/random.h"
 #include "kernel/security/ptrace.h"
+#include "kernel/syscall/exec_file.h"
 #include "kernel/task/process.h"
 #include "kernel/task/sched.h"
 #include "kernel/task/signal.h"
@@ -96,7 +97,7 @@ long sys_aslrbench_lab(const struct syscall_args *a)
 
 static long spawn_as(const char *const *argv, int argc, uint32_t uid)
 {
-	long pid = do_spawn(argv[0], argc, (char *const *)argv);
+	long pid = spawn_prog(argv[0], argc, (char *const *)argv);
 	struct task_struct *t;
 
 	if (pid < 0 || !uid)

@@ -32,6 +32,7 @@
 #include "kernel/mm/uaccess.h"
 #include "kernel/mm/vmm.h"
 #include "kernel/random/random.h"
+#include "kernel/syscall/exec_file.h"
 #include "kernel/task/process.h"
 #include "kernel/syscall/syscall.h"
 
@@ -125,7 +126,7 @@ static int run_measurer(const char *prog, const char *target, uint32_t n)
 	ksnprintf(e, sizeof(e), "%u", PROC_ENSEMBLES);
 	ksnprintf(s, sizeof(s), "%u", n / PROC_ENSEMBLES);
 	submitted_n[0] = submitted_n[1] = 0;
-	pid = do_spawn(prog, target ? 5 : 4, argv);
+	pid = spawn_prog(prog, target ? 5 : 4, argv);
 	if (pid < 0 || do_wait((int)pid, 0, &status, 0, 0) < 0)
 		return -1;
 	return (status == 0 && submitted_n[0] == n && submitted_n[1] == n) ? 0 : -1;

@@ -29,6 +29,7 @@
 #include "kernel/fs/proc/proc.h"
 #include "kernel/fs/tty.h"
 #include "kernel/arch/machine_exit.h"
+#include "kernel/syscall/exec_file.h"
 #include "kernel/task/process.h"
 #include "kernel/task/sched.h"
 #include "kernel/task/task.h"
@@ -118,7 +119,7 @@ static void start_init(void)
 	idle_task.dumpable = 1;
 	for (int fd = 0; fd < 3; fd++)
 		idle_task.files[fd] = console_file();
-	pid = boot_cmdline.init[0] ? start_init_path() : do_spawn("init", 1, argv);
+	pid = boot_cmdline.init[0] ? start_init_path() : spawn_prog("init", 1, argv);
 	if (pid != 1) {
 		kprintf("aslrbench: cannot start init (%ld)\n", pid);
 		machine_exit(EXIT_PANIC);

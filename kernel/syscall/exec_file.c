@@ -11,11 +11,13 @@
  * ETXTBSY (no deny_write_access: a write to a running program's file shows in
  * the pages it has not touched yet, as with any private file mapping).
  *
- * Built-in programs: a path the file system does not have (ENOENT) that is
- * a built-in's name, bare ("t_nop") or as "/bin/NAME", runs the built-in
- * (kernel/user/, tests/linux/), as before exec from files existed; a real
- * file of that path always wins.  Built-ins have no file: no
- * /proc/<pid>/exe, and they cannot carry a PT_INTERP.
+ * Programs by name: a bare NAME ("t_nop") the cwd does not have is
+ * /bin/NAME, where the initramfs installs the project's programs
+ * (kernel/user/) and the Linux test programs (tests/linux/); not Linux's
+ * execve, which walks a bare name from the cwd only: it keeps what a name
+ * meant when the programs were built into the kernel.  The one built-in left,
+ * sh (until busybox's sh replaces it), is run when neither exists, bare or
+ * as "/bin/sh"; it has no file: no /proc/<pid>/exe, and no PT_INTERP.
  *
  * #! (binfmt_script, 2.6.29 rules): the first line of at most
  * BINPRM_BUF_SIZE - 1 bytes, trailing blanks cut, names the interpreter and
@@ -63,10 +65,24 @@ static const struct user_program *builtin_of(const char *path)
 	return find_program(path);
 }
 
+/* open_exec's walk; a bare NAME the cwd does not have is looked up as /bin/NAME. */
+static int lookup_exec(const char *path, struct inode **ino)
+{
+	static char bin[PATH_MAX];
+	size_t n = strlen(path);
+	int rc = path_lookup(0, path, LOOKUP_FOLLOW, ino);
+
+	if (rc != -ENOENT || find_char(path, '/') || 5 + n >= sizeof(bin))
+		return rc;
+	memcpy(bin, "/bin/", 5);
+	memcpy(bin + 5, path, n + 1);
+	return path_lookup(0, bin, LOOKUP_FOLLOW, ino);
+}
+
 static int open_exec(const char *path, struct inode **ino, struct exec_file *f)
 {
 	const struct user_program *prog;
-	int rc = path_lookup(0, path, LOOKUP_FOLLOW, ino);
+	int rc = lookup_exec(path, ino);
 
 	*f = (struct exec_file){0, 0, false, 0, 0, 0};
 	if (rc == -ENOENT && (prog = builtin_of(path))) {
@@ -280,4 +296,25 @@ long spawn_file(const char *filename, char **ptrs, int room, int argc, int envc)
 	rc = do_spawn_req(&c.req);
 	exec_release(&c);
 	return rc;
+}
+
+/* spawn_prog's argv and path: static, the kernel is not preemptible. */
+static char *prog_ptrs[EXEC_PTRS_MAX];
+static char prog_path[PATH_MAX];
+
+long spawn_prog(const char *name, int argc, char *const argv[])
+{
+	const char *dir = !strcmp(name, "init") ? "/sbin/" : "/bin/";
+	size_t n = strlen(name), d = strlen(dir);
+
+	if (argc < 1 || argc > EXEC_PTRS_MAX || !n)
+		return -EINVAL;
+	if (find_char(name, '/'))
+		d = 0;
+	if (d + n >= sizeof(prog_path))
+		return -ENAMETOOLONG;
+	memcpy(prog_path, dir, d);
+	memcpy(prog_path + d, name, n + 1);
+	memcpy(prog_ptrs, argv, (size_t)argc * sizeof(*prog_ptrs));
+	return spawn_file(prog_path, prog_ptrs, EXEC_PTRS_MAX, argc, 0);
 }

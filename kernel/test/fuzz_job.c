@@ -31,6 +31,7 @@
 #include "kernel/mm/mm.h"
 #include "kernel/mm/pmm.h"
 #include "kernel/random/random.h"
+#include "kernel/syscall/exec_file.h"
 #include "kernel/task/process.h"
 #include "kernel/task/sched.h"
 #include "kernel/syscall/syscall.h"
@@ -258,7 +259,7 @@ static enum fail run_program(uint64_t pseed, int only, uint64_t ncalls, uint64_t
 			continue;
 		ksnprintf(seeds[p], sizeof(seeds[p]), "%lx", proc_seed(pseed, p));
 		ksnprintf(uidstr[p], sizeof(uidstr[p]), "%u", uids[p]);
-		pids[p] = do_spawn("fuzz", list ? 7 : 6, argv);
+		pids[p] = spawn_prog("fuzz", list ? 7 : 6, argv);
 		if (pids[p] < 0)
 			kprintf("fuzz: cannot spawn the fuzzer (%ld)\n", pids[p]);
 	}

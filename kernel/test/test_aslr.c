@@ -17,6 +17,7 @@
 #include "kernel/mm/mm.h"
 #include "kernel/mm/pmm.h"
 #include "kernel/random/random.h"
+#include "kernel/syscall/exec_file.h"
 #include "kernel/task/process.h"
 #include "kernel/task/sched.h"
 #include "kernel/test/ktest.h"
@@ -313,7 +314,7 @@ static enum ktest_result aslr_fork_inherits(struct ktest_ctx *t)
 	if (rng_select("chacha20-batched"))
 		return ktest_skip(t, "chacha20-batched unavailable");
 	randomize_va_space = 2;
-	pid = do_spawn("t_layout", 1, argv);
+	pid = spawn_prog("t_layout", 1, argv);
 	if (pid < 0)
 		return restore(&s, ktest_fail(t, "spawn t_layout: %ld", pid));
 	parent = find_task_by_pid((int)pid);

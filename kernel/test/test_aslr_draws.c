@@ -26,6 +26,7 @@
 #include "kernel/mm/mm.h"
 #include "kernel/mm/pmm.h"
 #include "kernel/random/random.h"
+#include "kernel/syscall/exec_file.h"
 #include "kernel/task/process.h"
 #include "kernel/task/task.h"
 #include "kernel/test/ktest.h"
@@ -189,7 +190,7 @@ static enum ktest_result aslr_draw_order(struct ktest_ctx *t)
 		memcpy(secret, md4_2630_keydata()->secret, sizeof(secret));
 		md4_2630_get_hash(hash);
 		re_cycles = cycle_count;
-		pid = do_spawn("t_nop", 1, argv);
+		pid = spawn_prog("t_nop", 1, argv);
 		c = pid > 0 ? find_task_by_pid((int)pid) : 0;
 		if (!c || !c->mm) {
 			res = ktest_fail(t, "spawn: %ld", pid);

@@ -7,17 +7,18 @@
  */
 #include "boot/elf64.h"
 #include "kernel/arch/traps.h"
+#include "kernel/fs/vfs.h"
 #include "kernel/lib/errno.h"
 #include "kernel/lib/string.h"
+#include "kernel/syscall/exec_file.h"
 #include "kernel/task/binfmt_elf.h"
 #include "kernel/task/process.h"
-#include "kernel/task/programs.h"
 #include "kernel/test/ktest.h"
 
 static long run(int argc, char **argv)
 {
 	int status = 0;
-	long pid = do_spawn(argv[0], argc, argv), rc;
+	long pid = spawn_prog(argv[0], argc, argv), rc;
 
 	if (pid < 0)
 		return pid;
@@ -37,7 +38,7 @@ static enum ktest_result expect_status(struct ktest_ctx *t, int argc, char **arg
 
 static enum ktest_result linux_musl_static(struct ktest_ctx *t)
 {
-	char *argv[] = {"lx_musl"};
+	char *argv[] = {"/bin/lx_musl"};
 
 	return expect_status(t, 1, argv, W_EXITCODE(0));
 }
@@ -45,7 +46,7 @@ KTEST(linux_musl_static);
 
 static enum ktest_result linux_musl_static_pie(struct ktest_ctx *t)
 {
-	char *argv[] = {"lx_musl_pie"};
+	char *argv[] = {"/bin/lx_musl_pie"};
 
 	return expect_status(t, 1, argv, W_EXITCODE(0));
 }
@@ -53,7 +54,7 @@ KTEST(linux_musl_static_pie);
 
 static enum ktest_result linux_glibc_static(struct ktest_ctx *t)
 {
-	char *argv[] = {"lx_glibc"};
+	char *argv[] = {"/bin/lx_glibc"};
 
 	return expect_status(t, 1, argv, W_EXITCODE(0));
 }
@@ -61,7 +62,7 @@ KTEST(linux_glibc_static);
 
 static enum ktest_result linux_glibc_static_pie(struct ktest_ctx *t)
 {
-	char *argv[] = {"lx_glibc_pie"};
+	char *argv[] = {"/bin/lx_glibc_pie"};
 
 	return expect_status(t, 1, argv, W_EXITCODE(0));
 }
@@ -129,32 +130,16 @@ static enum ktest_result linux_busybox(struct ktest_ctx *t)
 }
 KTEST(linux_busybox);
 
-/*
- * A real dynamic program (musl-gcc -pie) from the built-in table: there is
- * no file to name an interpreter from, so ENOEXEC and the kernel runs on.
- * From the initramfs (/bin/lx_musl_dyn) it runs: test_exec.c.
- */
-static enum ktest_result linux_dynamic_refused(struct ktest_ctx *t)
-{
-	char *argv[] = {"lx_musl_dyn"};
-	long rc = do_spawn(argv[0], 1, argv);
-
-	if (rc != -ENOEXEC)
-		return ktest_fail(t, "spawn lx_musl_dyn: %ld, want -ENOEXEC", rc);
-	return KTEST_PASS;
-}
-KTEST(linux_dynamic_refused);
-
 /* A corrupted copy of lx_musl's headers; the segments stay in the original. */
 static uint8_t bad[4096] __attribute__((aligned(8)));
 
-static int check_copy(const struct user_program *p, void (*corrupt)(Elf64_Ehdr *eh))
+static int check_copy(const uint8_t *image, uint64_t size, void (*corrupt)(Elf64_Ehdr *eh))
 {
 	struct elf_info ei;
 
-	memcpy(bad, p->image, sizeof(bad));
+	memcpy(bad, image, sizeof(bad));
 	corrupt((Elf64_Ehdr *)bad);
-	return elf_check(bad, p->size, "corrupt-test", &ei);
+	return elf_check(bad, size, "corrupt-test", &ei);
 }
 
 static Elf64_Phdr *load_n(Elf64_Ehdr *eh, int n)
@@ -229,19 +214,28 @@ static enum ktest_result linux_elf_checks(struct ktest_ctx *t)
 		{"overlapping segments", c_overlap},
 		{"PT_INTERP", c_interp},
 	};
-	const struct user_program *p = find_program("lx_musl");
+	struct inode *ino;
 	struct elf_info ei;
+	const uint8_t *image;
+	uint64_t size;
+	enum ktest_result r = KTEST_PASS;
 
-	if (!p || p->size < sizeof(bad))
-		return ktest_fail(t, "lx_musl is not built in");
-	if (elf_check(p->image, p->size, "lx_musl", &ei))
-		return ktest_fail(t, "the intact image fails the checks");
-	for (unsigned i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-		int rc = check_copy(p, cases[i].corrupt);
+	if (path_lookup(0, "/bin/lx_musl", LOOKUP_FOLLOW, &ino))
+		return ktest_fail(t, "no /bin/lx_musl in the initramfs");
+	image = (const uint8_t *)ino->ram.data;
+	size = ino->size;
+	if (!ino->ramfs || size < sizeof(bad))
+		r = ktest_fail(t, "/bin/lx_musl is not a ramfs file of %u bytes or more",
+			       (unsigned)sizeof(bad));
+	else if (elf_check(image, size, "lx_musl", &ei))
+		r = ktest_fail(t, "the intact image fails the checks");
+	for (unsigned i = 0; r == KTEST_PASS && i < sizeof(cases) / sizeof(cases[0]); i++) {
+		int rc = check_copy(image, size, cases[i].corrupt);
 
 		if (rc != -ENOEXEC)
-			return ktest_fail(t, "%s: %d, want -ENOEXEC", cases[i].what, rc);
+			r = ktest_fail(t, "%s: %d, want -ENOEXEC", cases[i].what, rc);
 	}
-	return KTEST_PASS;
+	iput(ino);
+	return r;
 }
 KTEST(linux_elf_checks);

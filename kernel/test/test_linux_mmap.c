@@ -4,6 +4,7 @@
  * any, are on the console).  tests/sh/linux-abi.sh proves each check on the
  * host Linux.
  */
+#include "kernel/syscall/exec_file.h"
 #include "kernel/task/process.h"
 #include "kernel/test/ktest.h"
 
@@ -11,7 +12,7 @@ static enum ktest_result run_lx_mmap(struct ktest_ctx *t, char *name)
 {
 	char *argv[] = {name};
 	int status = 0;
-	long pid = do_spawn(name, 1, argv), rc;
+	long pid = spawn_prog(name, 1, argv), rc;
 
 	if (pid < 0)
 		return ktest_fail(t, "spawn %s: %ld", name, pid);

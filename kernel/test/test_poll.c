@@ -8,6 +8,7 @@
  */
 #include "kernel/arch/timer.h"
 #include "kernel/mm/pmm.h"
+#include "kernel/syscall/exec_file.h"
 #include "kernel/task/process.h"
 #include "kernel/task/sched.h"
 #include "kernel/test/ktest.h"
@@ -15,7 +16,7 @@
 static long run(int argc, char **argv)
 {
 	int status = 0;
-	long pid = do_spawn(argv[0], argc, argv), rc;
+	long pid = spawn_prog(argv[0], argc, argv), rc;
 
 	if (pid < 0)
 		return pid;
@@ -54,7 +55,7 @@ static void nap(void)
 static struct task_struct *park(void)
 {
 	char *argv[] = {"t_park"};
-	long pid = do_spawn("t_park", 1, argv);
+	long pid = spawn_prog("t_park", 1, argv);
 	struct task_struct *p = pid > 0 ? find_task_by_pid((int)pid) : 0;
 
 	for (int i = 0; p && i < 1000 && !(p->state == TASK_INTERRUPTIBLE && p->wchan); i++)

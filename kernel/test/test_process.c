@@ -7,6 +7,7 @@
 #include "kernel/lib/string.h"
 #include "kernel/mm/pmm.h"
 #include "kernel/random/random.h"
+#include "kernel/syscall/exec_file.h"
 #include "kernel/task/process.h"
 #include "kernel/task/sched.h"
 #include "kernel/test/ktest.h"
@@ -15,7 +16,7 @@
 static long run(int argc, char **argv)
 {
 	int status = 0;
-	long pid = do_spawn(argv[0], argc, argv), rc;
+	long pid = spawn_prog(argv[0], argc, argv), rc;
 
 	if (pid < 0)
 		return pid;
@@ -75,7 +76,7 @@ static enum ktest_result canary_per_task(struct ktest_ctx *t)
 
 	if (!rng_current()->secure)
 		return ktest_skip(t, "rng=%s is not a secure variant", rng_current()->name);
-	pid = do_spawn("t_fork", 3, argv);
+	pid = spawn_prog("t_fork", 3, argv);
 	if (pid < 0)
 		return ktest_fail(t, "spawn: %ld", pid);
 	sleep_ms(100);
@@ -103,8 +104,8 @@ static enum ktest_result canary_smash(struct ktest_ctx *t)
 	int st1 = -1, st2 = -1;
 	long p1, p2;
 
-	p2 = do_spawn("t_sleep", 2, sibling);
-	p1 = do_spawn("t_canary", 1, victim);
+	p2 = spawn_prog("t_sleep", 2, sibling);
+	p1 = spawn_prog("t_canary", 1, victim);
 	if (p1 < 0 || p2 < 0)
 		return ktest_fail(t, "spawn failed: %ld %ld", p1, p2);
 	do_wait((int)p1, 0, &st1, 0, 0);

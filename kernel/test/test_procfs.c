@@ -6,6 +6,7 @@
 #include "kernel/fs/proc/internal.h"
 #include "kernel/lib/string.h"
 #include "kernel/lib/vsprintf.h"
+#include "kernel/syscall/exec_file.h"
 #include "kernel/task/process.h"
 #include "kernel/task/sched.h"
 #include "kernel/security/ptrace.h"
@@ -24,7 +25,7 @@ static const struct ptrace_case_ids uid1000 = {1000, 1000, 1000, 1000, 1000, 100
 static long run_as(const struct ptrace_case_ids *ids, int dumpable, int argc, char **argv)
 {
 	int status = 0;
-	long pid = do_spawn(argv[0], argc, argv);
+	long pid = spawn_prog(argv[0], argc, argv);
 	struct task_struct *t;
 
 	if (pid < 0)
@@ -45,7 +46,7 @@ static void nap(void)
 static long park(void)
 {
 	char *argv[] = {"t_park"};
-	long pid = do_spawn("t_park", 1, argv);
+	long pid = spawn_prog("t_park", 1, argv);
 	struct task_struct *t = pid > 0 ? find_task_by_pid((int)pid) : 0;
 
 	for (int i = 0; t && i < 1000 && !(t->state == TASK_INTERRUPTIBLE && t->wchan); i++)
@@ -120,7 +121,7 @@ KTEST(proc_bad_input);
 static struct task_struct *make_target(const struct ptrace_case *c)
 {
 	char *nop[] = {"t_nop"};
-	long pid = c->target_zombie ? do_spawn("t_nop", 1, nop) : park();
+	long pid = c->target_zombie ? spawn_prog("t_nop", 1, nop) : park();
 	struct task_struct *tt;
 
 	if (pid < 0)

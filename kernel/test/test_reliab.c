@@ -7,6 +7,7 @@
 #include "kernel/lib/string.h"
 #include "kernel/mm/layout.h"
 #include "kernel/mm/pmm.h"
+#include "kernel/syscall/exec_file.h"
 #include "kernel/task/process.h"
 #include "kernel/task/sched.h"
 #include "kernel/test/ktest.h"
@@ -14,7 +15,7 @@
 static long run(int argc, char **argv)
 {
 	int status = 0;
-	long pid = do_spawn(argv[0], argc, argv), rc;
+	long pid = spawn_prog(argv[0], argc, argv), rc;
 
 	if (pid < 0)
 		return pid;
@@ -54,7 +55,7 @@ KTEST(reliab_nt);
 static enum ktest_result bad_frame(struct ktest_ctx *t, uint64_t rip, uint64_t ss)
 {
 	char *argv[] = {"t_nop"};
-	long pid = do_spawn("t_nop", 1, argv);
+	long pid = spawn_prog("t_nop", 1, argv);
 	struct task_struct *p = pid > 0 ? find_task_by_pid((int)pid) : 0;
 	int status = 0;
 
@@ -117,7 +118,7 @@ KTEST(reliab_errno);
 /* init's shell-mode loop, as a subreaper: it reaps the orphans it is handed. */
 static enum ktest_result reliab_orphan_reap(struct ktest_ctx *t)
 {
-	char *argv[] = {"init", "reap", "t_reliab", "orphans", "5"};
+	char *argv[] = {"init", "reap", "/bin/t_reliab", "orphans", "5"};
 	int tasks = nr_tasks_in_use();
 	long st = run(5, argv);
 

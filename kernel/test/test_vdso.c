@@ -15,6 +15,7 @@
 #include "kernel/mm/pmm.h"
 #include "kernel/mm/vdso.h"
 #include "kernel/mm/vmm.h"
+#include "kernel/syscall/exec_file.h"
 #include "kernel/task/process.h"
 #include "kernel/task/task.h"
 #include "kernel/test/ktest.h"
@@ -26,7 +27,7 @@ static enum ktest_result run_ok(struct ktest_ctx *t, const char *prog)
 {
 	char *argv[] = {(char *)prog};
 	int status = -1;
-	long pid = do_spawn(prog, 1, argv);
+	long pid = spawn_prog(prog, 1, argv);
 
 	if (pid < 0)
 		return ktest_fail(t, "spawn %s: %ld", prog, pid);
@@ -55,7 +56,7 @@ struct vdso_seen {
 static long spawn_seen(struct ktest_ctx *t, struct vdso_seen *s)
 {
 	char *argv[] = {"t_nop"};
-	long pid = do_spawn("t_nop", 1, argv), bad = 0;
+	long pid = spawn_prog("t_nop", 1, argv), bad = 0;
 	struct task_struct *p;
 	uint64_t fl = 0, fl2 = 0;
 	int status;
@@ -160,7 +161,7 @@ KTEST(linux_vdso_exec);
 static enum ktest_result linux_vdso_cow(struct ktest_ctx *t)
 {
 	char *argv[] = {"t_nop"};
-	long pid = do_spawn("t_nop", 1, argv);
+	long pid = spawn_prog("t_nop", 1, argv);
 	struct task_struct *p = pid > 0 ? find_task_by_pid((int)pid) : 0;
 	enum ktest_result r = KTEST_PASS;
 	uint64_t shared = 0, own = 0, fl;

@@ -10,6 +10,7 @@
 #include "kernel/lib/string.h"
 #include "kernel/lib/vsprintf.h"
 #include "kernel/mm/pmm.h"
+#include "kernel/syscall/exec_file.h"
 #include "kernel/task/process.h"
 #include "kernel/task/task.h"
 #include "kernel/test/ktest.h"
@@ -17,7 +18,7 @@
 static long run(uint32_t uid, int argc, char **argv)
 {
 	int status = 0;
-	long pid = do_spawn(argv[0], argc, argv);
+	long pid = spawn_prog(argv[0], argc, argv);
 	struct task_struct *t;
 
 	if (pid < 0)

@@ -2,12 +2,12 @@
  * Times process operations from ring 3, as a user (or lmbench's lat_proc)
  * would see them:  b_proc cpuid|lfence ENSEMBLES SAMPLES fork|spawn
  *   fork   fork(); the child exits at once; wait4
- *   spawn  spawn("t_nop"); wait4
+ *   spawn  spawn("/bin/t_nop"); wait4
  * with the serialised TSC reads of common/tsc.h around each, plus as many
  * empty measurements (the floor).  Raw samples go to the kernel.
  */
 #include "common/tsc.h"
-#include "kernel/user/lib/ulib.h"
+#include "kernel/user/aslrbench_user.h"
 
 #define MAX_N 4096
 
@@ -26,13 +26,13 @@ static uint64_t t_stop(int lfence)
 static long once(int spawn_it)
 {
 	int status;
-	long pid = spawn_it ? spawn("t_nop", 0) : fork();
+	long pid = spawn_it ? spawn("/bin/t_nop", 0) : sys(__NR_fork);
 
 	if (pid == 0)
 		exit(0);
 	if (pid < 0)
 		return pid;
-	return wait4((int)pid, &status, 0, 0) == pid && status == 0 ? 0 : -1;
+	return sys(__NR_wait4, (int)pid, &status, 0, 0) == pid && status == 0 ? 0 : -1;
 }
 
 int main(int argc, char **argv)
@@ -68,7 +68,7 @@ int main(int argc, char **argv)
 
 		timed[i] = t1 - t0 > 0xffffffffULL ? 0xffffffffu : (uint32_t)(t1 - t0);
 	}
-	if (syscall3(__NR_bench_submit, 0, floor_s, n) || syscall3(__NR_bench_submit, 1, timed, n))
+	if (sys(__NR_bench_submit, 0, floor_s, n) || sys(__NR_bench_submit, 1, timed, n))
 		return 1;
 	return 0;
 }

@@ -126,7 +126,7 @@ static void list_call(uint64_t idx, const struct call *c, uint64_t flags, long r
 		n += snprintf(line + n, sizeof(line) - (size_t)n, ", RFLAGS |= 0x%lx", flags);
 	if (n > 0 && (size_t)n < sizeof(line) - 5) {
 		memcpy(line + n, " */\n", 5);
-		write(1, line, (size_t)n + 4);
+		sys(__NR_write, 1, line, (size_t)n + 4);
 	}
 }
 
@@ -158,8 +158,8 @@ static void check_creds(uint64_t idx)
 {
 	uint32_t r = 0, e = 0, s = 0;
 
-	syscall3(__NR_getresuid, &r, &e, &s);
-	if (unpriv && (!r || !e || !s || !syscall0(__NR_geteuid))) {
+	sys(__NR_getresuid, &r, &e, &s);
+	if (unpriv && (!r || !e || !s || !sys(__NR_geteuid))) {
 		printf("fuzz: FAIL privilege: seed %lx call %lu: uid 1000 became %u/%u/%u\n", seed0,
 		       idx, r, e, s);
 		exit(EXIT_PRIV);
@@ -279,7 +279,7 @@ static void run(uint64_t ncalls, uint64_t from)
 		flags = below(16) ? 0 : fl[below(4)];
 		if (i < from || skipped(i))
 			continue;
-		syscall2(__NR_fuzz_note, seed0, i);
+		sys(__NR_fuzz_note, seed0, i);
 		if (c.nr == __NR_rt_sigreturn)
 			ret = sigreturn_in_child(c.a[0]);
 		else if ((uint32_t)c.nr == __NR_vfork ||
@@ -329,11 +329,11 @@ static void open_map_file(void)
 {
 	char path[48];
 
-	snprintf(path, sizeof(path), "/tmp/fuzz-map.%ld", (long)syscall0(__NR_getpid));
-	map_fd = (int)syscall3(__NR_open, path, O_CREAT | O_TRUNC | O_RDWR, 0600);
-	if (map_fd >= 0 && write(map_fd, scratch, 2 * 4096 + 2048) != 2 * 4096 + 2048)
+	snprintf(path, sizeof(path), "/tmp/fuzz-map.%ld", (long)sys(__NR_getpid));
+	map_fd = (int)sys(__NR_open, path, O_CREAT | O_TRUNC | O_RDWR, 0600);
+	if (map_fd >= 0 && sys(__NR_write, map_fd, scratch, 2 * 4096 + 2048) != 2 * 4096 + 2048)
 		printf("fuzz: short write to %s\n", path);
-	unlink(path);
+	sys(__NR_unlink, path);
 }
 
 int main(int argc, char **argv)
@@ -362,11 +362,11 @@ int main(int argc, char **argv)
 		 */
 		static const uint64_t ign[4] = {1, 0, 0, 0};
 
-		syscall6(__NR_rt_sigaction, 13, (long)ign, 0, 8, 0, 0);
+		sys(__NR_rt_sigaction, 13, (long)ign, 0, 8, 0, 0);
 	}
 	if (uid) {
-		syscall3(__NR_setresgid, uid, uid, uid);
-		syscall3(__NR_setresuid, uid, uid, uid);
+		sys(__NR_setresgid, uid, uid, uid);
+		sys(__NR_setresuid, uid, uid, uid);
 		unpriv = 1;
 		check_creds(0);
 	}
@@ -374,8 +374,8 @@ int main(int argc, char **argv)
 	 * A PROT_NONE page first (top-down, it lands highest), then the scratch
 	 * right below it: the guard can never be mapped again by a later mmap.
 	 */
-	guard = mmap_anon(4096, 0);
-	m = mmap_anon(SCRATCH_LEN, 3);
+	guard = sys(__NR_mmap, 0, 4096, 0, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	m = sys(__NR_mmap, 0, SCRATCH_LEN, 3, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	if (guard < 0 || m < 0 || (uint64_t)m + SCRATCH_LEN != (uint64_t)guard) {
 		printf("fuzz: no scratch mapping below a guard (%ld, %ld)\n", m, guard);
 		return 3;
@@ -386,7 +386,7 @@ int main(int argc, char **argv)
 		scratch[i] = (char)(i * 7);
 	open_map_file();
 	run(ncalls, from);
-	while (wait4(-1, &status, 0, 0) > 0)
+	while (sys(__NR_wait4, -1, &status, 0, 0) > 0)
 		;
 	return 0;
 }

@@ -2,7 +2,7 @@
 #ifndef USER_FUZZ_H
 #define USER_FUZZ_H
 
-#include "kernel/user/lib/ulib.h"
+#include "kernel/user/aslrbench_user.h"
 
 #define MAX_RES	    16
 #define CONSOLE_FDS 3
@@ -35,5 +35,6 @@ void add_res(uint64_t *v, int *n, uint64_t x);
 void gen_call(struct call *c, uint64_t idx);
 /* fuzz.c: where a forged rt_sigreturn frame may return to: exit(0) at once. */
 void fuzz_landing(void);
+int main(int argc, char **argv); /* own_memory: where our code is */
 
 #endif

@@ -74,7 +74,7 @@ static uint64_t gen_ptr(void)
 	case 7:
 		return pick_res(map_addr, nmap, (uint64_t)scratch) + below(8192);
 	case 8:
-		return (uint64_t)brk(0) - below(64);
+		return (uint64_t)(void *)sys(__NR_brk, 0) - below(64);
 	default:
 		return rnd();
 	}
@@ -535,7 +535,7 @@ void gen_call(struct call *c, uint64_t idx)
 		c->a[2] = gen_ptr();
 		break;
 	case __NR_brk: {
-		uint64_t cur = (uint64_t)brk(0);
+		uint64_t cur = (uint64_t)(void *)sys(__NR_brk, 0);
 		static const uint64_t d[] = {0, 4096, 1 << 20, 1ULL << 40, 11ULL << 40};
 
 		c->a[0] = below(4) ? cur + (below(2) ? d[below(5)] : -d[below(5)]) : gen_ptr();

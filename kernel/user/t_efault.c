@@ -3,7 +3,7 @@
  * user address, a non-canonical address and a read-only page where it
  * writes, must return -EFAULT (and the kernel must survive).
  */
-#include "kernel/user/lib/ulib.h"
+#include "kernel/user/aslrbench_user.h"
 
 static int failures;
 
@@ -29,34 +29,34 @@ int main(int argc, char **argv)
 	for (unsigned i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
 		const void *p = bad[i];
 
-		expect("write", write(1, p, 16));
-		expect("read", read(0, (void *)p, 16));
-		expect("open", open(p, 0));
-		expect("getrandom", getrandom((void *)p, 16, 0));
-		expect("nanosleep", nanosleep(p, 0));
+		expect("write", sys(__NR_write, 1, p, 16));
+		expect("read", sys(__NR_read, 0, (void *)p, 16));
+		expect("open", sys(__NR_open, p, 0));
+		expect("getrandom", sys(__NR_getrandom, (void *)p, 16, 0));
+		expect("nanosleep", sys(__NR_nanosleep, p, 0));
 		expect("spawn name", spawn(p, 0));
-		expect("spawn argv", spawn("t_efault", (char *const *)p));
-		expect("clock_gettime", syscall2(__NR_clock_gettime, 1, p));
-		expect("getresuid", syscall3(__NR_getresuid, p, p, p));
-		expect("prctl(PR_GET_NAME)", syscall2(__NR_prctl, 16, p));
-		expect("getdents_pids", syscall2(__NR_getdents_pids, p, 4));
+		expect("spawn argv", spawn("/bin/t_efault", (char *const *)p));
+		expect("clock_gettime", sys(__NR_clock_gettime, 1, p));
+		expect("getresuid", sys(__NR_getresuid, p, p, p));
+		expect("prctl(PR_GET_NAME)", sys(__NR_prctl, 16, p));
+		expect("getdents_pids", sys(__NR_getdents_pids, p, 4));
 		/* A child to reap, so the rusage pointer is really used. */
-		if (fork() == 0)
+		if (sys(__NR_fork) == 0)
 			exit(0);
 		sleep_ms(5);
-		expect("wait4 rusage", wait4(-1, &status, 0, (void *)p));
-		while (wait4(-1, &status, WNOHANG, 0) > 0)
+		expect("wait4 rusage", sys(__NR_wait4, -1, &status, 0, (void *)p));
+		while (sys(__NR_wait4, -1, &status, WNOHANG, 0) > 0)
 			;
 	}
-	expect("spawn argv string", spawn("t_efault", argv_bad));
-	expect("getrandom into rodata", getrandom((void *)ro, 16, 0));
-	expect("write spanning into unmapped", write(1, (const char *)0x1000 - 8, 16));
+	expect("spawn argv string", spawn("/bin/t_efault", argv_bad));
+	expect("getrandom into rodata", sys(__NR_getrandom, (void *)ro, 16, 0));
+	expect("write spanning into unmapped", sys(__NR_write, 1, (const char *)0x1000 - 8, 16));
 	/* The status pointer is checked after the child is reaped, as in Linux. */
-	if (fork() == 0)
+	if (sys(__NR_fork) == 0)
 		exit(0);
 	sleep_ms(20);
-	expect("wait4 status", wait4(-1, (int *)ro, 0, 0));
-	if (nanosleep(&ts, 0) != 0) {
+	expect("wait4 status", sys(__NR_wait4, -1, (int *)ro, 0, 0));
+	if (sys(__NR_nanosleep, &ts, 0) != 0) {
 		printf("t_efault: FAIL: a valid nanosleep failed\n");
 		failures++;
 	}

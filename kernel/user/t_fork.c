@@ -8,7 +8,7 @@
  *   t_fork leak N      N fork/exit/wait cycles
  * Exit status 0 means every check passed; a failure prints why.
  */
-#include "kernel/user/lib/ulib.h"
+#include "kernel/user/aslrbench_user.h"
 
 static int data_var = 7;
 static int bss_var;
@@ -22,18 +22,18 @@ static int fail(const char *what, long got)
 static int test_cow(void)
 {
 	volatile int stack_var = 11;
-	int *heap = brk(0), status = 0;
-	char *map = (char *)mmap_anon(8192, 3);
+	int *heap = (void *)sys(__NR_brk, 0), status = 0;
+	char *map = (char *)sys(__NR_mmap, 0, 8192, 3, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	long pid;
 
 	if ((long)map < 0)
 		return fail("mmap", (long)map);
-	if (brk((char *)heap + 4096) != (char *)heap + 4096)
+	if ((void *)sys(__NR_brk, (char *)heap + 4096) != (char *)heap + 4096)
 		return fail("brk", 0);
 	*heap = 5;
 	map[0] = 'p';
 	bss_var = 3;
-	pid = fork();
+	pid = sys(__NR_fork);
 	if (pid < 0)
 		return fail("fork", pid);
 	if (pid == 0) {
@@ -49,7 +49,7 @@ static int test_cow(void)
 			exit(11);
 		exit(0);
 	}
-	if (wait4((int)pid, &status, 0, 0) != pid)
+	if (sys(__NR_wait4, (int)pid, &status, 0, 0) != pid)
 		return fail("wait4", pid);
 	if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
 		return fail("child saw the wrong values", status);
@@ -65,32 +65,32 @@ static int test_exitcode(void)
 	int status;
 
 	for (unsigned i = 0; i < sizeof(codes) / sizeof(codes[0]); i++) {
-		long pid = fork();
+		long pid = sys(__NR_fork);
 
 		if (pid == 0)
 			exit(codes[i]);
 		if (pid < 0)
 			return fail("fork", pid);
-		if (wait4((int)pid, &status, 0, 0) != pid || !WIFEXITED(status) ||
+		if (sys(__NR_wait4, (int)pid, &status, 0, 0) != pid || !WIFEXITED(status) ||
 		    WEXITSTATUS(status) != codes[i])
 			return fail("exit code not returned", status);
 	}
-	if (wait4(-1, &status, 0, 0) != -ECHILD)
+	if (sys(__NR_wait4, -1, &status, 0, 0) != -ECHILD)
 		return fail("wait4 without children is not ECHILD", 0);
-	long pid = fork();
+	long pid = sys(__NR_fork);
 
 	if (pid == 0) {
 		sleep_ms(100);
 		exit(3);
 	}
-	if (wait4((int)pid, &status, WNOHANG, 0) != 0)
+	if (sys(__NR_wait4, (int)pid, &status, WNOHANG, 0) != 0)
 		return fail("WNOHANG on a running child did not return 0", 0);
-	if (wait4((int)pid + 1000, &status, 0, 0) != -ECHILD)
+	if (sys(__NR_wait4, (int)pid + 1000, &status, 0, 0) != -ECHILD)
 		return fail("wait4 for a non-child is not ECHILD", 0);
-	if (wait4((int)pid, &status, 0, 0) != pid || WEXITSTATUS(status) != 3)
+	if (sys(__NR_wait4, (int)pid, &status, 0, 0) != pid || WEXITSTATUS(status) != 3)
 		return fail("blocking wait4", status);
-	if (getppid() <= 0)
-		return fail("getppid", getppid());
+	if (sys(__NR_getppid) <= 0)
+		return fail("getppid", sys(__NR_getppid));
 	return 0;
 }
 
@@ -100,7 +100,7 @@ static int hold(int n, unsigned ms)
 	int status;
 
 	for (int i = 0; i < n; i++) {
-		long pid = fork();
+		long pid = sys(__NR_fork);
 
 		if (pid == 0) {
 			sleep_ms(ms);
@@ -109,7 +109,7 @@ static int hold(int n, unsigned ms)
 		if (pid < 0)
 			return fail("fork", pid);
 	}
-	while (wait4(-1, &status, 0, 0) > 0)
+	while (sys(__NR_wait4, -1, &status, 0, 0) > 0)
 		;
 	return 0;
 }
@@ -122,7 +122,7 @@ static long fork_until_failure(unsigned ms, int *made)
 
 	*made = 0;
 	for (;;) {
-		long pid = fork();
+		long pid = sys(__NR_fork);
 
 		if (pid == 0) {
 			sleep_ms(ms);
@@ -134,7 +134,7 @@ static long fork_until_failure(unsigned ms, int *made)
 		}
 		(*made)++;
 	}
-	while (wait4(-1, &status, 0, 0) > 0)
+	while (sys(__NR_wait4, -1, &status, 0, 0) > 0)
 		;
 	return err;
 }
@@ -161,13 +161,14 @@ static int test_leak(long n)
 {
 	for (long i = 0; i < n; i++) {
 		int status;
-		long pid = fork();
+		long pid = sys(__NR_fork);
 
 		if (pid == 0)
 			exit((int)(i & 0x7f));
 		if (pid < 0)
 			return fail("fork", pid);
-		if (wait4((int)pid, &status, 0, 0) != pid || WEXITSTATUS(status) != (i & 0x7f))
+		if (sys(__NR_wait4, (int)pid, &status, 0, 0) != pid ||
+		    WEXITSTATUS(status) != (i & 0x7f))
 			return fail("wait4", status);
 	}
 	return 0;

@@ -3,7 +3,7 @@
  * the parent's and the child's layouts (test aslr_fork_inherits: fork keeps
  * the parent's layout, only spawn re-randomises).  Exits 0 when the child did.
  */
-#include "kernel/user/lib/ulib.h"
+#include "kernel/user/aslrbench_user.h"
 
 int main(int argc, char **argv)
 {
@@ -14,14 +14,14 @@ int main(int argc, char **argv)
 	(void)argv;
 	pid = fork();
 	if (pid < 0) {
-		printf("t_layout: FAIL: fork (got %ld)\n", pid);
+		printf("t_layout: FAIL: fork (got %ld)\n", (long)-errno);
 		return 1;
 	}
 	if (pid == 0) {
 		sleep_ms(200);
-		exit(0);
+		_exit(0);
 	}
-	if (wait4((int)pid, &status, 0, 0) != pid || !WIFEXITED(status) || WEXITSTATUS(status))
+	if (waitpid((pid_t)pid, &status, 0) != pid || !WIFEXITED(status) || WEXITSTATUS(status))
 		return 2;
 	return 0;
 }

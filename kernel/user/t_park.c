@@ -1,9 +1,9 @@
 /* Sleeps in the kernel until the running test releases it (mode=test only), then exits 0. */
-#include "kernel/user/lib/ulib.h"
+#include "kernel/user/aslrbench_user.h"
 
 int main(int argc, char **argv)
 {
 	(void)argc;
 	(void)argv;
-	return syscall1(__NR_aslrbench_test, ASLRBENCH_TEST_PARK) == 0 ? 0 : 1;
+	return syscall(__NR_aslrbench_test, ASLRBENCH_TEST_PARK) == 0 ? 0 : 1;
 }

@@ -9,7 +9,7 @@
  *   t_procfs open PATH       exit status = the errno of open(PATH), 0 if it opens
  *   t_procfs listed PID      exit 0 if PID is in the /proc listing
  */
-#include "kernel/user/lib/ulib.h"
+#include "kernel/user/aslrbench_user.h"
 
 #define NFIELDS 44
 
@@ -70,22 +70,22 @@ static int test_format(void)
 	check(n > 0, "read /proc/self/stat", n);
 	/* 1-byte reads give the same bytes as one big read (snapshots differ only in time fields).
 	 */
-	fd = open("/proc/self/stat", 0);
-	while ((got = read((int)fd, one + k, 1)) == 1 && k < (long)sizeof(one) - 1)
+	fd = sys(__NR_open, "/proc/self/stat", 0);
+	while ((got = sys(__NR_read, (int)fd, one + k, 1)) == 1 && k < (long)sizeof(one) - 1)
 		k++;
 	check(got == 0, "1-byte reads end with 0 at EOF", got);
-	check(read((int)fd, one, 16) == 0, "read past EOF returns 0", 0);
-	check(read((int)fd, one, 0) == 0, "zero-length read returns 0", 0);
-	close((int)fd);
+	check(sys(__NR_read, (int)fd, one, 16) == 0, "read past EOF returns 0", 0);
+	check(sys(__NR_read, (int)fd, one, 0) == 0, "zero-length read returns 0", 0);
+	sys(__NR_close, (int)fd);
 	check(k > 0 && one[k - 1] == '\n', "1-byte reads return a whole line", k);
 	n = stat_fields(one, f); /* the byte-wise copy must parse the same way */
 	check(n == NFIELDS, "44 fields in the 1-byte copy", n);
 	n = stat_fields(buf, f);
 	check(n == NFIELDS, "44 fields", n);
-	check((long)num(f[0]) == getpid(), "field 1 is our pid", (long)num(f[0]));
+	check((long)num(f[0]) == sys(__NR_getpid), "field 1 is our pid", (long)num(f[0]));
 	check(!strcmp(f[1], "t_procfs"), "field 2 is (t_procfs)", 0);
 	check(f[2][0] == 'R', "state R while reading", f[2][0]);
-	check((long)num(f[3]) == getppid(), "field 4 is our parent", (long)num(f[3]));
+	check((long)num(f[3]) == sys(__NR_getppid), "field 4 is our parent", (long)num(f[3]));
 	sstack = num(f[27]);
 	esp = num(f[28]);
 	eip = num(f[29]);
@@ -129,13 +129,13 @@ static int is_numeric(const char *s)
 static int leak_fixed(void)
 {
 	int pids[64], others = 0;
-	long n = syscall2(__NR_getdents_pids, pids, 64);
+	long n = sys(__NR_getdents_pids, pids, 64);
 
 	for (long i = 0; i < n; i++) {
 		char path[40], buf[1024], *f[NFIELDS + 2];
 		long rc;
 
-		if (pids[i] == getpid())
+		if (pids[i] == sys(__NR_getpid))
 			continue;
 		snprintf(path, sizeof(path), "/proc/%d/stat", pids[i]);
 		if (read_file(path, buf, sizeof(buf)) <= 0 || stat_fields(buf, f) != NFIELDS)
@@ -149,10 +149,10 @@ static int leak_fixed(void)
 		rc = read_file(path, buf, sizeof(buf));
 		check(rc >= 0 && !is_numeric(buf), "wchan file shows no number", rc);
 		snprintf(path, sizeof(path), "/proc/%d/maps", pids[i]);
-		rc = open(path, 0);
+		rc = sys(__NR_open, path, 0);
 		check(rc == -EACCES, "maps of another task is EACCES", rc);
 		if (rc >= 0)
-			close((int)rc);
+			sys(__NR_close, (int)rc);
 	}
 	check(others > 0, "found other tasks to read", others);
 	return failures ? 1 : 0;
@@ -180,54 +180,56 @@ static int bad_input(void)
 	static const char ro[8] = "x";
 	long fd, rc;
 
-	check(open("/proc/99999/stat", 0) == -ENOENT, "nonexistent pid", 0);
-	check(open("/proc/12abc/stat", 0) == -ENOENT, "/proc/12abc/stat", 0);
-	check(open("/proc/012/stat", 0) == -ENOENT, "leading zero", 0);
-	check(open("/proc//stat", 0) == -ENOENT, "/proc//stat", 0);
+	check(sys(__NR_open, "/proc/99999/stat", 0) == -ENOENT, "nonexistent pid", 0);
+	check(sys(__NR_open, "/proc/12abc/stat", 0) == -ENOENT, "/proc/12abc/stat", 0);
+	check(sys(__NR_open, "/proc/012/stat", 0) == -ENOENT, "leading zero", 0);
+	check(sys(__NR_open, "/proc//stat", 0) == -ENOENT, "/proc//stat", 0);
 	/* The path walk is Linux's: "." and ".." resolve, a file with a trailing slash is ENOTDIR.
 	 */
-	fd = open("/proc/1/../1/stat", 0);
+	fd = sys(__NR_open, "/proc/1/../1/stat", 0);
 	check(fd >= 0, ".. component", fd);
-	close((int)fd);
-	fd = open("/proc/./1/stat", 0);
+	sys(__NR_close, (int)fd);
+	fd = sys(__NR_open, "/proc/./1/stat", 0);
 	check(fd >= 0, ". component", fd);
-	close((int)fd);
-	rc = open("/proc/1/stat/", 0);
+	sys(__NR_close, (int)fd);
+	rc = sys(__NR_open, "/proc/1/stat/", 0);
 	check(rc == -ENOTDIR, "trailing slash", rc);
-	check(open("/proc/1/nosuch", 0) == -ENOENT, "unknown file", 0);
-	check(open("/nosuch", 0) == -ENOENT, "outside /proc", 0);
+	check(sys(__NR_open, "/proc/1/nosuch", 0) == -ENOENT, "unknown file", 0);
+	check(sys(__NR_open, "/nosuch", 0) == -ENOENT, "outside /proc", 0);
 	/* A directory opens read-only (for getdents64); for writing it is EISDIR. */
-	rc = open("/proc/1", 1);
+	rc = sys(__NR_open, "/proc/1", 1);
 	check(rc == -EISDIR, "a directory for writing is EISDIR", rc);
-	rc = open("/proc/1\0/stat", 1);
+	rc = sys(__NR_open, "/proc/1\0/stat", 1);
 	check(rc == -EISDIR, "embedded NUL ends the path", rc);
 	memset(longpath, 'a', sizeof(longpath) - 1);
 	longpath[0] = '/';
 	longpath[sizeof(longpath) - 1] = '\0';
-	check(open(longpath, 0) == -ENAMETOOLONG, "path longer than the limit", 0);
-	check(open((const char *)0xffffffff80000000ULL, 0) == -EFAULT, "kernel pointer path", 0);
-	check(open("/proc/self/stat", 1) == -EACCES, "writing stat", 0);
-	fd = open("/proc/self/stat", 0);
-	check(read((int)fd, (void *)0xffffffff80000000ULL, 16) == -EFAULT, "read to kernel", 0);
-	check(read((int)fd, (void *)0x1000, 16) == -EFAULT, "read to unmapped", 0);
-	check(read((int)fd, (void *)ro, 4) == -EFAULT, "read into rodata", 0);
-	check(read((int)fd, buf, 1) == 1, "1-byte buffer", 0);
-	close((int)fd);
-	check(read((int)fd, buf, 1) == -9, "read after close is EBADF", 0);
-	fd = open("/proc/sys/kernel/randomize_va_space", 1);
-	if (syscall0(__NR_geteuid) == 0) {
-		check(write((int)fd, "7", 1) == -EINVAL, "randomize_va_space=7", 0);
-		close((int)fd);
-		fd = open("/proc/sys/kernel/rng_variant", 1);
-		check(write((int)fd, "md6", 3) == -EINVAL, "unknown variant", 0);
+	check(sys(__NR_open, longpath, 0) == -ENAMETOOLONG, "path longer than the limit", 0);
+	check(sys(__NR_open, (const char *)0xffffffff80000000ULL, 0) == -EFAULT,
+	      "kernel pointer path", 0);
+	check(sys(__NR_open, "/proc/self/stat", 1) == -EACCES, "writing stat", 0);
+	fd = sys(__NR_open, "/proc/self/stat", 0);
+	check(sys(__NR_read, (int)fd, (void *)0xffffffff80000000ULL, 16) == -EFAULT,
+	      "read to kernel", 0);
+	check(sys(__NR_read, (int)fd, (void *)0x1000, 16) == -EFAULT, "read to unmapped", 0);
+	check(sys(__NR_read, (int)fd, (void *)ro, 4) == -EFAULT, "read into rodata", 0);
+	check(sys(__NR_read, (int)fd, buf, 1) == 1, "1-byte buffer", 0);
+	sys(__NR_close, (int)fd);
+	check(sys(__NR_read, (int)fd, buf, 1) == -9, "read after close is EBADF", 0);
+	fd = sys(__NR_open, "/proc/sys/kernel/randomize_va_space", 1);
+	if (sys(__NR_geteuid) == 0) {
+		check(sys(__NR_write, (int)fd, "7", 1) == -EINVAL, "randomize_va_space=7", 0);
+		sys(__NR_close, (int)fd);
+		fd = sys(__NR_open, "/proc/sys/kernel/rng_variant", 1);
+		check(sys(__NR_write, (int)fd, "md6", 3) == -EINVAL, "unknown variant", 0);
 	} else {
 		/* 0644 and root's: the open itself is refused, as Linux's proc_sys_permission does.
 		 */
 		check(fd == -EACCES, "unprivileged sysctl open for writing", fd);
-		fd = open("/proc/sys/kernel/rng_variant", 1);
+		fd = sys(__NR_open, "/proc/sys/kernel/rng_variant", 1);
 		check(fd == -EACCES, "unprivileged rng_variant open for writing", fd);
 	}
-	close((int)fd);
+	sys(__NR_close, (int)fd);
 	rc = read_file("/proc/uptime", buf, sizeof(buf));
 	check(rc > 0 && buf[rc - 1] == '\n', "/proc/uptime", rc);
 	return failures ? 1 : 0;
@@ -248,19 +250,19 @@ int main(int argc, char **argv)
 		long rc;
 
 		snprintf(path, sizeof(path), "/proc/%s/maps", argv[2]);
-		rc = open(path, 0);
+		rc = sys(__NR_open, path, 0);
 		if (rc >= 0)
 			return 0;
 		return rc == -EACCES ? 1 : 2;
 	}
 	if (argc >= 3 && !strcmp(argv[1], "open")) { /* exit status: errno, 0 when it opens */
-		long rc = open(argv[2], 0);
+		long rc = sys(__NR_open, argv[2], 0);
 
 		return rc >= 0 ? 0 : (int)-rc;
 	}
 	if (argc >= 3 && !strcmp(argv[1], "listed")) { /* exit 0 when PID is in the listing */
 		int pids[64], want = (int)atol(argv[2]);
-		long n = syscall2(__NR_getdents_pids, pids, 64);
+		long n = sys(__NR_getdents_pids, pids, 64);
 
 		for (long i = 0; i < n; i++)
 			if (pids[i] == want)

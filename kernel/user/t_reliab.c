@@ -10,7 +10,7 @@
  *   t_reliab tidptr    the tid words (CLONE_*_SETTID, set_tid_address) in
  *                      read-only and kernel memory: not written
  */
-#include "kernel/user/lib/ulib.h"
+#include "kernel/user/aslrbench_user.h"
 
 #define EBADF	  9
 #define ESRCH	  3
@@ -43,16 +43,16 @@ static long yield_with_nt(void)
 static int nt(void)
 {
 	int status;
-	long pid = fork();
+	long pid = sys(__NR_fork);
 
 	if (pid == 0) { /* the other runnable task: yields and gets preempted */
 		for (int i = 0; i < 3000; i++)
-			sched_yield();
+			sys(__NR_sched_yield);
 		exit(0);
 	}
 	for (int i = 0; i < 3000; i++)
 		check("sched_yield with NT set", yield_with_nt(), 0);
-	check("wait4 sibling", wait4((int)pid, &status, 0, 0), pid);
+	check("wait4 sibling", sys(__NR_wait4, (int)pid, &status, 0, 0), pid);
 	check("sibling status", status, 0);
 	return failures;
 }
@@ -71,33 +71,33 @@ static void timed(const char *what, long got, long want, uint64_t t0)
 
 static int unmap(void)
 {
-	char *base = brk(0), *p;
+	char *base = (void *)sys(__NR_brk, 0), *p;
 	uint64_t t0;
 	long pid, m;
 	int status;
 
 	/* brk over 11 TiB (one VMA), touch both ends, shrink back: one walk. */
 	t0 = now_ns();
-	p = brk(base + 11 * TIB);
+	p = (void *)sys(__NR_brk, base + 11 * TIB);
 	timed("brk grow 11 TiB", (long)p, (long)(base + 11 * TIB), t0);
 	base[0] = 1;
 	base[11 * TIB - 1] = 1;
 	t0 = now_ns();
-	timed("brk shrink 11 TiB", (long)brk(base), (long)base, t0);
+	timed("brk shrink 11 TiB", (long)(void *)sys(__NR_brk, base), (long)base, t0);
 	/* An anonymous mapping, touched, then unmapped with a huge length past it. */
-	m = mmap_anon(1UL << 20, 3);
+	m = sys(__NR_mmap, 0, 1UL << 20, 3, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	if (m < 0)
 		check("mmap", m, 0);
 	else
 		((char *)m)[4096] = 1;
 	/* The whole user half, in a child: its own code goes, so it dies on return. */
-	pid = fork();
+	pid = sys(__NR_fork);
 	if (pid == 0) {
-		syscall2(__NR_munmap, 0x1000, TASK_SIZE - 0x1000);
+		sys(__NR_munmap, 0x1000, TASK_SIZE - 0x1000);
 		exit(0); /* never reached: the code page is gone */
 	}
 	t0 = now_ns();
-	check("wait4 unmapper", wait4((int)pid, &status, 0, 0), pid);
+	check("wait4 unmapper", sys(__NR_wait4, (int)pid, &status, 0, 0), pid);
 	timed("munmap of the user half, then SIGSEGV", WIFSIGNALED(status) ? WTERMSIG(status) : -1,
 	      11, t0);
 	return failures;
@@ -105,7 +105,7 @@ static int unmap(void)
 
 static int protnone(void)
 {
-	long p = mmap_anon(2 * 4096, 0), pid, m;
+	long p = sys(__NR_mmap, 0, 2 * 4096, 0, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0), pid, m;
 	struct timespec *ts = (struct timespec *)p;
 	int status;
 
@@ -113,27 +113,28 @@ static int protnone(void)
 		check("mmap PROT_NONE", p, 0);
 		return failures;
 	}
-	check("write from PROT_NONE", write(1, (void *)p, 16), -EFAULT);
-	check("read into PROT_NONE", read(0, (void *)p, 16), -EFAULT);
-	check("nanosleep PROT_NONE", nanosleep(ts, 0), -EFAULT);
-	check("open PROT_NONE path", open((const char *)p, 0), -EFAULT);
-	check("getrandom into PROT_NONE", getrandom((void *)p, 16, 0), -EFAULT);
-	check("clock_gettime into PROT_NONE", syscall2(__NR_clock_gettime, 1, p), -EFAULT);
+	check("write from PROT_NONE", sys(__NR_write, 1, (void *)p, 16), -EFAULT);
+	check("read into PROT_NONE", sys(__NR_read, 0, (void *)p, 16), -EFAULT);
+	check("nanosleep PROT_NONE", sys(__NR_nanosleep, ts, 0), -EFAULT);
+	check("open PROT_NONE path", sys(__NR_open, (const char *)p, 0), -EFAULT);
+	check("getrandom into PROT_NONE", sys(__NR_getrandom, (void *)p, 16, 0), -EFAULT);
+	check("clock_gettime into PROT_NONE", sys(__NR_clock_gettime, 1, p), -EFAULT);
 	/* A page that held data and was then made PROT_NONE: the same answers. */
-	m = mmap_anon(4096, 3);
+	m = sys(__NR_mmap, 0, 4096, 3, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	*(volatile char *)m = 'x';
-	check("mprotect PROT_NONE", syscall3(__NR_mprotect, m, 4096, 0), 0);
-	check("write from an mprotected PROT_NONE page", write(1, (void *)m, 16), -EFAULT);
-	check("read into an mprotected PROT_NONE page", read(0, (void *)m, 16), -EFAULT);
-	check("open an mprotected PROT_NONE path", open((const char *)m, 0), -EFAULT);
-	check("mprotect back to read-write", syscall3(__NR_mprotect, m, 4096, 3), 0);
+	check("mprotect PROT_NONE", sys(__NR_mprotect, m, 4096, 0), 0);
+	check("write from an mprotected PROT_NONE page", sys(__NR_write, 1, (void *)m, 16),
+	      -EFAULT);
+	check("read into an mprotected PROT_NONE page", sys(__NR_read, 0, (void *)m, 16), -EFAULT);
+	check("open an mprotected PROT_NONE path", sys(__NR_open, (const char *)m, 0), -EFAULT);
+	check("mprotect back to read-write", sys(__NR_mprotect, m, 4096, 3), 0);
 	check("the data survived", *(volatile char *)m, 'x');
-	pid = fork();
+	pid = sys(__NR_fork);
 	if (pid == 0) {
 		printf("t_reliab: read %d from PROT_NONE\n", *(volatile char *)p);
 		exit(0);
 	}
-	check("wait4 reader", wait4((int)pid, &status, 0, 0), pid);
+	check("wait4 reader", sys(__NR_wait4, (int)pid, &status, 0, 0), pid);
 	check("PROT_NONE reader killed by SIGSEGV", WIFSIGNALED(status) ? WTERMSIG(status) : -1,
 	      11);
 	return failures;
@@ -144,68 +145,68 @@ static int errnos(void)
 	long fd, pid, m;
 	int status;
 
-	fd = open("/proc/self/stat", 0);
-	check("write to an O_RDONLY /proc fd", write((int)fd, "x", 1), -EBADF);
-	close(fd);
-	fd = open("/proc/sys/kernel/randomize_va_space", 0);
-	check("write to an O_RDONLY sysctl fd", write((int)fd, "2\n", 2), -EBADF);
-	close(fd);
-	fd = open("/proc/sys/kernel/randomize_va_space", 1);
+	fd = sys(__NR_open, "/proc/self/stat", 0);
+	check("write to an O_RDONLY /proc fd", sys(__NR_write, (int)fd, "x", 1), -EBADF);
+	sys(__NR_close, fd);
+	fd = sys(__NR_open, "/proc/sys/kernel/randomize_va_space", 0);
+	check("write to an O_RDONLY sysctl fd", sys(__NR_write, (int)fd, "2\n", 2), -EBADF);
+	sys(__NR_close, fd);
+	fd = sys(__NR_open, "/proc/sys/kernel/randomize_va_space", 1);
 	{
 		char c;
 
-		check("read from an O_WRONLY sysctl fd", read((int)fd, &c, 1), -EBADF);
+		check("read from an O_WRONLY sysctl fd", sys(__NR_read, (int)fd, &c, 1), -EBADF);
 	}
-	close(fd);
+	sys(__NR_close, fd);
 	/* The status pointer is bad: the child is reaped all the same, then EFAULT. */
-	pid = fork();
+	pid = sys(__NR_fork);
 	if (pid == 0)
 		exit(0);
-	check("wait4 kernel-half status", wait4((int)pid, (int *)0xffffffff80001000UL, 0, 0),
-	      -EFAULT);
-	check("the child was reaped", wait4((int)pid, &status, WNOHANG, 0), -ECHILD);
-	check("wait4 INT_MIN", wait4((int)0x80000000, &status, 0, 0), -ESRCH);
-	pid = fork();
+	check("wait4 kernel-half status",
+	      sys(__NR_wait4, (int)pid, (int *)0xffffffff80001000UL, 0, 0), -EFAULT);
+	check("the child was reaped", sys(__NR_wait4, (int)pid, &status, WNOHANG, 0), -ECHILD);
+	check("wait4 INT_MIN", sys(__NR_wait4, (int)0x80000000, &status, 0, 0), -ESRCH);
+	pid = sys(__NR_fork);
 	if (pid == 0)
 		exit(3);
-	check("wait4 __WNOTHREAD", wait4((int)pid, &status, __WNOTHREAD, 0), pid);
+	check("wait4 __WNOTHREAD", sys(__NR_wait4, (int)pid, &status, __WNOTHREAD, 0), pid);
 	check("status", WEXITSTATUS(status), 3);
-	pid = fork();
+	pid = sys(__NR_fork);
 	if (pid == 0)
 		exit(0);
-	check("wait4 __WCLONE (no clone children)", wait4((int)pid, &status, (int)__WCLONE, 0),
-	      -ECHILD);
-	check("wait4 __WALL", wait4((int)pid, &status, __WALL, 0), pid);
-	check("wait4 bad option", wait4(-1, &status, 0x100, 0), -EINVAL);
-	m = mmap_anon(4096, 3);
-	check("munmap len 2^64-100", munmap((void *)m, (size_t)-100), -EINVAL);
-	check("munmap len 2^64-1", munmap((void *)m, (size_t)-1), -EINVAL);
-	check("munmap len 0", munmap((void *)m, 0), -EINVAL);
-	check("munmap one page", munmap((void *)m, 4096), 0);
-	check("setuid(-1) as root", syscall1(__NR_setuid, -1), -EINVAL);
-	check("still root", syscall0(__NR_getuid), 0);
-	check("getpid with the upper half of rax set", syscall0(0x100000000L | __NR_getpid),
-	      getpid());
-	check("getuid with rax = 0xffffffff00000066", syscall0((long)0xffffffff00000066UL), 0);
-	check("a number beyond the table", syscall0(0x7fffffffL), -ENOSYS);
+	check("wait4 __WCLONE (no clone children)",
+	      sys(__NR_wait4, (int)pid, &status, (int)__WCLONE, 0), -ECHILD);
+	check("wait4 __WALL", sys(__NR_wait4, (int)pid, &status, __WALL, 0), pid);
+	check("wait4 bad option", sys(__NR_wait4, -1, &status, 0x100, 0), -EINVAL);
+	m = sys(__NR_mmap, 0, 4096, 3, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	check("munmap len 2^64-100", sys(__NR_munmap, (void *)m, (size_t)-100), -EINVAL);
+	check("munmap len 2^64-1", sys(__NR_munmap, (void *)m, (size_t)-1), -EINVAL);
+	check("munmap len 0", sys(__NR_munmap, (void *)m, 0), -EINVAL);
+	check("munmap one page", sys(__NR_munmap, (void *)m, 4096), 0);
+	check("setuid(-1) as root", sys(__NR_setuid, -1), -EINVAL);
+	check("still root", sys(__NR_getuid), 0);
+	check("getpid with the upper half of rax set", sys(0x100000000L | __NR_getpid),
+	      sys(__NR_getpid));
+	check("getuid with rax = 0xffffffff00000066", sys((long)0xffffffff00000066UL), 0);
+	check("a number beyond the table", sys(0x7fffffffL), -ENOSYS);
 	return failures;
 }
 
 /* A child leaves n orphans (they sleep, then exit) and exits; we live on a while. */
 static int orphans(int n)
 {
-	long pid = fork();
+	long pid = sys(__NR_fork);
 	int status;
 
 	if (pid == 0) {
 		for (int i = 0; i < n; i++)
-			if (fork() == 0) {
+			if (sys(__NR_fork) == 0) {
 				sleep_ms(30);
 				exit(0);
 			}
 		exit(0);
 	}
-	wait4((int)pid, &status, 0, 0);
+	sys(__NR_wait4, (int)pid, &status, 0, 0);
 	sleep_ms(300);
 	return 0;
 }
@@ -223,12 +224,12 @@ static int unknown(void)
 	int status = 0;
 
 	for (long nr = 1000; nr < 1300; nr++)
-		check("an unknown number", syscall0(nr), -ENOSYS);
-	pid = fork();
+		check("an unknown number", sys(nr), -ENOSYS);
+	pid = sys(__NR_fork);
 	if (pid == 0)
 		exit(7);
 	check("fork", pid > 0, 1);
-	check("wait4", wait4((int)pid, &status, 0, 0), pid);
+	check("wait4", sys(__NR_wait4, (int)pid, &status, 0, 0), pid);
 	check("the child's status", status, 7 << 8);
 	return failures ? 1 : 0;
 }
@@ -249,28 +250,28 @@ static int tidptr(void)
 
 	for (int i = 0; i < 8; i++)
 		before[i] = code[i];
-	pid = syscall6(__NR_clone, 17 | 0x01000000 | 0x00100000, 0, (long)code, (long)code, 0, 0);
+	pid = sys(__NR_clone, 17 | 0x01000000 | 0x00100000, 0, (long)code, (long)code, 0, 0);
 	if (pid == 0)
 		exit(0);
 	check("clone(CHILD_SETTID | PARENT_SETTID) into our code", pid > 0, 1);
-	wait4((int)pid, &status, 0, 0);
+	sys(__NR_wait4, (int)pid, &status, 0, 0);
 	for (int i = 0; i < 8; i++)
 		check("our code after the tid stores", code[i], before[i]);
-	pid = fork();
+	pid = sys(__NR_fork);
 	if (pid == 0) {
-		syscall1(__NR_set_tid_address, (long)code);
+		sys(__NR_set_tid_address, (long)code);
 		exit(0);
 	}
-	wait4((int)pid, &status, 0, 0);
+	sys(__NR_wait4, (int)pid, &status, 0, 0);
 	for (int i = 0; i < 8; i++)
 		check("our code after a child's clear_child_tid", code[i], before[i]);
-	pid = fork();
+	pid = sys(__NR_fork);
 	if (pid == 0) {
-		syscall1(__NR_set_tid_address, 0xffffffff80000000L + 0x1000);
+		sys(__NR_set_tid_address, 0xffffffff80000000L + 0x1000);
 		exit(0);
 	}
-	check("wait4 after clear_child_tid in the kernel half", wait4((int)pid, &status, 0, 0),
-	      pid);
+	check("wait4 after clear_child_tid in the kernel half",
+	      sys(__NR_wait4, (int)pid, &status, 0, 0), pid);
 	return failures ? 1 : 0;
 }
 

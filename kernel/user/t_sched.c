@@ -2,7 +2,7 @@
  * Preemption: a child spins in user mode for a second; the parent, which
  * only sleeps briefly, must get the CPU back long before the spinner ends.
  */
-#include "kernel/user/lib/ulib.h"
+#include "kernel/user/aslrbench_user.h"
 
 int main(int argc, char **argv)
 {
@@ -16,16 +16,16 @@ int main(int argc, char **argv)
 
 		while (now_ns() < end)
 			;
-		exit(0);
+		_exit(0);
 	}
 	if (pid < 0) {
-		printf("t_sched: FAIL: fork %ld\n", pid);
+		printf("t_sched: FAIL: fork %ld\n", (long)-errno);
 		return 1;
 	}
 	for (int i = 0; i < 5; i++)
 		sleep_ms(10);
-	early = wait4((int)pid, &status, WNOHANG, 0);
-	wait4((int)pid, &status, 0, 0);
+	early = waitpid((pid_t)pid, &status, WNOHANG);
+	waitpid((pid_t)pid, &status, 0);
 	if (early != 0) {
 		printf("t_sched: FAIL: the spinner finished before the sleeper ran again\n");
 		return 1;
