@@ -17,8 +17,8 @@ export SOURCE_DATE_EPOCH
 # /lib64/ld-linux-x86-64.so.2 -> /lib/x86_64-linux-gnu/ld-linux-x86-64.so.2
 # and /lib/x86_64-linux-gnu/libc.so.6 (the host's, copied at build time).
 INITRD_PROGS := $(BUILD)/initrd-progs
-INITRD_DIRS := iso/rootfs $(INITRD_PROGS) $(BUILD)/initrd-aslrbench $(PAXTEST_ROOT) \
-	$(INITRD_USERLAND) $(EXTRA)
+INITRD_DIRS := iso/rootfs $(INITRD_PROGS) $(PAXTEST_ROOT) $(INITRD_USERLAND) \
+	$(BUILD)/initrd-aslrbench $(EXTRA)
 INITRD_GLIBC := /lib/x86_64-linux-gnu/ld-linux-x86-64.so.2 /lib/x86_64-linux-gnu/libc.so.6
 INITRD_FILES := $(shell find iso/rootfs -print 2>/dev/null)
 INITRD_STAMP := $(BUILD)/initrd.extra

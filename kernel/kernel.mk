@@ -55,7 +55,7 @@ KERNEL_ASM := \
 	kernel/arch/entry.asm kernel/arch/isr.asm kernel/arch/probe.asm kernel/arch/switch.asm
 KERNEL_OBJS := $(patsubst %.c,$(BUILD)/k/%.o,$(KERNEL_C) $(BENCH_SRCS) $(COMMON_SRCS)) \
 	$(patsubst %.c,$(BUILD)/k/%.o,$(RNG_SRCS)) \
-	$(patsubst %.asm,$(BUILD)/k/%.o,$(KERNEL_ASM)) $(BUILD)/user/progtab.o
+	$(patsubst %.asm,$(BUILD)/k/%.o,$(KERNEL_ASM))
 
 include kernel/console/font.mk
 include kernel/version.mk

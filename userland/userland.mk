@@ -17,13 +17,15 @@ $(BUILD)/userland/%: userland/src/%.c userland/src/cmd.h kernel/uapi/aslrbench.h
 	$(Q)musl-gcc -static $(USERLAND_CFLAGS) -o $@ $<
 
 # Applet links point at /bin/busybox (as busybox --install -s makes them); a
-# project command of the same name is a file and replaces the link.
+# project command of the same name is a file and replaces the link.  No
+# init or linuxrc link: /sbin/init is the project's init (kernel/user/init.c).
 $(INITRD_USERLAND).stamp: $(USERLAND_BINS) $(USERLAND_FILES) $(BUSYBOX) userland/userland.mk
 	@echo "  INSTALL $(INITRD_USERLAND)"
 	$(Q)rm -rf $(INITRD_USERLAND) && mkdir -p $(INITRD_USERLAND)/bin
 	$(Q)cp -a userland/rootfs/. $(INITRD_USERLAND)/
 	$(Q)cp $(BUSYBOX) $(INITRD_USERLAND)/bin/busybox
 	$(Q)for a in $$($(BUSYBOX) --list-full); do \
+	  case $$a in sbin/init | linuxrc) continue ;; esac; \
 	  d=$(INITRD_USERLAND)/$$(dirname $$a); mkdir -p $$d; \
 	  [ -e $(INITRD_USERLAND)/$$a ] || ln -s /bin/busybox $(INITRD_USERLAND)/$$a; done
 	$(Q)for c in $(USERLAND_CMDS); do rm -f $(INITRD_USERLAND)/*/$$c $(INITRD_USERLAND)/usr/*/$$c; \

@@ -77,7 +77,7 @@ struct mm_struct {
 	/*
 	 * The executable's file (Linux's mm->exe_file, /proc/<pid>/exe): a
 	 * file-system inode the mm layer cannot name, held through the hooks
-	 * below (set by fs); NULL for a built-in program.
+	 * below (set by fs); NULL for an image without a file (the kernel's tests).
 	 */
 	void *exe_file;
 };

@@ -15,9 +15,7 @@
  * /bin/NAME, where the initramfs installs the project's programs
  * (kernel/user/) and the Linux test programs (tests/linux/); not Linux's
  * execve, which walks a bare name from the cwd only: it keeps what a name
- * meant when the programs were built into the kernel.  The one built-in left,
- * sh (until busybox's sh replaces it), is run when neither exists, bare or
- * as "/bin/sh"; it has no file: no /proc/<pid>/exe, and no PT_INTERP.
+ * meant when the programs were built into the kernel (none is any more).
  *
  * #! (binfmt_script, 2.6.29 rules): the first line of at most
  * BINPRM_BUF_SIZE - 1 bytes, trailing blanks cut, names the interpreter and
@@ -38,7 +36,6 @@
 #include "kernel/lib/string.h"
 #include "kernel/syscall/exec_file.h"
 #include "kernel/task/binfmt_elf.h"
-#include "kernel/task/programs.h"
 #include "kernel/uapi/aslrbench.h"
 
 #define BINPRM_BUF_SIZE	 128
@@ -53,16 +50,6 @@ static char *find_char(const char *s, char c)
 		if (*s == c)
 			return (char *)s;
 	return 0;
-}
-
-/* "NAME" or "/bin/NAME" of a built-in program, else NULL. */
-static const struct user_program *builtin_of(const char *path)
-{
-	if (!strncmp(path, "/bin/", 5))
-		path += 5;
-	if (find_char(path, '/'))
-		return 0;
-	return find_program(path);
 }
 
 /* open_exec's walk; a bare NAME the cwd does not have is looked up as /bin/NAME. */
@@ -81,15 +68,9 @@ static int lookup_exec(const char *path, struct inode **ino)
 
 static int open_exec(const char *path, struct inode **ino, struct exec_file *f)
 {
-	const struct user_program *prog;
 	int rc = lookup_exec(path, ino);
 
-	*f = (struct exec_file){0, 0, false, 0, 0, 0};
-	if (rc == -ENOENT && (prog = builtin_of(path))) {
-		*ino = 0;
-		*f = (struct exec_file){prog->image, prog->size, prog->native != 0, 0, 0, 0};
-		return 0;
-	}
+	*f = (struct exec_file){0, 0, 0, 0, 0};
 	if (rc)
 		return rc;
 	if (!S_ISREG((*ino)->mode) || !(*ino)->ramfs)
@@ -101,7 +82,7 @@ static int open_exec(const char *path, struct inode **ino, struct exec_file *f)
 		*ino = 0;
 		return rc;
 	}
-	*f = (struct exec_file){(const uint8_t *)(*ino)->ram.data, (*ino)->size, false, *ino, 0, 0};
+	*f = (struct exec_file){(const uint8_t *)(*ino)->ram.data, (*ino)->size, *ino, 0, 0};
 	return 0;
 }
 
@@ -198,8 +179,7 @@ static int open_interp(struct exec_ctx *c)
 	int rc;
 
 	/*
-	 * Not an ELF, or a bad one: the task layer's elf_check says why.  A
-	 * built-in's PT_INTERP is not opened: the task layer refuses it.
+	 * Not an ELF, or a bad one: the task layer's elf_check says why.
 	 */
 	if (!c->prog_ino || elf_check(c->req.prog.image, c->req.prog.size, 0, &ei) ||
 	    !ei.interp_len)
@@ -219,11 +199,7 @@ static int open_interp(struct exec_ctx *c)
 		return rc;
 	}
 	c->req.interp = (struct exec_file){(const uint8_t *)c->interp_ino->ram.data,
-					   c->interp_ino->size,
-					   false,
-					   c->interp_ino,
-					   0,
-					   0};
+					   c->interp_ino->size, c->interp_ino, 0, 0};
 	return open_vm_file(c->interp_ino, &c->req.interp);
 }
 

@@ -164,7 +164,7 @@ long sys_spawn(const struct syscall_args *a)
 	return spawn_file(exec_filename, exec_ptrs, EXEC_PTRS_MAX, (int)argc, 0);
 }
 
-/* execve(path, argv, envp): a file, a #! script, or a built-in (exec_file.c). */
+/* execve(path, argv, envp): a file or a #! script (exec_file.c). */
 long sys_execve(const struct syscall_args *a)
 {
 	int envc;

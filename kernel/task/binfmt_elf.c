@@ -33,19 +33,12 @@
 #include "kernel/task/binfmt_elf.h"
 #include "kernel/task/task.h"
 
-#define ET_DYN		  3
-#define EV_CURRENT	  1
-#define PT_DYNAMIC	  2
-#define PT_INTERP	  3
-#define PT_GNU_STACK	  0x6474e551
-#define DT_NULL		  0
-#define DT_RELA		  7
-#define DT_RELASZ	  8
-#define DT_RELAENT	  9
-#define R_X86_64_NONE	  0
-#define R_X86_64_RELATIVE 8
-#define MAX_SEG_SPAN	  (256ULL << 20)
-#define MMAP_MIN_ADDR	  0x10000ULL
+#define ET_DYN	      3
+#define EV_CURRENT    1
+#define PT_INTERP     3
+#define PT_GNU_STACK  0x6474e551
+#define MAX_SEG_SPAN  (256ULL << 20)
+#define MMAP_MIN_ADDR 0x10000ULL
 
 /* The auxiliary vector's types (include/linux/auxvec.h). */
 #define AT_NULL	    0
@@ -70,12 +63,6 @@
 #define AUXV_PAIRS  19
 
 #define AT_SYSINFO_EHDR 33 /* ARCH_DLINFO on x86_64: the vDSO */
-
-struct elf_rela {
-	uint64_t r_offset;
-	uint64_t r_info;
-	int64_t r_addend;
-};
 
 static const Elf64_Phdr *phdr(const uint8_t *img, int i)
 {
@@ -185,73 +172,6 @@ int elf_check(const uint8_t *img, uint64_t size, const char *name, struct elf_in
 	return 0;
 }
 
-/* The address of a virtual address's file bytes inside a PT_LOAD segment. */
-static const uint8_t *vaddr_in_file(const uint8_t *img, uint64_t va, uint64_t len)
-{
-	const Elf64_Ehdr *eh = (const Elf64_Ehdr *)img;
-
-	for (int i = 0; i < eh->e_phnum; i++) {
-		const Elf64_Phdr *ph = phdr(img, i);
-
-		if (ph->p_type == PT_LOAD && va >= ph->p_vaddr && len <= ph->p_filesz &&
-		    va - ph->p_vaddr <= ph->p_filesz - len)
-			return img + ph->p_offset + (va - ph->p_vaddr);
-	}
-	return 0;
-}
-
-/*
- * The built-in programs are static PIEs whose crt0 does not relocate itself:
- * the kernel applies their R_X86_64_RELATIVE entries.  Linux does no such
- * thing; foreign static PIEs (glibc, musl) relocate themselves.
- */
-static int relocate(struct mm_struct *mm, const uint8_t *img, uint64_t base)
-{
-	const Elf64_Ehdr *eh = (const Elf64_Ehdr *)img;
-	uint64_t rela = 0, relasz = 0, relaent = sizeof(struct elf_rela);
-	int rc;
-
-	for (int i = 0; i < eh->e_phnum; i++) {
-		const Elf64_Phdr *ph = phdr(img, i);
-		const uint64_t *dyn;
-
-		if (ph->p_type != PT_DYNAMIC)
-			continue;
-		dyn = (const uint64_t *)vaddr_in_file(img, ph->p_vaddr, ph->p_filesz);
-		if (!dyn)
-			return -ENOEXEC;
-		for (uint64_t k = 0; k + 1 < ph->p_filesz / 8 && dyn[k] != DT_NULL; k += 2) {
-			if (dyn[k] == DT_RELA)
-				rela = dyn[k + 1];
-			else if (dyn[k] == DT_RELASZ)
-				relasz = dyn[k + 1];
-			else if (dyn[k] == DT_RELAENT)
-				relaent = dyn[k + 1];
-		}
-	}
-	if (!relasz)
-		return 0;
-	if (relaent != sizeof(struct elf_rela) || relasz % relaent)
-		return -ENOEXEC;
-	const struct elf_rela *r = (const struct elf_rela *)vaddr_in_file(img, rela, relasz);
-
-	if (!r)
-		return -ENOEXEC;
-	for (uint64_t i = 0; i < relasz / relaent; i++) {
-		uint64_t val = base + (uint64_t)r[i].r_addend;
-		uint32_t type = (uint32_t)r[i].r_info;
-
-		if (type == R_X86_64_NONE)
-			continue;
-		if (type != R_X86_64_RELATIVE)
-			return -ENOEXEC;
-		/* A page that could not be had is -ENOMEM, not a bad file. */
-		if ((rc = mm_copy_to(mm, base + r[i].r_offset, &val, 8)))
-			return rc == -ENOMEM ? rc : -ENOEXEC;
-	}
-	return 0;
-}
-
 /*
  * A program from a file, as 2.6.29's elf_map + set_brk + padzero: the
  * segment's file pages are a private file-backed region (filled at fault
@@ -283,10 +203,10 @@ static int map_file_segment(struct mm_struct *mm, const struct linux_binprm *bpr
 }
 
 /*
- * A built-in program's PT_LOAD becomes one region of fresh zero pages into
- * which its file bytes are copied, so the bss (p_memsz past p_filesz),
- * including the rest of the partial page after the file bytes, is zero
- * without Linux's padzero.  A program from a file: map_file_segment.
+ * An image without a file (the kernel's tests load copies) has each PT_LOAD
+ * become one region of fresh zero pages into which its bytes are copied, so the bss (p_memsz past
+ * p_filesz), including the rest of the partial page after the file bytes, is zero without Linux's
+ * padzero.  A program from a file: map_file_segment.
  */
 int elf_map(struct mm_struct *mm, const struct linux_binprm *bprm, const struct elf_info *ei,
 	    uint64_t bias)
@@ -334,7 +254,7 @@ int elf_map(struct mm_struct *mm, const struct linux_binprm *bprm, const struct 
 			mm->end_data = bias + ph->p_vaddr + ph->p_filesz;
 		}
 	}
-	return bprm->kernel_relocates ? relocate(mm, img, bias) : 0;
+	return 0;
 }
 
 static uint64_t strings_size(const struct linux_binprm *bprm)

@@ -27,10 +27,9 @@ struct linux_binprm {
 	const char *filename; /* as given to execve: AT_EXECFN */
 	int argc, envc;
 	char *const *argv, *const *envp;
-	bool kernel_relocates; /* a built-in aslrbench program: apply its RELATIVE relocs */
-	uint64_t stack_limit;  /* RLIMIT_STACK's soft limit, for E2BIG */
+	uint64_t stack_limit; /* RLIMIT_STACK's soft limit, for E2BIG */
 	/*
-	 * The image's open file (NULL: a built-in, copied): segments become
+	 * The image's open file (NULL: a test image, copied): segments become
 	 * private file-backed regions, as 2.6.29's elf_map, the bss anonymous.
 	 */
 	const struct vm_operations_struct *vm_ops;
@@ -59,7 +58,7 @@ struct elf_info {
  * NULL: no line, the caller only peeks).
  */
 int elf_check(const uint8_t *img, uint64_t size, const char *name, struct elf_info *ei);
-/* Maps every PT_LOAD at bias (0 for ET_EXEC) and, for built-ins, relocates. */
+/* Maps every PT_LOAD at bias (0 for ET_EXEC). */
 int elf_map(struct mm_struct *mm, const struct linux_binprm *bprm, const struct elf_info *ei,
 	    uint64_t bias);
 /* 0 or -E2BIG: the strings fit max(ARG_MAX, stack_limit / 4), as 2.6.29. */

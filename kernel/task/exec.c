@@ -3,14 +3,11 @@
  * as posix_spawn) and execve.
  *
  * Programs come from the file system (resolved above this layer, in
- * kernel/syscall/exec_file.c, into an exec_request) or are the built-in
- * position-independent ELF executables linked into the kernel image
- * (kernel/user/).  The loader checks every header field it uses,
- * maps each PT_LOAD segment at the chosen base, applies the
- * R_X86_64_RELATIVE relocations a static PIE carries, and builds the
- * initial stack (argc, argv, envp, auxv) as the System V ABI describes:
- * the ELF side lives in binfmt_elf.c, as Linux's fs/binfmt_elf.c.
- * Where the layout's pieces go is decided by kernel/mm/layout.c (ASLR).
+ * kernel/syscall/exec_file.c, into an exec_request).  The loader checks
+ * every header field it uses, maps each PT_LOAD segment at the chosen base
+ * (a static PIE relocates itself, as on Linux), and builds the initial stack (argc, argv, envp,
+ * auxv) as the System V ABI describes: the ELF side lives in binfmt_elf.c, as Linux's
+ * fs/binfmt_elf.c. Where the layout's pieces go is decided by kernel/mm/layout.c (ASLR).
  */
 #include "boot/elf64.h"
 #include "kernel/lib/printk.h"
@@ -27,16 +24,7 @@
 #include "kernel/arch/timer.h"
 #include "kernel/arch/cpu.h"
 #include "kernel/arch/gdt.h"
-#include "kernel/task/programs.h"
 #include "kernel/task/binfmt_elf.h"
-
-const struct user_program *find_program(const char *name)
-{
-	for (const struct user_program *p = user_programs; p->name; p++)
-		if (!strcmp(p->name, name))
-			return p;
-	return 0;
-}
 
 static void set_cmdline(struct task_struct *p, int argc, char *const argv[])
 {
@@ -64,14 +52,14 @@ static int map_interp(struct mm_struct *mm, const struct exec_request *r, const 
 		      struct elf_info *ei, uint64_t *entry)
 {
 	struct elf_info ii;
-	struct linux_binprm ib = {r->interp.image,  r->interp.size,   name, 0, 0, 0, 0, false, 0,
+	struct linux_binprm ib = {r->interp.image,  r->interp.size,   name, 0, 0, 0, 0, 0,
 				  r->interp.vm_ops, r->interp.vm_file};
 	uint64_t bias = 0, at;
 	int rc;
 
 	if (!r->interp.image) {
-		kprintf("exec %s: ENOEXEC: PT_INTERP %s was not loaded (a built-in program "
-			"cannot name an interpreter)\n",
+		kprintf("exec %s: ENOEXEC: PT_INTERP %s was not loaded (an image without a "
+			"file cannot name an interpreter)\n",
 			r->filename, name);
 		return -ENOEXEC;
 	}
@@ -144,9 +132,8 @@ static int build_mm(struct mm_struct *mm, const struct exec_request *r,
 /* -E2BIG for a bad argument count or size, else 0. */
 static int check_request(const struct exec_request *r)
 {
-	struct linux_binprm b = {0,	  0,	   r->filename,
-				 r->argc, r->envc, r->argv,
-				 r->envp, false,   current->rlim_stack_cur,
+	struct linux_binprm b = {0,	  0,	   r->filename, r->argc,
+				 r->envc, r->argv, r->envp,	current->rlim_stack_cur,
 				 0,	  0};
 
 	if (r->argc < 1 || r->argc + r->envc > EXEC_PTRS_MAX)
@@ -163,10 +150,10 @@ static int load_program(const struct exec_request *r, int pid, struct mm_struct 
 {
 	uint64_t entry, sp;
 	int rc = check_request(r);
-	struct linux_binprm b = {r->prog.image,	 r->prog.size,	 r->filename,
-				 r->argc,	 r->envc,	 r->argv,
-				 r->envp,	 r->prog.native, current->rlim_stack_cur,
-				 r->prog.vm_ops, r->prog.vm_file};
+	struct linux_binprm b = {
+		r->prog.image,	r->prog.size,	r->filename, r->argc,
+		r->envc,	r->argv,	r->envp,     current->rlim_stack_cur,
+		r->prog.vm_ops, r->prog.vm_file};
 
 	*mmp = 0;
 	if (rc)
@@ -193,24 +180,6 @@ static int load_program(const struct exec_request *r, int pid, struct mm_struct 
 	regs->cs = USER_CS;
 	regs->ss = USER_DS;
 	regs->rflags = 0x202;
-	return 0;
-}
-
-/* A built-in program by name, as a request: -ENOENT when there is none. */
-static int builtin_request(const char *name, int argc, char *const argv[], int envc,
-			   char *const envp[], struct exec_request *r)
-{
-	const struct user_program *prog = find_program(name);
-
-	if (!prog)
-		return -ENOENT;
-	*r = (struct exec_request){prog->name,
-				   {prog->image, prog->size, prog->native != 0, 0, 0, 0},
-				   {0, 0, false, 0, 0, 0},
-				   argc,
-				   envc,
-				   argv,
-				   envp};
 	return 0;
 }
 
@@ -262,14 +231,6 @@ long do_spawn_req(const struct exec_request *r)
 	return p->pid;
 }
 
-long do_spawn(const char *name, int argc, char *const argv[])
-{
-	struct exec_request r;
-	int rc = builtin_request(name, argc, argv, 0, 0, &r);
-
-	return rc ? rc : do_spawn_req(&r);
-}
-
 /*
  * execve: the calling task becomes a new program, keeping its pid, parent,
  * credentials and open files, with a freshly randomised layout (drawn, as
@@ -306,12 +267,4 @@ long do_execve_req(const struct exec_request *r)
 	fpu_init_task(t);
 	__asm__ volatile("fxrstor64 %0" : : "m"(t->fpu));
 	return 0;
-}
-
-long do_execve(const char *name, int argc, char *const argv[], int envc, char *const envp[])
-{
-	struct exec_request r;
-	int rc = builtin_request(name, argc, argv, envc, envp, &r);
-
-	return rc ? rc : do_execve_req(&r);
 }

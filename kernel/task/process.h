@@ -46,8 +46,8 @@ void dup_files(struct task_struct *p, const struct task_struct *from);
 struct exec_file {
 	const uint8_t *image;
 	uint64_t size;
-	bool native; /* a built-in aslrbench program: the kernel relocates it */
-	void *file;  /* a referenced file-system inode (becomes exe_file), NULL: built-in */
+	void *file; /* a referenced file-system inode (becomes exe_file), NULL: no file (a test
+		       image) */
 	/* The same file open (a referenced struct file) and its ops, for file-backed regions. */
 	const struct vm_operations_struct *vm_ops;
 	void *vm_file;
@@ -59,16 +59,12 @@ struct exec_request {
 	int argc, envc;
 	char *const *argv, *const *envp;
 };
-/* The same as do_spawn / do_execve for a resolved request. */
+/* spawn and execve of a resolved request (kernel/syscall/exec_file.c resolves paths). */
 long do_spawn_req(const struct exec_request *r);
 long do_execve_req(const struct exec_request *r);
 
 #define SPAWN_MAX_ARGS 16
 #define SPAWN_ARG_LEN  128
-/* argv holds kernel strings; returns the child's pid or -errno. */
-long do_spawn(const char *name, int argc, char *const argv[]);
-/* The caller becomes `name` (same pid); 0 or -errno, the caller intact on failure. */
-long do_execve(const char *name, int argc, char *const argv[], int envc, char *const envp[]);
 
 __attribute__((noreturn)) void do_exit(int status);
 /* Set by init=PATH (kernel/init/init_path.c): pid 1 exited with this wait status. */

@@ -3,7 +3,7 @@
  * symlink to the task's executable, mm->exe_file's path (d_path, so
  * "PATH (deleted)" once it is unlinked).  Reading it needs
  * ptrace_may_access(PTRACE_MODE_READ), as 2.6.29's proc_fd_access_allowed
- * (EACCES otherwise).  A task with no file: a built-in program (which has
+ * (EACCES otherwise).  A task with no file: a test image loaded by the kernel (which has
  * none) or a zombie (no mm): ENOENT, as Linux for a kernel thread.  For a
  * #! script the link names the interpreter, as Linux (bprm->file).
  */

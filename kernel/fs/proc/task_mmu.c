@@ -15,7 +15,7 @@ static const char *vma_name(const struct mm_struct *mm, const struct vm_area *v,
 {
 	switch (v->kind) {
 	case VMA_EXE:
-		/* A program from a file: its path, as Linux; a built-in: /bin/NAME. */
+		/* A program from a file: its path, as Linux; an image without a file: /bin/NAME. */
 		if (!mm->exe_file || inode_path(mm->exe_file, tmp, len) < 0)
 			ksnprintf(tmp, len, "/bin/%s", mm->exe_name);
 		return tmp;
