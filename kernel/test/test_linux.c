@@ -15,20 +15,9 @@
 #include "kernel/task/process.h"
 #include "kernel/test/ktest.h"
 
-static long run(int argc, char **argv)
-{
-	int status = 0;
-	long pid = spawn_prog(argv[0], argc, argv), rc;
-
-	if (pid < 0)
-		return pid;
-	rc = do_wait((int)pid, 0, &status, 0, 0);
-	return rc < 0 ? rc : status;
-}
-
 static enum ktest_result expect_status(struct ktest_ctx *t, int argc, char **argv, long want)
 {
-	long st = run(argc, argv);
+	long st = ktest_run(argc, argv);
 
 	if (st != want)
 		return ktest_fail(t, "%s: status 0x%lx, want 0x%lx (see its FAIL lines above)",
