@@ -72,6 +72,10 @@ $(BUILD)/user/linux/%_glibc: tests/linux/%.c
 	@echo "  GLIBCC  $@"
 	$(Q)gcc -static $(LINUX_CFLAGS) -o $@ $<
 
+# Every test program of tests/linux/ prints its check and summary lines through lx_check.h.
+$(filter-out %/lx_bad,$(filter $(BUILD)/user/linux/%,$(LINUX_FILES))) $(BUILD)/user/linux/lx_exec \
+	$(BUILD)/user/linux/lx_badinterp $(BUILD)/user/linux/lx_glibc_dyn: tests/linux/lx_check.h
+
 $(BUILD)/user/linux/lx_bad: tests/linux/lx_bad.c
 	@mkdir -p $(@D)
 	@echo "  MUSLCC  $@"

@@ -28,17 +28,7 @@
 #include <ucontext.h>
 #include <unistd.h>
 
-static int failed, passed;
-
-static void check(int ok, const char *what)
-{
-	printf("%s %s\n", ok ? "ok" : "FAIL", what);
-	fflush(stdout);
-	if (ok)
-		passed++;
-	else
-		failed++;
-}
+#include "lx_check.h"
 
 static void set_action(int sig, void (*fn)(int, siginfo_t *, void *), int flags)
 {
@@ -819,8 +809,7 @@ int main(int argc, char **argv)
 	printf("lx_signal: %s, pid %d\n", argv[0], getpid());
 	if (argc == 2 && !strcmp(argv[1], "forge")) {
 		check_forge();
-		printf("lx_signal: %d passed, %d failed\n", passed, failed);
-		return failed ? 1 : 0;
+		return summary("lx_signal");
 	}
 	check_handler();
 	check_flags();
@@ -832,6 +821,5 @@ int main(int argc, char **argv)
 	check_eintr();
 	check_altstack();
 	check_fpu();
-	printf("lx_signal: %d passed, %d failed\n", passed, failed);
-	return failed ? 1 : 0;
+	return summary("lx_signal");
 }
