@@ -41,6 +41,11 @@ int proc_fd_lookup(struct inode *dir, const char *name, struct inode **out);
 int proc_fd_readdir(struct inode *dir, uint64_t k, struct dirent_out *d);
 long proc_fd_readlink(struct inode *ino, char *buf, size_t n);
 long proc_exe_readlink(struct inode *ino, char *buf, size_t n);
+/*
+ * A link's target into readlink's buf (n bytes, no NUL, cut at n): its
+ * length.  As Linux's do_proc_readlink (2.6.29 fs/proc/base.c).
+ */
+long proc_readlink_copy(char *buf, size_t n, const char *link);
 
 /* Opens a /proc path (parsed by proc_parse_path): the file's snapshot. */
 long proc_open(const char *path, int flags, struct file **out);
