@@ -68,7 +68,7 @@ static enum ktest_result linux_exit_code(struct ktest_ctx *t)
 }
 KTEST(linux_exit_code);
 
-/* Signals from ring 3 (tests/linux/lx_signal.c): handlers, frames, kill, faults, SIGCHLD, EINTR. */
+/* Signals within a process from ring 3 (tests/linux/lx_signal.c): handlers, frames, faults. */
 static enum ktest_result linux_signal_musl(struct ktest_ctx *t)
 {
 	char *argv[] = {"lx_signal_musl"};
@@ -84,6 +84,23 @@ static enum ktest_result linux_signal_glibc(struct ktest_ctx *t)
 	return expect_status(t, 1, argv, W_EXITCODE(0));
 }
 KTEST(linux_signal_glibc);
+
+/* Signals between processes (tests/linux/lx_sigproc.c): default actions, kill, SIGCHLD, EINTR. */
+static enum ktest_result linux_sigproc_musl(struct ktest_ctx *t)
+{
+	char *argv[] = {"lx_sigproc_musl"};
+
+	return expect_status(t, 1, argv, W_EXITCODE(0));
+}
+KTEST(linux_sigproc_musl);
+
+static enum ktest_result linux_sigproc_glibc(struct ktest_ctx *t)
+{
+	char *argv[] = {"lx_sigproc_glibc"};
+
+	return expect_status(t, 1, argv, W_EXITCODE(0));
+}
+KTEST(linux_sigproc_glibc);
 
 /*
  * rt_sigreturn of forged frames (lx_signal forge: bad rip, kernel cs/ss,
