@@ -125,6 +125,15 @@ static enum ktest_result linux_sigreturn_forged(struct ktest_ctx *t)
 }
 KTEST(linux_sigreturn_forged);
 
+/* /proc/PID/maps of 150 regions, whole past a page, read by size and by busybox cat (lx_maps.c). */
+static enum ktest_result linux_maps(struct ktest_ctx *t)
+{
+	char *argv[] = {"lx_maps"};
+
+	return expect_status(t, 1, argv, W_EXITCODE(0));
+}
+KTEST(linux_maps);
+
 static enum ktest_result linux_busybox(struct ktest_ctx *t)
 {
 	char *echo[] = {"busybox", "echo", "hello from busybox"};

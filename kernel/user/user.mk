@@ -30,6 +30,8 @@ LINUX_PROGS += lx_signal_musl=$(BUILD)/user/linux/lx_signal_musl \
 	lx_signal_glibc=$(BUILD)/user/linux/lx_signal_glibc \
 	lx_sigproc_musl=$(BUILD)/user/linux/lx_sigproc_musl \
 	lx_sigproc_glibc=$(BUILD)/user/linux/lx_sigproc_glibc
+# /proc/PID/maps whole past a page (tests/linux/lx_maps.c, static musl; it runs busybox cat).
+LINUX_PROGS += lx_maps=$(BUILD)/user/linux/lx_maps
 LINUX_FILES := $(foreach p,$(LINUX_PROGS),$(lastword $(subst =, ,$(p))))
 
 $(BUILD)/user/linux/lx_musl: tests/linux/lx_test.c
@@ -80,6 +82,11 @@ $(filter-out %/lx_bad,$(filter $(BUILD)/user/linux/%,$(LINUX_FILES))) $(BUILD)/u
 	$(BUILD)/user/linux/lx_badinterp $(BUILD)/user/linux/lx_glibc_dyn: tests/linux/lx_check.h
 $(foreach p,lx_signal lx_sigproc,$(BUILD)/user/linux/$(p)_musl $(BUILD)/user/linux/$(p)_glibc): \
 	tests/linux/lx_sig.h
+
+$(BUILD)/user/linux/lx_maps: tests/linux/lx_maps.c
+	@mkdir -p $(@D)
+	@echo "  MUSLCC  $@"
+	$(Q)musl-gcc -static $(LINUX_CFLAGS) -o $@ $<
 
 $(BUILD)/user/linux/lx_bad: tests/linux/lx_bad.c
 	@mkdir -p $(@D)

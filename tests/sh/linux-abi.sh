@@ -131,6 +131,14 @@ for p in lx_signal_musl lx_signal_glibc lx_sigproc_musl lx_sigproc_glibc; do
 	tap_check $? "$p forge: rt_sigreturn of forged frames as expected" "$(grep -v '^ok ' <<<"$log")"
 done
 
+# /proc/PID/maps past a page: 150 regions, read whole by read sizes and by busybox cat.
+out=$(make -s --no-print-directory build/user/linux/lx_maps 2>&1)
+tap_check $? "build lx_maps" "$out"
+log=$(build/user/linux/lx_maps /bin/busybox 2>&1)
+tap_check $? "lx_maps: every check passes on the host" "$(grep -v '^ok ' <<<"$log")"
+grep -q '^lx_maps: [0-9]* passed, 0 failed$' <<<"$log"
+tap_check $? "lx_maps: prints its summary line"
+
 [ "$(/bin/busybox echo hello from busybox)" = "hello from busybox" ]
 tap_check $? "busybox echo"
 /bin/busybox uname -a | grep -q '^Linux .* x86_64'

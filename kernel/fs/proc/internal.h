@@ -15,13 +15,17 @@
 /* Each generator writes at most PROC_BUF bytes and returns the length or -errno. */
 long proc_pid_stat(struct task_struct *task, char *buf);
 long proc_pid_status(struct task_struct *task, char *buf);
-long proc_pid_maps(struct task_struct *task, char *buf);
 long proc_pid_wchan(struct task_struct *task, char *buf);
 long proc_pid_cmdline(struct task_struct *task, char *buf);
 long proc_uptime(char *buf);
 long proc_timer_list(char *buf);
 long proc_sysctl_read(int node, char *buf);
 long proc_sysctl_write(int node, const char *kbuf, size_t n);
+/*
+ * /proc/<pid>/maps, generated at every read: bytes [pos, pos + n) of its
+ * text into buf (NULL: only counted), how many (0 past the end).
+ */
+long proc_pid_maps_read(struct task_struct *task, uint64_t pos, char *buf, size_t n);
 
 struct file;
 struct inode;
