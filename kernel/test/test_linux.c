@@ -25,37 +25,20 @@ static enum ktest_result expect_status(struct ktest_ctx *t, int argc, char **arg
 	return KTEST_PASS;
 }
 
-static enum ktest_result linux_musl_static(struct ktest_ctx *t)
-{
-	char *argv[] = {"/bin/lx_musl"};
+/* NAME runs PROG (no arguments) and wants exit status 0; PROG's FAIL lines say what failed. */
+#define LINUX_PROG_TEST(name_, prog_)                                                              \
+	static enum ktest_result name_(struct ktest_ctx *t)                                        \
+	{                                                                                          \
+		char *argv[] = {prog_};                                                            \
+                                                                                                   \
+		return expect_status(t, 1, argv, W_EXITCODE(0));                                   \
+	}                                                                                          \
+	KTEST(name_)
 
-	return expect_status(t, 1, argv, W_EXITCODE(0));
-}
-KTEST(linux_musl_static);
-
-static enum ktest_result linux_musl_static_pie(struct ktest_ctx *t)
-{
-	char *argv[] = {"/bin/lx_musl_pie"};
-
-	return expect_status(t, 1, argv, W_EXITCODE(0));
-}
-KTEST(linux_musl_static_pie);
-
-static enum ktest_result linux_glibc_static(struct ktest_ctx *t)
-{
-	char *argv[] = {"/bin/lx_glibc"};
-
-	return expect_status(t, 1, argv, W_EXITCODE(0));
-}
-KTEST(linux_glibc_static);
-
-static enum ktest_result linux_glibc_static_pie(struct ktest_ctx *t)
-{
-	char *argv[] = {"/bin/lx_glibc_pie"};
-
-	return expect_status(t, 1, argv, W_EXITCODE(0));
-}
-KTEST(linux_glibc_static_pie);
+LINUX_PROG_TEST(linux_musl_static, "/bin/lx_musl");
+LINUX_PROG_TEST(linux_musl_static_pie, "/bin/lx_musl_pie");
+LINUX_PROG_TEST(linux_glibc_static, "/bin/lx_glibc");
+LINUX_PROG_TEST(linux_glibc_static_pie, "/bin/lx_glibc_pie");
 
 static enum ktest_result linux_exit_code(struct ktest_ctx *t)
 {
@@ -69,38 +52,12 @@ static enum ktest_result linux_exit_code(struct ktest_ctx *t)
 KTEST(linux_exit_code);
 
 /* Signals within a process from ring 3 (tests/linux/lx_signal.c): handlers, frames, faults. */
-static enum ktest_result linux_signal_musl(struct ktest_ctx *t)
-{
-	char *argv[] = {"lx_signal_musl"};
-
-	return expect_status(t, 1, argv, W_EXITCODE(0));
-}
-KTEST(linux_signal_musl);
-
-static enum ktest_result linux_signal_glibc(struct ktest_ctx *t)
-{
-	char *argv[] = {"lx_signal_glibc"};
-
-	return expect_status(t, 1, argv, W_EXITCODE(0));
-}
-KTEST(linux_signal_glibc);
+LINUX_PROG_TEST(linux_signal_musl, "lx_signal_musl");
+LINUX_PROG_TEST(linux_signal_glibc, "lx_signal_glibc");
 
 /* Signals between processes (tests/linux/lx_sigproc.c): default actions, kill, SIGCHLD, EINTR. */
-static enum ktest_result linux_sigproc_musl(struct ktest_ctx *t)
-{
-	char *argv[] = {"lx_sigproc_musl"};
-
-	return expect_status(t, 1, argv, W_EXITCODE(0));
-}
-KTEST(linux_sigproc_musl);
-
-static enum ktest_result linux_sigproc_glibc(struct ktest_ctx *t)
-{
-	char *argv[] = {"lx_sigproc_glibc"};
-
-	return expect_status(t, 1, argv, W_EXITCODE(0));
-}
-KTEST(linux_sigproc_glibc);
+LINUX_PROG_TEST(linux_sigproc_musl, "lx_sigproc_musl");
+LINUX_PROG_TEST(linux_sigproc_glibc, "lx_sigproc_glibc");
 
 /*
  * rt_sigreturn of forged frames (lx_signal forge: bad rip, kernel cs/ss,
@@ -126,13 +83,7 @@ static enum ktest_result linux_sigreturn_forged(struct ktest_ctx *t)
 KTEST(linux_sigreturn_forged);
 
 /* /proc/PID/maps of 150 regions, whole past a page, read by size and by busybox cat (lx_maps.c). */
-static enum ktest_result linux_maps(struct ktest_ctx *t)
-{
-	char *argv[] = {"lx_maps"};
-
-	return expect_status(t, 1, argv, W_EXITCODE(0));
-}
-KTEST(linux_maps);
+LINUX_PROG_TEST(linux_maps, "lx_maps");
 
 static enum ktest_result linux_busybox(struct ktest_ctx *t)
 {
