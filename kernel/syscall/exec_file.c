@@ -250,28 +250,28 @@ int exec_prepare(const char *filename, char **ptrs, int room, int argc, int envc
 	return rc;
 }
 
-long exec_file(const char *filename, char **ptrs, int room, int argc, int envc)
+/* exec_prepare, then start (do_execve_req or do_spawn_req), then exec_release. */
+static long exec_with(long (*start)(const struct exec_request *), const char *filename, char **ptrs,
+		      int room, int argc, int envc)
 {
 	struct exec_ctx c;
 	long rc = exec_prepare(filename, ptrs, room, argc, envc, &c);
 
 	if (rc)
 		return rc;
-	rc = do_execve_req(&c.req);
+	rc = start(&c.req);
 	exec_release(&c);
 	return rc;
 }
 
+long exec_file(const char *filename, char **ptrs, int room, int argc, int envc)
+{
+	return exec_with(do_execve_req, filename, ptrs, room, argc, envc);
+}
+
 long spawn_file(const char *filename, char **ptrs, int room, int argc, int envc)
 {
-	struct exec_ctx c;
-	long rc = exec_prepare(filename, ptrs, room, argc, envc, &c);
-
-	if (rc)
-		return rc;
-	rc = do_spawn_req(&c.req);
-	exec_release(&c);
-	return rc;
+	return exec_with(do_spawn_req, filename, ptrs, room, argc, envc);
 }
 
 /* spawn_prog's argv and path: static, the kernel is not preemptible. */

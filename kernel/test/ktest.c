@@ -4,6 +4,8 @@
 #include "common/jrec.h"
 #include "kernel/lib/printk.h"
 #include "kernel/lib/string.h"
+#include "kernel/syscall/exec_file.h"
+#include "kernel/task/process.h"
 #include "kernel/test/ktest.h"
 
 extern const struct ktest *const __ktests_start[], *const __ktests_end[];
@@ -88,4 +90,16 @@ int ktest_run_all(const char *filter)
 	console_puts(jrec_end(&rec));
 	kprintf("%d passed, %d failed\n", passed, failed);
 	return failed;
+}
+
+/* Spawns argv[0] (a spawn_prog name; argc words) and waits: its wait status, or -errno. */
+long ktest_run(int argc, char **argv)
+{
+	int status = 0;
+	long pid = spawn_prog(argv[0], argc, argv), rc;
+
+	if (pid < 0)
+		return pid;
+	rc = do_wait((int)pid, 0, &status, 0, 0);
+	return rc < 0 ? rc : status;
 }

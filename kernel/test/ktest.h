@@ -45,4 +45,7 @@ void ktest_release_parked(void);
 /* Runs the tests `filter` selects ("" = all); returns the number failed, -1 if none matched. */
 int ktest_run_all(const char *filter);
 
+/* Spawns argv[0] (a spawn_prog name; argc words) and waits: its wait status, or -errno. */
+long ktest_run(int argc, char **argv);
+
 #endif

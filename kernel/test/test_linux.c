@@ -15,20 +15,9 @@
 #include "kernel/task/process.h"
 #include "kernel/test/ktest.h"
 
-static long run(int argc, char **argv)
-{
-	int status = 0;
-	long pid = spawn_prog(argv[0], argc, argv), rc;
-
-	if (pid < 0)
-		return pid;
-	rc = do_wait((int)pid, 0, &status, 0, 0);
-	return rc < 0 ? rc : status;
-}
-
 static enum ktest_result expect_status(struct ktest_ctx *t, int argc, char **argv, long want)
 {
-	long st = run(argc, argv);
+	long st = ktest_run(argc, argv);
 
 	if (st != want)
 		return ktest_fail(t, "%s: status 0x%lx, want 0x%lx (see its FAIL lines above)",
@@ -36,37 +25,20 @@ static enum ktest_result expect_status(struct ktest_ctx *t, int argc, char **arg
 	return KTEST_PASS;
 }
 
-static enum ktest_result linux_musl_static(struct ktest_ctx *t)
-{
-	char *argv[] = {"/bin/lx_musl"};
+/* NAME runs PROG (no arguments) and wants exit status 0; PROG's FAIL lines say what failed. */
+#define LINUX_PROG_TEST(name_, prog_)                                                              \
+	static enum ktest_result name_(struct ktest_ctx *t)                                        \
+	{                                                                                          \
+		char *argv[] = {prog_};                                                            \
+                                                                                                   \
+		return expect_status(t, 1, argv, W_EXITCODE(0));                                   \
+	}                                                                                          \
+	KTEST(name_)
 
-	return expect_status(t, 1, argv, W_EXITCODE(0));
-}
-KTEST(linux_musl_static);
-
-static enum ktest_result linux_musl_static_pie(struct ktest_ctx *t)
-{
-	char *argv[] = {"/bin/lx_musl_pie"};
-
-	return expect_status(t, 1, argv, W_EXITCODE(0));
-}
-KTEST(linux_musl_static_pie);
-
-static enum ktest_result linux_glibc_static(struct ktest_ctx *t)
-{
-	char *argv[] = {"/bin/lx_glibc"};
-
-	return expect_status(t, 1, argv, W_EXITCODE(0));
-}
-KTEST(linux_glibc_static);
-
-static enum ktest_result linux_glibc_static_pie(struct ktest_ctx *t)
-{
-	char *argv[] = {"/bin/lx_glibc_pie"};
-
-	return expect_status(t, 1, argv, W_EXITCODE(0));
-}
-KTEST(linux_glibc_static_pie);
+LINUX_PROG_TEST(linux_musl_static, "/bin/lx_musl");
+LINUX_PROG_TEST(linux_musl_static_pie, "/bin/lx_musl_pie");
+LINUX_PROG_TEST(linux_glibc_static, "/bin/lx_glibc");
+LINUX_PROG_TEST(linux_glibc_static_pie, "/bin/lx_glibc_pie");
 
 static enum ktest_result linux_exit_code(struct ktest_ctx *t)
 {
@@ -79,22 +51,13 @@ static enum ktest_result linux_exit_code(struct ktest_ctx *t)
 }
 KTEST(linux_exit_code);
 
-/* Signals from ring 3 (tests/linux/lx_signal.c): handlers, frames, kill, faults, SIGCHLD, EINTR. */
-static enum ktest_result linux_signal_musl(struct ktest_ctx *t)
-{
-	char *argv[] = {"lx_signal_musl"};
+/* Signals within a process from ring 3 (tests/linux/lx_signal.c): handlers, frames, faults. */
+LINUX_PROG_TEST(linux_signal_musl, "lx_signal_musl");
+LINUX_PROG_TEST(linux_signal_glibc, "lx_signal_glibc");
 
-	return expect_status(t, 1, argv, W_EXITCODE(0));
-}
-KTEST(linux_signal_musl);
-
-static enum ktest_result linux_signal_glibc(struct ktest_ctx *t)
-{
-	char *argv[] = {"lx_signal_glibc"};
-
-	return expect_status(t, 1, argv, W_EXITCODE(0));
-}
-KTEST(linux_signal_glibc);
+/* Signals between processes (tests/linux/lx_sigproc.c): default actions, kill, SIGCHLD, EINTR. */
+LINUX_PROG_TEST(linux_sigproc_musl, "lx_sigproc_musl");
+LINUX_PROG_TEST(linux_sigproc_glibc, "lx_sigproc_glibc");
 
 /*
  * rt_sigreturn of forged frames (lx_signal forge: bad rip, kernel cs/ss,
@@ -118,6 +81,9 @@ static enum ktest_result linux_sigreturn_forged(struct ktest_ctx *t)
 	return KTEST_PASS;
 }
 KTEST(linux_sigreturn_forged);
+
+/* /proc/PID/maps of 150 regions, whole past a page, read by size and by busybox cat (lx_maps.c). */
+LINUX_PROG_TEST(linux_maps, "lx_maps");
 
 static enum ktest_result linux_busybox(struct ktest_ctx *t)
 {

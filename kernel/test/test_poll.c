@@ -13,21 +13,10 @@
 #include "kernel/task/sched.h"
 #include "kernel/test/ktest.h"
 
-static long run(int argc, char **argv)
-{
-	int status = 0;
-	long pid = spawn_prog(argv[0], argc, argv), rc;
-
-	if (pid < 0)
-		return pid;
-	rc = do_wait((int)pid, 0, &status, 0, 0);
-	return rc < 0 ? rc : status;
-}
-
 static enum ktest_result linux_poll_musl(struct ktest_ctx *t)
 {
 	char *argv[] = {"lx_poll_musl"};
-	long st = run(1, argv);
+	long st = ktest_run(1, argv);
 
 	return st == W_EXITCODE(0)
 		       ? KTEST_PASS
@@ -38,7 +27,7 @@ KTEST(linux_poll_musl);
 static enum ktest_result linux_poll_glibc(struct ktest_ctx *t)
 {
 	char *argv[] = {"lx_poll_glibc"};
-	long st = run(1, argv);
+	long st = ktest_run(1, argv);
 
 	return st == W_EXITCODE(0)
 		       ? KTEST_PASS
@@ -86,7 +75,7 @@ static enum ktest_result oom(struct ktest_ctx *t)
 
 	if (!parked)
 		return ktest_fail(t, "could not start t_park");
-	st = run(2, argv);
+	st = ktest_run(2, argv);
 	if (st != W_SIGNALED(SIGKILL))
 		return ktest_fail(t, "lx_bad oom: status 0x%lx, want 0x%x (killed by SIGKILL)", st,
 				  W_SIGNALED(SIGKILL));
@@ -103,7 +92,7 @@ static enum ktest_result forkbomb(struct ktest_ctx *t)
 	char *argv[] = {"lx_bad", "forkbomb"};
 	int tasks0 = nr_tasks_in_use();
 	uint64_t free0 = pmm_free_count();
-	long st = run(2, argv);
+	long st = ktest_run(2, argv);
 
 	if (st != W_EXITCODE(0))
 		return ktest_fail(t, "lx_bad forkbomb: status 0x%lx, want 0 (see its lines above)",

@@ -12,21 +12,9 @@
 #include "kernel/task/sched.h"
 #include "kernel/test/ktest.h"
 
-/* Spawns argv[0..argc) and waits; returns the wait status or a negative errno. */
-static long run(int argc, char **argv)
-{
-	int status = 0;
-	long pid = spawn_prog(argv[0], argc, argv), rc;
-
-	if (pid < 0)
-		return pid;
-	rc = do_wait((int)pid, 0, &status, 0, 0);
-	return rc < 0 ? rc : status;
-}
-
 static enum ktest_result expect_exit0(struct ktest_ctx *t, int argc, char **argv)
 {
-	long st = run(argc, argv);
+	long st = ktest_run(argc, argv);
 
 	if (st != W_EXITCODE(0))
 		return ktest_fail(t, "%s %s: status 0x%lx (see its FAIL line above)", argv[0],
@@ -52,7 +40,7 @@ static enum ktest_result fork_wait_exit_code(struct ktest_ctx *t)
 	char *argv[] = {"t_fork", "exitcode"};
 	char *sl[] = {"t_sleep", "10"};
 
-	if (run(2, sl) != W_EXITCODE(0))
+	if (ktest_run(2, sl) != W_EXITCODE(0))
 		return ktest_fail(t, "t_sleep did not exit 0");
 	return expect_exit0(t, 2, argv);
 }
@@ -130,7 +118,7 @@ static enum ktest_result user_fault_kill(struct ktest_ctx *t)
 
 	for (unsigned i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		char *argv[] = {"t_fault", (char *)cases[i].mode};
-		long st = run(2, argv);
+		long st = ktest_run(2, argv);
 
 		if (st != W_SIGNALED(cases[i].sig))
 			return ktest_fail(t, "t_fault %s: status 0x%lx, expected signal %d",
@@ -168,7 +156,7 @@ static enum ktest_result oom_fork(struct ktest_ctx *t)
 	long st;
 
 	pmm_set_floor(before - 400);
-	st = run(2, argv);
+	st = ktest_run(2, argv);
 	pmm_set_floor(0);
 	if (st != W_EXITCODE(0))
 		return ktest_fail(t, "t_fork oom: status 0x%lx", st);

@@ -12,24 +12,13 @@
 #include "kernel/task/sched.h"
 #include "kernel/test/ktest.h"
 
-static long run(int argc, char **argv)
-{
-	int status = 0;
-	long pid = spawn_prog(argv[0], argc, argv), rc;
-
-	if (pid < 0)
-		return pid;
-	rc = do_wait((int)pid, 0, &status, 0, 0);
-	return rc < 0 ? rc : status;
-}
-
 /* t_reliab MODE exits 0, and every page and task slot comes back. */
 static enum ktest_result expect_clean(struct ktest_ctx *t, const char *mode)
 {
 	char *argv[] = {"t_reliab", (char *)mode};
 	uint64_t pages = pmm_free_count();
 	int tasks = nr_tasks_in_use();
-	long st = run(2, argv);
+	long st = ktest_run(2, argv);
 
 	if (st != W_EXITCODE(0))
 		return ktest_fail(t, "t_reliab %s: status 0x%lx (see its FAIL lines above)", mode,
@@ -120,7 +109,7 @@ static enum ktest_result reliab_orphan_reap(struct ktest_ctx *t)
 {
 	char *argv[] = {"init", "reap", "/bin/t_reliab", "orphans", "5"};
 	int tasks = nr_tasks_in_use();
-	long st = run(5, argv);
+	long st = ktest_run(5, argv);
 
 	if (st != W_EXITCODE(5))
 		return ktest_fail(t, "init reap: status 0x%lx, expected exit 5 (5 orphans reaped)",
@@ -171,7 +160,7 @@ static enum ktest_result failnth_walk(struct ktest_ctx *t)
 	char *argv[] = {"t_failnth"};
 	uint64_t pages = pmm_free_count();
 	int tasks = nr_tasks_in_use();
-	long st = run(1, argv);
+	long st = ktest_run(1, argv);
 
 	if (st != W_EXITCODE(0))
 		return ktest_fail(t, "t_failnth: status 0x%lx (see its FAIL lines above)", st);

@@ -24,9 +24,14 @@ LINUX_PROGS += lx_vdso_musl=$(BUILD)/user/linux/lx_vdso_musl \
 # poll/select/waitid (tests/linux/lx_poll.c) and the bad-input program (lx_bad.c: oom, forkbomb).
 LINUX_PROGS += lx_poll_musl=$(BUILD)/user/linux/lx_poll_musl \
 	lx_poll_glibc=$(BUILD)/user/linux/lx_poll_glibc lx_bad=$(BUILD)/user/linux/lx_bad
-# Signals (tests/linux/lx_signal.c): static musl and static glibc.
+# Signals: within a process (tests/linux/lx_signal.c) and between processes
+# (lx_sigproc.c), static musl and static glibc.
 LINUX_PROGS += lx_signal_musl=$(BUILD)/user/linux/lx_signal_musl \
-	lx_signal_glibc=$(BUILD)/user/linux/lx_signal_glibc
+	lx_signal_glibc=$(BUILD)/user/linux/lx_signal_glibc \
+	lx_sigproc_musl=$(BUILD)/user/linux/lx_sigproc_musl \
+	lx_sigproc_glibc=$(BUILD)/user/linux/lx_sigproc_glibc
+# /proc/PID/maps whole past a page (tests/linux/lx_maps.c, static musl; it runs busybox cat).
+LINUX_PROGS += lx_maps=$(BUILD)/user/linux/lx_maps
 LINUX_FILES := $(foreach p,$(LINUX_PROGS),$(lastword $(subst =, ,$(p))))
 
 $(BUILD)/user/linux/lx_musl: tests/linux/lx_test.c
@@ -71,6 +76,17 @@ $(BUILD)/user/linux/%_glibc: tests/linux/%.c
 	@mkdir -p $(@D)
 	@echo "  GLIBCC  $@"
 	$(Q)gcc -static $(LINUX_CFLAGS) -o $@ $<
+
+# Every test program of tests/linux/ prints its check and summary lines through lx_check.h.
+$(filter-out %/lx_bad,$(filter $(BUILD)/user/linux/%,$(LINUX_FILES))) $(BUILD)/user/linux/lx_exec \
+	$(BUILD)/user/linux/lx_badinterp $(BUILD)/user/linux/lx_glibc_dyn: tests/linux/lx_check.h
+$(foreach p,lx_signal lx_sigproc,$(BUILD)/user/linux/$(p)_musl $(BUILD)/user/linux/$(p)_glibc): \
+	tests/linux/lx_sig.h
+
+$(BUILD)/user/linux/lx_maps: tests/linux/lx_maps.c
+	@mkdir -p $(@D)
+	@echo "  MUSLCC  $@"
+	$(Q)musl-gcc -static $(LINUX_CFLAGS) -o $@ $<
 
 $(BUILD)/user/linux/lx_bad: tests/linux/lx_bad.c
 	@mkdir -p $(@D)

@@ -30,18 +30,9 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-static int failed, passed;
-static char self[PATH_MAX], tmp[64];
+#include "lx_check.h"
 
-static void check(int ok, const char *what)
-{
-	printf("%s %s\n", ok ? "ok" : "FAIL", what);
-	fflush(stdout);
-	if (ok)
-		passed++;
-	else
-		failed++;
-}
+static char self[PATH_MAX], tmp[64];
 
 /* fork, execve(path, argv, envp) in the child; the child's wait status (or -errno of execve). */
 static int run(const char *path, char *const argv[], char *const envp[])
@@ -350,6 +341,5 @@ int main(int argc, char **argv, char **envp)
 	check_scripts();
 	check_errors();
 	check(rmdir(tmp) == 0, "every scratch file removed");
-	printf("lx_exec: %d passed, %d failed\n", passed, failed);
-	return failed ? 1 : 0;
+	return summary("lx_exec");
 }

@@ -27,6 +27,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "lx_check.h"
+
 #ifndef MAP_FIXED_NOREPLACE
 #define MAP_FIXED_NOREPLACE 0x100000
 #endif
@@ -34,17 +36,6 @@
 #define PG    4096UL
 #define FSIZE (3 * PG + 100) /* three pages and a partial fourth */
 #define PATH  "/tmp/lx_mmap.dat"
-
-static int failed, passed;
-
-static void check(int ok, const char *what)
-{
-	printf("%s %s\n", ok ? "ok" : "FAIL", what);
-	if (ok)
-		passed++;
-	else
-		failed++;
-}
 
 static unsigned char pat(uint64_t off)
 {
@@ -358,6 +349,5 @@ int main(void)
 	check_maps(fd);
 	close(fd);
 	unlink(PATH);
-	printf("lx_mmap: %d passed, %d failed\n", passed, failed);
-	return failed ? 1 : 0;
+	return summary("lx_mmap");
 }

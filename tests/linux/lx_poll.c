@@ -29,17 +29,7 @@
 #include <time.h>
 #include <unistd.h>
 
-static int failed, passed;
-
-static void check(int ok, const char *what)
-{
-	printf("%s %s\n", ok ? "ok" : "FAIL", what);
-	fflush(stdout);
-	if (ok)
-		passed++;
-	else
-		failed++;
-}
+#include "lx_check.h"
 
 static long ms_now(void)
 {
@@ -622,6 +612,5 @@ int main(int argc, char **argv)
 	check_pselect6();
 	check_waitid();
 	check_interrupted();
-	printf("lx_poll: %d passed, %d failed\n", passed, failed);
-	return failed ? 1 : 0;
+	return summary("lx_poll");
 }

@@ -32,21 +32,13 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "lx_check.h"
+
 #define ARCH_SET_FS 0x1002
 #define ARCH_GET_FS 0x1003
 #define ARCH_GET_GS 0x1004
 
-static int failed, passed;
 static __thread int tls_var = 5;
-
-static void check(int ok, const char *what)
-{
-	printf("%s %s\n", ok ? "ok" : "FAIL", what);
-	if (ok)
-		passed++;
-	else
-		failed++;
-}
 
 static void check_auxv(void)
 {
@@ -340,6 +332,5 @@ int main(int argc, char **argv)
 	check_writev();
 	check_exec(argv[0]);
 	check_world(argv[0]);
-	printf("lx_test: %d passed, %d failed\n", passed, failed);
-	return failed ? 1 : 0;
+	return summary("lx_test");
 }

@@ -30,16 +30,7 @@
 #include <time.h>
 #include <unistd.h>
 
-static int failed, passed;
-
-static void check(int ok, const char *what)
-{
-	printf("%s %s\n", ok ? "ok" : "FAIL", what);
-	if (ok)
-		passed++;
-	else
-		failed++;
-}
+#include "lx_check.h"
 
 /* What the vDSO's dynamic section gives. */
 struct vdso_info {
@@ -361,6 +352,5 @@ int main(void)
 	check(pid > 0 && waitpid(pid, &st, 0) == pid && st == 0,
 	      "fork: the child has [vdso] at the same address and calls it");
 out:
-	printf("lx_vdso: %d passed, %d failed\n", passed, failed);
-	return failed ? 1 : 0;
+	return summary("lx_vdso");
 }

@@ -116,18 +116,28 @@ log=$(build/user/linux/lx_badinterp 2>&1)
 st=$?
 [ "$st" = 127 ] && grep -Eq 'No such file|required file not found' <<<"$log"
 tap_check $? "lx_badinterp (PT_INTERP /lib/ld-lx-missing.so.1): ENOENT" "status $st: $log"
-# Signals (tests/linux/lx_signal.c), static musl and static glibc.
-for p in lx_signal_musl lx_signal_glibc; do
+# Signals, static musl and static glibc: within a process (tests/linux/lx_signal.c,
+# and its forged frames) and between processes (lx_sigproc.c).
+for p in lx_signal_musl lx_signal_glibc lx_sigproc_musl lx_sigproc_glibc; do
 	out=$(make -s --no-print-directory "build/user/linux/$p" 2>&1)
 	tap_check $? "build $p" "$out"
 	log=$(timeout 60 "build/user/linux/$p" 2>&1)
 	st=$?
 	tap_check "$st" "$p: every check passes on the host" "$(grep -v '^ok ' <<<"$log")"
-	grep -q '^lx_signal: [0-9]* passed, 0 failed$' <<<"$log"
+	grep -q "^${p%_*}: [0-9]* passed, 0 failed$" <<<"$log"
 	tap_check $? "$p: prints its summary line"
+	[ "${p%_*}" = lx_signal ] || continue
 	log=$(timeout 60 "build/user/linux/$p" forge 2>&1)
 	tap_check $? "$p forge: rt_sigreturn of forged frames as expected" "$(grep -v '^ok ' <<<"$log")"
 done
+
+# /proc/PID/maps past a page: 150 regions, read whole by read sizes and by busybox cat.
+out=$(make -s --no-print-directory build/user/linux/lx_maps 2>&1)
+tap_check $? "build lx_maps" "$out"
+log=$(build/user/linux/lx_maps /bin/busybox 2>&1)
+tap_check $? "lx_maps: every check passes on the host" "$(grep -v '^ok ' <<<"$log")"
+grep -q '^lx_maps: [0-9]* passed, 0 failed$' <<<"$log"
+tap_check $? "lx_maps: prints its summary line"
 
 [ "$(/bin/busybox echo hello from busybox)" = "hello from busybox" ]
 tap_check $? "busybox echo"

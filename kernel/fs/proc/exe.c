@@ -28,11 +28,5 @@ long proc_exe_readlink(struct inode *ino, char *buf, size_t n)
 	if (!t->mm || !t->mm->exe_file)
 		return -ENOENT;
 	len = inode_path(t->mm->exe_file, path, sizeof(path));
-	if (len < 0)
-		return len;
-	len = (long)strlen(path);
-	if ((size_t)len > n)
-		len = (long)n;
-	memcpy(buf, path, (size_t)len);
-	return len;
+	return len < 0 ? len : proc_readlink_copy(buf, n, path);
 }

@@ -66,11 +66,5 @@ long proc_fd_readlink(struct inode *ino, char *buf, size_t n)
 		len = ksnprintf(path, sizeof(path), "pipe:[%u]", f->inode->ino);
 	else
 		len = inode_path(f->inode, path, sizeof(path));
-	if (len < 0)
-		return len;
-	len = (long)strlen(path);
-	if ((size_t)len > n)
-		len = (long)n;
-	memcpy(buf, path, (size_t)len);
-	return len;
+	return len < 0 ? len : proc_readlink_copy(buf, n, path);
 }

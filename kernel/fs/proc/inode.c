@@ -240,21 +240,26 @@ static int proc_readdir(struct inode *dir, uint64_t idx, struct dirent_out *d)
 	}
 }
 
+long proc_readlink_copy(char *buf, size_t n, const char *link)
+{
+	size_t len = strlen(link);
+
+	if (len > n)
+		len = n;
+	memcpy(buf, link, len);
+	return (long)len;
+}
+
 static long proc_readlink(struct inode *ino, char *buf, size_t n)
 {
 	char tmp[16];
-	long len;
 
 	if (ino->proc.node == PROC_FD_LINK)
 		return proc_fd_readlink(ino, buf, n);
 	if (ino->proc.node == PROC_EXE_LINK)
 		return proc_exe_readlink(ino, buf, n);
-	len = ksnprintf(tmp, sizeof(tmp), "%d", current->pid);
-
-	if ((size_t)len > n)
-		len = (long)n;
-	memcpy(buf, tmp, (size_t)len);
-	return len;
+	ksnprintf(tmp, sizeof(tmp), "%d", current->pid);
+	return proc_readlink_copy(buf, n, tmp);
 }
 
 static long proc_dir_read(struct file *f, char *kbuf, size_t n)

@@ -15,13 +15,17 @@
 /* Each generator writes at most PROC_BUF bytes and returns the length or -errno. */
 long proc_pid_stat(struct task_struct *task, char *buf);
 long proc_pid_status(struct task_struct *task, char *buf);
-long proc_pid_maps(struct task_struct *task, char *buf);
 long proc_pid_wchan(struct task_struct *task, char *buf);
 long proc_pid_cmdline(struct task_struct *task, char *buf);
 long proc_uptime(char *buf);
 long proc_timer_list(char *buf);
 long proc_sysctl_read(int node, char *buf);
 long proc_sysctl_write(int node, const char *kbuf, size_t n);
+/*
+ * /proc/<pid>/maps, generated at every read: bytes [pos, pos + n) of its
+ * text into buf (NULL: only counted), how many (0 past the end).
+ */
+long proc_pid_maps_read(struct task_struct *task, uint64_t pos, char *buf, size_t n);
 
 struct file;
 struct inode;
@@ -41,6 +45,11 @@ int proc_fd_lookup(struct inode *dir, const char *name, struct inode **out);
 int proc_fd_readdir(struct inode *dir, uint64_t k, struct dirent_out *d);
 long proc_fd_readlink(struct inode *ino, char *buf, size_t n);
 long proc_exe_readlink(struct inode *ino, char *buf, size_t n);
+/*
+ * A link's target into readlink's buf (n bytes, no NUL, cut at n): its
+ * length.  As Linux's do_proc_readlink (2.6.29 fs/proc/base.c).
+ */
+long proc_readlink_copy(char *buf, size_t n, const char *link);
 
 /* Opens a /proc path (parsed by proc_parse_path): the file's snapshot. */
 long proc_open(const char *path, int flags, struct file **out);

@@ -2,11 +2,14 @@
  * /proc: lookup and open.  A file's text is generated once, at open, into a
  * page (a snapshot, like seq_file's single_open), and every read serves
  * bytes from it by offset, so 1-byte reads return what one big read would.
+ * maps alone is made anew at every read (seq_file's way, task_mmu.c): it can
+ * be longer than a page.
  *
  * Access: hidepid (Linux 3.3) hides other users' pid directories (1: EPERM
  * on their files, 2: ENOENT and absent from listings) from readers that
- * fail ptrace_may_access; maps needs ptrace_may_access (EACCES); stat and
- * wchan apply the 2009 patch's per-field gate themselves.
+ * fail ptrace_may_access; maps needs ptrace_may_access (EACCES, at open and
+ * at every read); stat and wchan apply the 2009 patch's per-field gate
+ * themselves.
  */
 #include "kernel/boot/cmdline.h"
 #include "kernel/lib/errno.h"
@@ -22,6 +25,21 @@
 static long proc_read(struct file *f, char *kbuf, size_t n)
 {
 	return file_read_snapshot(f, kbuf, n);
+}
+
+/* maps: made anew at every read from the file position (task_mmu.c), for the same reader only. */
+static long maps_read(struct file *f, char *kbuf, size_t n)
+{
+	struct task_struct *task = find_task_by_pid(f->pid);
+	long got;
+
+	if (!task)
+		return 0;
+	if (!ptrace_may_access(task, PTRACE_MODE_READ))
+		return -EACCES;
+	got = proc_pid_maps_read(task, f->pos, kbuf, n);
+	f->pos += (uint64_t)got;
+	return got;
 }
 
 static long sysctl_write(struct file *f, const char *kbuf, size_t n)
@@ -71,6 +89,7 @@ static long fail_nth_write(struct file *f, const char *kbuf, size_t n)
 static const struct file_ops proc_ops = {proc_read, 0, 0};
 static const struct file_ops sysctl_ops = {proc_read, sysctl_write, 0};
 static const struct file_ops fail_nth_ops = {proc_read, fail_nth_write, 0};
+static const struct file_ops maps_ops = {maps_read, 0, 0};
 
 /* hidepid: may the reader see this pid's directory at all? */
 int proc_pid_visible(struct task_struct *task, int *err)
@@ -91,7 +110,8 @@ static long generate(const struct proc_path *pp, struct task_struct *task, char 
 	case PROC_NODE_MAPS:
 		if (!ptrace_may_access(task, PTRACE_MODE_READ))
 			return -EACCES;
-		return proc_pid_maps(task, buf);
+		/* Its length at open (for SEEK_END); maps_read makes the text. */
+		return proc_pid_maps_read(task, 0, 0, (size_t)-1);
 	case PROC_NODE_WCHAN:
 		return proc_pid_wchan(task, buf);
 	case PROC_NODE_CMDLINE:
@@ -114,7 +134,7 @@ long proc_open(const char *path, int flags, struct file **out)
 {
 	struct task_struct *task = 0;
 	struct proc_path pp;
-	bool sysctl, fail_nth;
+	bool sysctl, fail_nth, maps;
 	uint64_t page;
 	struct file *f;
 	long len, ferr;
@@ -133,6 +153,7 @@ long proc_open(const char *path, int flags, struct file **out)
 	}
 	sysctl = pp.node == PROC_NODE_RANDOMIZE_VA_SPACE || pp.node == PROC_NODE_RNG_VARIANT;
 	fail_nth = pp.node == PROC_NODE_FAIL_NTH;
+	maps = pp.node == PROC_NODE_MAPS;
 	if ((flags & O_ACCMODE) != O_RDONLY && !sysctl && !fail_nth)
 		return -EACCES;
 	/* fail-nth is 0644 and owned by the task: others may only read it, root anything. */
@@ -142,7 +163,11 @@ long proc_open(const char *path, int flags, struct file **out)
 	page = pmm_alloc_page();
 	if (!page)
 		return -ENOMEM;
-	f = file_alloc(sysctl ? &sysctl_ops : fail_nth ? &fail_nth_ops : &proc_ops, &ferr);
+	f = file_alloc(sysctl	  ? &sysctl_ops
+		       : fail_nth ? &fail_nth_ops
+		       : maps	  ? &maps_ops
+				  : &proc_ops,
+		       &ferr);
 	if (!f) {
 		pmm_free_page(page);
 		return ferr;
@@ -154,7 +179,8 @@ long proc_open(const char *path, int flags, struct file **out)
 		file_put(f);
 		return len;
 	}
-	f->size = (size_t)len < PROC_BUF - 1 ? (size_t)len : PROC_BUF - 1;
+	/* maps keeps its unused page: a file with data is what read and lseek treat as seekable. */
+	f->size = maps || (size_t)len < PROC_BUF - 1 ? (size_t)len : PROC_BUF - 1;
 	f->node = pp.node;
 	f->f_flags = (unsigned)flags; /* the access mode decides what read and write may do */
 	*out = f;

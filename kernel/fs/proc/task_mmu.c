@@ -3,9 +3,16 @@
  * in 2.6.29 it required ptrace_may_access — the 2009 patch borrowed this
  * test for the stat fields — so it is gated whatever proc_leak_fix says,
  * and a denied reader gets EACCES at open (later kernels' behaviour; 2.6.29
- * returned an empty file).
+ * returned an empty file).  Like Linux's seq_file, the text is made anew at
+ * every read and the bytes from the file position served, so it is whole
+ * for any number of regions (the one-page snapshot the other files use cut
+ * it at 4 KiB).  The reader's access is checked again at every read, as
+ * 2.6.29's mm_for_maps did from m_start (EACCES here, as mm_for_maps's
+ * later ERR_PTR; 2.6.29 read nothing): the pid may have exec'd a setuid
+ * program or been reused since the open.
  */
 #include "kernel/fs/proc/internal.h"
+#include "kernel/lib/string.h"
 #include "kernel/lib/vsprintf.h"
 #include "kernel/fs/vfs.h"
 #include "kernel/mm/mm.h"
@@ -32,45 +39,58 @@ static const char *vma_name(const struct mm_struct *mm, const struct vm_area *v,
 	}
 }
 
-long proc_pid_maps(struct task_struct *task, char *buf)
+/* One region's line (show_map_vma), NUL-terminated in n bytes: its length with the '\n'. */
+static size_t show_map_vma(const struct mm_struct *mm, const struct vm_area *v, char *line,
+			   size_t n)
 {
-	struct mm_struct *mm = task->mm;
-	size_t n = 0;
+	static char tmp[PATH_MAX];
+	const char *name = vma_name(mm, v, tmp, sizeof(tmp));
+	uint32_t dev = v->kind == VMA_EXE ? (8 << 8) | 1 : 0;
+	uint64_t ino = v->kind == VMA_EXE ? 1000UL + (uint64_t)(mm->exe_name[0]) : 0UL;
+	int len, more = 0;
 
-	if (!mm)
-		return 0;
-	for (int i = 0; i < mm->nvmas && n < PROC_BUF - 1; i++) {
-		const struct vm_area *v = &mm->vmas[i];
-		static char tmp[PATH_MAX];
-		const char *name = vma_name(mm, v, tmp, sizeof(tmp));
-		uint32_t dev = v->kind == VMA_EXE ? (8 << 8) | 1 : 0;
-		uint64_t ino = v->kind == VMA_EXE ? 1000UL + (uint64_t)(mm->exe_name[0]) : 0UL;
-		int len;
-
-		if (v->vm_file) {
-			/* show_map_vma: the file's device, inode and d_path. */
-			v->vm_ops->show(v->vm_file, tmp, sizeof(tmp), &dev, &ino);
-			name = tmp;
-		}
-		len = ksnprintf(buf + n, PROC_BUF - n, "%08lx-%08lx %c%c%c%c %08lx %02x:%02x %lu ",
-				v->start, v->end, (v->flags & VM_READ) ? 'r' : '-',
-				(v->flags & VM_WRITE) ? 'w' : '-', (v->flags & VM_EXEC) ? 'x' : '-',
-				'p', v->pgoff, dev >> 8, dev & 0xff, ino);
-		if (len < 0 || (size_t)len >= PROC_BUF - n)
-			break;
-		n += (size_t)len;
-		if (name) {
-			/* pad_len_spaces: names start at column 73 on 64-bit. */
-			int pad = 73 - len;
-
-			len = ksnprintf(buf + n, PROC_BUF - n, "%*s%s", pad < 1 ? 1 : pad, "",
-					name);
-			if (len < 0 || (size_t)len >= PROC_BUF - n)
-				break;
-			n += (size_t)len;
-		}
-		if (n < PROC_BUF - 1)
-			buf[n++] = '\n';
+	if (v->vm_file) {
+		/* show_map_vma: the file's device, inode and d_path. */
+		v->vm_ops->show(v->vm_file, tmp, sizeof(tmp), &dev, &ino);
+		name = tmp;
 	}
-	return (long)n;
+	len = ksnprintf(line, n, "%08lx-%08lx %c%c%c%c %08lx %02x:%02x %lu ", v->start, v->end,
+			(v->flags & VM_READ) ? 'r' : '-', (v->flags & VM_WRITE) ? 'w' : '-',
+			(v->flags & VM_EXEC) ? 'x' : '-', 'p', v->pgoff, dev >> 8, dev & 0xff, ino);
+	if (name) {
+		/* pad_len_spaces: names start at column 73 on 64-bit. */
+		int pad = 73 - len;
+
+		more = ksnprintf(line + len, n - (size_t)len, "%*s%s", pad < 1 ? 1 : pad, "", name);
+	}
+	len += more;
+	line[len++] = '\n';
+	line[len] = 0;
+	return (size_t)len;
+}
+
+long proc_pid_maps_read(struct task_struct *task, uint64_t pos, char *buf, size_t n)
+{
+	/* The longest line: the fields, the padding to column 73, a path, '\n'. */
+	static char line[128 + PATH_MAX];
+	struct mm_struct *mm = task->mm;
+	uint64_t at = 0; /* where the current line starts in the text */
+	size_t done = 0;
+
+	for (int i = 0; mm && i < mm->nvmas && done < n; i++) {
+		size_t len = show_map_vma(mm, &mm->vmas[i], line, sizeof(line));
+		uint64_t cur = pos + done;
+
+		if (cur < at + len) {
+			size_t off = (size_t)(cur - at), k = len - off;
+
+			if (k > n - done)
+				k = n - done;
+			if (buf)
+				memcpy(buf + done, line + off, k);
+			done += k;
+		}
+		at += len;
+	}
+	return (long)done;
 }
