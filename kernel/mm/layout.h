@@ -7,9 +7,12 @@
 
 /*
  * The layout of a freshly exec'ed program: every draw load_elf_binary makes,
- * in the order of the kernel aslr_rules= names (see layout.c).
+ * in the order of the kernel aslr_rules= names (see layout.c).  arg_bytes is
+ * what copy_strings put at the top of the new stack before setup_arg_pages
+ * moved it: bprm_mm_init's 8-byte slot (bprm->p = vm_end - sizeof(void *))
+ * plus the filename, envp and argv strings.
  */
-void arch_pick_mmap_layout(struct mm_struct *mm, uint64_t exe_span);
+void arch_pick_mmap_layout(struct mm_struct *mm, uint64_t exe_span, uint64_t arg_bytes);
 
 /* aslr_rules=: which kernel's rules exec follows */
 enum { ASLR_RULES_2629, ASLR_RULES_6X, ASLR_NR_RULES };
