@@ -35,7 +35,8 @@ KERNEL_C := \
 	kernel/test/ktest.c kernel/test/test_arch.c kernel/test/test_aslr.c \
 	kernel/test/test_attack.c kernel/test/test_ioremap.c kernel/test/test_mm.c \
 	kernel/test/test_process.c kernel/test/test_procfs.c kernel/test/test_reliab.c \
-	kernel/test/test_vfs.c kernel/test/test_aslr_draws.c kernel/test/fuzz_job.c
+	kernel/test/test_vfs.c kernel/test/test_aslr_draws.c kernel/test/fuzz_job.c \
+	kernel/test/test_exec_stack.c
 # The Linux process ABI (issue 14).
 KERNEL_C += kernel/mm/mprotect.c kernel/task/binfmt_elf.c \
 	kernel/syscall/sys_linux.c kernel/syscall/sys_signal.c kernel/syscall/syscall_names.c \

@@ -68,13 +68,14 @@ const char *const aslr_region_names[ASLR_NR_REGIONS] = {"stack", "stack_offset",
 							"exe"};
 
 static const char *const value_kinds[ASLR_NR_REGIONS] = {
-	"stack_top", "stack_arg_top-aligned_sp", "mmap_base", "start_brk-exe_end", "exe_base"};
+	"stack_top", "arg_start_16-aligned_sp", "mmap_base", "start_brk-exe_end", "exe_base"};
 
 void aslr_read_layout(const struct mm_struct *mm, uint64_t canary, struct aslr_layout *out)
 {
 	memset(out, 0, sizeof(*out));
 	out->stack_top = mm->stack_top;
 	out->stack_arg_top = mm->stack_arg_top;
+	out->arg_start = mm->arg_start;
 	out->stack_align_sp = mm->stack_align_sp;
 	out->mmap_base = mm->mmap_base;
 	out->start_brk = mm->start_brk;
@@ -111,7 +112,8 @@ uint64_t aslr_region_value(const struct aslr_layout *l, enum aslr_region r)
 	case ASLR_STACK:
 		return l->stack_top;
 	case ASLR_STACK_OFFSET:
-		return l->stack_arg_top - l->stack_align_sp;
+		/* the strings sit above arg_start: only what lies below them moves */
+		return (l->arg_start & ~0xfULL) - l->stack_align_sp;
 	case ASLR_MMAP:
 		return l->mmap_base;
 	case ASLR_BRK:

@@ -17,7 +17,8 @@ struct mm_struct;
 struct aslr_layout {
 	uint64_t stack_top;	 /* randomize_stack_top */
 	uint64_t stack_arg_top;	 /* setup_arg_pages: the [stack] VMA's end */
-	uint64_t stack_align_sp; /* create_elf_tables: arch_align_stack(stack_arg_top) */
+	uint64_t arg_start;	 /* bprm->p: the lowest argv string, a fixed distance below */
+	uint64_t stack_align_sp; /* create_elf_tables: arch_align_stack(arg_start) */
 	uint64_t mmap_base;	 /* TASK_SIZE - gap - mmap_rnd */
 	uint64_t start_brk;	 /* randomize_range(end of exe, + 32 MiB) */
 	uint64_t exe_base;	 /* 2.6.29: mmap_base - size; 6.x: ELF_ET_DYN_BASE + mmap_rnd */
@@ -36,7 +37,8 @@ long aslr_spawn_layout(const char *prog, struct aslr_layout *out);
 
 /*
  * The value a region's statistics are computed over: stack = stack_top,
- * stack_offset = stack_arg_top - stack_align_sp, mmap = mmap_base,
+ * stack_offset = (arg_start & ~15) - stack_align_sp (what create_elf_tables'
+ * arch_align_stack moved sp, in whole 16-byte units), mmap = mmap_base,
  * brk = start_brk - exe_end (the brk rule's own offset; the address
  * start_brk also carries the exe base's randomness), exe = exe_base.
  */

@@ -14,14 +14,27 @@
  *                      32 bits, so of the 22 bits of 0x3fffff only 20 survive
  *                      on x86_64 (CVE-2015-1593, fixed in 4.0); 11 for ia32
  *   3 arg pages        fs/exec.c setup_arg_pages(): stack_top =
- *                      PAGE_ALIGN(arch_align_stack(stack_top)), the [stack] end
- *   4 vDSO             arch/x86/vdso/vma.c vdso_addr(mm->start_stack, len):
+ *                      PAGE_ALIGN(arch_align_stack(stack_top)), the [stack]
+ *                      end.  do_execve had copied the strings to the top of
+ *                      bprm_mm_init's page, highest first (bprm->p = vm_end -
+ *                      sizeof(void *); copy_strings_kernel(filename),
+ *                      copy_strings(envp), copy_strings(argv)); setup_arg_pages
+ *                      shifts them down with the page (bprm->p -= stack_shift;
+ *                      mm->arg_start = bprm->p), so of this draw the strings
+ *                      keep only the page the rounding lands on
+ *   4 vDSO             arch/x86/vdso/vma.c vdso_addr(mm->start_stack, len),
+ *                      start_stack = bprm->p (load_elf_binary sets it before
+ *                      arch_setup_additional_pages), the lowest argv string:
  *                      start + (get_random_int() & (PTRS_PER_PTE - 1)) pages,
- *                      capped at the next PMD boundary; 32-bit tasks get
- *                      their vDSO from get_unmapped_area, no draw
- *   5 stack offset     fs/binfmt_elf.c create_elf_tables(): p = arch_align_stack(p)
- *                      (arch/x86/kernel/process_64.c: sp -= get_random_int()
- *                      % 8192; sp &= ~0xf)
+ *                      capped at the next PMD boundary; get_unmapped_area
+ *                      page-aligns that hint.  32-bit tasks get their vDSO
+ *                      from get_unmapped_area, no draw
+ *   5 stack offset     fs/binfmt_elf.c create_elf_tables(): p =
+ *                      arch_align_stack(bprm->p) (arch/x86/kernel/process_64.c:
+ *                      sp -= get_random_int() % 8192; sp &= ~0xf), below the
+ *                      strings: it moves the platform string, AT_RANDOM's
+ *                      bytes, the auxv, the envp/argv pointers and argc, never
+ *                      the strings themselves
  *   6 AT_RANDOM        create_elf_tables(): get_random_bytes(k_rand_bytes, 16),
  *                      the nonblocking pool whatever get_random_int() is
  *   7 brk              process_64.c arch_randomize_brk(): randomize_range(brk,
@@ -39,11 +52,16 @@
  *                      stack_guard_gap (256 pages), clamped as above
  *   2 stack top        get_random_long() & STACK_RND_MASK, shifted in 64 bits:
  *                      22 bits (11 for ia32)
- *   3 arg pages        as 2.6.29 (arch_align_stack: get_random_u32_below(8192))
+ *   3 arg pages        as 2.6.29 (arch_align_stack: get_random_u32_below(8192));
+ *                      fs/exec.c copies the strings in the same order to the
+ *                      same place (bprm->p = vm_end - sizeof(void *))
  *   4 exe              PIE with an interpreter: ELF_ET_DYN_BASE + arch_mmap_rnd()
  *                      (DEFAULT_MAP_WINDOW / 3 * 2 on x86_64, 0x400000 for ia32)
- *   5 vDSO             vdso_addr(): get_random_u32_below(pages to the PMD end + 1)
- *   6 stack offset     as 2.6.29
+ *   5 vDSO             vdso_addr(mm->start_stack = bprm->p, as setup_arg_pages
+ *                      sets it): PAGE_ALIGN(start), then
+ *                      get_random_u32_below(pages to the PMD end + 1)
+ *   6 stack offset     as 2.6.29: create_elf_tables' arch_align_stack(bprm->p),
+ *                      below the strings
  *   7 AT_RANDOM        get_random_bytes(16): the ChaCha20 CRNG (chacha20-batched)
  *   8 brk              randomize_page(brk, 1 GiB) (32 MiB for ia32):
  *                      get_random_long() % pages, no rounding up
@@ -161,10 +179,12 @@ static uint64_t arch_align_stack(uint64_t sp)
 }
 
 /*
- * vdso_addr() of 2.6.29 / 6.6 for a 64-bit task; the end is capped at
- * TASK_SIZE_MAX (6.6: DEFAULT_MAP_WINDOW, the same 0x7ffffffff000).  An
- * address whose range is taken (the stack) is only a hint: map_vdso falls
- * back to get_unmapped_area, as arch_setup_additional_pages does.
+ * vdso_addr() of 2.6.29 / 6.6 for a 64-bit task, from start = bprm->p (not
+ * page aligned); the end is capped at TASK_SIZE_MAX (6.6: DEFAULT_MAP_WINDOW,
+ * the same 0x7ffffffff000).  2.6.29 adds the pages to the unaligned start and
+ * arch_get_unmapped_area_topdown PAGE_ALIGNs the hint; 6.6 aligns start
+ * first.  An address whose range is taken (the stack) is only a hint: map_vdso
+ * falls back to get_unmapped_area, as arch_setup_additional_pages does.
  */
 static uint64_t vdso_addr(uint64_t start)
 {
@@ -176,7 +196,7 @@ static uint64_t vdso_addr(uint64_t start)
 			end = TASK_SIZE;
 		end -= VDSO_LEN;
 		addr = start + ((uint64_t)(get_random_int() & (PTRS_PER_PTE - 1)) << PAGE_SHIFT);
-		return addr >= end ? end : addr;
+		return page_align(addr >= end ? end : addr);
 	}
 	start = page_align(start);
 	end = (start + VDSO_LEN + PMD_SIZE - 1) & ~(PMD_SIZE - 1);
@@ -243,7 +263,7 @@ static void pick_brk(struct mm_struct *mm, const struct aslr_profile *p)
 	}
 }
 
-void arch_pick_mmap_layout(struct mm_struct *mm, uint64_t exe_span)
+void arch_pick_mmap_layout(struct mm_struct *mm, uint64_t exe_span, uint64_t arg_bytes)
 {
 	const struct aslr_profile *p = aslr_current_profile();
 	const struct aslr_profile *p64 = aslr_profile_by_index(0), *p32 = aslr_profile_by_index(1);
@@ -260,6 +280,8 @@ void arch_pick_mmap_layout(struct mm_struct *mm, uint64_t exe_span)
 	/* 2, 3: setup_arg_pages(bprm, randomize_stack_top(STACK_TOP), ...) */
 	mm->stack_top = randomize_stack_top(p);
 	mm->stack_arg_top = page_align(arch_align_stack(mm->stack_top));
+	/* setup_arg_pages: bprm->p -= stack_shift; mm->arg_start = bprm->p */
+	mm->arg_start = mm->stack_arg_top - arg_bytes;
 	/* the exe: 2.6.29 maps it top-down below mmap_base; 6.x draws its base */
 	if (aslr_rules == ASLR_RULES_2629) {
 		uint64_t stack_lo = mm->stack_arg_top - STACK_VMA_SIZE;
@@ -273,12 +295,11 @@ void arch_pick_mmap_layout(struct mm_struct *mm, uint64_t exe_span)
 	/* ET_EXEC (binfmt_elf.c sets elf_exec) sits at its link address: no base, no draw */
 	if (mm->elf_exec)
 		mm->exe_base = 0;
-	/* 4: arch_setup_additional_pages (vdso_addr from mm->start_stack = bprm->p,
-	 * which sits just below the arg pages' top) */
-	mm->vdso_base = p->vdso_draw ? vdso_addr(mm->stack_arg_top) : 0;
-	/* 5, 6: create_elf_tables */
-	mm->start_stack = arch_align_stack(mm->stack_arg_top);
-	mm->stack_align_sp = mm->start_stack; /* setup_stack moves start_stack down */
+	/* 4: arch_setup_additional_pages: vdso_addr(mm->start_stack = bprm->p) */
+	mm->start_stack = mm->arg_start; /* create_elf_tables moves it to the final sp */
+	mm->vdso_base = p->vdso_draw ? vdso_addr(mm->start_stack) : 0;
+	/* 5, 6: create_elf_tables: p = arch_align_stack(bprm->p), below the strings */
+	mm->stack_align_sp = arch_align_stack(mm->arg_start);
 	get_random_bytes_rules(mm->at_random, sizeof(mm->at_random));
 	/* 7: arch_randomize_brk */
 	mm->start_brk = page_align(mm->exe_base + span);

@@ -63,7 +63,12 @@ struct mm_struct {
 	uint64_t start_brk, brk, start_stack, stack_top, mmap_base;
 	/* setup_arg_pages: PAGE_ALIGN(arch_align_stack(stack_top)), the [stack] VMA's end */
 	uint64_t stack_arg_top;
-	/* sp after create_elf_tables' arch_align_stack, before the initial stack is written */
+	/*
+	 * setup_arg_pages: bprm->p once the arg pages moved down, the lowest
+	 * argv string (Linux's mm->arg_start); the strings lie above it
+	 */
+	uint64_t arg_start;
+	/* create_elf_tables: arch_align_stack(arg_start), where the platform string ends */
 	uint64_t stack_align_sp;
 	/*
 	 * Drawn as the kernel of aslr_rules= draws them, kept for the vDSO and

@@ -298,17 +298,29 @@ static uint64_t elf_hwcap(void)
 	return r[3]; /* ELF_HWCAP: boot_cpu_data.x86_capability[0], CPUID.1:EDX */
 }
 
+uint64_t exec_arg_bytes(const struct linux_binprm *bprm)
+{
+	return sizeof(uint64_t) + strings_size(bprm);
+}
+
 int create_elf_tables(struct mm_struct *mm, const struct linux_binprm *bprm,
 		      const struct elf_info *ei, uint64_t bias, uint64_t *sp_out)
 {
 	static uint64_t ptrs[EXEC_PTRS_MAX + 1];
 	const struct cred *c = &current->cred;
-	uint64_t p = mm->start_stack, execfn, platform, rnd, sp, auxv[2 * AUXV_PAIRS];
+	uint64_t p, execfn, platform, rnd, sp, auxv[2 * AUXV_PAIRS];
 	int n = 0, items, rc;
 
 	if (bprm->argc + bprm->envc > EXEC_PTRS_MAX || check_arg_size(bprm))
 		return -E2BIG;
-	/* Highest first, as 2.6.29's do_execve copies them: filename, envp, argv. */
+	/*
+	 * do_execve's copy_strings, in Linux's places (2.6.29 and 6.6 alike):
+	 * bprm_mm_init leaves bprm->p = vm_end - sizeof(void *), then the
+	 * filename, envp and argv go below it, highest first; setup_arg_pages
+	 * moved them to the [stack] end.  No randomness of their own: their
+	 * offset from the page-aligned stack_arg_top is fixed by the strings.
+	 */
+	p = mm->stack_arg_top - sizeof(uint64_t);
 	if ((rc = push_string(mm, &p, bprm->filename, &execfn)))
 		return rc;
 	for (int i = bprm->envc - 1; i >= 0; i--)
@@ -317,7 +329,18 @@ int create_elf_tables(struct mm_struct *mm, const struct linux_binprm *bprm,
 	for (int i = bprm->argc - 1; i >= 0; i--)
 		if ((rc = push_string(mm, &p, bprm->argv[i], &ptrs[i])))
 			return rc;
-	/* 2.6.29 calls arch_align_stack here; this kernel drew it with the layout. */
+	if (p != mm->arg_start) { /* layout.c placed the strings with another size */
+		kprintf("exec %s: the strings end at 0x%lx, the layout has arg_start 0x%lx\n",
+			bprm->filename, p, mm->arg_start);
+		return -EFAULT;
+	}
+	/*
+	 * create_elf_tables: p = arch_align_stack(bprm->p), below the strings;
+	 * layout.c drew it in its place in the exec's order (stack_align_sp).
+	 * Then the platform string (ELF_PLATFORM, "x86_64"; x86 has no
+	 * ELF_BASE_PLATFORM) and AT_RANDOM's 16 bytes, each STACK_ALLOCed.
+	 */
+	p = mm->stack_align_sp;
 	if ((rc = push_string(mm, &p, "x86_64", &platform)))
 		return rc;
 	/*

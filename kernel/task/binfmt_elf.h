@@ -64,8 +64,15 @@ int elf_map(struct mm_struct *mm, const struct linux_binprm *bprm, const struct 
 /* 0 or -E2BIG: the strings fit max(ARG_MAX, stack_limit / 4), as 2.6.29. */
 int check_arg_size(const struct linux_binprm *bprm);
 /*
- * Writes the strings, AT_RANDOM's bytes and argc/argv/envp/auxv below
- * mm->start_stack and returns the new sp (16-byte aligned).
+ * What copy_strings puts at the top of the new stack: bprm_mm_init's
+ * 8-byte slot plus the filename, envp and argv strings (arch_pick_mmap_layout's
+ * arg_bytes).
+ */
+uint64_t exec_arg_bytes(const struct linux_binprm *bprm);
+/*
+ * Writes the strings from mm->stack_arg_top - 8 down to mm->arg_start, the
+ * platform string and AT_RANDOM's bytes below mm->stack_align_sp, then
+ * argc/argv/envp/auxv, and returns the new sp (16-byte aligned).
  */
 int create_elf_tables(struct mm_struct *mm, const struct linux_binprm *bprm,
 		      const struct elf_info *ei, uint64_t bias, uint64_t *sp_out);

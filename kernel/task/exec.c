@@ -109,7 +109,7 @@ static int build_mm(struct mm_struct *mm, const struct exec_request *r,
 		return rc;
 	/* ET_EXEC runs at its link address: no exe-base draw, brk after its end. */
 	mm->elf_exec = ei.type == ET_EXEC;
-	arch_pick_mmap_layout(mm, ei.end);
+	arch_pick_mmap_layout(mm, ei.end, exec_arg_bytes(bprm));
 	bias = mm->elf_exec ? 0 : mm->exe_base;
 	if ((rc = elf_map(mm, bprm, &ei, bias)))
 		return rc;

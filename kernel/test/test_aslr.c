@@ -101,7 +101,8 @@ static enum ktest_result aslr_off(struct ktest_ctx *t)
 					ktest_fail(t, "spawn %u: %s 0x%lx, spawn 0 had 0x%lx", i,
 						   aslr_region_names[r], aslr_region_value(l, r),
 						   aslr_region_value(&lays[0], r)));
-		if (l->stack_top != page_up(p->stack_top) || l->stack_align_sp != l->stack_top ||
+		if (l->stack_top != page_up(p->stack_top) ||
+		    l->stack_align_sp != (l->arg_start & ~0xfULL) ||
 		    l->stack_arg_top != l->stack_top || l->mmap_base != aslr_mmap_top(p) ||
 		    (p->dyn_base ? l->exe_base != p->dyn_base : l->exe_end != l->mmap_base) ||
 		    l->start_brk != l->exe_end)
@@ -122,11 +123,15 @@ KTEST(aslr_off);
  * offsets 0..32 MiB inclusive (Linux's code does the same); 6.x's
  * randomize_page does not round up.  setup_arg_pages moves the [stack] end
  * down by at most two pages (PAGE_ALIGN of top - 0..8191, 16-byte aligned).
+ * The strings t_nop's spawn copies (8-byte slot, "/bin/t_nop", "t_nop") sit
+ * right under that end, the offset below them (arg_start rounded down to 16).
  */
+#define T_NOP_ARG_BYTES (8 + sizeof("/bin/t_nop") + sizeof("t_nop"))
+
 static const char *check_layout(const struct aslr_layout *l, const struct aslr_profile *p)
 {
 	uint64_t stop = page_up(p->stack_top), mtop = aslr_mmap_top(p);
-	uint64_t off = l->stack_arg_top - l->stack_align_sp;
+	uint64_t off = (l->arg_start & ~0xfULL) - l->stack_align_sp;
 	uint64_t brk_range = 1ULL << (p->brk_bits + PAGE_SHIFT);
 
 	if (l->stack_top % PAGE_SIZE || l->stack_top > stop ||
@@ -135,7 +140,9 @@ static const char *check_layout(const struct aslr_layout *l, const struct aslr_p
 	if (l->stack_arg_top % PAGE_SIZE || l->stack_arg_top > l->stack_top ||
 	    l->stack_top - l->stack_arg_top > 2 * PAGE_SIZE)
 		return "arg pages top";
-	if (l->stack_align_sp > l->stack_arg_top || off % 16 || off > ASLR_STACK_ALIGN)
+	if (l->arg_start != l->stack_arg_top - T_NOP_ARG_BYTES)
+		return "argument strings";
+	if (l->stack_align_sp > (l->arg_start & ~0xfULL) || off % 16 || off > ASLR_STACK_ALIGN)
 		return "stack offset";
 	if (l->mmap_base % PAGE_SIZE || l->mmap_base > mtop ||
 	    l->mmap_base <= mtop - ((1ULL << p->mmap_rnd_bits) << PAGE_SHIFT))

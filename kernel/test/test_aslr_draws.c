@@ -10,12 +10,16 @@
  * kernel/mm/layout.c:
  *
  *   2.6.29 (64-bit task): mmap_rnd, randomize_stack_top, arch_align_stack in
- *     setup_arg_pages, vdso_addr, arch_align_stack in create_elf_tables,
+ *     setup_arg_pages (the strings follow the page it rounds to: bprm->p),
+ *     vdso_addr(bprm->p), arch_align_stack(bprm->p) in create_elf_tables,
  *     [AT_RANDOM: get_random_bytes, the pool], arch_randomize_brk; then
  *     dup_task_struct's canary.  ia32: no vdso_addr draw.
  *   6.6: arch_rnd(28), arch_rnd(8) (the compat base), randomize_stack_top,
- *     arch_align_stack, ELF_ET_DYN_BASE + arch_mmap_rnd, vdso_addr,
- *     arch_align_stack, [AT_RANDOM: the CRNG], randomize_page(brk); canary.
+ *     arch_align_stack, ELF_ET_DYN_BASE + arch_mmap_rnd, vdso_addr(bprm->p),
+ *     arch_align_stack(bprm->p), [AT_RANDOM: the CRNG], randomize_page(brk);
+ *     canary.
+ * bprm->p is the [stack] end less what copy_strings wrote there: the 8-byte
+ * slot, "/bin/t_nop" and "t_nop" (no environment).
  *
  * Swapping any two draws, adding one or dropping one makes a region (or
  * the canary, drawn last) differ, and the test fails.
@@ -36,6 +40,8 @@
 #define PMD   (2ULL << 20)
 #define PID   4242
 #define CSTEP 7919
+/* bprm_mm_init's slot + the filename + argv[0] of spawn_prog("t_nop") */
+#define ARG_BYTES (8 + sizeof("/bin/t_nop") + sizeof("t_nop"))
 
 static uint64_t fixed_jiffies, cycle_count;
 
@@ -84,7 +90,7 @@ static uint32_t below(uint32_t ceil) /* 6.6 __get_random_u32_below */
 }
 
 struct expect {
-	uint64_t mmap, stack, arg, exe, vdso, sp, brk, canary;
+	uint64_t mmap, stack, arg, argp, exe, vdso, sp, brk, canary;
 };
 
 static void recompute_2629(int ia32, uint64_t span, struct expect *e)
@@ -98,18 +104,20 @@ static void recompute_2629(int ia32, uint64_t span, struct expect *e)
 	v <<= 12; /* unsigned int: the top bits fall off */
 	e->stack = pa(task) - v;
 	e->arg = pa((e->stack - draw() % 8192) & ~15ULL);
+	e->argp = e->arg - ARG_BYTES;
 	e->exe = e->mmap - span;
 	e->vdso = 0;
-	if (!ia32) {
-		uint64_t end = (e->arg + PMD - 1) & ~(PMD - 1);
+	if (!ia32) { /* from the unaligned bprm->p; get_unmapped_area aligns the hint */
+		uint64_t end = (e->argp + PMD - 1) & ~(PMD - 1);
 
 		end = (end >= task ? task : end) - 2 * P; /* TASK_SIZE_MAX */
 
-		e->vdso = e->arg + ((uint64_t)(draw() & 511) << 12);
+		e->vdso = e->argp + ((uint64_t)(draw() & 511) << 12);
 		if (e->vdso >= end)
 			e->vdso = end;
+		e->vdso = pa(e->vdso);
 	}
-	e->sp = (e->arg - draw() % 8192) & ~15ULL;
+	e->sp = (e->argp - draw() % 8192) & ~15ULL;
 	e->brk = pa(draw() % (32ULL << 20) + e->exe + span);
 	e->canary = draw();
 }
@@ -125,18 +133,19 @@ static void recompute_6x(int ia32, uint64_t span, struct expect *e)
 	e->mmap = ia32 ? m32 : m64;
 	e->stack = pa(task) - ((uint64_t)(draw() & (ia32 ? 0x7ff : 0x3fffff)) << 12);
 	e->arg = pa((e->stack - below(8192)) & ~15ULL);
+	e->argp = e->arg - ARG_BYTES;
 	e->exe = (ia32 ? 0x400000ULL : 0x555555554000ULL) +
 		 ((uint64_t)(draw() & ((1u << (ia32 ? 8 : 28)) - 1)) << 12);
 	e->vdso = 0;
 	if (!ia32) {
-		start = pa(e->arg);
+		start = pa(e->argp);
 		end = (start + 2 * P + PMD - 1) & ~(PMD - 1);
 		end = (end >= task ? task : end) - 2 * P; /* DEFAULT_MAP_WINDOW */
 		e->vdso = end > start ? start + ((uint64_t)below((uint32_t)((end - start) / P) + 1)
 						 << 12)
 				      : start;
 	}
-	e->sp = (e->arg - below(8192)) & ~15ULL;
+	e->sp = (e->argp - below(8192)) & ~15ULL;
 	e->brk = e->exe + span + ((uint64_t)(draw() % (ia32 ? 8192u : 262144u)) << 12);
 	e->canary = draw();
 }
@@ -149,6 +158,8 @@ static const char *compare(const struct mm_struct *mm, uint64_t canary, const st
 		return "stack_top";
 	if (mm->stack_arg_top != e->arg)
 		return "stack_arg_top";
+	if (mm->arg_start != e->argp)
+		return "arg_start";
 	if (mm->exe_base != e->exe)
 		return "exe_base";
 	if (mm->vdso_base != e->vdso)

@@ -1,7 +1,7 @@
 /*
  * lx_test: a plain Linux C program, built unchanged as static musl
  * (musl-gcc -static) and static glibc (gcc -static), that checks the
- * process ABI from ring 3: the initial stack and auxv, TLS through
+ * process ABI from ring 3: the initial stack (its layout, as Linux's) and auxv, TLS through
  * arch_prctl, fork/wait and the status encoding, uname, mprotect (a write
  * to a read-only page kills the writer with SIGSEGV), rlimits, sysinfo,
  * sessions, the CPU mask, clock_nanosleep.  tests/sh/linux_abi.sh runs the
@@ -62,6 +62,52 @@ static void check_auxv(void)
 	check(getauxval(AT_CLKTCK) == 100, "auxv AT_CLKTCK 100");
 	check(plat && !strcmp(plat, "x86_64"), "auxv AT_PLATFORM x86_64");
 	check(fn && *fn, "auxv AT_EXECFN");
+}
+
+/*
+ * The initial stack as Linux (2.6.29 and 6.x, x86_64) lays it out: the
+ * strings first, at the top (bprm_mm_init leaves 8 zero bytes under the
+ * page-aligned end, then the filename, envp and argv strings, highest
+ * first); only then create_elf_tables' arch_align_stack below them, the
+ * platform string right under that 16-byte-aligned point, AT_RANDOM's bytes
+ * under the platform string, and argc/argv/envp/auxv STACK_ROUNDed below.
+ * So argv[0]'s offset in its page depends on the strings alone.
+ */
+static void check_stack_layout(int argc, char **argv, char **envp)
+{
+	const char *plat = (const char *)getauxval(AT_PLATFORM);
+	const char *fn = (const char *)getauxval(AT_EXECFN);
+	uintptr_t rnd = getauxval(AT_RANDOM), top, aligned, a0 = (uintptr_t)argv[0];
+	const char *next = argv[0];
+	int contiguous = 1, zero = 1;
+	char **e = envp;
+	uintptr_t *aux;
+
+	for (int i = 0; i < argc; i++) {
+		contiguous &= argv[i] == next;
+		next = argv[i] + strlen(argv[i]) + 1;
+	}
+	for (e = envp; *e; e++) {
+		contiguous &= *e == next;
+		next = *e + strlen(*e) + 1;
+	}
+	contiguous &= fn == next;
+	check(contiguous, "stack: argv, envp strings and AT_EXECFN adjoin, in that order");
+	top = fn ? (uintptr_t)fn + strlen(fn) + 1 + 8 : 1;
+	for (int i = 0; fn && i < 8; i++)
+		zero &= fn[strlen(fn) + 1 + i] == 0;
+	check(top % 4096 == 0 && zero, "stack: 8 zero bytes, then the page end, above AT_EXECFN");
+	aligned = plat ? (uintptr_t)plat + 7 : 1;
+	check(aligned % 16 == 0 && aligned <= (a0 & ~(uintptr_t)15) &&
+		      (a0 & ~(uintptr_t)15) - aligned <= 8192,
+	      "stack: AT_PLATFORM ends at arch_align_stack(argv[0]), 0..8192 below");
+	check(plat && rnd == (uintptr_t)plat - 16, "stack: AT_RANDOM right below AT_PLATFORM");
+	aux = (uintptr_t *)(e + 1);
+	while (aux[0] != AT_NULL)
+		aux += 2;
+	aux += 2;
+	check((uintptr_t)aux <= rnd && rnd - (uintptr_t)aux < 16 && (uintptr_t)(argv - 1) % 16 == 0,
+	      "stack: argc 16-byte aligned, auxv ends < 16 bytes below AT_RANDOM");
 }
 
 static void check_tls(void)
@@ -309,7 +355,7 @@ static void check_world(const char *self)
 	      "read back from /tmp and unlinked");
 }
 
-int main(int argc, char **argv)
+int main(int argc, char **argv, char **envp)
 {
 	if (argc == 3 && !strcmp(argv[1], "exit"))
 		return atoi(argv[2]);
@@ -322,6 +368,7 @@ int main(int argc, char **argv)
 	}
 	printf("lx_test: %s, pid %d\n", argv[0], getpid());
 	check_auxv();
+	check_stack_layout(argc, argv, envp);
 	check_tls();
 	check_fork_wait();
 	check_uname();
