@@ -164,23 +164,22 @@ static void own_layout(uint64_t *stack_top, uint64_t *mmap_base, uint64_t *exe)
 		0); /* the first mapping sits right below mmap_base */
 	*mmap_base = m > 0 ? (uint64_t)m + PAGE : 0;
 	/*
-	 * aslr_rules=2.6.29 maps a PIE top-down right below mmap_base, so the
-	 * probe lands under the exe: mmap_base is then the end of the exe's
-	 * contiguous run of mappings.
+	 * The probe lands under whatever was mapped top-down from mmap_base
+	 * before it: under 2.6.29's rules the PIE, and on the ia32 profile the
+	 * vDSO and [vvar] as well (2.6.29 maps a 32-bit task's vDSO with
+	 * get_unmapped_area).  mmap_base is the end of that contiguous run.
 	 */
-	if (*mmap_base == *exe) {
-		for (line = maps; *line;) {
-			uint64_t start = hex(line);
-			char *dash = line, *end = line;
+	for (line = maps; *line;) {
+		uint64_t start = hex(line);
+		char *dash = line, *end = line;
 
-			while (*dash && *dash != '-')
-				dash++;
-			while (*end && *end != '\n')
-				end++;
-			if (*dash && start == *mmap_base)
-				*mmap_base = hex(dash + 1);
-			line = *end ? end + 1 : end;
-		}
+		while (*dash && *dash != '-')
+			dash++;
+		while (*end && *end != '\n')
+			end++;
+		if (*dash && start == *mmap_base)
+			*mmap_base = hex(dash + 1);
+		line = *end ? end + 1 : end;
 	}
 	if (m > 0)
 		sys(__NR_munmap, (void *)m, PAGE);
