@@ -1,7 +1,8 @@
 #!/bin/bash
 # paxtest.sh - paxtest/ on the host, as TAP: paxtest-records turns paxtest's
 # lines into records (run by busybox sh, the shell it gets in the kernel),
-# paxtest/paxtest.py checks them and tabulates them beside a Linux log.
+# paxtest/paxtest.py checks them and scripts/report.py paxtest tabulates them
+# beside a Linux log (tests/sh/report-paxtest.sh tests that table in full).
 #   - a test that dies silently (rettofunc2) leaves no newline: two records
 #   - "N quality bits (guessed)" and the exhaustion tests' "N bits" are bits,
 #     "No randomization" and NX results are null bits
@@ -61,11 +62,11 @@ paxtest/paxtest.py check "$tmp/bad" >/dev/null
 [ $? = 1 ]
 tap_check $? "paxtest.py check: a record without aslr_rules fails"
 
-paxtest/paxtest.py table --host "$tmp/log" "$tmp/out" >"$tmp/md"
+/usr/bin/python3 scripts/report.py paxtest --host "$tmp/log" "$tmp/out" >"$tmp/md"
 grep -qF '| Anonymous mapping randomization test | 28 | 28 |' "$tmp/md" &&
 	grep -qF '| Heap randomization test (PIE) | none | none |' "$tmp/md" &&
 	grep -qF '| paxtest test | md4-2.6.30 ia32 rva=1 6.x | Linux host |' "$tmp/md"
-tap_check $? "paxtest.py table: kernel and Linux columns" "$(cat "$tmp/md")"
+tap_check $? "report.py paxtest: kernel and Linux columns" "$(cat "$tmp/md")"
 
 busybox sh "$rec" --records blackhat x86_64 2.6.29 x 3 </dev/null >"$tmp/out" 2>"$tmp/err"
 [ $? = 2 ] && [ ! -s "$tmp/out" ] && grep -q usage "$tmp/err"
