@@ -1,12 +1,10 @@
 #!/usr/bin/env python3
-"""paxtest records: checks for make test and the table of make paxtest.
+"""paxtest records: the checks of make test (the table of make paxtest is
+scripts/report.py paxtest).
 
   paxtest.py check LOG 'TEST=RESULT'...   every record of LOG has the contract's
       fields; each named TEST has a record whose result is RESULT ("28 quality
       bits (guessed)", "Killed", ...; RESULT "bits>=N" wants N or more bits).
-  paxtest.py table [--host LOG] LOG...    a Markdown table: one row per test,
-      one column per run (rng, profile, randomize_va_space, aslr_rules) of the
-      kernel logs' records, and a column for a plain paxtest log of Linux.
 """
 import json
 import sys
@@ -28,26 +26,6 @@ def records(path):
             if rec.get("type") == "paxtest":
                 out.append(rec)
     return out
-
-
-def host_results(path):
-    """A log of /usr/bin/paxtest itself: NAME padded to 41 columns, ':', RESULT."""
-    res, on = {}, False
-    with open(path, encoding="utf-8", errors="replace") as f:
-        for line in f:
-            line = line.rstrip("\r\n")
-            if line.startswith("Test results:"):
-                on = True
-                continue
-            while on and len(line) > 41 and line[41] == ":":
-                rest = line[43:]
-                if len(rest) > 41 and rest[41] == ":":
-                    res[line[:41].strip()] = ""
-                    line = rest
-                    continue
-                res[line[:41].strip()] = rest.strip()
-                break
-    return res
 
 
 def check(path, wants):
@@ -81,44 +59,9 @@ def check(path, wants):
     return 1 if bad else 0
 
 
-def cell(result):
-    if result.endswith("bits (guessed)"):
-        return result.split()[0]
-    return {"No randomization": "none", "": "(no output)"}.get(result, result)
-
-
-def table(host, paths):
-    cols, rows = [], {}
-    for p in paths:
-        for r in records(p):
-            col = (r["rng"], r["profile"], r["randomize_va_space"], r["aslr_rules"])
-            if col not in cols:
-                cols.append(col)
-            rows.setdefault(r["test"], {})[col] = (cell(r["result"]), r.get("seconds"))
-    hres = host_results(host) if host else {}
-    for name in hres:
-        rows.setdefault(name, {})
-    head = [f"{c[0]} {c[1]} rva={c[2]} {c[3]}" for c in cols]
-    if host:
-        head.append("Linux host")
-    print("| paxtest test | " + " | ".join(head) + " |")
-    print("|---" * (len(head) + 1) + "|")
-    for name, by in rows.items():
-        cells = [by[c][0] if c in by else "" for c in cols]
-        if host:
-            cells.append(cell(hres[name]) if name in hres else "")
-        print(f"| {name} | " + " | ".join(cells) + " |")
-    return 0
-
-
 def main(argv):
     if len(argv) >= 3 and argv[1] == "check":
         return check(argv[2], argv[3:])
-    if len(argv) >= 2 and argv[1] == "table":
-        args, host = argv[2:], None
-        if args[:1] == ["--host"] and len(args) >= 2:
-            host, args = args[1], args[2:]
-        return table(host, args)
     print(__doc__, file=sys.stderr)
     return 2
 

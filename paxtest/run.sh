@@ -14,7 +14,8 @@
 # randomisation test: about 2 min under TCG, 1500 runs of its helper).
 # Logs: DIR/NAME.log (default DIR build/paxtest); --host also runs paxtest
 # MODE on this machine's Linux into DIR/linux-host.log.  The table of every
-# record of DIR/*.log and the host log: DIR/paxtest.md.  Progress on stderr.
+# record of DIR/*.log and the host log (scripts/report.py paxtest):
+# DIR/paxtest.md.  Progress on stderr.
 # Exit status: 0 every boot exited 0; 1 some boot failed; 2 bad arguments.
 set -euo pipefail
 
@@ -89,6 +90,6 @@ hostarg=()
 [ -e "$out/linux-host.log" ] && hostarg=(--host "$out/linux-host.log")
 logs=()
 for f in "$out"/*.log; do [ "$f" = "$out/linux-host.log" ] || logs+=("$f"); done
-"$here/paxtest/paxtest.py" table "${hostarg[@]}" "${logs[@]}" >"$out/paxtest.md"
+/usr/bin/python3 "$here/scripts/report.py" paxtest "${hostarg[@]}" "${logs[@]}" >"$out/paxtest.md"
 echo "paxtest: table in $out/paxtest.md" >&2
 exit "$rc"

@@ -10,6 +10,7 @@ usage:
                                                add the logs to the results store
   report.py --db DB [--list] [FILTERS] [--compare] [--html] [--out DIR]
                                                report/compare what the store holds
+  report.py paxtest [--host LINUXLOG] LOG...   the paxtest table on stdout (Markdown)
 FILTERS: --machine TEXT (substring of the machine name or CPU model),
   --variant NAME (bench/aslr/attack records of that rng only), --version V
   (exact, or a tag's later builds V-N-gHASH), --since/--until YYYY-MM-DD
@@ -23,6 +24,12 @@ the machine's identity; ingesting the same log twice adds nothing.  A
 machine is named by its CPU model unless `ingest --machine NAME` says better
 (two boxes with the same CPU).
 
+`report.py paxtest` tabulates the logs' `paxtest` records: one row per
+paxtest test, one column per grid point (rng, profile, randomize_va_space,
+aslr_rules), the quality bits or "none"; --host adds a column for a plain
+`paxtest` log of Linux.  report.md has the same table when the logs have
+paxtest records.
+
 Bad records are warned about on stderr (`report: warning: LOG:LINE: reason`)
 and skipped.  Exit status: 0 done; 1 no record found; 2 a usage error, an
 unreadable log or an unusable database.  Plots need python3-matplotlib (Debian's
@@ -35,6 +42,7 @@ import sys
 
 import report_html
 import report_md
+import report_paxtest
 import results_store
 from report_logs import PROG, Log, is_emulated, flag, read_log, write_csv, write_json
 
@@ -93,6 +101,37 @@ def cmd_ingest(argv):
     return 0 if ok else 2
 
 
+def cmd_paxtest(argv):
+    ap = argparse.ArgumentParser(prog="report.py paxtest", description=(
+        "The paxtest table (Markdown, stdout) of the `paxtest` records of each LOG: one "
+        "row per paxtest test, one column per (rng, profile, randomize_va_space, "
+        "aslr_rules), quality bits or \"none\".  Exit status: 0 table written; 1 no "
+        "paxtest record (and no --host log); 2 a usage error or an unreadable log."))
+    ap.add_argument("logs", nargs="*", metavar="LOG")
+    ap.add_argument("--host", metavar="LINUXLOG",
+                    help="a log of `paxtest MODE LOG` on Linux: one more column")
+    args = ap.parse_args(argv)
+    if not args.logs and not args.host:
+        ap.error("no LOG given")
+    logs, _, ok = load(args.logs)
+    host = None
+    if args.host:
+        try:
+            host = report_paxtest.host_results(args.host)
+        except OSError as e:
+            err(f"{args.host}: cannot read: {e.strerror or e}")
+            return 2
+    records = [r for lg in logs for r in lg.records]
+    lines = report_paxtest.table(records, host, warn=report_paxtest.warn_stderr(PROG))
+    if not ok:
+        return 2
+    if not lines:
+        err(f"no paxtest record in {', '.join(args.logs)}")
+        return 1
+    print("\n".join(lines))
+    return 0
+
+
 def logs_from_db(args):
     """Log objects rebuilt from the store, filtered; None after an error."""
     try:
@@ -124,6 +163,8 @@ def main(argv=None):
     argv = sys.argv[1:] if argv is None else argv
     if argv and argv[0] == "ingest":
         return cmd_ingest(argv[1:])
+    if argv and argv[0] == "paxtest":
+        return cmd_paxtest(argv[1:])
     ap = argparse.ArgumentParser(prog="report.py",
                                  description=__doc__.split("\n\n")[0].replace("\n", " "),
                                  usage="\n" + __doc__.split("usage:\n")[1].split("\n\n")[0],

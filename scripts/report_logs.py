@@ -29,6 +29,7 @@ REQUIRED = {
     "bench": ("suite", "metric", "median"),     # not median when "available": false
     "aslr": ("rng", "profile", "region", "entropy_bits"),
     "attack": ("strategy", "rng", "trials", "successes"),
+    "paxtest": ("test", "bits", "rng", "profile", "aslr_rules", "randomize_va_space"),
     "summary": (),
 }
 # Fields used as table/plot keys: must be scalars (hashable).

@@ -1,5 +1,6 @@
 """The Markdown report and the machine comparison of report.py."""
 
+import report_paxtest
 import report_plots
 from report_logs import (BASELINE, PROG, REGION_ORDER, SUITE_ORDER, flag, fmt, md_table,
                          multi_source, num, of_type, ordered, vm_note)
@@ -211,6 +212,7 @@ def write_report(logs, records, out_dir, path, plots=True):
     lines += section_bench(records, logs)
     lines += section_aslr(records)
     lines += section_attack(records)
+    lines += report_paxtest.section(records)
     lines += section_tests(records)
     plot_lines, pngs = report_plots.make_plots(records, logs, out_dir, PROG) if plots \
         else ([], [])

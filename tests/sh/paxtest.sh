@@ -1,11 +1,13 @@
 #!/bin/bash
 # paxtest.sh - paxtest/ on the host, as TAP: paxtest-records turns paxtest's
 # lines into records (run by busybox sh, the shell it gets in the kernel),
-# paxtest/paxtest.py checks them and tabulates them beside a Linux log.
+# paxtest/paxtest.py checks them and scripts/report.py paxtest tabulates them
+# beside a Linux log (tests/sh/report-paxtest.sh tests that table in full).
 #   - a test that dies silently (rettofunc2) leaves no newline: two records
 #   - "N quality bits (guessed)" and the exhaustion tests' "N bits" are bits,
 #     "No randomization" and NX results are null bits
 #   - a bad RVA is refused with the usage (exit 2)
+#   - paxtest/quality.py computes what randbody.c computes
 set -u
 
 here=$(cd "$(dirname "$0")/../.." && pwd)
@@ -61,13 +63,41 @@ paxtest/paxtest.py check "$tmp/bad" >/dev/null
 [ $? = 1 ]
 tap_check $? "paxtest.py check: a record without aslr_rules fails"
 
-paxtest/paxtest.py table --host "$tmp/log" "$tmp/out" >"$tmp/md"
+/usr/bin/python3 scripts/report.py paxtest --host "$tmp/log" "$tmp/out" >"$tmp/md"
 grep -qF '| Anonymous mapping randomization test | 28 | 28 |' "$tmp/md" &&
 	grep -qF '| Heap randomization test (PIE) | none | none |' "$tmp/md" &&
 	grep -qF '| paxtest test | md4-2.6.30 ia32 rva=1 6.x | Linux host |' "$tmp/md"
-tap_check $? "paxtest.py table: kernel and Linux columns" "$(cat "$tmp/md")"
+tap_check $? "report.py paxtest: kernel and Linux columns" "$(cat "$tmp/md")"
 
 busybox sh "$rec" --records blackhat x86_64 2.6.29 x 3 </dev/null >"$tmp/out" 2>"$tmp/err"
 [ $? = 2 ] && [ ! -s "$tmp/out" ] && grep -q usage "$tmp/err"
 tap_check $? "paxtest-records: a bad randomize_va_space is refused (exit 2)"
+# paxtest/quality.py: randbody.c's estimator.  A bit set in exactly 35 % of
+# 1500 addresses (525) is weak, in 526 it counts; a predictable Weyl
+# sequence gets all 28 bits; equal addresses are "No randomization"; a
+# counter only the bits it spans.
+q=paxtest/quality.py
+out=$(python3 -c '
+for i in range(1500):
+    print("%x" % ((i & 1) | (2 if i < 525 else 0) | (4 if i < 526 else 0)))' | "$q")
+[ "$out" = "2 quality bits (guessed)" ]
+tap_check $? "quality.py: 35 % is weak, one more is not" "got '$out'"
+out=$(seq 0 1499 | awk '{ printf "%x\n", $1 * 2654435761 % 2^28 }' | "$q")
+[ "$out" = "28 quality bits (guessed)" ]
+tap_check $? "quality.py: a predictable Weyl sequence gets 28 bits" "got '$out'"
+out=$(yes 7f0000001000 | head -n 1500 | "$q")
+[ "$out" = "No randomization" ]
+tap_check $? "quality.py: equal addresses" "got '$out'"
+out=$(seq 0 1499 | awk '{ printf "%x\n", $1 }' | "$q" --mmap 8)
+[ "$out" = "8 quality bits (guessed)" ]
+tap_check $? "quality.py --mmap 8: 2.6.29's ia32 mmap_rnd of a counter" "got '$out'"
+out=$(seq 0 1499 | awk '{ printf "%x\n", $1 }' | "$q" --mmap 28)
+[ "$out" = "9 quality bits (guessed)" ]
+tap_check $? "quality.py --mmap 28: a counter spans 11 bits, 9 of them balanced" "got '$out'"
+printf '1000\nzz\n' | "$q" >/dev/null 2>&1
+[ $? = 2 ]
+tap_check $? "quality.py: a line that is not hex: exit 2"
+seq 1 10 | "$q" >/dev/null 2>&1
+[ $? = 2 ]
+tap_check $? "quality.py: fewer than 1500 addresses: exit 2"
 tap_done
