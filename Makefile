@@ -1,9 +1,10 @@
 # aslrbench: every entry point of the project.  `make V=1` shows commands.
 #
 # Fragments included below each own one directory: common/common.mk,
-# rng/rng.mk, bench/bench.mk, kernel/kernel.mk, boot/boot.mk, iso/iso.mk,
-# tests/tests.mk; kernel/flags.mk holds the kernel's compiler flags, for every
-# kernel-side build and check.  `include`, not `-include`: a missing fragment
+# rng/rng.mk, bench/bench.mk, kernel/kernel.mk, boot/boot.mk,
+# tests/linux/linux.mk, userland/userland.mk, iso/iso.mk, tests/tests.mk;
+# kernel/flags.mk holds the kernel's compiler flags, for every kernel-side
+# build and check.  `include`, not `-include`: a missing fragment
 # is an error, not a silently smaller build.  They append to HOST_TESTS (host
 # programs that print TAP: "ok N - name" / "not ok N - name") and HOST_TOOLS.
 
@@ -63,6 +64,7 @@ include rng/rng.mk
 include bench/bench.mk
 include kernel/kernel.mk
 include boot/boot.mk
+include tests/linux/linux.mk
 include userland/userland.mk
 include paxtest/paxtest.mk
 include iso/iso.mk

@@ -24,7 +24,7 @@ KERNEL_C := \
 	kernel/lib/panic.c kernel/lib/printk.c kernel/lib/string.c kernel/lib/vsprintf.c \
 	kernel/mm/ioremap.c kernel/mm/layout.c kernel/mm/mm.c kernel/mm/pmm.c kernel/mm/uaccess.c \
 	kernel/mm/vmm.c \
-	kernel/random/random.c \
+	kernel/char/random.c \
 	kernel/security/ptrace.c kernel/security/ptrace_rules.c \
 	kernel/syscall/sys_attr.c kernel/syscall/sys_cred.c kernel/syscall/sys_file.c \
 	kernel/syscall/sys_misc.c kernel/syscall/sys_mm.c kernel/syscall/sys_namei.c \
@@ -80,5 +80,4 @@ $(BUILD)/kernel.elf: $(KERNEL_OBJS) $(KERNEL_EXTRA_OBJS) kernel/kernel.ld
 $(BUILD)/kernel.esp.elf: $(BUILD)/kernel.elf
 	$(Q)objcopy --strip-debug $< $@
 
-include kernel/user/user.mk
 -include $(KERNEL_OBJS:.o=.d)

@@ -4,7 +4,8 @@
 
     scripts/check-layers.py [--root DIR] [--verbose]
 
-Reads every kernel/**/*.c and *.h under DIR (default: the repository), turns
+Reads every kernel/**/*.c and *.h under DIR (default: the repository), and
+the ring-3 programs' userland/**/*.c and *.h, turns
 each `#include "..."` into an edge between two directories (the first level
 under kernel/: kernel/fs/proc counts as kernel/fs), and fails (exit 1) when
 
@@ -30,8 +31,8 @@ LAYERS = [
     # and the loader's hand-off; the user/kernel ABI (uapi).
     ("lib", ["kernel/lib", "kernel/boot", "kernel/uapi"]),
     ("arch", ["kernel/arch"]),
-    # random (get_random_int) sits below mm, whose layout code draws from it.
-    ("mm", ["kernel/random", "kernel/mm"]),
+    # char (random.c: get_random_int) sits below mm, whose layout code draws from it.
+    ("mm", ["kernel/char", "kernel/mm"]),
     ("proc", ["kernel/task", "kernel/security"]),
     ("fs", ["kernel/console", "kernel/fs"]),
     ("syscall", ["kernel/syscall"]),
@@ -43,10 +44,10 @@ LAYERS = [
 # everything; bench/ (the harness) is used by the jobs only.
 EXTERNAL = {"rng": "lib", "common": "lib", "boot": "lib", "bench": "jobs"}
 
-# Ring-3 programs: they see only the ABI, the shared freestanding library
-# code and their own lib.
-USER_DIR = "kernel/user"
-USER_MAY_INCLUDE = {"kernel/uapi", "kernel/lib", "kernel/user", "common"}
+# Ring-3 programs (userland/): they see only the ABI, the shared
+# freestanding library code and their own lib.
+USER_DIR = "userland"
+USER_MAY_INCLUDE = {"kernel/uapi", "kernel/lib", "userland", "common"}
 
 # The freestanding code outside kernel/ (DESIGN: kernel -> bench -> rng):
 # what each may include, so none of it grows a kernel dependency.
@@ -117,6 +118,11 @@ def main():
     if not files:
         print(f"check-layers: no kernel/*.c or *.h under {root}", file=sys.stderr)
         return 2
+    for dirpath, dirnames, filenames in os.walk(os.path.join(root, USER_DIR)):
+        dirnames.sort()
+        for f in sorted(filenames):
+            if f.endswith((".c", ".h")):
+                files.append(os.path.relpath(os.path.join(dirpath, f), root))
 
     for rel in files:
         src = node_of(rel)

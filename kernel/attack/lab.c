@@ -2,8 +2,8 @@
  * The attack lab: can an unprivileged local user learn where a root
  * daemon's stack, mmap area and executable are?
  *
- * Each trial spawns an attacker (the `lab` program as uid 1000, using only
- * system calls and /proc), then a victim (`lab victim`, root, freshly
+ * Each trial spawns an attacker (the `lab_attacker` program as uid 1000, using only
+ * system calls and /proc), then a victim (`lab_attacker victim`, root, freshly
  * randomised by its own spawn, then asleep in the kernel).  The attacker
  * hands its predictions to the kernel (__NR_aslrbench_lab, op SUBMIT) in
  * the order it would try them; the kernel compares them with the victim's
@@ -11,7 +11,7 @@
  * one of the attacker's guesses equals the truth; the guess's position is
  * what it cost.
  *
- * Strategies (see kernel/user/lab.c for the attacker's side):
+ * Strategies (see userland/src/lab_attacker.c for the attacker's side):
  *   proc-leak              stat's startstack / kstkeip (the patch's leak)
  *   pid-jiffies-collision  make a process whose pid + jiffies equals the
  *                          victim's within the key period, read its layout
@@ -36,7 +36,7 @@
 #include "kernel/mm/layout.h"
 #include "kernel/mm/mm.h"
 #include "kernel/mm/uaccess.h"
-#include "kernel/random/random.h"
+#include "kernel/char/random.h"
 #include "kernel/security/ptrace.h"
 #include "kernel/syscall/exec_file.h"
 #include "kernel/task/process.h"
@@ -156,9 +156,9 @@ static long wait_attacker(long apid, int *status)
 static bool one_trial(enum lab_strategy s, struct lab_cell_result *out)
 {
 	char hz[12];
-	const char *att[] = {"lab", "attack", lab_strategy_names[s], hz,
+	const char *att[] = {"lab_attacker", "attack", lab_strategy_names[s], hz,
 			     aslr_rules_name(aslr_rules)};
-	const char *vic[] = {"lab", "victim"};
+	const char *vic[] = {"lab_attacker", "victim"};
 	struct aslr_layout truth;
 	struct task_struct *v;
 	long apid, vpid;

@@ -31,7 +31,7 @@
 #include "kernel/mm/pmm.h"
 #include "kernel/mm/uaccess.h"
 #include "kernel/mm/vmm.h"
-#include "kernel/random/random.h"
+#include "kernel/char/random.h"
 #include "kernel/syscall/exec_file.h"
 #include "kernel/task/process.h"
 #include "kernel/syscall/syscall.h"

@@ -10,7 +10,7 @@
 #include "kernel/console/serial.h"
 #include "kernel/fs/poll.h"
 #include "kernel/fs/tty.h"
-#include "kernel/random/random.h"
+#include "kernel/char/random.h"
 #include "kernel/task/sched.h"
 #include "kernel/task/signal.h"
 

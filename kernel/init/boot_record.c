@@ -15,7 +15,7 @@
 #include "kernel/console/serial.h"
 #include "kernel/mm/layout.h"
 #include "kernel/mm/pmm.h"
-#include "kernel/random/random.h"
+#include "kernel/char/random.h"
 
 static const char *fb_format(uint32_t f)
 {

@@ -16,7 +16,7 @@
 #include "kernel/security/ptrace.h"
 #include "kernel/task/sched.h"
 #include "kernel/syscall/syscall.h"
-#include "kernel/test/fuzz.h"
+#include "kernel/test/fuzz_job.h"
 #include "kernel/test/ktest.h"
 
 static __attribute__((noreturn)) void job_test(void)

@@ -40,7 +40,7 @@
 #include "kernel/mm/vdso.h"
 #include "kernel/mm/vmm.h"
 #include "kernel/arch/percpu.h"
-#include "kernel/random/random.h"
+#include "kernel/char/random.h"
 
 struct percpu percpu0 = {
 	.self = &percpu0,

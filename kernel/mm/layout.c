@@ -77,7 +77,7 @@
 #include "kernel/boot/cmdline.h"
 #include "kernel/mm/layout.h"
 #include "kernel/mm/pmm.h"
-#include "kernel/random/random.h"
+#include "kernel/char/random.h"
 #include "rng/pool.h"
 
 #define SZ_128M	     (128ULL << 20)

@@ -13,7 +13,7 @@
  *
  * Programs by name: a bare NAME ("t_nop") the cwd does not have is
  * /bin/NAME, where the initramfs installs the project's programs
- * (kernel/user/) and the Linux test programs (tests/linux/); not Linux's
+ * (userland/) and the Linux test programs (tests/linux/); not Linux's
  * execve, which walks a bare name from the cwd only: it keeps what a name
  * meant when the programs were built into the kernel (none is any more).
  *

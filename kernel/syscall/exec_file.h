@@ -33,7 +33,7 @@ long exec_file(const char *filename, char **ptrs, int room, int argc, int envc);
 long spawn_file(const char *filename, char **ptrs, int room, int argc, int envc);
 
 /*
- * The kernel's jobs start the project's programs (kernel/user/, installed in
+ * The kernel's jobs start the project's programs (userland/, installed in
  * the initramfs) by name: "init" is /sbin/init, any other NAME without a '/'
  * is /bin/NAME, a path is used as it is.  spawn_file with argv (argc
  * strings); the pid or -errno.

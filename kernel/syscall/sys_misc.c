@@ -4,7 +4,7 @@
 #include "kernel/arch/tsc.h"
 #include "kernel/lib/errno.h"
 #include "kernel/mm/uaccess.h"
-#include "kernel/random/random.h"
+#include "kernel/char/random.h"
 #include "kernel/task/sched.h"
 #include "kernel/task/signal.h"
 #include "kernel/syscall/syscall.h"

@@ -29,7 +29,7 @@
 #include "kernel/lib/printk.h"
 #include "kernel/lib/string.h"
 #include "kernel/mm/pmm.h"
-#include "kernel/random/random.h"
+#include "kernel/char/random.h"
 #include "kernel/task/binfmt_elf.h"
 #include "kernel/task/task.h"
 

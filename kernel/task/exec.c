@@ -17,7 +17,7 @@
 #include "kernel/mm/mm.h"
 #include "kernel/mm/pmm.h"
 #include "kernel/mm/vdso.h"
-#include "kernel/random/random.h"
+#include "kernel/char/random.h"
 #include "kernel/task/process.h"
 #include "kernel/task/sched.h"
 #include "kernel/task/signal.h"

@@ -9,7 +9,7 @@
 #include "kernel/lib/errno.h"
 #include "kernel/lib/string.h"
 #include "kernel/mm/mm.h"
-#include "kernel/random/random.h"
+#include "kernel/char/random.h"
 #include "kernel/task/process.h"
 #include "kernel/task/sched.h"
 #include "kernel/arch/timer.h"

@@ -20,7 +20,7 @@
 #include "kernel/mm/vmm.h"
 #include "kernel/task/sched.h"
 #include "kernel/task/signal.h"
-#include "kernel/random/random.h"
+#include "kernel/char/random.h"
 #include "kernel/lib/string.h"
 
 #define TIMESLICE 2 /* ticks: 8 ms at HZ=250 */

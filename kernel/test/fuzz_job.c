@@ -1,5 +1,5 @@
 /*
- * mode=fuzz: the kernel side of the syscall fuzzer (kernel/user/fuzz.c).
+ * mode=fuzz: the kernel side of the syscall fuzzer (userland/test/fuzz.c).
  *
  * A program is three fuzz processes at once (one root, two uid 1000), each
  * PROG_CALLS calls drawn from its own seed, which derives from the
@@ -30,12 +30,12 @@
 #include "kernel/mm/layout.h"
 #include "kernel/mm/mm.h"
 #include "kernel/mm/pmm.h"
-#include "kernel/random/random.h"
+#include "kernel/char/random.h"
 #include "kernel/syscall/exec_file.h"
 #include "kernel/task/process.h"
 #include "kernel/task/sched.h"
 #include "kernel/syscall/syscall.h"
-#include "kernel/test/fuzz.h"
+#include "kernel/test/fuzz_job.h"
 
 #define NPROCS	     3
 #define PROG_CALLS   500

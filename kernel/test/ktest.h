@@ -39,7 +39,7 @@ enum ktest_result ktest_fail(struct ktest_ctx *t, const char *fmt, ...)
 enum ktest_result ktest_skip(struct ktest_ctx *t, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 
-/* Wakes every t_park program (kernel/user/t_park.c) so it exits. */
+/* Wakes every t_park program (userland/test/t_park.c) so it exits. */
 void ktest_release_parked(void);
 
 /* Runs the tests `filter` selects ("" = all); returns the number failed, -1 if none matched. */

@@ -29,7 +29,7 @@
 #include "kernel/mm/layout.h"
 #include "kernel/mm/mm.h"
 #include "kernel/mm/pmm.h"
-#include "kernel/random/random.h"
+#include "kernel/char/random.h"
 #include "kernel/syscall/exec_file.h"
 #include "kernel/task/process.h"
 #include "kernel/task/task.h"

@@ -21,7 +21,7 @@
 #include "kernel/mm/layout.h"
 #include "kernel/mm/mm.h"
 #include "kernel/mm/vmm.h"
-#include "kernel/random/random.h"
+#include "kernel/char/random.h"
 #include "kernel/syscall/exec_file.h"
 #include "kernel/task/binfmt_elf.h"
 #include "kernel/task/process.h"

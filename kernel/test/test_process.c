@@ -1,12 +1,12 @@
 /*
- * Process tests: each spawns real ring-3 programs (kernel/user/t_*.c) as
+ * Process tests: each spawns real ring-3 programs (userland/test/t_*.c) as
  * children of init, waits for them, and checks what came back, plus what
  * only the kernel can see (canaries, free pages, the task table).
  */
 #include "kernel/arch/timer.h"
 #include "kernel/lib/string.h"
 #include "kernel/mm/pmm.h"
-#include "kernel/random/random.h"
+#include "kernel/char/random.h"
 #include "kernel/syscall/exec_file.h"
 #include "kernel/task/process.h"
 #include "kernel/task/sched.h"

@@ -1,6 +1,6 @@
 /*
  * The user/kernel interface, the one copy both sides include: the kernel
- * (kernel/syscall/, the jobs) and the ring-3 programs (kernel/user/).
+ * (kernel/syscall/, the jobs) and the ring-3 programs (userland/).
  * Linux's x86_64 numbers and values wherever the call exists there; the
  * project's own calls sit above Linux's range.  Nothing here may include
  * another header of the kernel: user programs are built without it.

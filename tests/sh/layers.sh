@@ -53,16 +53,16 @@ expect() {
 expect "the kernel's includes point down, no cycle" 0 "every include points down, no cycle" "$top"
 
 ok_tree=$(tree ok kernel/lib/printk.h: kernel/arch/traps.c:kernel/lib/printk.h \
-	kernel/mm/vmm.c:kernel/arch/page.h kernel/arch/page.h: kernel/mm/layout.c:kernel/random/random.h \
-	kernel/random/random.h:rng/rng.h rng/rng.h: kernel/user/sh.c:kernel/uapi/aslrbench.h \
+	kernel/mm/vmm.c:kernel/arch/page.h kernel/arch/page.h: kernel/mm/layout.c:kernel/char/random.h \
+	kernel/char/random.h:rng/rng.h rng/rng.h: userland/src/sh.c:kernel/uapi/aslrbench.h \
 	kernel/uapi/aslrbench.h:)
 expect "fake tree: downward includes pass" 0 "no cycle" "$ok_tree"
 
-# random and mm share a layer: only the cycle can catch this one.
-cycle=$(tree cycle kernel/mm/layout.c:kernel/random/random.h kernel/random/random.h: \
-	kernel/random/random.c:kernel/mm/layout.h kernel/mm/layout.h:)
+# char and mm share a layer: only the cycle can catch this one.
+cycle=$(tree cycle kernel/mm/layout.c:kernel/char/random.h kernel/char/random.h: \
+	kernel/char/random.c:kernel/mm/layout.h kernel/mm/layout.h:)
 expect "fake tree: a cycle inside one layer fails" 1 \
-	"include cycle between directories: kernel/mm -> kernel/random -> kernel/mm" "$cycle"
+	"include cycle between directories: kernel/char -> kernel/mm -> kernel/char" "$cycle"
 
 up=$(tree up kernel/mm/mm.c:kernel/task/task.h kernel/task/task.h:)
 expect "fake tree: an upward include fails" 1 "upward include, layer mm -> proc" "$up"
@@ -76,19 +76,19 @@ expect "fake tree: a directory in no layer fails" 1 "kernel/drivers is in no lay
 missing=$(tree missing kernel/mm/mm.c:kernel/mm/gone.h)
 expect "fake tree: an include of a missing file fails" 1 "which does not exist" "$missing"
 
-user=$(tree user kernel/user/sh.c:kernel/syscall/syscall.h kernel/syscall/syscall.h:)
+user=$(tree user userland/src/sh.c:kernel/syscall/syscall.h kernel/syscall/syscall.h:)
 expect "fake tree: a user program including kernel/syscall fails" 1 "user programs see only" "$user"
 
 free=$(tree free common/jrec.c:bench/run.h bench/run.h: kernel/lib/x.c:)
 expect "fake tree: common/ including bench/ fails" 1 "common/ is freestanding" "$free"
 
 # The explicit source lists: nothing built by accident, nothing left out.
-# Ring-3 code is not the kernel's: kernel/user/ (user.mk) and the vDSO's
-# source, kernel/arch/vdso/ (vdso.mk builds it into a shared object).
+# Ring-3 code is not the kernel's: the vDSO's source, kernel/arch/vdso/
+# (vdso.mk builds it into a shared object).
 unlisted=
 while IFS= read -r f; do
 	grep -qE "(^|[[:space:]])$f([[:space:]]|\\\\|$)" "$top/kernel/kernel.mk" || unlisted+="$f "
-done < <(cd "$top" && git ls-files 'kernel/*.c' 'kernel/*.asm' | grep -v -e '^kernel/user/' -e '^kernel/arch/vdso/')
+done < <(cd "$top" && git ls-files 'kernel/*.c' 'kernel/*.asm' | grep -v -e '^kernel/arch/vdso/')
 if [ -z "$unlisted" ]; then
 	pass "every kernel .c and .asm is listed in kernel/kernel.mk"
 else

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # TAP: the expectations of the kernel's file-system tests, proved on the host
 # Linux, and the initramfs packer.
-#  - kernel/user/t_vfs.c built with the host's gcc against glibc (through
+#  - userland/test/t_vfs.c built with the host's gcc against glibc (through
 #    tests/vfs/shim/, the same calls returning -errno) and run under /tmp:
 #    every check the kernel must pass, the host Linux passes too;
 #  - scripts/mkcpio.py: the same tree packed twice (different mtimes,
@@ -20,7 +20,7 @@ trap 'rm -rf "$tmp"' EXIT
 tap_plan 7
 
 if gcc -std=gnu11 -O1 -Wall -Wextra -Werror -iquote "$top/tests/vfs/shim" -I"$top" \
-	-o "$tmp/t_vfs" "$top/kernel/user/t_vfs.c" >"$tmp/cc.log" 2>&1; then
+	-o "$tmp/t_vfs" "$top/userland/test/t_vfs.c" >"$tmp/cc.log" 2>&1; then
 	tap_run "t_vfs's expectations hold on the host Linux ($(uname -r))" "$tmp/t_vfs"
 else
 	tap_fail "t_vfs builds against glibc" "$(cat "$tmp/cc.log")"

@@ -5,7 +5,7 @@
  */
 #include <stdlib.h>
 
-#include "userland/src/cmd.h"
+#include "userland/lib/cmd.h"
 
 int main(int argc, char **argv)
 {

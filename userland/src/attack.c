@@ -6,7 +6,7 @@
  */
 #include <fcntl.h>
 
-#include "userland/src/cmd.h"
+#include "userland/lib/cmd.h"
 
 int main(int argc, char **argv)
 {

@@ -4,7 +4,7 @@
  * which asks init with SIGUSR2 and leaves the work to busybox init; the
  * project's init only reaps.
  */
-#include "userland/src/cmd.h"
+#include "userland/lib/cmd.h"
 
 int main(int argc, char **argv)
 {

@@ -5,7 +5,7 @@
  */
 #include <fcntl.h>
 
-#include "userland/src/cmd.h"
+#include "userland/lib/cmd.h"
 
 #define RNG_FILE "/proc/sys/kernel/rng_variant"
 

@@ -6,7 +6,7 @@
  */
 #include <sys/wait.h>
 
-#include "userland/src/cmd.h"
+#include "userland/lib/cmd.h"
 
 int main(int argc, char **argv)
 {

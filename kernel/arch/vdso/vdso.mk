@@ -1,4 +1,4 @@
-# kernel/arch/vdso/: the vDSO, a ring-3 ELF shared object (vdso.c linked
+# kernel/arch/vdso/: the vDSO, a ring-3 ELF shared object (vclock_gettime.c linked
 # with vdso.lds), checked by scripts/check-vdso.sh (one page, no
 # relocations, the four LINUX_2.6 functions exported) and embedded in the
 # kernel image between vdso_image_start and vdso_image_end (kernel/mm/vdso.c).
@@ -10,7 +10,7 @@ VDSO_LDFLAGS := -nostdlib -shared -fPIC -Wl,-T,kernel/arch/vdso/vdso.lds \
 	-Wl,-soname=linux-vdso.so.1 -Wl,--hash-style=both -Wl,--eh-frame-hdr -Wl,--no-undefined \
 	-Wl,-z,max-page-size=4096 -Wl,-z,noexecstack -Wl,--build-id=none -Wl,-Bsymbolic
 
-$(BUILD)/vdso/vdso.o: kernel/arch/vdso/vdso.c kernel/uapi/vvar.h
+$(BUILD)/vdso/vdso.o: kernel/arch/vdso/vclock_gettime.c kernel/uapi/vvar.h
 	@mkdir -p $(@D)
 	@echo "  VDSOCC  $@"
 	$(Q)$(KCC) $(VDSO_CFLAGS) -c $< -o $@

@@ -16,7 +16,7 @@
 #include "kernel/lib/string.h"
 #include "kernel/lib/vsprintf.h"
 #include "kernel/mm/layout.h"
-#include "kernel/random/random.h"
+#include "kernel/char/random.h"
 #include "kernel/task/process.h"
 #include "kernel/task/sched.h"
 #include "kernel/security/ptrace.h"

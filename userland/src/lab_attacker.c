@@ -1,15 +1,15 @@
 /*
  * The attack lab's programs (kernel/attack/lab.c runs them):
- *   lab victim                  a root daemon: sleeps in the kernel until the trial ends
- *   lab attack STRATEGY HZ [RULES]  the attacker, uid 1000: only system calls and /proc
- *   lab report                  submits this process's own layout as a guess
+ *   lab_attacker victim             a root daemon: sleeps in the kernel until the trial ends
+ *   lab_attacker attack STRATEGY HZ [RULES]  the attacker, uid 1000: only system calls and /proc
+ *   lab_attacker report             submits this process's own layout as a guess
  * Guesses go to the kernel with __NR_aslrbench_lab(SUBMIT, region, value), in
  * the order the attacker would try them.  HZ is the kernel's tick rate, which
  * an attacker knows from the distribution's published kernel configuration;
  * RULES (2.6.29 or 6.x, default 2.6.29) is the kernel's ASLR code, which the
  * attacker knows from its version.
  */
-#include "kernel/user/aslrbench_user.h"
+#include "userland/lib/aslrbench_user.h"
 
 /*
  * collision: the pool has two children per jiffy the victim's start could
@@ -77,9 +77,11 @@ static uint64_t now_jiffies(void)
 static int is_victim(int pid)
 {
 	char path[40], buf[64];
+	static const char victim[] = "lab_attacker\0victim";
 
 	snprintf(path, sizeof(path), "/proc/%d/cmdline", pid);
-	return read_file(path, buf, sizeof(buf)) == 11 && !memcmp(buf, "lab\0victim", 11);
+	return read_file(path, buf, sizeof(buf)) == sizeof(victim) &&
+	       !memcmp(buf, victim, sizeof(victim));
 }
 
 /* A process not seen before whose cmdline is the victim's; seen[] grows. */
@@ -104,7 +106,7 @@ static int scan_new_pids(int *seen, int *nseen)
 }
 
 /*
- * The victim's pid: the process whose cmdline is "lab victim".  The kernel
+ * The victim's pid: the process whose cmdline is "lab_attacker victim".  The kernel
  * spawns it as soon as we yield after READY, and hands out pids in order,
  * so `hint` (the next pid after our own processes) is all we probe at
  * first; every process is looked at (each once) only if that fails for a
@@ -296,7 +298,7 @@ static long candidates_max(long hz)
  */
 static void collision_child(int idx, long pool, long hz)
 {
-	char vpid[12], *argv[] = {"lab", "report", 0};
+	char vpid[12], *argv[] = {"lab_attacker", "report", 0};
 	int victim = find_victim(hz, (int)(sys(__NR_getpid) + pool - idx));
 	uint64_t seen = now_jiffies(), cs, first, last, n, target;
 
@@ -317,7 +319,7 @@ static void collision_child(int idx, long pool, long hz)
 	n = last >= first ? last - first + 1 : 1;
 	target = (uint64_t)victim + first + (uint64_t)idx % n - (uint64_t)sys(__NR_getpid);
 	sleep_until_jiffy(target, hz);
-	sys(__NR_execve, "/bin/lab", argv, 0);
+	sys(__NR_execve, "/bin/lab_attacker", argv, 0);
 	exit(1);
 }
 
@@ -355,7 +357,7 @@ static int attack(const char *strategy, long hz)
 	}
 	if (!strcmp(strategy, "state-replay")) {
 		/* The latest layout we can observe is our own newest child's. */
-		long pid = spawn("/bin/lab", (char *const[]){"lab", "report", 0});
+		long pid = spawn("/bin/lab_attacker", (char *const[]){"lab_attacker", "report", 0});
 
 		if (pid > 0)
 			sys(__NR_wait4, (int)pid, &status, 0, 0);
@@ -384,6 +386,7 @@ int main(int argc, char **argv)
 		rules_6x = argc >= 5 && !strcmp(argv[4], "6.x");
 		return attack(argv[2], atol(argv[3]));
 	}
-	printf("usage: lab victim | lab report | lab attack STRATEGY HZ [2.6.29|6.x]\n");
+	printf("usage: lab_attacker victim | lab_attacker report | lab_attacker attack STRATEGY HZ "
+	       "[2.6.29|6.x]\n");
 	return 2;
 }

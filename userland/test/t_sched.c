@@ -2,7 +2,7 @@
  * Preemption: a child spins in user mode for a second; the parent, which
  * only sleeps briefly, must get the CPU back long before the spinner ends.
  */
-#include "kernel/user/aslrbench_user.h"
+#include "userland/lib/aslrbench_user.h"
 
 int main(int argc, char **argv)
 {

@@ -4,7 +4,7 @@
  * argv[1], and a run of digits there once slept a child for 11 days (the
  * 10^6 s nanosleep clamp), which the fuzz watchdog took for a kernel hang.
  */
-#include "kernel/user/aslrbench_user.h"
+#include "userland/lib/aslrbench_user.h"
 
 #define MAX_MS 10000
 

@@ -1,5 +1,5 @@
 /* Exits at once: what the spawn benchmark starts. */
-#include "kernel/user/aslrbench_user.h"
+#include "userland/lib/aslrbench_user.h"
 
 int main(int argc, char **argv)
 {

@@ -10,7 +10,7 @@
  *   t_reliab tidptr    the tid words (CLONE_*_SETTID, set_tid_address) in
  *                      read-only and kernel memory: not written
  */
-#include "kernel/user/aslrbench_user.h"
+#include "userland/lib/aslrbench_user.h"
 
 #define EBADF	  9
 #define ESRCH	  3

@@ -8,7 +8,7 @@
  *   t_fork leak N      N fork/exit/wait cycles
  * Exit status 0 means every check passed; a failure prints why.
  */
-#include "kernel/user/aslrbench_user.h"
+#include "userland/lib/aslrbench_user.h"
 
 static int data_var = 7;
 static int bss_var;

@@ -9,7 +9,7 @@
  *   t_procfs open PATH       exit status = the errno of open(PATH), 0 if it opens
  *   t_procfs listed PID      exit 0 if PID is in the /proc listing
  */
-#include "kernel/user/aslrbench_user.h"
+#include "userland/lib/aslrbench_user.h"
 
 #define NFIELDS 44
 

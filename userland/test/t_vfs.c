@@ -12,7 +12,7 @@
  * Every check prints "t_vfs: FAIL: what (got N)" when it fails.  One file
  * of some 620 lines on purpose: the host build compiles exactly this file.
  */
-#include "kernel/user/aslrbench_user.h"
+#include "userland/lib/aslrbench_user.h"
 
 #ifndef T_VFS_SELF
 #define T_VFS_SELF "/bin/t_vfs" /* the cloexec check re-executes this program */

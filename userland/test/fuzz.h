@@ -2,7 +2,7 @@
 #ifndef USER_FUZZ_H
 #define USER_FUZZ_H
 
-#include "kernel/user/aslrbench_user.h"
+#include "userland/lib/aslrbench_user.h"
 
 #define MAX_RES	    16
 #define CONSOLE_FDS 3

@@ -3,7 +3,7 @@
  * user address, a non-canonical address and a read-only page where it
  * writes, must return -EFAULT (and the kernel must survive).
  */
-#include "kernel/user/aslrbench_user.h"
+#include "userland/lib/aslrbench_user.h"
 
 static int failures;
 

@@ -3,7 +3,7 @@
  * the parent's and the child's layouts (test aslr_fork_inherits: fork keeps
  * the parent's layout, only spawn re-randomises).  Exits 0 when the child did.
  */
-#include "kernel/user/aslrbench_user.h"
+#include "userland/lib/aslrbench_user.h"
 
 int main(int argc, char **argv)
 {

@@ -1,5 +1,5 @@
 /*
- * What the project's programs (kernel/user/, built with musl) share: musl's
+ * What the project's programs (userland/, built with musl) share: musl's
  * headers, the kernel's own system calls through syscall(2) with the
  * numbers of kernel/uapi/aslrbench.h, and three small time helpers.  Not a
  * libc: every other call is musl's (-1 and errno on failure).

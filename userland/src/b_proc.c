@@ -7,7 +7,7 @@
  * empty measurements (the floor).  Raw samples go to the kernel.
  */
 #include "common/tsc.h"
-#include "kernel/user/aslrbench_user.h"
+#include "userland/lib/aslrbench_user.h"
 
 #define MAX_N 4096
 

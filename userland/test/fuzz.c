@@ -13,7 +13,7 @@
  * tells the kernel (fuzz_note) its seed and call index, which a panic or the
  * watchdog prints.  Children (fork) run CHILD_CALLS calls of their own seed.
  */
-#include "kernel/user/fuzz.h"
+#include "userland/test/fuzz.h"
 
 #define CHILD_CALLS 25
 #define EXIT_PRIV   99

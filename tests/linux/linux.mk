@@ -1,13 +1,7 @@
-# kernel/user/: the project's ring-3 programs, static-pie musl executables
-# installed in the initramfs (/sbin/init, the others /bin/NAME: see
-# ASLRBENCH_INITRD below).  The kernel embeds no program: it runs files.
-ASLRBENCH_PROGS := init t_nop t_sleep t_park t_canary t_fault t_layout t_sched t_fork t_efault \
-	b_proc t_procfs lab t_reliab fuzz t_failnth t_vfs
-
-# Linux programs, unchanged: the same test program built as static musl,
+# tests/linux/: Linux programs, unchanged: the same test program built as static musl,
 # static-pie musl, static glibc and static-pie glibc (tests/linux/), and
 # Debian's busybox (busybox-static), installed in the initramfs as /bin/NAME
-# (kernel/user/user.mk's staging directory, below).  The kernel loads them as
+# (userland/userland.mk's staging directory).  The kernel loads them as
 # Linux does (no relocation by the kernel).  More prebuilt static ELFs can be added:
 #   make EXTRA_ELF="name=/path/to/static-elf ..."
 LINUX_CFLAGS := -O2 -s -Wall -Wextra -Werror
@@ -93,10 +87,6 @@ $(BUILD)/user/linux/lx_bad: tests/linux/lx_bad.c
 	@echo "  MUSLCC  $@"
 	$(Q)musl-gcc -static $(LINUX_CFLAGS) -o $@ $<
 
-# The fuzzer is two files: its generator links into it.
-$(BUILD)/user/musl/fuzz: kernel/user/fuzz_gen.c kernel/user/fuzz.h
-$(BUILD)/user/musl/b_proc: common/tsc.h
-
 # lx_exec (tests/linux/lx_exec.c): execve from files, #! scripts, the exec
 # errors.  It runs from the initramfs (/bin/lx_exec, see iso/iso.mk), not
 # from the built-in table: its checks exec its own file.
@@ -119,30 +109,3 @@ $(BUILD)/user/linux/lx_glibc_dyn: tests/linux/lx_test.c
 	@mkdir -p $(@D)
 	@echo "  GLIBCC  $@"
 	$(Q)gcc -fPIE -pie $(LINUX_CFLAGS) -o $@ $<
-
-# The project's programs on musl: static PIE (the ASLR suites draw an
-# exe base only for ET_DYN programs), linked by hand as lx_musl_pie is.
-# They include kernel/user/aslrbench_user.h (musl's headers, the kernel's
-# own calls through syscall(2)); stripped, no hand-written code beneath.
-ASLRBENCH_CFLAGS := -std=gnu11 -O2 -Wall -Wextra -Werror -I. -fPIE
-$(BUILD)/user/musl/%: kernel/user/%.c kernel/user/aslrbench_user.h kernel/uapi/aslrbench.h
-	@mkdir -p $(@D)
-	@echo "  MUSLCC  $@"
-	$(Q)musl-gcc -static-pie -nostartfiles -s $(ASLRBENCH_CFLAGS) \
-	  -Wl,-static,-pie,--no-dynamic-linker,-z,text,-z,noexecstack -o $@ $(MUSL_LIB)/rcrt1.o \
-	  $(MUSL_LIB)/crti.o $$(gcc -print-file-name=crtbeginS.o) $(filter %.c,$^) \
-	  $$(gcc -print-file-name=crtendS.o) $(MUSL_LIB)/crtn.o
-
-# Their staging directory, packed into the initramfs (iso/iso.mk INITRD_DIRS):
-# /sbin/init (where Linux looks for init first) and /bin/NAME for the others;
-# the kernel's jobs spawn them by these paths (aslrbench_prog_path).
-ASLRBENCH_INITRD := $(BUILD)/initrd-aslrbench
-# The Linux programs (LINUX_PROGS, NAME=FILE) go there too, as /bin/NAME.
-$(ASLRBENCH_INITRD).stamp: $(ASLRBENCH_PROGS:%=$(BUILD)/user/musl/%) $(LINUX_FILES) kernel/user/user.mk
-	@echo "  INSTALL $(ASLRBENCH_INITRD)"
-	$(Q)rm -rf $(ASLRBENCH_INITRD) && mkdir -p $(ASLRBENCH_INITRD)/bin $(ASLRBENCH_INITRD)/sbin
-	$(Q)for p in $(ASLRBENCH_PROGS); do \
-	  d=bin; [ $$p = init ] && d=sbin; install -m 755 $(BUILD)/user/musl/$$p $(ASLRBENCH_INITRD)/$$d/$$p; done
-	$(Q)for np in $(LINUX_PROGS); do install -m 755 $${np#*=} $(ASLRBENCH_INITRD)/bin/$${np%%=*}; done
-	$(Q)touch $@
-$(BUILD)/initrd.cpio: $(ASLRBENCH_INITRD).stamp

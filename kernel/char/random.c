@@ -6,7 +6,7 @@
  * firmware's EFI_RNG_PROTOCOL gave the loader, then RDSEED, then the TSC at
  * boot, concatenated; the variants condition it themselves.
  */
-#include "kernel/random/random.h"
+#include "kernel/char/random.h"
 #include "kernel/arch/cpu.h"
 #include "kernel/arch/timer.h"
 #include "kernel/boot/cmdline.h"

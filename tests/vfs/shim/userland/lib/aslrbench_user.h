@@ -1,14 +1,14 @@
 /*
- * The host stand-in for kernel/user/aslrbench_user.h: the real header (its
+ * The host stand-in for userland/lib/aslrbench_user.h: the real header (its
  * sys() is glibc's syscall() here, returning -errno as on the kernel), plus
- * what the host needs, so kernel/user/t_vfs.c builds unchanged against glibc
+ * what the host needs, so userland/test/t_vfs.c builds unchanged against glibc
  * (tests/sh/vfs-host.sh) and its expectations are checked on the host Linux.
  */
 #ifndef HOST_ASLRBENCH_USER_SHIM_H
 #define HOST_ASLRBENCH_USER_SHIM_H
 
 #define _GNU_SOURCE
-#include "../../../../../kernel/user/aslrbench_user.h"
+#include "../../../../../userland/lib/aslrbench_user.h"
 
 #include <signal.h>
 #include <sys/resource.h>

@@ -1,5 +1,5 @@
 /* Asks the kernel to overflow a stack buffer on its behalf (mode=test only). */
-#include "kernel/user/aslrbench_user.h"
+#include "userland/lib/aslrbench_user.h"
 
 int main(int argc, char **argv)
 {

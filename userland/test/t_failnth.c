@@ -15,7 +15,7 @@
  */
 #include <stdbool.h>
 
-#include "kernel/user/aslrbench_user.h"
+#include "userland/lib/aslrbench_user.h"
 
 #define MAX_N	     400
 #define EXIT_CLEAN   100 /* + errno */

@@ -12,7 +12,7 @@
  * each case a few lines of typed arguments; splitting it by area would
  * scatter the one table a reader checks against the syscall list.
  */
-#include "kernel/user/fuzz.h"
+#include "userland/test/fuzz.h"
 
 uint64_t state, straddle, resv_fd[MAX_RES], resv_pid[MAX_RES], map_addr[MAX_RES], map_len[MAX_RES];
 int depth, unpriv, nfd, npid, nmap, map_fd = -1;

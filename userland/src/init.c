@@ -10,7 +10,7 @@
  * hands it PROG's orphans; it exits with the number of other children it
  * reaped.
  */
-#include "kernel/user/aslrbench_user.h"
+#include "userland/lib/aslrbench_user.h"
 
 /* Waits for any child until `pid` itself is reaped; the number of others reaped. */
 static long reap_until(long pid)

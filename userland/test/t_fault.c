@@ -1,5 +1,5 @@
 /* Deliberate faults: the kernel must kill only this task, with the right signal. */
-#include "kernel/user/aslrbench_user.h"
+#include "userland/lib/aslrbench_user.h"
 
 int main(int argc, char **argv)
 {

@@ -1,5 +1,5 @@
 /* Sleeps in the kernel until the running test releases it (mode=test only), then exits 0. */
-#include "kernel/user/aslrbench_user.h"
+#include "userland/lib/aslrbench_user.h"
 
 int main(int argc, char **argv)
 {

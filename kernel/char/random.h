@@ -1,5 +1,5 @@
-#ifndef KERNEL_RANDOM_RANDOM_H
-#define KERNEL_RANDOM_RANDOM_H
+#ifndef KERNEL_CHAR_RANDOM_H
+#define KERNEL_CHAR_RANDOM_H
 
 #include <stdint.h>
 
@@ -8,7 +8,10 @@
 /*
  * The kernel side of rng/: the environment the variants read, the boot
  * seed, and get_random_int() dispatching to the selected variant (the
- * function ASLR, fork's stack canary and the benchmarks call).
+ * function ASLR, fork's stack canary and the benchmarks call).  The file
+ * is where Linux keeps get_random_int and add_input_randomness,
+ * drivers/char/random.c; rng/ holds the generators themselves, which build
+ * on the host too.
  */
 int random_init(const char *variant, char *err, unsigned long errlen);
 unsigned int get_random_int(void);
