@@ -8,8 +8,8 @@ export SOURCE_DATE_EPOCH
 # without EXTRA after one with it drops them; an unchanged archive keeps its
 # date, so the ESP is not rebuilt for nothing.
 #
-# Between the two, the build installs Linux test programs (issue 14, exec
-# from files): /bin/lx_exec, /bin/lx_musl, /bin/lx_glibc (static glibc),
+# Between the two, the build installs Linux test programs (exec from
+# files): /bin/lx_exec, /bin/lx_musl, /bin/lx_glibc (static glibc),
 # /bin/lx_musl_dyn (a dynamic musl PIE), /bin/lx_glibc_dyn (a dynamic glibc
 # PIE), /bin/lx_badinterp (its
 # PT_INTERP is missing); musl's dynamic linker /lib/ld-musl-x86_64.so.1

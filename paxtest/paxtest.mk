@@ -1,4 +1,4 @@
-# paxtest/: Debian's paxtest (issue 15), unchanged, in the initramfs, and the
+# paxtest/: Debian's paxtest, unchanged, in the initramfs, and the
 # runs that turn its lines into `@@ {"type":"paxtest",...}` records.
 #
 # $(PAXTEST_ROOT) is this fragment's staging directory (one of iso/iso.mk's
@@ -28,7 +28,7 @@ $(PAXTEST_ROOT).stamp: $(PAXTEST_FILES) $(PAXTEST_LIBS) /bin/busybox paxtest/pax
 
 $(BUILD)/initrd.cpio: $(PAXTEST_ROOT).stamp
 
-# make paxtest: the issue's three figures, about 10 min under TCG: the
+# make paxtest: the README's three paxtest figures, about 10 min under TCG: the
 # anonymous-mapping test (randamap) with randomize_va_space 2 and 0 on the
 # x86_64 profile and 2 on ia32, plus paxtest blackhat on this machine's Linux.
 # make paxtest-full: paxtest blackhat, unchanged, for every RNG variant, both

@@ -43,8 +43,8 @@ packages=(
 	clang libclang-rt-14-dev                # libFuzzer targets (make fuzz)
 	console-setup-linux                     # the screen console's font (Terminus)
 	socat util-linux e2fsprogs              # serial capture and USB writer tests
-	musl-tools busybox-static               # Linux programs the kernel runs unchanged (issue 14)
-	paxtest                                 # Debian's paxtest in the image (issue 15, paxtest/)
+	musl-tools busybox-static               # Linux programs the kernel runs unchanged
+	paxtest                                 # Debian's paxtest in the image
 )
 
 missing=()

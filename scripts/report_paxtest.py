@@ -1,4 +1,4 @@
-"""The paxtest table of report.py (issue 15): Debian's paxtest run in the
+"""The paxtest table of report.py: Debian's paxtest run in the
 kernel, one `@@ {"type":"paxtest",...}` record per test and grid point.
 
 A grid point is (rng, profile, randomize_va_space, aslr_rules); the table has

@@ -48,7 +48,7 @@ long sys_aslrbench_job(const struct syscall_args *a)
 	case MODE_FUZZ:
 		job_fuzz();
 	default:
-		/* Named, not faked: these jobs arrive with their issues. */
+		/* Named, not faked: a mode this build does not hold says so. */
 		kprintf("aslrbench: mode=%s is not implemented in this build\n",
 			mode_name(boot_cmdline.mode));
 		machine_exit(EXIT_FAILED);

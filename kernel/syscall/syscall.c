@@ -103,7 +103,7 @@ static const struct {
 	{__NR_aslrbench_job, sys_aslrbench_job},
 	{__NR_aslrbench_test, sys_aslrbench_test},
 	{__NR_getdents_pids, sys_getdents_pids},
-	/* The Linux process ABI (issue 14). */
+	/* The Linux process ABI. */
 	{__NR_mprotect, sys_mprotect},
 	{__NR_rt_sigaction, sys_rt_sigaction},
 	{__NR_rt_sigprocmask, sys_rt_sigprocmask},
@@ -130,18 +130,18 @@ static const struct {
 	{__NR_getgroups, sys_getgroups},
 	{__NR_bench_submit, sys_bench_submit},
 	{__NR_fuzz_note, sys_fuzz_note},
-	/* filemap: file-backed mmap (issue 14) */
+	/* filemap: file-backed mmap */
 	{__NR_mremap, sys_mremap},
-	/* The time calls the vDSO also answers (issue 14, vdso). */
+	/* The time calls the vDSO also answers. */
 	{__NR_gettimeofday, sys_gettimeofday},
 	{__NR_time, sys_time},
-	/* poll/select and waitid (branch poll). */
+	/* poll/select and waitid. */
 	{__NR_poll, sys_poll},
 	{__NR_select, sys_select},
 	{__NR_waitid, sys_waitid},
 	{__NR_pselect6, sys_pselect6},
 	{__NR_ppoll, sys_ppoll},
-	/* Signals (issue 14, branch signal). */
+	/* Signals. */
 	{__NR_rt_sigreturn, sys_rt_sigreturn},
 	{__NR_sigaltstack, sys_sigaltstack},
 	{__NR_kill, sys_kill},
@@ -151,10 +151,10 @@ static const struct {
 	{__NR_rt_sigsuspend, sys_rt_sigsuspend},
 	{__NR_rt_sigpending, sys_rt_sigpending},
 	{__NR_rt_sigtimedwait, sys_rt_sigtimedwait},
-	/* What busybox's cat and poweroff call (issue 15, branch userland). */
+	/* What busybox's cat and poweroff call. */
 	{__NR_sendfile, sys_sendfile},
 	{__NR_sync, sys_sync},
-	/* paxtest (issue 15, branch paxtest). */
+	/* paxtest. */
 	{__NR_utimensat, sys_utimensat},
 };
 

@@ -102,7 +102,7 @@ long sys_bench_submit(const struct syscall_args *a);
 long sys_aslrbench_lab(const struct syscall_args *a);
 long sys_fuzz_note(const struct syscall_args *a);
 
-/* The Linux process ABI (issue 14): sys_linux.c, sys_signal.c, sys_proc.c, sys_mm.c. */
+/* The Linux process ABI: sys_linux.c, sys_signal.c, sys_proc.c, sys_mm.c. */
 long sys_mprotect(const struct syscall_args *a);
 long sys_mremap(const struct syscall_args *a); /* filemap: sys_mm.c */
 long sys_rt_sigaction(const struct syscall_args *a);
@@ -138,11 +138,11 @@ long sys_pause(const struct syscall_args *a);
 long sys_rt_sigsuspend(const struct syscall_args *a);
 long sys_rt_sigpending(const struct syscall_args *a);
 long sys_rt_sigtimedwait(const struct syscall_args *a);
-/* paxtest (issue 15, branch paxtest). */
+/* paxtest. */
 long sys_utimensat(const struct syscall_args *a);
 long sys_setgid(const struct syscall_args *a);
 long sys_getgroups(const struct syscall_args *a);
-/* poll/select and waitid (branch poll): sys_poll.c, sys_select.c, sys_waitid.c. */
+/* poll/select and waitid: sys_poll.c, sys_select.c, sys_waitid.c. */
 long sys_poll(const struct syscall_args *a);
 long sys_ppoll(const struct syscall_args *a);
 long sys_select(const struct syscall_args *a);

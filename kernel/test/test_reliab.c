@@ -1,6 +1,6 @@
 /*
- * Regression tests for the defects a hostile syscall fuzzer found (issue
- * 17): each runs a ring-3 program (userland/test/t_reliab.c) and checks what
+ * Regression tests for the defects a hostile syscall fuzzer found: each
+ * runs a ring-3 program (userland/test/t_reliab.c) and checks what
  * only the kernel sees: free pages, task slots, the sysctls.
  */
 #include "kernel/arch/gdt.h"

@@ -91,7 +91,7 @@
 #define __NR_renameat2	   316
 #define __NR_getrandom	   318
 #define __NR_faccessat2	   439
-/* The Linux process ABI (issue 14): what static musl and glibc need to start. */
+/* The Linux process ABI: what static musl and glibc need to start. */
 #define __NR_mprotect	       10
 #define __NR_rt_sigaction      13
 #define __NR_rt_sigprocmask    14
@@ -119,16 +119,16 @@
 #define __NR_rseq	       334
 /* filemap */
 #define __NR_mremap 25
-/* The vDSO's fallbacks and the calls it answers in user mode (issue 14). */
+/* The vDSO's fallbacks and the calls it answers in user mode. */
 #define __NR_gettimeofday 96
 #define __NR_time	  201
-/* poll/select and waitid (branch poll). */
+/* poll/select and waitid. */
 #define __NR_poll     7
 #define __NR_select   23
 #define __NR_waitid   247
 #define __NR_pselect6 270
 #define __NR_ppoll    271
-/* Signals (issue 14, branch signal). */
+/* Signals. */
 #define __NR_rt_sigreturn    15
 #define __NR_pause	     34
 #define __NR_kill	     62
@@ -138,7 +138,7 @@
 #define __NR_sigaltstack     131
 #define __NR_tkill	     200
 #define __NR_tgkill	     234
-/* paxtest (issue 15, branch paxtest). */
+/* paxtest. */
 #define __NR_utimensat 280
 /* aslrbench's own calls, above Linux's range. */
 #define __NR_spawn	    500 /* spawn(name, argv): start a built-in program */

@@ -12,7 +12,7 @@ LINUX_PROGS := lx_musl=$(BUILD)/user/linux/lx_musl lx_musl_pie=$(BUILD)/user/lin
 # filemap: tests/linux/lx_mmap.c (file-backed mmap, munmap/mprotect of any range)
 LINUX_PROGS += lx_mmap_musl=$(BUILD)/user/linux/lx_mmap_musl \
 	lx_mmap_glibc=$(BUILD)/user/linux/lx_mmap_glibc
-# The vDSO's test (issue 14, vdso): static musl and static glibc.
+# The vDSO's test: static musl and static glibc.
 LINUX_PROGS += lx_vdso_musl=$(BUILD)/user/linux/lx_vdso_musl \
 	lx_vdso_glibc=$(BUILD)/user/linux/lx_vdso_glibc
 # poll/select/waitid (tests/linux/lx_poll.c) and the bad-input program (lx_bad.c: oom, forkbomb).

@@ -297,7 +297,7 @@ static void check_writev(void)
 }
 
 /*
- * The everyday things issue 14 asks of every kind of program: a pipe to a
+ * The everyday things every kind of program must be able to do: a pipe to a
  * child, a child that execs this program with its stdout on the pipe,
  * /proc read, a file written to /tmp and read back.
  */

@@ -1,8 +1,8 @@
 #!/bin/busybox sh
 # shellcheck shell=dash
-# The everyday things of issue 14 from Debian's busybox (static glibc) as
-# init: its sh prints, forks and execs other programs (busybox applets and
-# lx_musl), pipes between them, reads /proc and writes /tmp.  The busybox
+# The everyday things from Debian's busybox (static glibc) as init: its sh
+# prints, forks and execs other programs (busybox applets and lx_musl),
+# pipes between them, reads /proc and writes /tmp.  The busybox
 # init boot runs it: init=/bin/busybox -- sh /bin/world.sh
 bb=/bin/busybox
 echo "world: busybox sh as pid $$"

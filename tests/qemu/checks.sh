@@ -49,7 +49,7 @@ check_stat_28_30_leak() {
 	esac
 }
 
-# paxtest (issue 15): every paxtest record has the contract's fields, and each
+# paxtest: every paxtest record has the contract's fields, and each
 # ARG, TEST=RESULT with '_' for a space in TEST, names a test whose record has
 # that result (paxtest/paxtest.py check; RESULT bits>=N: N or more bits).
 check_paxtest() {

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# TAP: report.py's paxtest table (issue 15) from tests/fixtures/logs/paxtest.log
+# TAP: report.py's paxtest table from tests/fixtures/logs/paxtest.log
 # (records of three grid points, console text, two broken records) and
 # paxtest-linux.log (a plain paxtest log of Linux).  Every check asserts a
 # whole table row, so a wrong parse of a record (bits, "No randomization",

@@ -193,7 +193,8 @@ static void note_result(const struct call *c, long ret)
 
 /*
  * The call, sometimes with RFLAGS.NT, AC or DF set by user code (cleared
- * again after): none of them may reach the kernel (issue 17's triple fault).
+ * again after): none of them may reach the kernel (NT left set across a
+ * syscall once triple-faulted the machine).
  */
 static long make_call(const struct call *c, uint64_t flags)
 {

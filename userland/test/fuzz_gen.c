@@ -337,7 +337,7 @@ void gen_call(struct call *c, uint64_t idx)
 		__NR_getrandom, __NR_spawn, __NR_aslrbench_job, __NR_aslrbench_test,
 		__NR_getdents_pids, __NR_bench_submit, __NR_aslrbench_lab, __NR_open, __NR_read,
 		__NR_write, __NR_mmap, __NR_fuzz_note,
-		/* The Linux process ABI (issue 14). */
+		/* The Linux process ABI. */
 		__NR_mprotect, __NR_rt_sigaction, __NR_rt_sigprocmask, __NR_writev, __NR_clone,
 		__NR_vfork, __NR_uname, __NR_getrlimit, __NR_sysinfo, __NR_setgid, __NR_setpgid,
 		__NR_getpgrp, __NR_setsid, __NR_getgroups, __NR_getpgid, __NR_getsid,
@@ -346,8 +346,7 @@ void gen_call(struct call *c, uint64_t idx)
 		__NR_getcpu, __NR_clone, __NR_mprotect,
 		/* filemap */
 		__NR_mremap,
-		/* Signals (issue 14): pause and rt_sigsuspend would sleep for good, so are left
-		   out. */
+		/* Signals: pause and rt_sigsuspend would sleep for good, so are left out. */
 		__NR_rt_sigreturn, __NR_rt_sigreturn, __NR_sigaltstack, __NR_kill, __NR_tkill,
 		__NR_tgkill, __NR_rt_sigpending, __NR_rt_sigtimedwait};
 	int sysctl = 0;

@@ -1,6 +1,6 @@
 /*
- * Regression programs for the defects of issue 17 (found by a hostile
- * syscall fuzzer); kernel/test/test_reliab.c runs them and checks the rest.
+ * Regression programs for the defects a hostile syscall fuzzer found;
+ * kernel/test/test_reliab.c runs them and checks the rest.
  *   t_reliab nt        RFLAGS.NT|AC set across syscalls while a sibling runs
  *   t_reliab unmap     munmap of the whole user half, brk over TiBs: quick
  *   t_reliab protnone  PROT_NONE: syscalls give EFAULT, a read is SIGSEGV
