@@ -1,6 +1,6 @@
 /*
  * The file system: t_vfs (userland/test/t_vfs.c, the same checks the host
- * Linux passes in tests/vfs/host_vfs.sh) as root and as uid 1000, and the
+ * Linux passes in tests/sh/vfs-host.sh) as root and as uid 1000, and the
  * initramfs unpacker against bad archives, in the running kernel: each must
  * stop with its one-line error, keep what came before, and leave the
  * kernel running.

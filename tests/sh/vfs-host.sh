@@ -2,7 +2,7 @@
 # TAP: the expectations of the kernel's file-system tests, proved on the host
 # Linux, and the initramfs packer.
 #  - userland/test/t_vfs.c built with the host's gcc against glibc (through
-#    tests/vfs/shim/, the same calls returning -errno) and run under /tmp:
+#    tests/sh/vfs-host/shim/, the same calls returning -errno) and run under /tmp:
 #    every check the kernel must pass, the host Linux passes too;
 #  - scripts/mkcpio.py: the same tree packed twice (different mtimes,
 #    another umask) gives identical bytes; --base/--add keeps, adds and
@@ -19,7 +19,7 @@ tmp=$(mktemp -d "${TMPDIR:-/tmp}/vfs-host.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
 tap_plan 7
 
-if gcc -std=gnu11 -O1 -Wall -Wextra -Werror -iquote "$top/tests/vfs/shim" -I"$top" \
+if gcc -std=gnu11 -O1 -Wall -Wextra -Werror -iquote "$top/tests/sh/vfs-host/shim" -I"$top" \
 	-o "$tmp/t_vfs" "$top/userland/test/t_vfs.c" >"$tmp/cc.log" 2>&1; then
 	tap_run "t_vfs's expectations hold on the host Linux ($(uname -r))" "$tmp/t_vfs"
 else

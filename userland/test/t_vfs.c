@@ -1,7 +1,7 @@
 /*
  * t_vfs: the file system calls from ring 3, each result and errno checked
- * against Linux's.  Portable C on purpose: tests/vfs/host_vfs.sh builds this
- * same file against glibc (tests/vfs/shim/) and runs it on the host Linux,
+ * against Linux's.  Portable C on purpose: tests/sh/vfs-host.sh builds this
+ * same file against glibc (tests/sh/vfs-host/shim/) and runs it on the host Linux,
  * which proves every expectation below is Linux's own behaviour.
  *
  *   t_vfs            all the checks; exit status = the number that failed

@@ -8,7 +8,7 @@
 #define HOST_ASLRBENCH_USER_SHIM_H
 
 #define _GNU_SOURCE
-#include "../../../../../userland/lib/aslrbench_user.h"
+#include "../../../../../../userland/lib/aslrbench_user.h"
 
 #include <signal.h>
 #include <sys/resource.h>
