@@ -1,5 +1,5 @@
-# tests/linux/: Linux programs, unchanged: the same test program built as static musl,
-# static-pie musl, static glibc and static-pie glibc (tests/linux/), and
+# tests/linux/: Linux programs, unchanged: the same test program built as
+# static musl, static-pie musl, static glibc and static-pie glibc, and
 # Debian's busybox (busybox-static), installed in the initramfs as /bin/NAME
 # (userland/userland.mk's staging directory).  The kernel loads them as
 # Linux does (no relocation by the kernel).  More prebuilt static ELFs can be added:
