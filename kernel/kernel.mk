@@ -7,7 +7,7 @@ KLDFLAGS   := -nostdlib -static -no-pie -z max-page-size=4096 -z noexecstack -T 
 # Every kernel source, listed: a new file is built only when it is named here,
 # so a stray or half-moved file cannot slip into (or out of) the image.
 KERNEL_C := \
-	kernel/arch/acpi.c kernel/arch/fw_cfg.c kernel/arch/gdt.c kernel/arch/idt.c kernel/arch/lapic.c \
+	kernel/arch/acpi.c kernel/arch/fpu.c kernel/arch/fw_cfg.c kernel/arch/gdt.c kernel/arch/idt.c kernel/arch/lapic.c \
 	kernel/arch/machine_exit.c kernel/arch/page.c kernel/arch/pat.c kernel/arch/timer.c \
 	kernel/arch/traps.c kernel/arch/tsc.c \
 	kernel/aslr/stats.c kernel/aslr/suite.c \
@@ -75,6 +75,7 @@ $(BUILD)/k/%.o: %.asm
 $(BUILD)/kernel.elf: $(KERNEL_OBJS) $(KERNEL_EXTRA_OBJS) kernel/kernel.ld
 	@echo "  LD      $@"
 	$(Q)$(LD) $(KLDFLAGS) -o $@ $(KERNEL_OBJS) $(KERNEL_EXTRA_OBJS) $(shell $(KCC) -print-libgcc-file-name)
+	$(Q)scripts/check-simd.py $@ || { rm -f $@; exit 1; }
 
 # The ESP copy: no debug info (build/kernel.elf keeps it for addr2line).
 $(BUILD)/kernel.esp.elf: $(BUILD)/kernel.elf

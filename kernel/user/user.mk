@@ -32,6 +32,8 @@ LINUX_PROGS += lx_signal_musl=$(BUILD)/user/linux/lx_signal_musl \
 	lx_sigproc_glibc=$(BUILD)/user/linux/lx_sigproc_glibc
 # /proc/PID/maps whole past a page (tests/linux/lx_maps.c, static musl; it runs busybox cat).
 LINUX_PROGS += lx_maps=$(BUILD)/user/linux/lx_maps
+# SSE registers kept across system calls (tests/linux/lx_fpu.c, static musl).
+LINUX_PROGS += lx_fpu=$(BUILD)/user/linux/lx_fpu
 LINUX_FILES := $(foreach p,$(LINUX_PROGS),$(lastword $(subst =, ,$(p))))
 
 $(BUILD)/user/linux/lx_musl: tests/linux/lx_test.c
@@ -84,6 +86,11 @@ $(foreach p,lx_signal lx_sigproc,$(BUILD)/user/linux/$(p)_musl $(BUILD)/user/lin
 	tests/linux/lx_sig.h
 
 $(BUILD)/user/linux/lx_maps: tests/linux/lx_maps.c
+	@mkdir -p $(@D)
+	@echo "  MUSLCC  $@"
+	$(Q)musl-gcc -static $(LINUX_CFLAGS) -o $@ $<
+
+$(BUILD)/user/linux/lx_fpu: tests/linux/lx_fpu.c
 	@mkdir -p $(@D)
 	@echo "  MUSLCC  $@"
 	$(Q)musl-gcc -static $(LINUX_CFLAGS) -o $@ $<
