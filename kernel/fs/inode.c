@@ -131,6 +131,8 @@ struct inode *ramfs_new(uint32_t mode, uint32_t uid, uint32_t gid, long *err)
 
 int ramfs_lookup(struct inode *dir, const char *name, struct inode **out)
 {
+	if (dir->dead)
+		return -ENOENT;
 	for (struct dentry *d = dir->ram.children; d; d = d->next) {
 		if (!strcmp(d->name, name)) {
 			*out = d->inode;
@@ -201,6 +203,8 @@ int ramfs_link(struct inode *dir, const char *name, struct inode *ino)
 
 	if (strlen(name) > NAME_MAX)
 		return -ENAMETOOLONG;
+	if (dir->dead)
+		return -ENOENT;
 	if (!ramfs_lookup(dir, name, &old)) {
 		iput(old);
 		return -EEXIST;

@@ -53,6 +53,13 @@ int inode_permission(struct inode *ino, int mask)
 	return -EACCES;
 }
 
+int may_create(struct inode *dir)
+{
+	if (dir->dead)
+		return -ENOENT;
+	return inode_permission(dir, MAY_WRITE | MAY_EXEC);
+}
+
 /* may_delete + check_sticky: write and search on dir, and the sticky rule. */
 int may_delete(struct inode *dir, struct inode *ino)
 {

@@ -101,6 +101,13 @@ struct inode {
 	struct inode *mounted; /* a ramfs directory covered by a mount: the mounted root */
 	struct inode *covered; /* a mounted root: the directory it covers */
 	bool ramfs;
+	/*
+	 * A removed directory (Linux's S_DEAD, IS_DEADDIR): rmdir, or a rename
+	 * over it.  Someone's cwd or open fd may keep it; nothing may be
+	 * created, linked or listed in it, so its inode goes with the last
+	 * reference instead of holding orphans forever.
+	 */
+	bool dead;
 	union {
 		struct {
 			struct dentry *children; /* directories */
@@ -154,6 +161,8 @@ int64_t vfs_now(void);
 int inode_permission(struct inode *ino, int mask);
 /* May the caller delete or rename the entry ino in dir?  The sticky bit rule. */
 int may_delete(struct inode *dir, struct inode *ino);
+/* may_create as Linux's: ENOENT in a dead directory, else write and search on dir. */
+int may_create(struct inode *dir);
 
 /* Path walk (namei.c).  start NULL: the caller's cwd (or root). */
 #define LOOKUP_FOLLOW 1 /* follow a final symlink */

@@ -34,6 +34,8 @@ LINUX_PROGS += lx_signal_musl=$(BUILD)/user/linux/lx_signal_musl \
 LINUX_PROGS += lx_maps=$(BUILD)/user/linux/lx_maps
 # SSE registers kept across system calls (tests/linux/lx_fpu.c, static musl).
 LINUX_PROGS += lx_fpu=$(BUILD)/user/linux/lx_fpu
+# Creates in a removed directory (tests/linux/lx_deaddir.c, static musl).
+LINUX_PROGS += lx_deaddir=$(BUILD)/user/linux/lx_deaddir
 LINUX_FILES := $(foreach p,$(LINUX_PROGS),$(lastword $(subst =, ,$(p))))
 
 $(BUILD)/user/linux/lx_musl: tests/linux/lx_test.c
@@ -91,6 +93,11 @@ $(BUILD)/user/linux/lx_maps: tests/linux/lx_maps.c
 	$(Q)musl-gcc -static $(LINUX_CFLAGS) -o $@ $<
 
 $(BUILD)/user/linux/lx_fpu: tests/linux/lx_fpu.c
+	@mkdir -p $(@D)
+	@echo "  MUSLCC  $@"
+	$(Q)musl-gcc -static $(LINUX_CFLAGS) -o $@ $<
+
+$(BUILD)/user/linux/lx_deaddir: tests/linux/lx_deaddir.c
 	@mkdir -p $(@D)
 	@echo "  MUSLCC  $@"
 	$(Q)musl-gcc -static $(LINUX_CFLAGS) -o $@ $<

@@ -139,6 +139,16 @@ tap_check $? "lx_maps: every check passes on the host" "$(grep -v '^ok ' <<<"$lo
 grep -q '^lx_maps: [0-9]* passed, 0 failed$' <<<"$log"
 tap_check $? "lx_maps: prints its summary line"
 
+# SSE registers across system calls, and creates in a removed directory.
+for p in lx_fpu lx_deaddir; do
+	out=$(make -s --no-print-directory "build/user/linux/$p" 2>&1)
+	tap_check $? "build $p" "$out"
+	log=$(cd /tmp && "$top/build/user/linux/$p" 2>&1)
+	tap_check $? "$p: every check passes on the host" "$(grep -v '^ok ' <<<"$log")"
+	grep -q "^$p: [0-9]* passed, 0 failed$" <<<"$log"
+	tap_check $? "$p: prints its summary line"
+done
+
 [ "$(/bin/busybox echo hello from busybox)" = "hello from busybox" ]
 tap_check $? "busybox echo"
 /bin/busybox uname -a | grep -q '^Linux .* x86_64'
