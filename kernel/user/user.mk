@@ -36,6 +36,8 @@ LINUX_PROGS += lx_maps=$(BUILD)/user/linux/lx_maps
 LINUX_PROGS += lx_fpu=$(BUILD)/user/linux/lx_fpu
 # Creates in a removed directory (tests/linux/lx_deaddir.c, static musl).
 LINUX_PROGS += lx_deaddir=$(BUILD)/user/linux/lx_deaddir
+# Error numbers at Linux's limits (tests/linux/lx_errno.c, static musl).
+LINUX_PROGS += lx_errno=$(BUILD)/user/linux/lx_errno
 LINUX_FILES := $(foreach p,$(LINUX_PROGS),$(lastword $(subst =, ,$(p))))
 
 $(BUILD)/user/linux/lx_musl: tests/linux/lx_test.c
@@ -98,6 +100,11 @@ $(BUILD)/user/linux/lx_fpu: tests/linux/lx_fpu.c
 	$(Q)musl-gcc -static $(LINUX_CFLAGS) -o $@ $<
 
 $(BUILD)/user/linux/lx_deaddir: tests/linux/lx_deaddir.c
+	@mkdir -p $(@D)
+	@echo "  MUSLCC  $@"
+	$(Q)musl-gcc -static $(LINUX_CFLAGS) -o $@ $<
+
+$(BUILD)/user/linux/lx_errno: tests/linux/lx_errno.c
 	@mkdir -p $(@D)
 	@echo "  MUSLCC  $@"
 	$(Q)musl-gcc -static $(LINUX_CFLAGS) -o $@ $<

@@ -100,6 +100,27 @@ int proc_pid_visible(struct task_struct *task, int *err)
 	return 0;
 }
 
+/*
+ * The files Linux 6.6 serves through seq_file (single_open for stat,
+ * status, wchan and uptime; seq_open for maps and timer_list), whose
+ * seq_lseek refuses SEEK_END; cmdline, the sysctls and fail-nth use
+ * generic llseeks that allow it.
+ */
+static bool is_seq_file(int node)
+{
+	switch (node) {
+	case PROC_NODE_STAT:
+	case PROC_NODE_STATUS:
+	case PROC_NODE_MAPS:
+	case PROC_NODE_WCHAN:
+	case PROC_NODE_UPTIME:
+	case PROC_NODE_TIMER_LIST:
+		return true;
+	default:
+		return false;
+	}
+}
+
 static long generate(const struct proc_path *pp, struct task_struct *task, char *buf)
 {
 	switch (pp->node) {
@@ -182,6 +203,7 @@ long proc_open(const char *path, int flags, struct file **out)
 	/* maps keeps its unused page: a file with data is what read and lseek treat as seekable. */
 	f->size = maps || (size_t)len < PROC_BUF - 1 ? (size_t)len : PROC_BUF - 1;
 	f->node = pp.node;
+	f->seq = is_seq_file(pp.node);
 	f->f_flags = (unsigned)flags; /* the access mode decides what read and write may do */
 	*out = f;
 	return 0;
