@@ -28,7 +28,7 @@ KERNEL_C := \
 	kernel/security/ptrace.c kernel/security/ptrace_rules.c \
 	kernel/syscall/sys_attr.c kernel/syscall/sys_cred.c kernel/syscall/sys_file.c \
 	kernel/syscall/sys_misc.c kernel/syscall/sys_mm.c kernel/syscall/sys_namei.c \
-	kernel/syscall/sys_proc.c kernel/syscall/sys_stat.c kernel/syscall/syscall.c \
+	kernel/syscall/sys_proc.c kernel/syscall/sys_stat.c kernel/syscall/sys_syslog.c kernel/syscall/syscall.c \
 	kernel/task/exec.c kernel/task/exit.c kernel/task/fail_nth.c kernel/task/fault.c \
 	kernel/task/fork.c kernel/task/sched.c kernel/task/task.c \
 	kernel/task/signal.c kernel/task/signal_deliver.c \

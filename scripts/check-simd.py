@@ -32,9 +32,12 @@ def symbol(elf, name):
 
 
 def main():
-    if len(sys.argv) != 2 or sys.argv[1] in ("-h", "--help"):
-        print(__doc__.strip().split("\n\n")[1], file=sys.stderr)
-        return 2 if len(sys.argv) != 2 else 0
+    if len(sys.argv) == 2 and sys.argv[1] in ("-h", "--help"):
+        print(__doc__.strip())
+        return 0
+    if len(sys.argv) != 2 or sys.argv[1].startswith("-"):
+        print("usage: scripts/check-simd.py KERNEL.ELF (-h for help)", file=sys.stderr)
+        return 2
     elf = sys.argv[1]
     start, end = symbol(elf, "__simd_start"), symbol(elf, "__simd_end")
     if start is None or end is None:

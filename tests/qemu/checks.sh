@@ -58,3 +58,29 @@ check_paxtest() {
 	paxtest/paxtest.py check "${boot_logs[0]}" "${wants[@]}" >"$out" 2>&1
 	tap_suite paxtest "$out" $?
 }
+
+# No line of the console starts with TEXT (a kernel message that belongs in
+# the log, not on the console, at the boot's loglevel).
+check_absent_line() {
+	local text="$*"
+	if grep -a -q -F -x -e "$text" <(cut -c "1-${#text}" "${boot_logs[0]}"); then
+		fail "qemu/$boot: no console line starts with '$text'" \
+			"$(grep -a -n -F -e "$text" "${boot_logs[0]}" | head -3)"
+	else
+		pass "qemu/$boot: no console line starts with '$text'"
+	fi
+}
+
+# Between paxtest's "Test results:" and paxtest-records' summary every line
+# is paxtest's own (NAME padded to 41 columns, ':', the result) or one of its
+# "@@" records: nothing of the kernel's is interleaved.
+check_paxtest_clean() {
+	local stray
+	stray=$(tr -d '\r' <"${boot_logs[0]}" | sed -n '/^Test results:/,/^paxtest-records:/p' |
+		grep -a -v -e '^Test results:$' -e '^paxtest-records:' -e '^@@ ' -e '^.\{41\}: ')
+	if [ -z "$stray" ]; then
+		pass "qemu/$boot: paxtest's output is whole, no kernel line inside it"
+	else
+		fail "qemu/$boot: paxtest's output is whole" "$(head -5 <<<"$stray")"
+	fi
+}
