@@ -38,6 +38,8 @@ LINUX_PROGS += lx_fpu=$(BUILD)/user/linux/lx_fpu
 LINUX_PROGS += lx_deaddir=$(BUILD)/user/linux/lx_deaddir
 # Error numbers at Linux's limits (tests/linux/lx_errno.c, static musl).
 LINUX_PROGS += lx_errno=$(BUILD)/user/linux/lx_errno
+# /proc/1 read with the reader's credentials, wchan per rule set (tests/linux/lx_procread.c).
+LINUX_PROGS += lx_procread=$(BUILD)/user/linux/lx_procread
 LINUX_FILES := $(foreach p,$(LINUX_PROGS),$(lastword $(subst =, ,$(p))))
 
 $(BUILD)/user/linux/lx_musl: tests/linux/lx_test.c
@@ -105,6 +107,11 @@ $(BUILD)/user/linux/lx_deaddir: tests/linux/lx_deaddir.c
 	$(Q)musl-gcc -static $(LINUX_CFLAGS) -o $@ $<
 
 $(BUILD)/user/linux/lx_errno: tests/linux/lx_errno.c
+	@mkdir -p $(@D)
+	@echo "  MUSLCC  $@"
+	$(Q)musl-gcc -static $(LINUX_CFLAGS) -o $@ $<
+
+$(BUILD)/user/linux/lx_procread: tests/linux/lx_procread.c
 	@mkdir -p $(@D)
 	@echo "  MUSLCC  $@"
 	$(Q)musl-gcc -static $(LINUX_CFLAGS) -o $@ $<
