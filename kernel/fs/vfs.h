@@ -30,6 +30,14 @@
 #define NR_DENTRIES   1024
 #define FILE_SIZE_MAX (64UL << 20)
 #define MAXSYMLINKS   40
+/*
+ * A ramfs file's data: pages mapped one by one into the file's own window
+ * of FILE_SIZE_MAX bytes of kernel address space (inode i at START + i *
+ * FILE_SIZE_MAX, 64 GiB in all, after the ioremap window), so a file grows
+ * a page at a time with nothing copied, and exec still reads it as one
+ * buffer.  Linux's page cache grows a file page by page too.
+ */
+#define RAMFS_WINDOW_START 0xffffcb0000000000ULL
 
 /* Mode bits (Linux's include/uapi/linux/stat.h). */
 #define S_IFMT	   0170000

@@ -40,6 +40,8 @@ LINUX_PROGS += lx_deaddir=$(BUILD)/user/linux/lx_deaddir
 LINUX_PROGS += lx_errno=$(BUILD)/user/linux/lx_errno
 # /proc/1 read with the reader's credentials, wchan per rule set (tests/linux/lx_procread.c).
 LINUX_PROGS += lx_procread=$(BUILD)/user/linux/lx_procread
+# Files grown to a full ramfs in bounded time (tests/linux/lx_bigwrite.c, kernel only).
+LINUX_PROGS += lx_bigwrite=$(BUILD)/user/linux/lx_bigwrite
 LINUX_FILES := $(foreach p,$(LINUX_PROGS),$(lastword $(subst =, ,$(p))))
 
 $(BUILD)/user/linux/lx_musl: tests/linux/lx_test.c
@@ -112,6 +114,11 @@ $(BUILD)/user/linux/lx_errno: tests/linux/lx_errno.c
 	$(Q)musl-gcc -static $(LINUX_CFLAGS) -o $@ $<
 
 $(BUILD)/user/linux/lx_procread: tests/linux/lx_procread.c
+	@mkdir -p $(@D)
+	@echo "  MUSLCC  $@"
+	$(Q)musl-gcc -static $(LINUX_CFLAGS) -o $@ $<
+
+$(BUILD)/user/linux/lx_bigwrite: tests/linux/lx_bigwrite.c
 	@mkdir -p $(@D)
 	@echo "  MUSLCC  $@"
 	$(Q)musl-gcc -static $(LINUX_CFLAGS) -o $@ $<
