@@ -84,3 +84,28 @@ check_paxtest_clean() {
 		fail "qemu/$boot: paxtest's output is whole" "$(head -5 <<<"$stray")"
 	fi
 }
+
+# The kernel unpacked every entry of the image's initramfs (build/initrd.cpio,
+# counted here from its newc headers) plus EXTRA more (run-qemu.sh --add).
+check_initramfs_entries() {
+	local extra=${1:-0} n
+	n=$(python3 - build/initrd.cpio <<'PY'
+import sys
+data, i, n = open(sys.argv[1], "rb").read(), 0, 0
+while data[i:i + 6] == b"070701":
+    namesize, filesize = int(data[i + 94:i + 102], 16), int(data[i + 54:i + 62], 16)
+    if data[i + 110:i + 109 + namesize] == b"TRAILER!!!":
+        break
+    n += 1
+    i = (i + 110 + namesize + 3) & ~3
+    i = (i + filesize + 3) & ~3
+print(n)
+PY
+)
+	if grep -a -q "initramfs: $((n + extra)) entries unpacked" "${boot_logs[0]}"; then
+		pass "qemu/$boot: initramfs: all $((n + extra)) entries unpacked"
+	else
+		fail "qemu/$boot: initramfs: $((n + extra)) entries unpacked" \
+			"$(grep -a 'entries unpacked' "${boot_logs[0]}")"
+	fi
+}
