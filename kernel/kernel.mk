@@ -9,7 +9,7 @@ KLDFLAGS   := -nostdlib -static -no-pie -z max-page-size=4096 -z noexecstack -T 
 # the image.  The vDSO is ring-3 code: kernel/arch/vdso/vdso.mk builds it.
 KERNEL_C :=
 # kernel/arch/: x86_64: descriptors, interrupts, the local APIC, timers, page tables
-KERNEL_C += kernel/arch/acpi.c kernel/arch/fw_cfg.c kernel/arch/gdt.c kernel/arch/idt.c \
+KERNEL_C += kernel/arch/acpi.c kernel/arch/fpu.c kernel/arch/fw_cfg.c kernel/arch/gdt.c kernel/arch/idt.c \
 	kernel/arch/lapic.c kernel/arch/machine_exit.c kernel/arch/page.c kernel/arch/pat.c \
 	kernel/arch/timer.c kernel/arch/traps.c kernel/arch/tsc.c
 # kernel/aslr/: the ASLR measurement suite
@@ -48,7 +48,7 @@ KERNEL_C += kernel/syscall/exec_file.c kernel/syscall/sys_attr.c kernel/syscall/
 	kernel/syscall/sys_file.c kernel/syscall/sys_linux.c kernel/syscall/sys_misc.c \
 	kernel/syscall/sys_mm.c kernel/syscall/sys_namei.c kernel/syscall/sys_poll.c \
 	kernel/syscall/sys_proc.c kernel/syscall/sys_select.c kernel/syscall/sys_signal.c \
-	kernel/syscall/sys_stat.c kernel/syscall/sys_waitid.c kernel/syscall/syscall.c \
+	kernel/syscall/sys_stat.c kernel/syscall/sys_syslog.c kernel/syscall/sys_waitid.c kernel/syscall/syscall.c \
 	kernel/syscall/syscall_names.c
 # kernel/task/: processes: exec, fork, exit, wait, signals, the scheduler
 KERNEL_C += kernel/task/binfmt_elf.c kernel/task/exec.c kernel/task/exit.c kernel/task/fail_nth.c \
@@ -85,6 +85,7 @@ $(BUILD)/k/%.o: %.asm
 $(BUILD)/kernel.elf: $(KERNEL_OBJS) $(KERNEL_EXTRA_OBJS) kernel/kernel.ld
 	@echo "  LD      $@"
 	$(Q)$(LD) $(KLDFLAGS) -o $@ $(KERNEL_OBJS) $(KERNEL_EXTRA_OBJS) $(shell $(KCC) -print-libgcc-file-name)
+	$(Q)scripts/check-simd.py $@ || { rm -f $@; exit 1; }
 
 # The ESP copy: no debug info (build/kernel.elf keeps it for addr2line).
 $(BUILD)/kernel.esp.elf: $(BUILD)/kernel.elf

@@ -149,7 +149,13 @@ static void chacha20_4blocks_sse2(const uint32_t state[CHACHA_STATE_WORDS], uint
 	CHACHA20_4BLOCKS_BODY(VROL16, VROL8);
 }
 
-__attribute__((target("ssse3"))) static void
+/*
+ * The one function of rng/ that uses SIMD registers in the kernel (the sse2
+ * body above is lowered to general registers there by -mgeneral-regs-only):
+ * placed in .text.simd, which scripts/check-simd.py allows, and called only
+ * between rng_simd_begin() and rng_simd_end().
+ */
+__attribute__((target("ssse3"), section(".text.simd"), noinline)) static void
 chacha20_4blocks_ssse3(const uint32_t state[CHACHA_STATE_WORDS], uint8_t *out)
 {
 	CHACHA20_4BLOCKS_BODY(VROL16B, VROL8B);
@@ -165,10 +171,12 @@ static void chacha20_4blocks(const uint32_t state[CHACHA_STATE_WORDS], uint8_t *
 
 		have_ssse3 = __get_cpuid(1, &a, &b, &c, &d) && (c & bit_SSSE3);
 	}
-	if (have_ssse3)
+	if (have_ssse3 && rng_simd_begin()) {
 		chacha20_4blocks_ssse3(state, out);
-	else
+		rng_simd_end();
+	} else {
 		chacha20_4blocks_sse2(state, out);
+	}
 }
 
 void chacha20_blocks(uint32_t state[CHACHA_STATE_WORDS], uint8_t *out, size_t nblocks)

@@ -29,11 +29,22 @@ static uint64_t default_cycles(void)
 	return (uint64_t)hi << 32 | lo;
 }
 
+bool rng_user_simd_begin(void)
+{
+	return true;
+}
+
+void rng_user_simd_end(void)
+{
+}
+
 static const struct rng_platform default_platform = {
 	.current_pid = default_pid,
 	.jiffies = default_jiffies,
 	.get_cycles = default_cycles,
 	.hz = 250,
+	.simd_begin = rng_user_simd_begin,
+	.simd_end = rng_user_simd_end,
 };
 
 static const struct rng_platform *platform = &default_platform;
@@ -80,4 +91,15 @@ void rng_fold_seed(const void *seed, size_t len, uint32_t *out, size_t n)
 		return;
 	for (k = 0; k < len; k++)
 		out[(k / 4) % n] ^= (uint32_t)b[k] << (8 * (k % 4));
+}
+
+bool rng_simd_begin(void)
+{
+	return platform->simd_begin && platform->simd_begin();
+}
+
+void rng_simd_end(void)
+{
+	if (platform->simd_end)
+		platform->simd_end();
 }

@@ -25,9 +25,20 @@ struct rng_platform {
 	uint64_t (*jiffies)(void);
 	uint64_t (*get_cycles)(void);
 	uint32_t hz; /* jiffies per second, for the 300 s re-key */
+	/*
+	 * SIMD in the kernel: simd_begin saves the interrupted task's FPU/SSE
+	 * state and returns true when SIMD may be used until simd_end (the
+	 * kernel's kernel_fpu_begin/_end).  NULL means never: the scalar path.
+	 * The host default allows it (a host program owns its registers).
+	 */
+	bool (*simd_begin)(void);
+	void (*simd_end)(void);
 };
 /* @p is kept (not copied): it must stay valid; NULL restores the default */
 void rng_set_platform(const struct rng_platform *p);
+/* simd_begin/_end for a platform in user mode, which owns its registers */
+bool rng_user_simd_begin(void);
+void rng_user_simd_end(void);
 
 struct rng_variant {
 	const char *name;	 /* contract name, e.g. "md4-2.6.30" */

@@ -6,6 +6,7 @@
 #ifndef RNG_UTIL_H
 #define RNG_UTIL_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -62,6 +63,8 @@ static inline void rng_memzero_explicit(void *p, size_t len)
 uint32_t rng_current_pid(void);
 uint64_t rng_jiffies(void);
 uint64_t rng_get_cycles(void);
+bool rng_simd_begin(void); /* true: SIMD usable until rng_simd_end() */
+void rng_simd_end(void);
 uint32_t rng_hz(void);
 
 /*

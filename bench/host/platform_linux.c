@@ -99,7 +99,13 @@ static void tick(int sig)
 
 int host_rng_platform(uint32_t hz)
 {
-	static struct rng_platform p = {plat_pid, plat_jiffies, plat_cycles, 0};
+	static struct rng_platform p = {
+		.current_pid = plat_pid,
+		.jiffies = plat_jiffies,
+		.get_cycles = plat_cycles,
+		.simd_begin = rng_user_simd_begin,
+		.simd_end = rng_user_simd_end,
+	};
 	struct sigaction sa;
 	struct itimerval it;
 

@@ -166,6 +166,10 @@ static int apply(const char *key, const char *val, char *err, size_t errlen)
 		if (parse_uint(val, 604800, &u) || u == 0)
 			goto bad;
 		boot_cmdline.seconds = u;
+	} else if (!strcmp(key, "loglevel")) {
+		if (parse_uint(val, 8, &u))
+			goto bad;
+		console_loglevel = (int)u;
 	} else if (!strcmp(key, "init")) {
 		/* Linux takes any string; a relative one would depend on the cwd (/). */
 		if (val[0] != '/' || strlen(val) >= sizeof(boot_cmdline.init))
@@ -176,7 +180,7 @@ static int apply(const char *key, const char *val, char *err, size_t errlen)
 			  "unknown key '%s' (accepted keys: mode rng proc_leak_fix "
 			  "randomize_va_space aslr_profile aslr_rules hidepid ptrace_scope hz seed "
 			  "suite "
-			  "samples ensembles calls seconds init, and ' -- ' before init's "
+			  "samples ensembles calls seconds loglevel init, and ' -- ' before init's "
 			  "arguments)",
 			  key);
 		return -1;
@@ -192,13 +196,14 @@ bad:
 		  : !strcmp(key, "aslr_profile")       ? "x86_64|ia32"
 		  : !strcmp(key, "aslr_rules")	       ? "2.6.29|6.x"
 		  : !strcmp(key, "hz")		       ? "an integer from 20 to 10000"
-		  : !strcmp(key, "seed")    ? "1 to 64 bytes as an even number of hex digits"
-		  : !strcmp(key, "suite")   ? "a suite or test-group name, up to 31 characters"
-		  : !strcmp(key, "samples") ? "an integer from 1 to 10000000"
-		  : !strcmp(key, "calls")   ? "an integer from 1 to 1000000000"
-		  : !strcmp(key, "seconds") ? "an integer from 1 to 604800 (a week)"
-		  : !strcmp(key, "init")    ? "an absolute path of at most 255 characters"
-					    : "an integer from 1 to 100000");
+		  : !strcmp(key, "seed")     ? "1 to 64 bytes as an even number of hex digits"
+		  : !strcmp(key, "suite")    ? "a suite or test-group name, up to 31 characters"
+		  : !strcmp(key, "samples")  ? "an integer from 1 to 10000000"
+		  : !strcmp(key, "calls")    ? "an integer from 1 to 1000000000"
+		  : !strcmp(key, "seconds")  ? "an integer from 1 to 604800 (a week)"
+		  : !strcmp(key, "init")     ? "an absolute path of at most 255 characters"
+		  : !strcmp(key, "loglevel") ? "an integer from 0 to 8"
+					     : "an integer from 1 to 100000");
 	return -1;
 }
 

@@ -8,6 +8,7 @@
  */
 #include "kernel/char/random.h"
 #include "kernel/arch/cpu.h"
+#include "kernel/arch/fpu.h"
 #include "kernel/arch/timer.h"
 #include "kernel/boot/cmdline.h"
 #include "kernel/boot/boot_info.h"
@@ -56,7 +57,14 @@ static uint64_t plat_cycles(void)
 	return rdtsc() - cycles_base;
 }
 
-static struct rng_platform plat = {plat_pid, plat_jiffies, plat_cycles, 250};
+static struct rng_platform plat = {
+	.current_pid = plat_pid,
+	.jiffies = plat_jiffies,
+	.get_cycles = plat_cycles,
+	.hz = 250,
+	.simd_begin = kernel_fpu_begin,
+	.simd_end = kernel_fpu_end,
+};
 
 static int rdseed64(uint64_t *v)
 {

@@ -8,6 +8,7 @@
 #ifndef KERNEL_FS_FILE_H
 #define KERNEL_FS_FILE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -29,6 +30,8 @@ struct file {
 	int node;   /* which /proc file (enum proc_node), for writes */
 	int pid;    /* and whose, for /proc/<pid>/fail-nth */
 	size_t size;
+	bool seq;	     /* a seq_file of Linux's (/proc/<pid>/stat, maps...): no SEEK_END */
+	bool pending;	     /* /proc: data made at the first read, with the reader's creds */
 	struct inode *inode; /* what fstat describes (a reference), or NULL */
 	unsigned f_flags;    /* open(2) flags: the access mode (read and write check it first:
 			      * EBADF, as Linux's f_mode), O_APPEND, O_NONBLOCK */

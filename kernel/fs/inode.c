@@ -6,6 +6,7 @@
 #include "kernel/fs/vfs.h"
 #include "kernel/mm/mm.h"
 #include "kernel/lib/errno.h"
+#include "kernel/lib/panic.h"
 #include "kernel/lib/string.h"
 #include "kernel/mm/pmm.h"
 #include "kernel/mm/vmm.h"
@@ -97,13 +98,67 @@ void iget(struct inode *ino)
 	ino->refs++;
 }
 
+static uint64_t window_of(const struct inode *ino)
+{
+	return RAMFS_WINDOW_START + (uint64_t)(ino - inodes) * FILE_SIZE_MAX;
+}
+
+/* Unmaps and frees the file's pages from page `from` on, and their page tables. */
+static void ramfs_shrink_pages(struct inode *ino, uint64_t from)
+{
+	uint64_t base = window_of(ino), pa;
+
+	for (uint64_t p = from; p < ino->ram.pages; p++) {
+		if (!vmm_unmap_page(vmm_kernel_pml4(), base + p * PAGE_SIZE, &pa)) {
+			pmm_free_page(pa);
+			ramfs_pages--;
+		}
+		/* the table of a 2 MiB block goes with its last page */
+		if ((p + 1) % 512 == 0 || p + 1 == ino->ram.pages)
+			vmm_free_table(vmm_kernel_pml4(), base + p * PAGE_SIZE);
+	}
+	if (from < ino->ram.pages)
+		ino->ram.pages = from;
+	if (!ino->ram.pages)
+		ino->ram.data = 0;
+}
+
 static void ramfs_free_data(struct inode *ino)
 {
-	if (ino->ram.data)
-		pmm_free_pages(virt_to_phys(ino->ram.data), ino->ram.pages);
-	ramfs_pages -= ino->ram.pages;
-	ino->ram.data = 0;
-	ino->ram.pages = 0;
+	ramfs_shrink_pages(ino, 0);
+}
+
+/* Maps zeroed pages up to `pages`; on failure none of them stays. */
+static int ramfs_grow_pages(struct inode *ino, uint64_t pages)
+{
+	uint64_t base = window_of(ino), old = ino->ram.pages;
+
+	if (ramfs_pages + (pages - old) > pmm_total_count() / 2)
+		return -ENOSPC; /* tmpfs's default size: half of memory */
+	for (uint64_t p = old; p < pages; p++) {
+		uint64_t pa = pmm_alloc_page();
+
+		/*
+		 * Out of pages (or a fail-nth injection in the page allocator):
+		 * ENOMEM, as Linux 6.6's shmem_get_folio_gfp when the folio
+		 * allocation fails (and ramfs's simple_write_begin).
+		 */
+		if (!pa) {
+			ramfs_shrink_pages(ino, old);
+			return -ENOMEM;
+		}
+		memset(phys_to_virt(pa), 0, PAGE_SIZE);
+		if (vmm_map_page(vmm_kernel_pml4(), base + p * PAGE_SIZE, pa,
+				 PTE_W | PTE_G | PTE_NX)) {
+			pmm_free_page(pa);
+			ramfs_shrink_pages(ino, old);
+			return -ENOMEM;
+		}
+		ino->ram.pages = p + 1;
+		ramfs_pages++;
+	}
+	ino->ram.data = (char *)base;
+	return 0;
 }
 
 void iput(struct inode *ino)
@@ -131,6 +186,8 @@ struct inode *ramfs_new(uint32_t mode, uint32_t uid, uint32_t gid, long *err)
 
 int ramfs_lookup(struct inode *dir, const char *name, struct inode **out)
 {
+	if (dir->dead)
+		return -ENOENT;
 	for (struct dentry *d = dir->ram.children; d; d = d->next) {
 		if (!strcmp(d->name, name)) {
 			*out = d->inode;
@@ -201,6 +258,8 @@ int ramfs_link(struct inode *dir, const char *name, struct inode *ino)
 
 	if (strlen(name) > NAME_MAX)
 		return -ENAMETOOLONG;
+	if (dir->dead)
+		return -ENOENT;
 	if (!ramfs_lookup(dir, name, &old)) {
 		iput(old);
 		return -EEXIST;
@@ -250,44 +309,20 @@ bool ramfs_dir_empty(struct inode *dir)
 
 int ramfs_truncate(struct inode *ino, uint64_t size)
 {
-	uint64_t pages = (size + PAGE_SIZE - 1) / PAGE_SIZE, phys;
-	char *data;
+	uint64_t pages = (size + PAGE_SIZE - 1) / PAGE_SIZE;
 
 	if (size > FILE_SIZE_MAX)
 		return -EFBIG;
 	if (pages > ino->ram.pages) {
-		/* Contiguous, doubling: exec can later read a file as one buffer. */
-		uint64_t want = ino->ram.pages ? ino->ram.pages * 2 : 1;
+		int rc = ramfs_grow_pages(ino, pages);
 
-		while (want < pages)
-			want *= 2;
-		if (want * PAGE_SIZE > FILE_SIZE_MAX)
-			want = pages;
-		if (ramfs_pages - ino->ram.pages + want > pmm_total_count() / 2)
-			want = pages;
-		if (ramfs_pages - ino->ram.pages + want > pmm_total_count() / 2)
-			return -ENOSPC;
-		phys = pmm_alloc_pages(want);
-		if (!phys && want != pages)
-			phys = pmm_alloc_pages(want = pages);
-		/*
-		 * Out of pages (or a fail-nth injection in the page allocator):
-		 * ENOMEM, as Linux 6.6's shmem_get_folio_gfp when the folio
-		 * allocation fails (and ramfs's simple_write_begin); ENOSPC
-		 * above is the size limit, as tmpfs's.
-		 */
-		if (!phys)
-			return -ENOMEM;
-		data = phys_to_virt(phys);
-		memset(data, 0, want * PAGE_SIZE);
-		if (ino->ram.data)
-			memcpy(data, ino->ram.data, ino->size);
-		ramfs_free_data(ino);
-		ino->ram.data = data;
-		ino->ram.pages = want;
-		ramfs_pages += want;
-	} else if (size < ino->size && ino->ram.data) {
-		memset(ino->ram.data + size, 0, ino->size - size);
+		if (rc)
+			return rc;
+	} else if (size < ino->size) {
+		/* the tail of the last page reads as zeros if the file grows again */
+		if (size % PAGE_SIZE)
+			memset(ino->ram.data + size, 0, PAGE_SIZE - size % PAGE_SIZE);
+		ramfs_shrink_pages(ino, pages);
 	}
 	ino->size = size;
 	ino->mtime = ino->ctime = vfs_now();
@@ -363,8 +398,24 @@ void vfs_task_hooks(void)
 	exe_file_put = exe_put;
 }
 
+/*
+ * The page directories of the whole window, made once: a file's page tables
+ * come and go with its pages, the 64 directories above them stay, so the
+ * kernel's page count returns to where it was when the files are gone.
+ */
+static void ramfs_window_init(void)
+{
+	for (uint64_t va = RAMFS_WINDOW_START; va < RAMFS_WINDOW_START + NR_INODES * FILE_SIZE_MAX;
+	     va += 1ULL << 30) {
+		if (!vmm_walk(vmm_kernel_pml4(), va, true))
+			panic("vfs: no memory for the ramfs window's page directories");
+		vmm_free_table(vmm_kernel_pml4(), va);
+	}
+}
+
 void vfs_init(void)
 {
+	ramfs_window_init();
 	root_inode = ramfs_new(S_IFDIR | 0755, 0, 0, 0);
 	root_inode->parent = root_inode;
 	root_inode->nlink = 2;

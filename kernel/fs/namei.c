@@ -6,7 +6,9 @@
  *
  * The walk never sleeps, so the symlink buffers can be static per nesting
  * level (eight deep, past which ELOOP): 4 KiB each would not fit on a
- * 16 KiB kernel stack.
+ * 16 KiB kernel stack.  A link that ends the path (or a link's body) is
+ * not nested: its body replaces the rest of the walk at the same level, as
+ * Linux's trailing links, so a chain of 40 links needs no nesting at all.
  */
 #include "kernel/fs/vfs.h"
 #include "kernel/lib/errno.h"
@@ -20,6 +22,8 @@
 #define CAP_FOWNER	    3
 
 static char link_buf[NEST_MAX][PATH_MAX];
+/* The body of a trailing link at each level: the walk's own text is done with. */
+static char tail_buf[NEST_MAX + 1][PATH_MAX];
 
 static bool has_cap(int cap)
 {
@@ -53,6 +57,13 @@ int inode_permission(struct inode *ino, int mask)
 	return -EACCES;
 }
 
+int may_create(struct inode *dir)
+{
+	if (dir->dead)
+		return -ENOENT;
+	return inode_permission(dir, MAY_WRITE | MAY_EXEC);
+}
+
 /* may_delete + check_sticky: write and search on dir, and the sticky rule. */
 int may_delete(struct inode *dir, struct inode *ino)
 {
@@ -81,21 +92,33 @@ static struct inode *follow_mount(struct inode *ino)
 static int walk(struct inode *cur, const char *p, int flags, int *links, int depth,
 		struct inode **out);
 
-static int follow_link(struct inode *dir, struct inode *link, int flags, int *links, int depth,
-		       struct inode **out)
+/* The link's body into buf; counts it against MAXSYMLINKS (the 41st is ELOOP). */
+static int read_link(struct inode *link, char *buf, int *links)
 {
 	long n;
 
-	if (++*links > MAXSYMLINKS || depth >= NEST_MAX)
+	if (++*links > MAXSYMLINKS)
 		return -ELOOP;
 	if (!link->op->readlink)
 		return -EINVAL;
-	n = link->op->readlink(link, link_buf[depth], PATH_MAX - 1);
+	n = link->op->readlink(link, buf, PATH_MAX - 1);
 	if (n < 0)
 		return (int)n;
 	if (n == 0)
 		return -ENOENT;
-	link_buf[depth][n] = '\0';
+	buf[n] = '\0';
+	return 0;
+}
+
+static int follow_link(struct inode *dir, struct inode *link, int flags, int *links, int depth,
+		       struct inode **out)
+{
+	int rc;
+
+	if (depth >= NEST_MAX)
+		return -ELOOP;
+	if ((rc = read_link(link, link_buf[depth], links)))
+		return rc;
 	iget(dir);
 	return walk(dir, link_buf[depth], flags, links, depth + 1, out);
 }
@@ -155,6 +178,20 @@ static int walk(struct inode *cur, const char *p, int flags, int *links, int dep
 			if ((rc = cur->op->lookup(cur, name, &next)))
 				break;
 			next = follow_mount(next);
+		}
+		if (S_ISLNK(next->mode) && last && !slash && (flags & LOOKUP_FOLLOW)) {
+			/* Trailing: walk the body from this directory, at this level. */
+			rc = read_link(next, tail_buf[depth], links);
+			iput(next);
+			if (rc)
+				break;
+			p = tail_buf[depth];
+			if (*p == '/') {
+				iput(cur);
+				cur = root_inode;
+				iget(cur);
+			}
+			continue;
 		}
 		if (S_ISLNK(next->mode) && (!last || slash || (flags & LOOKUP_FOLLOW))) {
 			struct inode *t;
@@ -260,7 +297,7 @@ long dir_path(struct inode *dir, char *buf, size_t n)
 			return -ENOENT; /* removed: Linux's getcwd says ENOENT too */
 		len = strlen(name);
 		if (len + 1 > pos)
-			return -ERANGE;
+			return -ENAMETOOLONG; /* Linux's prepend_path into its one page */
 		pos -= len;
 		memcpy(buf + pos, name, len);
 		buf[--pos] = '/';
@@ -274,19 +311,22 @@ long dir_path(struct inode *dir, char *buf, size_t n)
 
 /* Depth-first through the ramfs (not into mounts) for a name of ino. */
 static bool find_name(struct inode *dir, struct inode *ino, char *buf, size_t n, size_t len,
-		      int depth)
+		      int depth, bool *too_long)
 {
 	for (struct dentry *d = dir->ram.children; d; d = d->next) {
 		size_t l = strlen(d->name);
 
-		if (len + 1 + l + 1 > n)
+		if (len + 1 + l + 1 > n) {
+			*too_long = true;
 			continue;
+		}
 		buf[len] = '/';
 		memcpy(buf + len + 1, d->name, l + 1);
 		if (d->inode == ino)
 			return true;
 		if (S_ISDIR(d->inode->mode) && d->inode->ramfs && !d->inode->mounted &&
-		    depth < 64 && find_name(d->inode, ino, buf, n, len + 1 + l, depth + 1))
+		    depth < 64 &&
+		    find_name(d->inode, ino, buf, n, len + 1 + l, depth + 1, too_long))
 			return true;
 	}
 	buf[len] = '\0';
@@ -295,14 +335,19 @@ static bool find_name(struct inode *dir, struct inode *ino, char *buf, size_t n,
 
 long inode_path(struct inode *ino, char *buf, size_t n)
 {
+	bool too_long = false;
+	long rc;
+
 	if (n < 16)
 		return -ERANGE;
 	if (ino->op && ino->op->path)
 		return ino->op->path(ino, buf, n);
-	if (S_ISDIR(ino->mode) && dir_path(ino, buf, n) >= 0)
+	if (S_ISDIR(ino->mode) && ((rc = dir_path(ino, buf, n)) >= 0 || rc == -ENAMETOOLONG))
+		return rc < 0 ? rc : (long)strlen(buf);
+	if (ino->ramfs && ino->nlink && find_name(root_inode, ino, buf, n, 0, 0, &too_long))
 		return (long)strlen(buf);
-	if (ino->ramfs && ino->nlink && find_name(root_inode, ino, buf, n, 0, 0))
-		return (long)strlen(buf);
+	if (too_long) /* a live file whose name does not fit: d_path's ENAMETOOLONG */
+		return -ENAMETOOLONG;
 	if (S_ISCHR(ino->mode) && ino->rdev == DEV_CONSOLE)
 		return (long)strlcpy(buf, "/dev/console", n);
 	return (long)strlcpy(buf, "(deleted)", n);

@@ -186,7 +186,7 @@ static int open_create(struct inode *start, const char *path, int flags, uint32_
 		rc = -EACCES;
 		goto out;
 	}
-	if ((rc = inode_permission(dir, MAY_WRITE | MAY_EXEC)))
+	if ((rc = may_create(dir)))
 		goto out;
 	ino = ramfs_new(S_IFREG | (mode & ~current->umask & 07777), current->cred.fsuid,
 			current->cred.fsgid, &err);

@@ -30,6 +30,14 @@
 #define NR_DENTRIES   1024
 #define FILE_SIZE_MAX (64UL << 20)
 #define MAXSYMLINKS   40
+/*
+ * A ramfs file's data: pages mapped one by one into the file's own window
+ * of FILE_SIZE_MAX bytes of kernel address space (inode i at START + i *
+ * FILE_SIZE_MAX, 64 GiB in all, after the ioremap window), so a file grows
+ * a page at a time with nothing copied, and exec still reads it as one
+ * buffer.  Linux's page cache grows a file page by page too.
+ */
+#define RAMFS_WINDOW_START 0xffffcb0000000000ULL
 
 /* Mode bits (Linux's include/uapi/linux/stat.h). */
 #define S_IFMT	   0170000
@@ -101,6 +109,13 @@ struct inode {
 	struct inode *mounted; /* a ramfs directory covered by a mount: the mounted root */
 	struct inode *covered; /* a mounted root: the directory it covers */
 	bool ramfs;
+	/*
+	 * A removed directory (Linux's S_DEAD, IS_DEADDIR): rmdir, or a rename
+	 * over it.  Someone's cwd or open fd may keep it; nothing may be
+	 * created, linked or listed in it, so its inode goes with the last
+	 * reference instead of holding orphans forever.
+	 */
+	bool dead;
 	union {
 		struct {
 			struct dentry *children; /* directories */
@@ -154,6 +169,8 @@ int64_t vfs_now(void);
 int inode_permission(struct inode *ino, int mask);
 /* May the caller delete or rename the entry ino in dir?  The sticky bit rule. */
 int may_delete(struct inode *dir, struct inode *ino);
+/* may_create as Linux's: ENOENT in a dead directory, else write and search on dir. */
+int may_create(struct inode *dir);
 
 /* Path walk (namei.c).  start NULL: the caller's cwd (or root). */
 #define LOOKUP_FOLLOW 1 /* follow a final symlink */

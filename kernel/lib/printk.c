@@ -35,16 +35,116 @@ void console_puts(const char *s)
 	console_write("\n", 1);
 }
 
+/*
+ * The log ring.  Bytes are numbered from boot; the ring holds the last
+ * LOG_BUF_LEN of them, and `first` is the oldest whole line still there.
+ * A line continues (no new "<N>") until a newline ends it, as KERN_CONT.
+ */
+static char log_buf[LOG_BUF_LEN];
+static uint64_t next, first;
+static bool mid_line;
+int console_loglevel = CONSOLE_LOGLEVEL_DEFAULT;
+void (*log_wake)(void);
+
+static void log_putc(char c)
+{
+	log_buf[next % LOG_BUF_LEN] = c;
+	next++;
+	if (next - first > LOG_BUF_LEN) {
+		/* drop the oldest line: first moves past its newline */
+		while (first < next && log_buf[first++ % LOG_BUF_LEN] != '\n')
+			;
+	}
+}
+
+static void log_store(int level, const char *s, size_t n)
+{
+	uint64_t flags = console_irq_save ? console_irq_save() : 0;
+
+	for (size_t i = 0; i < n; i++) {
+		if (!mid_line) {
+			log_putc('<');
+			log_putc((char)('0' + level));
+			log_putc('>');
+			mid_line = true;
+		}
+		log_putc(s[i]);
+		if (s[i] == '\n')
+			mid_line = false;
+	}
+	if (console_irq_restore)
+		console_irq_restore(flags);
+	if (log_wake)
+		log_wake();
+}
+
+uint64_t log_end(void)
+{
+	return next;
+}
+
+uint64_t log_start(void)
+{
+	return first;
+}
+
+size_t log_copy(uint64_t from, char *buf, size_t n)
+{
+	size_t i = 0;
+
+	if (from < first)
+		from = first;
+	for (; i < n && from + i < next; i++)
+		buf[i] = log_buf[(from + i) % LOG_BUF_LEN];
+	return i;
+}
+
+/*
+ * Formats into buf; a leading KERN_SOH digit of the text (as Linux's
+ * printk_get_level, so "%s" may carry it) is taken off into *level.
+ */
+static size_t format(char *buf, size_t len, int *level, const char *fmt, va_list ap)
+{
+	int n = kvsnprintf(buf, len, fmt, ap);
+	size_t m;
+
+	*level = MESSAGE_LOGLEVEL_DEFAULT;
+	if (n < 0)
+		return 0;
+	m = n > (int)len - 1 ? len - 1 : (size_t)n;
+	if (m >= 2 && buf[0] == KERN_SOH[0] && buf[1] >= '0' && buf[1] <= '7') {
+		*level = buf[1] - '0';
+		memmove(buf, buf + 2, m - 1);
+		m -= 2;
+	}
+	return m;
+}
+
+void printk(const char *fmt, ...)
+{
+	char buf[512];
+	va_list ap;
+	int level;
+	size_t n;
+
+	va_start(ap, fmt);
+	n = format(buf, sizeof(buf), &level, fmt, ap);
+	va_end(ap);
+	log_store(level, buf, n);
+	if (level < console_loglevel)
+		console_write(buf, n);
+}
+
 void kprintf(const char *fmt, ...)
 {
 	char buf[512];
 	va_list ap;
-	int n;
+	int level;
+	size_t n;
 
 	va_start(ap, fmt);
-	n = kvsnprintf(buf, sizeof(buf), fmt, ap);
+	n = format(buf, sizeof(buf), &level, fmt, ap);
 	va_end(ap);
-	if (n > (int)sizeof(buf) - 1)
-		n = sizeof(buf) - 1;
-	console_write(buf, (size_t)n);
+	log_store(level, buf, n);
+	console_write(buf, n);
 }

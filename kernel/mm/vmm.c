@@ -63,6 +63,26 @@ uint64_t *vmm_walk(uint64_t pml4, uint64_t va, bool create)
 	return &t[(va >> 12) & 511];
 }
 
+void vmm_free_table(uint64_t pml4, uint64_t va)
+{
+	uint64_t *t = phys_to_virt(pml4), *pd, *pt;
+
+	for (int shift = 39; shift > 21; shift -= 9) {
+		t = next_level(t, (va >> shift) & 511, false, false);
+		if (!t)
+			return;
+	}
+	pd = t;
+	pt = next_level(pd, (va >> 21) & 511, false, false);
+	if (!pt)
+		return;
+	for (int i = 0; i < 512; i++)
+		if (pt[i] & PTE_P)
+			return;
+	pmm_free_page(pd[(va >> 21) & 511] & PTE_ADDR);
+	pd[(va >> 21) & 511] = 0;
+}
+
 /* Kernel-half entries are shared by every address space, so always flush them. */
 static void flush_if_live(uint64_t pml4, uint64_t va)
 {

@@ -17,12 +17,16 @@
  * execve, which walks a bare name from the cwd only: it keeps what a name
  * meant when the programs were built into the kernel (none is any more).
  *
- * #! (binfmt_script, 2.6.29 rules): the first line of at most
- * BINPRM_BUF_SIZE - 1 bytes, trailing blanks cut, names the interpreter and
+ * #! (binfmt_script, Linux 6.6 rules): the first line of at most
+ * BINPRM_BUF_SIZE - 1 bytes (256 since 5.0, 128 in 2.6.29), trailing blanks
+ * cut, names the interpreter and
  * at most one argument (the rest of the line, blanks inside kept); argv
  * becomes {interpreter, [argument,] path of the script, argv[1]...}, the
  * interpreter is walked from the cwd like the script.  AT_EXECFN and the
  * comm stay the script's name; /proc/<pid>/exe is the interpreter's file.
+ * A first line with no newline in the buffer whose interpreter path runs to
+ * the buffer's end is ENOEXEC (5.0+: the path would be truncated; 2.6.29
+ * cut it and ran whatever the cut name found).
  * Depth: 5 scripts in a chain run, the sixth gives ELOOP (Linux 6.6's
  * exec_binprm: depth > 5; 2.6.29 gave ENOEXEC at the same depth).
  *
@@ -38,7 +42,7 @@
 #include "kernel/task/binfmt_elf.h"
 #include "kernel/uapi/aslrbench.h"
 
-#define BINPRM_BUF_SIZE	 128
+#define BINPRM_BUF_SIZE	 256
 #define SCRIPT_DEPTH_MAX 5 /* exec_binprm: depth > 5 is -ELOOP */
 
 /* The interpreters' names and arguments: static, the kernel is not preemptible. */
@@ -90,10 +94,38 @@ static int open_exec(const char *path, struct inode **ino, struct exec_file *f)
  * load_script's parse of buf (the file's first bytes): *name and *arg
  * (NULL: none) point into out.  -ENOEXEC when no interpreter is named.
  */
+static bool is_blank(uint8_t c)
+{
+	return c == ' ' || c == '\t';
+}
+
+/*
+ * Linux 6.6 load_script without a newline in the buffer: the interpreter's
+ * path must end (a blank or NUL; bytes past the file read as NUL) before
+ * the buffer does, else it was cut.
+ */
+static bool shebang_cut(const uint8_t *img, uint64_t n)
+{
+	uint64_t i;
+
+	for (i = 0; i < n; i++)
+		if (img[i] == '\n')
+			return false;
+	for (i = 2; i < n && is_blank(img[i]); i++)
+		;
+	for (; i < BINPRM_BUF_SIZE; i++)
+		if (i >= n || is_blank(img[i]) || !img[i])
+			return false;
+	return true;
+}
+
 static int parse_shebang(const uint8_t *img, uint64_t size, char *out, char **name, char **arg)
 {
 	uint64_t n = size < BINPRM_BUF_SIZE ? size : BINPRM_BUF_SIZE;
 	char *cp;
+
+	if (shebang_cut(img, n))
+		return -ENOEXEC;
 
 	memcpy(out, img, n);
 	out[n < BINPRM_BUF_SIZE ? n : BINPRM_BUF_SIZE - 1] = '\0';

@@ -343,6 +343,8 @@ long sys_lseek(const struct syscall_args *a)
 		off += (int64_t)f->pos;
 		break;
 	case SEEK_END:
+		if (f->seq)
+			return -EINVAL;
 		off += (int64_t)size;
 		break;
 	default:

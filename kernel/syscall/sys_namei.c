@@ -48,7 +48,7 @@ static long do_mkdirat(int dirfd, uint64_t upath, uint32_t mode)
 	} else if (dir->op->lookup && !dir->op->lookup(dir, last, &ino)) {
 		iput(ino);
 		rc = -EEXIST;
-	} else if ((rc = inode_permission(dir, MAY_WRITE | MAY_EXEC))) {
+	} else if ((rc = may_create(dir))) {
 	} else if (!dir->ramfs) {
 		rc = -EPERM;
 	} else if (!(ino = ramfs_new(S_IFDIR | (mode & ~current->umask & 01777),
@@ -108,8 +108,8 @@ static long do_rmdir(int dirfd, uint64_t upath)
 			rc = -ENOTDIR;
 		else if (!ramfs_dir_empty(ino))
 			rc = -ENOTEMPTY;
-		else
-			rc = ramfs_unlink(dir, last);
+		else if (!(rc = ramfs_unlink(dir, last)))
+			ino->dead = true;
 		iput(ino);
 	}
 	iput(dir);
@@ -132,8 +132,8 @@ static long do_unlink(int dirfd, uint64_t upath)
 			rc = -EISDIR;
 		else if (must_dir)
 			rc = -ENOTDIR;
-		else
-			rc = ramfs_unlink(dir, last);
+		else if (!(rc = ramfs_unlink(dir, last)))
+			ino->dead = true;
 		iput(ino);
 	}
 	iput(dir);
@@ -188,8 +188,7 @@ static long do_renameat2(int olddfd, uint64_t uold, int newdfd, uint64_t unew, u
 			rc = -EXDEV;
 		else if ((md1 || md2) && !S_ISDIR(old->mode))
 			rc = -ENOTDIR;
-		else if (!(rc = inode_permission(nd, MAY_WRITE | MAY_EXEC)) &&
-			 !nd->op->lookup(nd, newlast, &tgt)) {
+		else if (!(rc = may_create(nd)) && !nd->op->lookup(nd, newlast, &tgt)) {
 			if (tgt == old)
 				rc = 1; /* the same file: nothing to do, success */
 			else if (flags & RENAME_NOREPLACE)
@@ -210,8 +209,10 @@ static long do_renameat2(int olddfd, uint64_t uold, int newdfd, uint64_t unew, u
 		 * name, ENOMEM): once a name is gone nothing may fail.
 		 */
 		if (!rc && (d = ramfs_d_alloc(&rc))) {
-			if (tgt)
+			if (tgt) {
 				ramfs_unlink(nd, newlast);
+				tgt->dead = S_ISDIR(tgt->mode);
+			}
 			ramfs_unlink(od, oldlast);
 			ramfs_d_add(nd, newlast, old, d);
 		}
@@ -258,7 +259,7 @@ static long do_symlinkat(uint64_t utarget, int dirfd, uint64_t upath)
 	} else if (dir->op->lookup && !dir->op->lookup(dir, last, &ino)) {
 		iput(ino);
 		rc = -EEXIST;
-	} else if ((rc = inode_permission(dir, MAY_WRITE | MAY_EXEC))) {
+	} else if ((rc = may_create(dir))) {
 	} else if (!dir->ramfs) {
 		rc = -EPERM;
 	} else if (!(ino = ramfs_new(S_IFLNK | 0777, current->cred.fsuid, current->cred.fsgid,
@@ -357,7 +358,7 @@ static long do_linkat(int olddfd, uint64_t uold, int newdfd, uint64_t unew, int 
 	else if (dir->op->lookup && !dir->op->lookup(dir, last, &tmp)) {
 		iput(tmp);
 		rc = -EEXIST;
-	} else if ((rc = inode_permission(dir, MAY_WRITE | MAY_EXEC))) {
+	} else if ((rc = may_create(dir))) {
 	} else if (!dir->ramfs || !old->ramfs) {
 		rc = -EXDEV;
 	} else {

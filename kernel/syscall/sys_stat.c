@@ -146,6 +146,8 @@ long sys_getdents64(const struct syscall_args *a)
 		return -EBADF;
 	if (!f->inode || !S_ISDIR(f->inode->mode))
 		return -ENOTDIR;
+	if (f->inode->dead) /* iterate_dir's IS_DEADDIR: not even "." and ".." */
+		return -ENOENT;
 	if (!access_ok(ubuf, count))
 		return -EFAULT;
 	for (;;) {

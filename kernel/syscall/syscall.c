@@ -85,6 +85,7 @@ static const struct {
 	{__NR_exit, sys_exit},
 	{__NR_wait4, sys_wait4},
 	{__NR_getuid, sys_getuid},
+	{__NR_syslog, sys_syslog},
 	{__NR_getgid, sys_getgid},
 	{__NR_setuid, sys_setuid},
 	{__NR_geteuid, sys_geteuid},
@@ -223,14 +224,15 @@ static void warn_unknown(uint64_t nr)
 			return;
 	if (nseen >= SEEN_MAX) {
 		if (!suppressed)
-			kprintf("unknown syscall: further warnings suppressed\n");
+			printk(KERN_DEBUG "unknown syscall: further warnings suppressed\n");
 		suppressed = true;
 		return;
 	}
 	strlcpy(seen[nseen].comm, current->comm, TASK_COMM_LEN);
 	seen[nseen++].nr = nr;
-	kprintf("unknown syscall %lu (%s?) from %s[%d]\n", (unsigned long)nr, name, current->comm,
-		current->pid);
+	/* Debug level: in the log (dmesg), on the console only with loglevel=8. */
+	printk(KERN_DEBUG "unknown syscall %lu (%s?) from %s[%d]\n", (unsigned long)nr, name,
+	       current->comm, current->pid);
 }
 
 void syscall_dispatch(struct trap_frame *f)

@@ -82,6 +82,7 @@ long sys_fork(const struct syscall_args *a);
 long sys_exit(const struct syscall_args *a);
 long sys_wait4(const struct syscall_args *a);
 long sys_getuid(const struct syscall_args *a);
+long sys_syslog(const struct syscall_args *a);
 long sys_geteuid(const struct syscall_args *a);
 long sys_getgid(const struct syscall_args *a);
 long sys_getegid(const struct syscall_args *a);

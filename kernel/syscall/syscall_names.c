@@ -79,6 +79,7 @@ static const struct {
 	{100, "times"},
 	{101, "ptrace"},
 	{102, "getuid"},
+	{103, "syslog"},
 	{104, "getgid"},
 	{105, "setuid"},
 	{106, "setgid"},

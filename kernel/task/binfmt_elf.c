@@ -268,10 +268,21 @@ static uint64_t strings_size(const struct linux_binprm *bprm)
 	return n;
 }
 
+/* One string longer than MAX_ARG_STRLEN (NUL included): copy_strings' E2BIG, Linux 2.6.23+. */
+static bool string_too_long(char *const *v, int n)
+{
+	for (int i = 0; i < n; i++)
+		if (strlen(v[i]) + 1 > MAX_ARG_STRLEN)
+			return true;
+	return false;
+}
+
 int check_arg_size(const struct linux_binprm *bprm)
 {
 	uint64_t limit = bprm->stack_limit / 4;
 
+	if (string_too_long(bprm->argv, bprm->argc) || string_too_long(bprm->envp, bprm->envc))
+		return -E2BIG;
 	if (limit < ARG_MAX)
 		limit = ARG_MAX;
 	return strings_size(bprm) > limit ? -E2BIG : 0;

@@ -17,6 +17,7 @@
  * at its copy buffer (EXEC_STRINGS_MAX): beyond either, E2BIG.
  */
 #define ARG_MAX		 (32 * 4096) /* MAX_ARG_PAGES pages, as 2.6.29's ARG_MAX */
+#define MAX_ARG_STRLEN	 (32 * 4096) /* one string at most, NUL included (2.6.23+) */
 #define EXEC_STRINGS_MAX (256 * 1024)
 #define EXEC_PTRS_MAX	 4096
 

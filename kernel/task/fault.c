@@ -143,10 +143,15 @@ static void user_fault(struct trap_frame *f)
 	t->error_code = f->error;
 	if (f->vector == 14)
 		t->cr2 = cr2;
+	/*
+	 * As Linux's show_signal_msg: KERN_INFO (KERN_EMERG for init), so the
+	 * console shows it at the default loglevel and `quiet` keeps it in the log.
+	 */
 	if (sig_fatal_if_forced(t, sig))
-		kprintf("%s[%d]: %s at %lx ip %lx sp %lx error %lx (killed, signal %d)\n", t->comm,
-			t->pid, f->vector == 14 ? "segfault" : "trap",
-			f->vector == 14 ? cr2 : f->vector, f->rip, f->rsp, f->error, sig);
+		printk("%s%s[%d]: %s at %lx ip %lx sp %lx error %lx (killed, signal %d)\n",
+		       t->pid > 1 ? KERN_INFO : KERN_EMERG, t->comm, t->pid,
+		       f->vector == 14 ? "segfault" : "trap", f->vector == 14 ? cr2 : f->vector,
+		       f->rip, f->rsp, f->error, sig);
 	force_sig_fault(sig, code, addr);
 }
 

@@ -232,7 +232,8 @@ static uint64_t test_cycles(void)
 	return rdtsc();
 }
 
-static struct rng_platform test_platform = {test_pid, test_jiffies, test_cycles, 250};
+static struct rng_platform test_platform = {
+	.current_pid = test_pid, .jiffies = test_jiffies, .get_cycles = test_cycles, .hz = 250};
 
 static bool same_layout(const struct aslr_layout *a, const struct aslr_layout *b)
 {

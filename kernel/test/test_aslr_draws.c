@@ -60,7 +60,8 @@ static uint64_t fx_cycles(void)
 	return cycle_count += CSTEP;
 }
 
-static struct rng_platform fx = {fx_pid, fx_jiffies, fx_cycles, 250};
+static struct rng_platform fx = {
+	.current_pid = fx_pid, .jiffies = fx_jiffies, .get_cycles = fx_cycles, .hz = 250};
 
 /* the recomputation's own copy of the generator */
 static uint32_t hash[4], secret[12];

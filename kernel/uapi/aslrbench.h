@@ -61,6 +61,7 @@
 #define __NR_lchown	   94
 #define __NR_umask	   95
 #define __NR_getuid	   102
+#define __NR_syslog	   103
 #define __NR_getgid	   104
 #define __NR_setuid	   105
 #define __NR_geteuid	   107
@@ -174,6 +175,7 @@ enum lab_region { LAB_STACK, LAB_MMAP, LAB_EXE, LAB_NR_REGIONS };
 #define CAP_SETGID     6
 #define CAP_SETUID     7
 #define CAP_SYS_PTRACE 19
+#define CAP_SYSLOG     34
 #define CAP_SYS_ADMIN  21
 #define CAP_SYS_BOOT   22
 

@@ -342,6 +342,8 @@ static const struct rng_platform sim_platform = {
 	.jiffies = sim_jiffies,
 	.get_cycles = sim_cycles,
 	.hz = SIM_HZ,
+	.simd_begin = rng_user_simd_begin,
+	.simd_end = rng_user_simd_end,
 };
 
 static void sim_init(const uint8_t *seed, size_t len)

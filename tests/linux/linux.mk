@@ -26,6 +26,16 @@ LINUX_PROGS += lx_signal_musl=$(BUILD)/user/linux/lx_signal_musl \
 	lx_sigproc_glibc=$(BUILD)/user/linux/lx_sigproc_glibc
 # /proc/PID/maps whole past a page (tests/linux/lx_maps.c, static musl; it runs busybox cat).
 LINUX_PROGS += lx_maps=$(BUILD)/user/linux/lx_maps
+# SSE registers kept across system calls (tests/linux/lx_fpu.c, static musl).
+LINUX_PROGS += lx_fpu=$(BUILD)/user/linux/lx_fpu
+# Creates in a removed directory (tests/linux/lx_deaddir.c, static musl).
+LINUX_PROGS += lx_deaddir=$(BUILD)/user/linux/lx_deaddir
+# Error numbers at Linux's limits (tests/linux/lx_errno.c, static musl).
+LINUX_PROGS += lx_errno=$(BUILD)/user/linux/lx_errno
+# /proc/1 read with the reader's credentials, wchan per rule set (tests/linux/lx_procread.c).
+LINUX_PROGS += lx_procread=$(BUILD)/user/linux/lx_procread
+# Files grown to a full ramfs in bounded time (tests/linux/lx_bigwrite.c, kernel only).
+LINUX_PROGS += lx_bigwrite=$(BUILD)/user/linux/lx_bigwrite
 LINUX_FILES := $(foreach p,$(LINUX_PROGS),$(lastword $(subst =, ,$(p))))
 
 $(BUILD)/user/linux/lx_musl: tests/linux/lx_test.c
@@ -78,6 +88,31 @@ $(foreach p,lx_signal lx_sigproc,$(BUILD)/user/linux/$(p)_musl $(BUILD)/user/lin
 	tests/linux/lx_sig.h
 
 $(BUILD)/user/linux/lx_maps: tests/linux/lx_maps.c
+	@mkdir -p $(@D)
+	@echo "  MUSLCC  $@"
+	$(Q)musl-gcc -static $(LINUX_CFLAGS) -o $@ $<
+
+$(BUILD)/user/linux/lx_fpu: tests/linux/lx_fpu.c
+	@mkdir -p $(@D)
+	@echo "  MUSLCC  $@"
+	$(Q)musl-gcc -static $(LINUX_CFLAGS) -o $@ $<
+
+$(BUILD)/user/linux/lx_deaddir: tests/linux/lx_deaddir.c
+	@mkdir -p $(@D)
+	@echo "  MUSLCC  $@"
+	$(Q)musl-gcc -static $(LINUX_CFLAGS) -o $@ $<
+
+$(BUILD)/user/linux/lx_errno: tests/linux/lx_errno.c
+	@mkdir -p $(@D)
+	@echo "  MUSLCC  $@"
+	$(Q)musl-gcc -static $(LINUX_CFLAGS) -o $@ $<
+
+$(BUILD)/user/linux/lx_procread: tests/linux/lx_procread.c
+	@mkdir -p $(@D)
+	@echo "  MUSLCC  $@"
+	$(Q)musl-gcc -static $(LINUX_CFLAGS) -o $@ $<
+
+$(BUILD)/user/linux/lx_bigwrite: tests/linux/lx_bigwrite.c
 	@mkdir -p $(@D)
 	@echo "  MUSLCC  $@"
 	$(Q)musl-gcc -static $(LINUX_CFLAGS) -o $@ $<

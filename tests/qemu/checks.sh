@@ -58,3 +58,54 @@ check_paxtest() {
 	paxtest/paxtest.py check "${boot_logs[0]}" "${wants[@]}" >"$out" 2>&1
 	tap_suite paxtest "$out" $?
 }
+
+# No line of the console starts with TEXT (a kernel message that belongs in
+# the log, not on the console, at the boot's loglevel).
+check_absent_line() {
+	local text="$*"
+	if grep -a -q -F -x -e "$text" <(cut -c "1-${#text}" "${boot_logs[0]}"); then
+		fail "qemu/$boot: no console line starts with '$text'" \
+			"$(grep -a -n -F -e "$text" "${boot_logs[0]}" | head -3)"
+	else
+		pass "qemu/$boot: no console line starts with '$text'"
+	fi
+}
+
+# Between paxtest's "Test results:" and paxtest-records' summary every line
+# is paxtest's own (NAME padded to 41 columns, ':', the result) or one of its
+# "@@" records: nothing of the kernel's is interleaved.
+check_paxtest_clean() {
+	local stray
+	stray=$(tr -d '\r' <"${boot_logs[0]}" | sed -n '/^Test results:/,/^paxtest-records:/p' |
+		grep -a -v -e '^Test results:$' -e '^paxtest-records:' -e '^@@ ' -e '^.\{41\}: ')
+	if [ -z "$stray" ]; then
+		pass "qemu/$boot: paxtest's output is whole, no kernel line inside it"
+	else
+		fail "qemu/$boot: paxtest's output is whole" "$(head -5 <<<"$stray")"
+	fi
+}
+
+# The kernel unpacked every entry of the image's initramfs (build/initrd.cpio,
+# counted here from its newc headers) plus EXTRA more (run-qemu.sh --add).
+check_initramfs_entries() {
+	local extra=${1:-0} n
+	n=$(python3 - build/initrd.cpio <<'PY'
+import sys
+data, i, n = open(sys.argv[1], "rb").read(), 0, 0
+while data[i:i + 6] == b"070701":
+    namesize, filesize = int(data[i + 94:i + 102], 16), int(data[i + 54:i + 62], 16)
+    if data[i + 110:i + 109 + namesize] == b"TRAILER!!!":
+        break
+    n += 1
+    i = (i + 110 + namesize + 3) & ~3
+    i = (i + filesize + 3) & ~3
+print(n)
+PY
+)
+	if grep -a -q "initramfs: $((n + extra)) entries unpacked" "${boot_logs[0]}"; then
+		pass "qemu/$boot: initramfs: all $((n + extra)) entries unpacked"
+	else
+		fail "qemu/$boot: initramfs: $((n + extra)) entries unpacked" \
+			"$(grep -a 'entries unpacked' "${boot_logs[0]}")"
+	fi
+}

@@ -139,6 +139,26 @@ tap_check $? "lx_maps: every check passes on the host" "$(grep -v '^ok ' <<<"$lo
 grep -q '^lx_maps: [0-9]* passed, 0 failed$' <<<"$log"
 tap_check $? "lx_maps: prints its summary line"
 
+# SSE registers across system calls, creates in a removed directory, errnos at Linux's limits.
+for p in lx_fpu lx_deaddir lx_errno; do
+	out=$(make -s --no-print-directory "build/user/linux/$p" 2>&1)
+	tap_check $? "build $p" "$out"
+	log=$(cd /tmp && "$top/build/user/linux/$p" 2>&1)
+	tap_check $? "$p: every check passes on the host" "$(grep -v '^ok ' <<<"$log")"
+	grep -q "^$p: [0-9]* passed, 0 failed$" <<<"$log"
+	tap_check $? "$p: prints its summary line"
+done
+
+# /proc/1 read after dropping root: the host's Linux follows the 6.x rules.
+out=$(make -s --no-print-directory build/user/linux/lx_procread 2>&1)
+tap_check $? "build lx_procread" "$out"
+if [ "$(id -u)" = 0 ]; then
+	log=$(build/user/linux/lx_procread 6.x 2>&1)
+	tap_check $? "lx_procread 6.x: every check passes on the host" "$(grep -v '^ok ' <<<"$log")"
+else
+	tap_skip "lx_procread 6.x on the host" "needs root (it drops to uid 1000)"
+fi
+
 [ "$(/bin/busybox echo hello from busybox)" = "hello from busybox" ]
 tap_check $? "busybox echo"
 /bin/busybox uname -a | grep -q '^Linux .* x86_64'

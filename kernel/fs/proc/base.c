@@ -1,9 +1,11 @@
 /*
  * /proc/<pid>/wchan and cmdline, /proc/uptime and the two sysctls.
  *
- * wchan follows proc_pid_wchan after the 2009 patch: a known kernel
- * function is shown by name to anyone; a bare address only to a reader
- * that passes ptrace_may_access (or to everyone with proc_leak_fix=0).
+ * wchan follows the rule set's proc_pid_wchan.  2.6.29 after the 2009
+ * patch: a known kernel function is shown by name to anyone; a bare address
+ * only to a reader that passes ptrace_may_access (or to everyone with
+ * proc_leak_fix=0).  6.x (6.6): the name to a reader that passes it, "0" to
+ * anyone else and for any address.
  */
 #include "kernel/arch/cpu.h"
 #include "kernel/arch/timer.h"
@@ -42,6 +44,15 @@ long proc_pid_wchan(struct task_struct *task, char *buf)
 	const void *w = task->state == TASK_INTERRUPTIBLE ? task->wchan : 0;
 	const char *sym = wchan_symbol(w);
 
+	/*
+	 * Linux 6.6's proc_pid_wchan: a reader that fails ptrace_may_access
+	 * reads "0", symbol or not; an address is never shown, "0" instead.
+	 */
+	if (aslr_rules == ASLR_RULES_6X) {
+		if (!sym || !ptrace_may_access(task, PTRACE_MODE_READ))
+			return ksnprintf(buf, PROC_BUF, "0");
+		return ksnprintf(buf, PROC_BUF, "%s", sym);
+	}
 	if (sym)
 		return ksnprintf(buf, PROC_BUF, "%s", sym);
 	if (proc_leak_fix && !ptrace_may_access(task, PTRACE_MODE_READ))

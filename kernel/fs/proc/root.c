@@ -1,7 +1,11 @@
 /*
- * /proc: lookup and open.  A file's text is generated once, at open, into a
- * page (a snapshot, like seq_file's single_open), and every read serves
- * bytes from it by offset, so 1-byte reads return what one big read would.
+ * /proc: lookup and open.  A file's text is generated once into a page (a
+ * snapshot, like seq_file's single_open), and every read serves bytes from
+ * it by offset, so 1-byte reads return what one big read would.  stat,
+ * status and wchan are generated at the first read, with the reader's
+ * credentials then (seq_read calls ->show at read time, in 2.6.29's
+ * proc_info_read as in 6.6): a descriptor root opened and passed on, or
+ * kept across setuid(), shows what its reader may see; the rest at open.
  * maps alone is made anew at every read (seq_file's way, task_mmu.c): it can
  * be longer than a page.
  *
@@ -22,8 +26,22 @@
 #include "kernel/mm/vmm.h"
 #include "kernel/security/ptrace.h"
 
+static long generate(int node, struct task_struct *task, char *buf);
+
 static long proc_read(struct file *f, char *kbuf, size_t n)
 {
+	if (f->pending) {
+		struct task_struct *task = find_task_by_pid(f->pid);
+		long len;
+
+		if (!task)
+			return -ESRCH; /* proc_single_show's get_pid_task */
+		len = generate(f->node, task, f->data);
+		if (len < 0)
+			return len;
+		f->size = (size_t)len < PROC_BUF - 1 ? (size_t)len : PROC_BUF - 1;
+		f->pending = false;
+	}
 	return file_read_snapshot(f, kbuf, n);
 }
 
@@ -100,9 +118,36 @@ int proc_pid_visible(struct task_struct *task, int *err)
 	return 0;
 }
 
-static long generate(const struct proc_path *pp, struct task_struct *task, char *buf)
+/*
+ * The files Linux 6.6 serves through seq_file (single_open for stat,
+ * status, wchan and uptime; seq_open for maps and timer_list), whose
+ * seq_lseek refuses SEEK_END; cmdline, the sysctls and fail-nth use
+ * generic llseeks that allow it.
+ */
+static bool is_seq_file(int node)
 {
-	switch (pp->node) {
+	switch (node) {
+	case PROC_NODE_STAT:
+	case PROC_NODE_STATUS:
+	case PROC_NODE_MAPS:
+	case PROC_NODE_WCHAN:
+	case PROC_NODE_UPTIME:
+	case PROC_NODE_TIMER_LIST:
+		return true;
+	default:
+		return false;
+	}
+}
+
+/* Generated at the first read: the files whose fields depend on the reader. */
+static bool read_time(int node)
+{
+	return node == PROC_NODE_STAT || node == PROC_NODE_STATUS || node == PROC_NODE_WCHAN;
+}
+
+static long generate(int node, struct task_struct *task, char *buf)
+{
+	switch (node) {
 	case PROC_NODE_STAT:
 		return proc_pid_stat(task, buf);
 	case PROC_NODE_STATUS:
@@ -122,7 +167,7 @@ static long generate(const struct proc_path *pp, struct task_struct *task, char 
 		return proc_timer_list(buf);
 	case PROC_NODE_RANDOMIZE_VA_SPACE:
 	case PROC_NODE_RNG_VARIANT:
-		return proc_sysctl_read(pp->node, buf);
+		return proc_sysctl_read(node, buf);
 	case PROC_NODE_FAIL_NTH:
 		return ksnprintf(buf, PROC_BUF, "%u\n", task->fail_nth);
 	default:
@@ -174,7 +219,8 @@ long proc_open(const char *path, int flags, struct file **out)
 	}
 	f->pid = task ? task->pid : 0;
 	f->data = phys_to_virt(page);
-	len = generate(&pp, task, f->data);
+	f->pending = read_time(pp.node);
+	len = f->pending ? 0 : generate(pp.node, task, f->data);
 	if (len < 0) {
 		file_put(f);
 		return len;
@@ -182,6 +228,7 @@ long proc_open(const char *path, int flags, struct file **out)
 	/* maps keeps its unused page: a file with data is what read and lseek treat as seekable. */
 	f->size = maps || (size_t)len < PROC_BUF - 1 ? (size_t)len : PROC_BUF - 1;
 	f->node = pp.node;
+	f->seq = is_seq_file(pp.node);
 	f->f_flags = (unsigned)flags; /* the access mode decides what read and write may do */
 	*out = f;
 	return 0;
