@@ -83,6 +83,7 @@ static long victim(struct inode *dir, const char *last, struct inode **out)
 	if ((rc = may_delete(dir, *out)) || (!dir->ramfs && (rc = -EPERM)) ||
 	    ((*out)->mounted && (rc = -EBUSY))) {
 		iput(*out);
+		*out = 0; /* rename puts what it holds at the end: nothing, now */
 		return rc;
 	}
 	return 0;

@@ -36,6 +36,8 @@ LINUX_PROGS += lx_errno=$(BUILD)/user/linux/lx_errno
 LINUX_PROGS += lx_procread=$(BUILD)/user/linux/lx_procread
 # Files grown to a full ramfs in bounded time (tests/linux/lx_bigwrite.c, kernel only).
 LINUX_PROGS += lx_bigwrite=$(BUILD)/user/linux/lx_bigwrite
+# A rename the sticky bit refuses, 1,100 times (tests/linux/lx_sticky.c).
+LINUX_PROGS += lx_sticky=$(BUILD)/user/linux/lx_sticky
 LINUX_FILES := $(foreach p,$(LINUX_PROGS),$(lastword $(subst =, ,$(p))))
 
 $(BUILD)/user/linux/lx_musl: tests/linux/lx_test.c
@@ -113,6 +115,11 @@ $(BUILD)/user/linux/lx_procread: tests/linux/lx_procread.c
 	$(Q)musl-gcc -static $(LINUX_CFLAGS) -o $@ $<
 
 $(BUILD)/user/linux/lx_bigwrite: tests/linux/lx_bigwrite.c
+	@mkdir -p $(@D)
+	@echo "  MUSLCC  $@"
+	$(Q)musl-gcc -static $(LINUX_CFLAGS) -o $@ $<
+
+$(BUILD)/user/linux/lx_sticky: tests/linux/lx_sticky.c
 	@mkdir -p $(@D)
 	@echo "  MUSLCC  $@"
 	$(Q)musl-gcc -static $(LINUX_CFLAGS) -o $@ $<

@@ -152,11 +152,16 @@ done
 # /proc/1 read after dropping root: the host's Linux follows the 6.x rules.
 out=$(make -s --no-print-directory build/user/linux/lx_procread 2>&1)
 tap_check $? "build lx_procread" "$out"
+out=$(make -s --no-print-directory build/user/linux/lx_sticky 2>&1)
+tap_check $? "build lx_sticky" "$out"
 if [ "$(id -u)" = 0 ]; then
 	log=$(build/user/linux/lx_procread 6.x 2>&1)
 	tap_check $? "lx_procread 6.x: every check passes on the host" "$(grep -v '^ok ' <<<"$log")"
+	log=$(build/user/linux/lx_sticky 2>&1)
+	tap_check $? "lx_sticky: every check passes on the host" "$(grep -v '^ok ' <<<"$log")"
 else
 	tap_skip "lx_procread 6.x on the host" "needs root (it drops to uid 1000)"
+	tap_skip "lx_sticky on the host" "needs root (it drops to uid 1000)"
 fi
 
 [ "$(/bin/busybox echo hello from busybox)" = "hello from busybox" ]
