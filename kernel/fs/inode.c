@@ -7,6 +7,7 @@
 #include "kernel/mm/mm.h"
 #include "kernel/lib/errno.h"
 #include "kernel/lib/panic.h"
+#include "kernel/lib/printk.h"
 #include "kernel/lib/string.h"
 #include "kernel/mm/pmm.h"
 #include "kernel/mm/vmm.h"
@@ -82,6 +83,15 @@ int vfs_inodes_in_use(void)
 	for (int i = 0; i < NR_INODES; i++)
 		n += inodes[i].refs || inodes[i].nlink;
 	return n;
+}
+
+void vfs_print_orphans(void)
+{
+	for (int i = 0; i < NR_INODES; i++)
+		if (inodes[i].ramfs && inodes[i].refs && !inodes[i].nlink)
+			kprintf("  orphan inode %u: mode 0x%x, %d references, %lu bytes%s\n", inodes[i].ino,
+				inodes[i].mode, inodes[i].refs, inodes[i].size,
+				inodes[i].dead ? ", a removed directory" : "");
 }
 
 int vfs_orphans_in_use(void)

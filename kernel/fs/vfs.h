@@ -147,6 +147,7 @@ int vfs_inodes_in_use(void);   /* tests: a leak shows as a count that grows */
 int vfs_dentries_in_use(void); /* the same for names */
 /* Unlinked ramfs files still referenced (an fd, a mapping): the fuzzer's leak check. */
 int vfs_orphans_in_use(void);
+void vfs_print_orphans(void); /* each one, for the fuzzer's report */
 void iput(struct inode *ino);
 int ramfs_lookup(struct inode *dir, const char *name, struct inode **out);
 /* Links ino into dir under name; -EEXIST, -ENOSPC, -ENAMETOOLONG. */

@@ -28,6 +28,7 @@
 struct task_struct idle_task;
 void (*sched_tick_hook)(void);
 static uint64_t slice_end;
+uint64_t sched_max_wait_root;
 static uint8_t fpu_init_state[512] __attribute__((aligned(16)));
 
 void __switch_to_asm(uint64_t *prev_rsp, uint64_t next_rsp);
@@ -121,6 +122,14 @@ static void context_switch(struct task_struct *prev, struct task_struct *next)
 	__switch_to_asm(&prev->kernel_rsp, next->kernel_rsp);
 }
 
+static void note_wait(struct task_struct *next)
+{
+	if (next->runnable_since && next->cred.euid == 0 &&
+	    jiffies - next->runnable_since > sched_max_wait_root)
+		sched_max_wait_root = jiffies - next->runnable_since;
+	next->runnable_since = 0;
+}
+
 void schedule(void)
 {
 	uint64_t flags = irq_save();
@@ -132,8 +141,12 @@ void schedule(void)
 		next = &idle_task;
 	next->woken = false;
 	slice_end = jiffies + TIMESLICE;
-	if (next != prev)
+	if (next != prev) {
+		if (prev->state == TASK_RUNNING && prev != &idle_task)
+			prev->runnable_since = jiffies; /* preempted: runnable from now */
+		note_wait(next);
 		context_switch(prev, next);
+	}
 	irq_restore(flags);
 }
 
@@ -142,6 +155,7 @@ void wake_up_process(struct task_struct *t)
 	if (t->state == TASK_INTERRUPTIBLE) {
 		t->state = TASK_RUNNING;
 		t->woken = true;
+		t->runnable_since = jiffies;
 		t->sleep_chan = 0;
 		t->sleep_until = 0;
 		t->wchan = 0;
@@ -231,6 +245,7 @@ void fpu_copy_current(struct task_struct *t)
 void start_task(struct task_struct *t)
 {
 	t->state = TASK_RUNNING;
+	t->runnable_since = jiffies;
 }
 
 void preempt_from_user(void)

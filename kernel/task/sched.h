@@ -34,6 +34,12 @@ void preempt_from_user(void); /* called on return to ring 3 */
 /* kernel/syscall/sys_misc.c: 0, or the ticks left when a signal ended the sleep. */
 uint64_t do_nanosleep(uint64_t ticks);
 extern uint64_t idle_ticks;
+/*
+ * The longest a root task waited runnable before it got the CPU, in ticks,
+ * since the last reset (the fuzzer's latency bound: a system call that runs
+ * unbounded without a preemption point shows here as another task's wait).
+ */
+extern uint64_t sched_max_wait_root;
 
 /* Called first on every timer tick: the tty polls its input here (fs/ sits above). */
 extern void (*sched_tick_hook)(void);

@@ -79,8 +79,9 @@ struct task_struct {
 	uint64_t stack_canary;
 	int exit_code; /* wait4 status encoding */
 	bool need_resched;
-	bool woken;	   /* woken from a sleep since it last ran: runs first */
-	bool sig_wakeable; /* in sleep_on_interruptible: a signal ends the sleep */
+	bool woken;		 /* woken from a sleep since it last ran: runs first */
+	uint64_t runnable_since; /* jiffies when it last became runnable, 0 while it runs */
+	bool sig_wakeable;	 /* in sleep_on_interruptible: a signal ends the sleep */
 
 	/* The Linux process ABI (kernel/syscall/sys_linux.c, sys_clone.c). */
 	uint64_t fs_base, gs_base; /* arch_prctl: loaded at every switch to this task */

@@ -42,6 +42,14 @@
 #define WATCHDOG_S   60
 #define PROG_LIMIT_S 180
 #define DEFAULT_S    300
+/*
+ * The longest a root fuzz process may wait runnable for the CPU.  Three
+ * processes share one CPU in 4 ms slices; under TCG an exec or a fork of a
+ * large process takes some tens of ms.  A system call that runs for seconds
+ * without a preemption point (a file copied whole on every page of growth
+ * did) passes it.
+ */
+#define LATENCY_MAX_MS 1000
 
 enum fail {
 	F_NONE,
@@ -54,7 +62,10 @@ enum fail {
 	F_PRIV,
 	F_HANG,
 	F_IRET,
-	F_INODES
+	F_INODES,
+	F_POOLS,
+	F_FPU,
+	F_LATENCY
 };
 static const char *const fail_names[] = {
 	"none",
@@ -67,7 +78,10 @@ static const char *const fail_names[] = {
 	"a uid-1000 process became root",
 	"a program did not finish",
 	"a return to user mode faulted (kernel state reached iretq)",
-	"inode leak (an unlinked file still held: a leaked fd or mapping reference)"};
+	"inode leak (an unlinked file still held: a leaked fd or mapping reference)",
+	"inode or name pool not back to its baseline once the fuzzer's files were removed",
+	"fpu (a system call changed a process's SSE registers)",
+	"latency (a root task waited longer than the bound for the CPU)"};
 
 struct note {
 	int pid;
@@ -102,6 +116,7 @@ static void print_notes(void)
  * a third argument of 1000 leaks a page.  The fuzzer's own notes pass 0.
  */
 static bool planted_leak;
+static uint64_t max_wait_ms; /* the run's longest root wait for the CPU, for its record */
 
 /* fuzz_note(seed, index): the fuzzer is about to make call `index`. */
 long sys_fuzz_note(const struct syscall_args *a)
@@ -154,7 +169,7 @@ static bool proc_reads(void)
 
 struct snapshot {
 	uint64_t pages;
-	int tasks, mms, va, inodes;
+	int tasks, mms, va, inodes, live_inodes, names;
 	const char *rng;
 	uint32_t ids[8];
 	int dumpable;
@@ -179,6 +194,9 @@ static void snap(struct snapshot *s)
 	s->mms = mm_nr_free();
 	/* No process of the program is left: an unlinked file still held is a leaked reference. */
 	s->inodes = vfs_orphans_in_use();
+	/* The fuzzer's files are removed (fs_reset) before each snapshot: both pools as before. */
+	s->live_inodes = vfs_inodes_in_use();
+	s->names = vfs_dentries_in_use();
 	s->va = randomize_va_space;
 	s->rng = rng_current()->name;
 	memcpy(s->ids, ids, sizeof(ids));
@@ -203,37 +221,102 @@ static enum fail compare(const struct snapshot *a, const struct snapshot *b)
 		return F_MMS;
 	if (b->inodes != a->inodes)
 		return F_INODES;
+	if (b->live_inodes != a->live_inodes || b->names != a->names)
+		return F_POOLS;
 	if (b->pages != a->pages)
 		return F_PAGES;
 	return proc_reads() ? F_NONE : F_PROC;
 }
 
 /*
- * What the root fuzz process makes in the ramfs (its paths name
- * "/nonexistent", which open(O_CREAT), mkdir, symlink and rename can make
- * exist) goes between programs, so that each program starts from the same
- * file system and a replay of one program alone meets what it met in the
- * run.  (Pages that files hold are not counted as leaked either way: see
- * snap().)
+ * What the fuzz processes make in the ramfs goes between programs, so that
+ * each program starts from the same file system and a replay of one
+ * program alone meets what it met in the run: /nonexistent (root's open,
+ * mkdir, symlink and rename can make it exist), the shared tree /tmp/fz and
+ * the "fz" names relative paths made in /tmp and /.  Then the inode and
+ * name pools must be back where they were (snap()): what cannot be reached
+ * from the tree any more, under a removed directory say, is a leak.
  */
-static void remove_tree(struct inode *dir, const char *name, int depth)
+/* dir/name and everything under it, deepest first, without recursion (trees may be deep). */
+static void remove_tree(struct inode *dir, const char *name)
 {
-	char child[NAME_MAX + 1];
-	struct inode *ino;
+	struct inode *top, *cur;
 
-	if (ramfs_lookup(dir, name, &ino))
+	if (ramfs_lookup(dir, name, &top))
 		return;
-	while (S_ISDIR(ino->mode) && ino->ramfs && depth < 8 && ino->ram.children) {
-		strlcpy(child, ino->ram.children->name, sizeof(child));
-		remove_tree(ino, child, depth + 1);
+	cur = top;
+	for (;;) {
+		struct dentry *d = S_ISDIR(cur->mode) && cur->ramfs ? cur->ram.children : 0;
+
+		if (d) {
+			struct inode *child = d->inode;
+
+			if (S_ISDIR(child->mode) && child->ramfs && !child->mounted &&
+			    child->ram.children)
+				cur = child;
+			else
+				ramfs_unlink(cur, d->name);
+			continue;
+		}
+		if (cur == top)
+			break;
+		cur = cur->parent; /* where the now empty directory goes next */
 	}
 	ramfs_unlink(dir, name);
-	iput(ino);
+	iput(top);
+}
+
+/* Every entry of dir whose name starts "fz". */
+static void remove_fz(struct inode *dir)
+{
+	int rounds = 0;
+
+	for (struct dentry *d = dir->ram.children; d && rounds < NR_DENTRIES; rounds++) {
+		struct dentry *next = d->next;
+
+		if (!strncmp(d->name, "fz", 2)) {
+			char name[NAME_MAX + 1];
+
+			strlcpy(name, d->name, sizeof(name));
+			remove_tree(dir, name);
+			next = dir->ram.children; /* the list changed: start over */
+		}
+		d = next;
+	}
 }
 
 static void fs_reset(void)
 {
-	remove_tree(root_inode, "nonexistent", 0);
+	struct inode *tmp, *fz;
+
+	remove_tree(root_inode, "nonexistent");
+	remove_fz(root_inode);
+	if (ramfs_lookup(root_inode, "tmp", &tmp))
+		return;
+	remove_fz(tmp);
+	fz = ramfs_new(S_IFDIR | 01777, 0, 0, 0);
+	if (fz) {
+		ramfs_link(tmp, "fz", fz);
+		iput(fz);
+	}
+	iput(tmp);
+}
+
+/*
+ * The system RNG of a program: each program runs under one variant, in
+ * turn by its seed, so a default run reaches every variant's code (the
+ * SIMD refill of chacha20-wide, the 2.6.29 pool's locks...) and a replay of
+ * a program meets the variant it met.
+ */
+static const char *program_rng(uint64_t pseed)
+{
+	const struct rng_variant *avail[RNG_NR_VARIANTS];
+	int n = 0;
+
+	for (int i = 0; rng_variants[i]; i++)
+		if (!rng_variants[i]->available || rng_variants[i]->available())
+			avail[n++] = rng_variants[i];
+	return avail[pseed % (uint64_t)n]->name;
 }
 
 /* Spawns fuzz processes (nproc of them, or process `only`), reaps everything, checks. */
@@ -248,8 +331,10 @@ static enum fail run_program(uint64_t pseed, int only, uint64_t ncalls, uint64_t
 	int status;
 	long rc;
 
+	rng_select(program_rng(pseed));
 	fs_reset();
 	snap(&before);
+	sched_max_wait_root = 0;
 	ksnprintf(n, sizeof(n), "%lu", ncalls);
 	ksnprintf(f, sizeof(f), "%lu", from);
 	for (int p = 0; p < NPROCS; p++) {
@@ -275,14 +360,29 @@ static enum fail run_program(uint64_t pseed, int only, uint64_t ncalls, uint64_t
 			sleep_ms(10);
 			continue;
 		}
-		for (int p = 0; p < NPROCS; p++)
+		for (int p = 0; p < NPROCS; p++) {
 			if (rc == pids[p] && status == W_EXITCODE(99))
 				r = F_PRIV;
+			if (rc == pids[p] && status == W_EXITCODE(98))
+				r = F_FPU;
+		}
 	}
 	fs_reset();
 	snap(&after);
 	if (r == F_NONE)
 		r = compare(&before, &after);
+	if (sched_max_wait_root * 1000 / timer_hz() > max_wait_ms)
+		max_wait_ms = sched_max_wait_root * 1000 / timer_hz();
+	if (r == F_NONE && sched_max_wait_root * 1000 / timer_hz() > LATENCY_MAX_MS) {
+		kprintf("fuzz: a root task waited %lu ms for the CPU (bound %d ms)\n",
+			sched_max_wait_root * 1000 / timer_hz(), LATENCY_MAX_MS);
+		r = F_LATENCY;
+	}
+	if (r == F_INODES)
+		vfs_print_orphans();
+	if (r == F_POOLS)
+		kprintf("fuzz: inodes %d, names %d in use after; %d, %d before\n",
+			after.live_inodes, after.names, before.live_inodes, before.names);
 	if (r == F_PAGES)
 		kprintf("fuzz: %lu pages free after, %lu before\n", after.pages, before.pages);
 	return r;
@@ -406,8 +506,9 @@ __attribute__((noreturn)) void job_fuzz(void)
 	uint64_t secs = boot_cmdline.seconds ? boot_cmdline.seconds
 			: boot_cmdline.calls ? 0
 					     : DEFAULT_S;
+	const char *system_rng = rng_current()->name;
 	enum fail r = F_NONE;
-	char line[256];
+	char line[320];
 
 	planted_leak = !strcmp(boot_cmdline.suite, "plant-leak");
 	if (boot_cmdline.suite[0] && !planted_leak) {
@@ -429,10 +530,9 @@ __attribute__((noreturn)) void job_fuzz(void)
 
 		r = run_program(pseed, -1, PROG_CALLS, 0, "-", false);
 		if (r != F_NONE) {
-			kprintf("fuzz: FAIL %s: program seed %016lx (program %lu, after %lu "
-				"calls); "
-				"replay: mode=fuzz seed=%016lx calls=%d\n",
-				fail_names[r], pseed, k - 1, total_calls, pseed,
+			kprintf("fuzz: FAIL %s: program seed %016lx (program %lu, rng %s, after "
+				"%lu calls); replay: mode=fuzz seed=%016lx calls=%d\n",
+				fail_names[r], pseed, k - 1, program_rng(pseed), total_calls, pseed,
 				NPROCS * PROG_CALLS);
 			if (r != F_HANG)
 				minimise(pseed, r);
@@ -443,12 +543,15 @@ __attribute__((noreturn)) void job_fuzz(void)
 			break;
 	}
 	watching = false;
+	rng_select(system_rng);
 	ksnprintf(line, sizeof(line),
 		  "@@ {\"type\":\"fuzz\",\"seed\":\"%016lx\",\"programs\":%lu,\"calls\":%lu,"
-		  "\"seconds\":%lu,\"uids\":\"0,1000,1000\",\"failures\":%d,\"status\":%d}\n",
-		  seed, k, total_calls, (jiffies - t0) / hz, r != F_NONE, r != F_NONE);
+		  "\"seconds\":%lu,\"uids\":\"0,1000,1000\",\"rng\":\"each variant in turn\","
+		  "\"max_root_wait_ms\":%lu,\"failures\":%d,\"status\":%d}\n",
+		  seed, k, total_calls, (jiffies - t0) / hz, max_wait_ms, r != F_NONE, r != F_NONE);
 	console_puts(line);
-	kprintf("fuzz: %lu programs, %lu calls, %lu s, %s\n", k, total_calls, (jiffies - t0) / hz,
+	kprintf("fuzz: %lu programs, %lu calls, %lu s, longest root wait %lu ms, %s\n", k,
+		total_calls, (jiffies - t0) / hz, max_wait_ms,
 		r == F_NONE ? "no failure" : fail_names[r]);
 	machine_exit(r == F_NONE ? EXIT_OK : EXIT_FAILED);
 }

@@ -17,6 +17,7 @@
 
 #define CHILD_CALLS 25
 #define EXIT_PRIV   99
+#define EXIT_FPU    98 /* a system call changed our SSE registers */
 
 static uint64_t seed0;
 static int listing;
@@ -96,7 +97,18 @@ static const char *name_of(long nr)
 		 {230, "clock_nanosleep"},
 		 {273, "set_robust_list"},
 		 {302, "prlimit64"},
-		 {309, "getcpu"}};
+		 {309, "getcpu"},
+		 {83, "mkdir"},
+		 {84, "rmdir"},
+		 {80, "chdir"},
+		 {81, "fchdir"},
+		 {87, "unlink"},
+		 {77, "ftruncate"},
+		 {217, "getdents64"},
+		 {79, "getcwd"},
+		 {88, "symlink"},
+		 {82, "rename"},
+		 {257, "openat"}};
 
 	for (unsigned i = 0; i < sizeof(n) / sizeof(n[0]); i++)
 		if (n[i].nr == nr)
@@ -170,6 +182,7 @@ static void note_result(const struct call *c, long ret)
 {
 	switch ((uint32_t)c->nr) {
 	case __NR_open:
+	case __NR_openat:
 		if (ret >= 0)
 			add_res(resv_fd, &nfd, (uint64_t)ret);
 		break;
@@ -194,8 +207,12 @@ static void note_result(const struct call *c, long ret)
 /*
  * The call, sometimes with RFLAGS.NT, AC or DF set by user code (cleared
  * again after): none of them may reach the kernel (NT left set across a
- * syscall once triple-faulted the machine).
+ * syscall once triple-faulted the machine).  xmm0-15 hold a pattern across
+ * it, compared after (the syscall ABI keeps them; a kernel using SIMD
+ * without saving them changed them).
  */
+static uint8_t xmm_in[256] __attribute__((aligned(16))), xmm_out[256] __attribute__((aligned(16)));
+
 static long make_call(const struct call *c, uint64_t flags)
 {
 	register long r10 __asm__("r10") = (long)c->a[3];
@@ -203,13 +220,44 @@ static long make_call(const struct call *c, uint64_t flags)
 	register long r9 __asm__("r9") = (long)c->a[5];
 	long ret;
 
-	__asm__ volatile("pushfq; orq %[f], (%%rsp); popfq; syscall;"
-			 "pushfq; andq %[nf], (%%rsp); popfq"
-			 : "=a"(ret)
-			 : "a"(c->nr), "D"(c->a[0]), "S"(c->a[1]), "d"(c->a[2]), "r"(r10), "r"(r8),
-			   "r"(r9), [f] "r"(flags), [nf] "r"(~flags)
-			 : "rcx", "r11", "memory", "cc");
+	for (int i = 0; i < 256; i++)
+		xmm_in[i] = (uint8_t)(c->nr * 7 + c->a[0] + (uint64_t)i * 13);
+	__asm__ volatile(
+		"movdqa 0x00(%[in]), %%xmm0; movdqa 0x10(%[in]), %%xmm1;"
+		"movdqa 0x20(%[in]), %%xmm2; movdqa 0x30(%[in]), %%xmm3;"
+		"movdqa 0x40(%[in]), %%xmm4; movdqa 0x50(%[in]), %%xmm5;"
+		"movdqa 0x60(%[in]), %%xmm6; movdqa 0x70(%[in]), %%xmm7;"
+		"movdqa 0x80(%[in]), %%xmm8; movdqa 0x90(%[in]), %%xmm9;"
+		"movdqa 0xa0(%[in]), %%xmm10; movdqa 0xb0(%[in]), %%xmm11;"
+		"movdqa 0xc0(%[in]), %%xmm12; movdqa 0xd0(%[in]), %%xmm13;"
+		"movdqa 0xe0(%[in]), %%xmm14; movdqa 0xf0(%[in]), %%xmm15;"
+		"pushfq; orq %[f], (%%rsp); popfq; syscall;"
+		"pushfq; andq %[nf], (%%rsp); popfq;"
+		"movdqa %%xmm0, 0x00(%[out]); movdqa %%xmm1, 0x10(%[out]);"
+		"movdqa %%xmm2, 0x20(%[out]); movdqa %%xmm3, 0x30(%[out]);"
+		"movdqa %%xmm4, 0x40(%[out]); movdqa %%xmm5, 0x50(%[out]);"
+		"movdqa %%xmm6, 0x60(%[out]); movdqa %%xmm7, 0x70(%[out]);"
+		"movdqa %%xmm8, 0x80(%[out]); movdqa %%xmm9, 0x90(%[out]);"
+		"movdqa %%xmm10, 0xa0(%[out]); movdqa %%xmm11, 0xb0(%[out]);"
+		"movdqa %%xmm12, 0xc0(%[out]); movdqa %%xmm13, 0xd0(%[out]);"
+		"movdqa %%xmm14, 0xe0(%[out]); movdqa %%xmm15, 0xf0(%[out])"
+		: "=a"(ret)
+		: "a"(c->nr), "D"(c->a[0]), "S"(c->a[1]), "d"(c->a[2]), "r"(r10), "r"(r8),
+		  "r"(r9), [f] "r"(flags), [nf] "r"(~flags), [in] "r"(xmm_in), [out] "r"(xmm_out)
+		: "rcx", "r11", "memory", "cc", "xmm0", "xmm1", "xmm2", "xmm3", "xmm4", "xmm5",
+		  "xmm6", "xmm7", "xmm8", "xmm9", "xmm10", "xmm11", "xmm12", "xmm13", "xmm14",
+		  "xmm15");
 	return ret;
+}
+
+/* After make_call (in the parent and in a fork's child alike). */
+static void check_fpu(uint64_t idx, const struct call *c)
+{
+	if (!memcmp(xmm_in, xmm_out, sizeof(xmm_in)))
+		return;
+	printf("fuzz: FAIL fpu: seed %lx call %lu: syscall %ld (%s) changed xmm0-15\n", seed0, idx,
+	       c->nr, name_of(c->nr) ? name_of(c->nr) : "?");
+	exit(EXIT_FPU);
 }
 
 /*
@@ -287,8 +335,10 @@ static void run(uint64_t ncalls, uint64_t from)
 			 ((uint32_t)c.nr == __NR_clone &&
 			  ((c.a[0] & 0x100) || c.a[1] || depth >= 2 || npid >= 8)))
 			ret = make_call_child_exits(&c);
-		else
+		else {
 			ret = make_call(&c, flags);
+			check_fpu(i, &c);
+		}
 		if (listing)
 			list_call(i, &c, flags, ret);
 		if ((uint32_t)c.nr == __NR_vfork || (uint32_t)c.nr == __NR_clone) {

@@ -17,7 +17,7 @@
 uint64_t state, straddle, resv_fd[MAX_RES], resv_pid[MAX_RES], map_addr[MAX_RES], map_len[MAX_RES];
 int depth, unpriv, nfd, npid, nmap, map_fd = -1;
 char *scratch;
-static char pathbuf[320];
+static char pathbuf[320], pathbuf2[64];
 static int64_t tsbuf[4];
 static char *argvbuf[4];
 
@@ -170,6 +170,46 @@ static uint64_t gen_path(int *sysctl)
 		return gen_ptr();
 	}
 	return (uint64_t)pathbuf;
+}
+
+/*
+ * A name in the tree every fuzz process of a program shares (/tmp/fz, made
+ * 01777 by the kernel before each program and removed after it), or one
+ * relative to the cwd, which chdir moves into that tree, out of it, and
+ * into directories that rmdir then removes (the dead-directory case); the
+ * relative names start "fz" so that what they create in /tmp or / is found
+ * and removed too.  One draw whatever it picks.
+ */
+static uint64_t gen_fspath(char *buf, size_t len)
+{
+	static const char *const names[] = {"/tmp/fz",
+					    "/tmp/fz/d0",
+					    "/tmp/fz/d1",
+					    "/tmp/fz/d0/d2",
+					    "/tmp/fz/f0",
+					    "/tmp/fz/d1/f1",
+					    "fzd0",
+					    "fzf0",
+					    "fzd0/fzf1",
+					    ".",
+					    "..",
+					    "/tmp/fz/l0",
+					    "/tmp/fz/d0/../f0",
+					    "fzd0/..",
+					    "/tmp/fz/d1/d3"};
+
+	strlcpy(buf, names[below(sizeof(names) / sizeof(names[0]))], len);
+	return (uint64_t)buf;
+}
+
+/* Sizes for ftruncate: small, page-sized, large files up to the 64 MiB limit and past it. */
+static uint64_t gen_fsize(void)
+{
+	static const uint64_t v[] = {0,	      1,	 4096,	   65536,	1 << 20,
+				     8 << 20, 16 << 20,	 48 << 20, 64ULL << 20, (64ULL << 20) + 1,
+				     ~0ULL,   1ULL << 63};
+
+	return below(4) ? v[below(sizeof(v) / 8)] : below(2) ? below(1 << 22) : rnd();
 }
 
 /* Data for a write: a sysctl value sometimes, else whatever scratch holds. */
@@ -348,7 +388,11 @@ void gen_call(struct call *c, uint64_t idx)
 		__NR_mremap,
 		/* Signals: pause and rt_sigsuspend would sleep for good, so are left out. */
 		__NR_rt_sigreturn, __NR_rt_sigreturn, __NR_sigaltstack, __NR_kill, __NR_tkill,
-		__NR_tgkill, __NR_rt_sigpending, __NR_rt_sigtimedwait};
+		__NR_tgkill, __NR_rt_sigpending, __NR_rt_sigtimedwait,
+		/* The namespace: the shared tree, removed working directories, big files. */
+		__NR_mkdir, __NR_rmdir, __NR_chdir, __NR_fchdir, __NR_unlink, __NR_ftruncate,
+		__NR_getdents64, __NR_getcwd, __NR_symlink, __NR_rename, __NR_openat, __NR_mkdir,
+		__NR_chdir, __NR_ftruncate, __NR_write};
 	int sysctl = 0;
 	uint64_t hi = 0, hi2;
 
@@ -631,6 +675,47 @@ void gen_call(struct call *c, uint64_t idx)
 		c->a[3] = below(4) ? 8 : gen_int();
 		if (c->nr == __NR_rt_sigtimedwait)
 			c->a[1] = gen_ptr();
+		break;
+	case __NR_mkdir:
+		c->a[0] = below(8) ? gen_fspath(pathbuf, sizeof(pathbuf)) : gen_ptr();
+		c->a[1] = below(2) ? 0777 : gen_int();
+		c->path = pathbuf;
+		break;
+	case __NR_rmdir:
+	case __NR_chdir:
+	case __NR_unlink:
+		c->a[0] = below(8) ? gen_fspath(pathbuf, sizeof(pathbuf)) : gen_ptr();
+		c->path = pathbuf;
+		break;
+	case __NR_fchdir:
+		c->a[0] = gen_fd();
+		break;
+	case __NR_ftruncate:
+		c->a[0] = gen_fd();
+		c->a[1] = gen_fsize();
+		break;
+	case __NR_getdents64:
+		c->a[0] = gen_fd();
+		c->a[1] = gen_ptr();
+		c->a[2] = gen_len();
+		break;
+	case __NR_getcwd:
+		c->a[0] = gen_ptr();
+		c->a[1] = below(2) ? 4096 : gen_len();
+		break;
+	case __NR_symlink:
+	case __NR_rename:
+		c->a[0] = below(8) ? gen_fspath(pathbuf2, sizeof(pathbuf2)) : gen_ptr();
+		c->a[1] = below(8) ? gen_fspath(pathbuf, sizeof(pathbuf)) : gen_ptr();
+		c->path = pathbuf;
+		break;
+	case __NR_openat:
+		c->a[0] = below(4) ? (uint64_t)-100 : gen_fd(); /* AT_FDCWD mostly */
+		c->a[1] = below(8) ? gen_fspath(pathbuf, sizeof(pathbuf)) : gen_ptr();
+		/* create, write, a directory (O_DIRECTORY, for fchdir and getdents) or random */
+		c->a[2] = below(4) ? (uint64_t[]){0x41, 0x241, 0x10000, 0x442}[below(4)] : rnd();
+		c->a[3] = below(2) ? 0666 : gen_int();
+		c->path = pathbuf;
 		break;
 	case __NR_aslrbench_lab:
 		c->a[0] = below(8);
