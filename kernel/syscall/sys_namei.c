@@ -133,8 +133,8 @@ static long do_unlink(int dirfd, uint64_t upath)
 			rc = -EISDIR;
 		else if (must_dir)
 			rc = -ENOTDIR;
-		else if (!(rc = ramfs_unlink(dir, last)))
-			ino->dead = true;
+		else
+			rc = ramfs_unlink(dir, last);
 		iput(ino);
 	}
 	iput(dir);
