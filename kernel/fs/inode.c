@@ -85,12 +85,32 @@ int vfs_inodes_in_use(void)
 	return n;
 }
 
+void vfs_inode_map(uint8_t map[NR_INODES])
+{
+	for (int i = 0; i < NR_INODES; i++)
+		map[i] = inodes[i].refs || inodes[i].nlink;
+}
+
+void vfs_print_new_inodes(const uint8_t before[NR_INODES])
+{
+	char path[128];
+
+	for (int i = 0; i < NR_INODES; i++) {
+		if (before[i] || !(inodes[i].refs || inodes[i].nlink))
+			continue;
+		if (inode_path(&inodes[i], path, sizeof(path)) < 0)
+			strlcpy(path, "?", sizeof(path));
+		kprintf("  new inode %u: mode 0x%x, nlink %u, %d references, at %s\n",
+			inodes[i].ino, inodes[i].mode, inodes[i].nlink, inodes[i].refs, path);
+	}
+}
+
 void vfs_print_orphans(void)
 {
 	for (int i = 0; i < NR_INODES; i++)
 		if (inodes[i].ramfs && inodes[i].refs && !inodes[i].nlink)
-			kprintf("  orphan inode %u: mode 0x%x, %d references, %lu bytes%s\n", inodes[i].ino,
-				inodes[i].mode, inodes[i].refs, inodes[i].size,
+			kprintf("  orphan inode %u: mode 0x%x, %d references, %lu bytes%s\n",
+				inodes[i].ino, inodes[i].mode, inodes[i].refs, inodes[i].size,
 				inodes[i].dead ? ", a removed directory" : "");
 }
 

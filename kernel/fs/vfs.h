@@ -147,7 +147,10 @@ int vfs_inodes_in_use(void);   /* tests: a leak shows as a count that grows */
 int vfs_dentries_in_use(void); /* the same for names */
 /* Unlinked ramfs files still referenced (an fd, a mapping): the fuzzer's leak check. */
 int vfs_orphans_in_use(void);
-void vfs_print_orphans(void); /* each one, for the fuzzer's report */
+void vfs_print_orphans(void);
+/* Which inodes are in use (1) now; then those in use that were not, with a path each. */
+void vfs_inode_map(uint8_t map[NR_INODES]);
+void vfs_print_new_inodes(const uint8_t before[NR_INODES]); /* each one, for the fuzzer's report */
 void iput(struct inode *ino);
 int ramfs_lookup(struct inode *dir, const char *name, struct inode **out);
 /* Links ino into dir under name; -EEXIST, -ENOSPC, -ENAMETOOLONG. */

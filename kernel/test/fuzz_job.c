@@ -170,6 +170,7 @@ static bool proc_reads(void)
 struct snapshot {
 	uint64_t pages;
 	int tasks, mms, va, inodes, live_inodes, names;
+	uint8_t inode_map[NR_INODES];
 	const char *rng;
 	uint32_t ids[8];
 	int dumpable;
@@ -197,6 +198,7 @@ static void snap(struct snapshot *s)
 	/* The fuzzer's files are removed (fs_reset) before each snapshot: both pools as before. */
 	s->live_inodes = vfs_inodes_in_use();
 	s->names = vfs_dentries_in_use();
+	vfs_inode_map(s->inode_map);
 	s->va = randomize_va_space;
 	s->rng = rng_current()->name;
 	memcpy(s->ids, ids, sizeof(ids));
@@ -231,12 +233,31 @@ static enum fail compare(const struct snapshot *a, const struct snapshot *b)
 /*
  * What the fuzz processes make in the ramfs goes between programs, so that
  * each program starts from the same file system and a replay of one
- * program alone meets what it met in the run: /nonexistent (root's open,
- * mkdir, symlink and rename can make it exist), the shared tree /tmp/fz and
- * the "fz" names relative paths made in /tmp and /.  Then the inode and
- * name pools must be back where they were (snap()): what cannot be reached
- * from the tree any more, under a removed directory say, is a leak.
+ * program alone meets what it met in the run: every entry of / and /tmp
+ * that was not there when the run began (the shared tree /tmp/fz, the "fz"
+ * names relative paths made, /nonexistent, and what a symlink in the tree
+ * let a path reach, /tmp/f0 through /tmp/fz/d0 -> "." say).  Then the inode
+ * and name pools must be back where they were (snap()): what cannot be
+ * reached any more, under a removed directory say, is a leak.
  */
+#define BASE_MAX 128
+static const struct dentry *base_entries[BASE_MAX];
+static int nbase;
+
+static void note_base(struct inode *dir)
+{
+	for (struct dentry *d = dir->ram.children; d && nbase < BASE_MAX; d = d->next)
+		base_entries[nbase++] = d;
+}
+
+static bool in_base(const struct dentry *d)
+{
+	for (int i = 0; i < nbase; i++)
+		if (base_entries[i] == d)
+			return true;
+	return false;
+}
+
 /* dir/name and everything under it, deepest first, without recursion (trees may be deep). */
 static void remove_tree(struct inode *dir, const char *name)
 {
@@ -266,15 +287,15 @@ static void remove_tree(struct inode *dir, const char *name)
 	iput(top);
 }
 
-/* Every entry of dir whose name starts "fz". */
-static void remove_fz(struct inode *dir)
+/* Every entry of dir the run did not begin with. */
+static void remove_new(struct inode *dir)
 {
 	int rounds = 0;
 
 	for (struct dentry *d = dir->ram.children; d && rounds < NR_DENTRIES; rounds++) {
 		struct dentry *next = d->next;
 
-		if (!strncmp(d->name, "fz", 2)) {
+		if (!in_base(d)) {
 			char name[NAME_MAX + 1];
 
 			strlcpy(name, d->name, sizeof(name));
@@ -285,21 +306,40 @@ static void remove_fz(struct inode *dir)
 	}
 }
 
+static struct inode *tmp_dir(void)
+{
+	struct inode *tmp;
+
+	return ramfs_lookup(root_inode, "tmp", &tmp) ? 0 : tmp;
+}
+
 static void fs_reset(void)
 {
-	struct inode *tmp, *fz;
+	struct inode *tmp = tmp_dir(), *fz;
 
-	remove_tree(root_inode, "nonexistent");
-	remove_fz(root_inode);
-	if (ramfs_lookup(root_inode, "tmp", &tmp))
+	remove_new(root_inode);
+	if (!tmp)
 		return;
-	remove_fz(tmp);
+	remove_new(tmp);
 	fz = ramfs_new(S_IFDIR | 01777, 0, 0, 0);
 	if (fz) {
 		ramfs_link(tmp, "fz", fz);
 		iput(fz);
 	}
 	iput(tmp);
+}
+
+/* The entries of / and /tmp before the first program: what fs_reset keeps. */
+static void fs_note_base(void)
+{
+	struct inode *tmp = tmp_dir();
+
+	nbase = 0;
+	note_base(root_inode);
+	if (tmp) {
+		note_base(tmp);
+		iput(tmp);
+	}
 }
 
 /*
@@ -380,6 +420,8 @@ static enum fail run_program(uint64_t pseed, int only, uint64_t ncalls, uint64_t
 	}
 	if (r == F_INODES)
 		vfs_print_orphans();
+	if (r == F_POOLS)
+		vfs_print_new_inodes(before.inode_map);
 	if (r == F_POOLS)
 		kprintf("fuzz: inodes %d, names %d in use after; %d, %d before\n",
 			after.live_inodes, after.names, before.live_inodes, before.names);
@@ -521,6 +563,7 @@ __attribute__((noreturn)) void job_fuzz(void)
 	kprintf("fuzz: base seed %016lx; %d processes per program (uid 0, 1000, 1000), %d calls "
 		"each; stop after %u calls / %lu s\n",
 		seed, NPROCS, PROG_CALLS, boot_cmdline.calls, secs);
+	fs_note_base();
 	last_progress = jiffies;
 	timer_watchdog_hook = watchdog;
 	panic_hook = print_notes;
