@@ -133,15 +133,32 @@ static uint64_t window_of(const struct inode *ino)
 	return RAMFS_WINDOW_START + (uint64_t)(ino - inodes) * FILE_SIZE_MAX;
 }
 
-/* Unmaps and frees the file's pages from page `from` on, and their page tables. */
+/*
+ * Holes: a page of the window that no write has reached maps one shared
+ * zero page read-only, as tmpfs leaves holes unallocated, so ftruncate to
+ * 64 MiB maps 16,384 entries and clears nothing; a write makes its pages
+ * real first (ramfs_prepare_write).
+ */
+static uint64_t zero_page;
+
+static bool is_hole(uint64_t va)
+{
+	uint64_t pa;
+
+	return !vmm_translate(vmm_kernel_pml4(), va, &pa, 0) && pa == zero_page;
+}
+
+/* Unmaps the file's pages from page `from` on, frees the real ones and their page tables. */
 static void ramfs_shrink_pages(struct inode *ino, uint64_t from)
 {
 	uint64_t base = window_of(ino), pa;
 
 	for (uint64_t p = from; p < ino->ram.pages; p++) {
-		if (!vmm_unmap_page(vmm_kernel_pml4(), base + p * PAGE_SIZE, &pa)) {
+		if (!vmm_unmap_page(vmm_kernel_pml4(), base + p * PAGE_SIZE, &pa) &&
+		    pa != zero_page) {
 			pmm_free_page(pa);
 			ramfs_pages--;
+			ino->ram.blocks--;
 		}
 		/* the table of a 2 MiB block goes with its last page */
 		if ((p + 1) % 512 == 0 || p + 1 == ino->ram.pages)
@@ -158,36 +175,47 @@ static void ramfs_free_data(struct inode *ino)
 	ramfs_shrink_pages(ino, 0);
 }
 
-/* Maps zeroed pages up to `pages`; on failure none of them stays. */
+/* Extends the file to `pages` with holes; on failure (page tables) it keeps its size. */
 static int ramfs_grow_pages(struct inode *ino, uint64_t pages)
 {
 	uint64_t base = window_of(ino), old = ino->ram.pages;
 
-	if (ramfs_pages + (pages - old) > pmm_total_count() / 2)
-		return -ENOSPC; /* tmpfs's default size: half of memory */
 	for (uint64_t p = old; p < pages; p++) {
-		uint64_t pa = pmm_alloc_page();
+		if (vmm_map_page(vmm_kernel_pml4(), base + p * PAGE_SIZE, zero_page,
+				 PTE_G | PTE_NX)) {
+			ramfs_shrink_pages(ino, old);
+			return -ENOMEM;
+		}
+		ino->ram.pages = p + 1;
+	}
+	ino->ram.data = (char *)base;
+	return 0;
+}
 
+int ramfs_prepare_write(struct inode *ino, uint64_t off, uint64_t n)
+{
+	uint64_t base = window_of(ino);
+
+	for (uint64_t p = off / PAGE_SIZE; n && p <= (off + n - 1) / PAGE_SIZE; p++) {
+		uint64_t va = base + p * PAGE_SIZE, pa;
+
+		if (!is_hole(va))
+			continue;
+		if (ramfs_pages + 1 > pmm_total_count() / 2)
+			return -ENOSPC; /* tmpfs's default size: half of memory */
 		/*
 		 * Out of pages (or a fail-nth injection in the page allocator):
 		 * ENOMEM, as Linux 6.6's shmem_get_folio_gfp when the folio
 		 * allocation fails (and ramfs's simple_write_begin).
 		 */
-		if (!pa) {
-			ramfs_shrink_pages(ino, old);
+		if (!(pa = pmm_alloc_page()))
 			return -ENOMEM;
-		}
 		memset(phys_to_virt(pa), 0, PAGE_SIZE);
-		if (vmm_map_page(vmm_kernel_pml4(), base + p * PAGE_SIZE, pa,
-				 PTE_W | PTE_G | PTE_NX)) {
-			pmm_free_page(pa);
-			ramfs_shrink_pages(ino, old);
-			return -ENOMEM;
-		}
-		ino->ram.pages = p + 1;
+		vmm_unmap_page(vmm_kernel_pml4(), va, 0);
+		vmm_map_page(vmm_kernel_pml4(), va, pa, PTE_W | PTE_G | PTE_NX); /* tables exist */
 		ramfs_pages++;
+		ino->ram.blocks++;
 	}
-	ino->ram.data = (char *)base;
 	return 0;
 }
 
@@ -350,7 +378,7 @@ int ramfs_truncate(struct inode *ino, uint64_t size)
 			return rc;
 	} else if (size < ino->size) {
 		/* the tail of the last page reads as zeros if the file grows again */
-		if (size % PAGE_SIZE)
+		if (size % PAGE_SIZE && !is_hole((uint64_t)ino->ram.data + size))
 			memset(ino->ram.data + size, 0, PAGE_SIZE - size % PAGE_SIZE);
 		ramfs_shrink_pages(ino, pages);
 	}
@@ -363,7 +391,7 @@ int ramfs_set_data(struct inode *ino, const void *data, uint64_t size)
 {
 	int rc = ramfs_truncate(ino, size);
 
-	if (!rc && size)
+	if (!rc && size && !(rc = ramfs_prepare_write(ino, 0, size)))
 		memcpy(ino->ram.data, data, size);
 	return rc;
 }
@@ -435,6 +463,9 @@ void vfs_task_hooks(void)
  */
 static void ramfs_window_init(void)
 {
+	if (!(zero_page = pmm_alloc_page()))
+		panic("vfs: no memory for the ramfs zero page");
+	memset(phys_to_virt(zero_page), 0, PAGE_SIZE);
 	for (uint64_t va = RAMFS_WINDOW_START; va < RAMFS_WINDOW_START + NR_INODES * FILE_SIZE_MAX;
 	     va += 1ULL << 30) {
 		if (!vmm_walk(vmm_kernel_pml4(), va, true))

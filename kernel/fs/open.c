@@ -27,6 +27,7 @@ static long ramfs_read(struct file *f, char *kbuf, size_t n)
 static long ramfs_write(struct file *f, const char *kbuf, size_t n)
 {
 	struct inode *ino = f->inode;
+	uint64_t old_size = ino->size;
 	int rc;
 
 	if (f->f_flags & O_APPEND)
@@ -38,6 +39,10 @@ static long ramfs_write(struct file *f, const char *kbuf, size_t n)
 		n = FILE_SIZE_MAX - f->pos;
 	if (f->pos + n > ino->size && (rc = ramfs_truncate(ino, f->pos + n)))
 		return rc;
+	if ((rc = ramfs_prepare_write(ino, f->pos, n))) {
+		ramfs_truncate(ino, old_size); /* a failed write leaves the size as it was */
+		return rc;
+	}
 	memcpy(ino->ram.data + f->pos, kbuf, n);
 	f->pos += n;
 	ino->mtime = ino->ctime = vfs_now();

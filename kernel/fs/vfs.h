@@ -120,7 +120,8 @@ struct inode {
 		struct {
 			struct dentry *children; /* directories */
 			char *data;		 /* regular files, symlinks: page-backed */
-			uint64_t pages;
+			uint64_t pages;		 /* mapped in its window, holes included */
+			uint64_t blocks;	 /* of them real pages (st_blocks) */
 		} ram;
 		struct {
 			int node, pid, fd; /* enum proc_node, 0 / -1 self, fd for fd links */
@@ -160,6 +161,8 @@ struct dentry *ramfs_d_alloc(long *err);
 void ramfs_d_free(struct dentry *d);
 void ramfs_d_add(struct inode *dir, const char *name, struct inode *ino, struct dentry *d);
 int ramfs_unlink(struct inode *dir, const char *name);
+/* Before writing [off, off + n) of ram.data: its holes become pages (ENOSPC, ENOMEM). */
+int ramfs_prepare_write(struct inode *ino, uint64_t off, uint64_t n);
 struct inode *ramfs_new(uint32_t mode, uint32_t uid, uint32_t gid, long *err);
 /* Grows or shrinks a file to size bytes (new bytes zero): -EFBIG, -ENOSPC. */
 int ramfs_truncate(struct inode *ino, uint64_t size);

@@ -68,7 +68,7 @@ static int fill_stat(struct inode *ino, uint64_t ubuf)
 	st.st_rdev = ino->rdev;
 	st.st_size = S_ISREG(ino->mode) || S_ISLNK(ino->mode) ? (int64_t)ino->size : 0;
 	st.st_blksize = 4096;
-	st.st_blocks = ino->ramfs && S_ISREG(ino->mode) ? (int64_t)ino->ram.pages * 8 : 0;
+	st.st_blocks = ino->ramfs && S_ISREG(ino->mode) ? (int64_t)ino->ram.blocks * 8 : 0;
 	st.st_atime = (uint64_t)ino->atime;
 	st.st_mtime = (uint64_t)ino->mtime;
 	st.st_ctime = (uint64_t)ino->ctime;
