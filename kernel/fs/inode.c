@@ -141,11 +141,12 @@ static uint64_t window_of(const struct inode *ino)
  */
 static uint64_t zero_page;
 
+/* Is the page holding va (any byte of it) a hole? */
 static bool is_hole(uint64_t va)
 {
 	uint64_t pa;
 
-	return !vmm_translate(vmm_kernel_pml4(), va, &pa, 0) && pa == zero_page;
+	return !vmm_translate(vmm_kernel_pml4(), va & ~(PAGE_SIZE - 1), &pa, 0) && pa == zero_page;
 }
 
 /* Unmaps the file's pages from page `from` on, frees the real ones and their page tables. */

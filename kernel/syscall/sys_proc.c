@@ -218,9 +218,10 @@ long sys_clone(const struct syscall_args *a)
 
 	if ((flags & ~(ok | CSIGNAL)) || (sig && sig != SIGCHLD) ||
 	    ((flags & CLONE_VM) && !(flags & CLONE_VFORK))) {
-		kprintf("clone: flags 0x%lx from %s[%d] not supported (only the fork family: "
-			"no threads yet): EINVAL\n",
-			(unsigned long)flags, current->comm, current->pid);
+		/* In the log (dmesg), not on the console a program writes to. */
+		printk(KERN_DEBUG "clone: flags 0x%lx from %s[%d] not supported (only the fork "
+				  "family: no threads yet): EINVAL\n",
+		       (unsigned long)flags, current->comm, current->pid);
 		return -EINVAL;
 	}
 	return do_clone(current->regs, flags, a->a1, a->a2, a->a3);
