@@ -29,6 +29,7 @@ struct task_struct idle_task;
 void (*sched_tick_hook)(void);
 static uint64_t slice_end;
 uint64_t sched_max_wait_root;
+int sched_max_wait_behind; /* the pid that had the CPU when that wait ended */
 static uint8_t fpu_init_state[512] __attribute__((aligned(16)));
 
 void __switch_to_asm(uint64_t *prev_rsp, uint64_t next_rsp);
@@ -122,11 +123,13 @@ static void context_switch(struct task_struct *prev, struct task_struct *next)
 	__switch_to_asm(&prev->kernel_rsp, next->kernel_rsp);
 }
 
-static void note_wait(struct task_struct *next)
+static void note_wait(struct task_struct *prev, struct task_struct *next)
 {
 	if (next->runnable_since && next->cred.euid == 0 &&
-	    jiffies - next->runnable_since > sched_max_wait_root)
+	    jiffies - next->runnable_since > sched_max_wait_root) {
 		sched_max_wait_root = jiffies - next->runnable_since;
+		sched_max_wait_behind = prev->pid;
+	}
 	next->runnable_since = 0;
 }
 
@@ -144,7 +147,7 @@ void schedule(void)
 	if (next != prev) {
 		if (prev->state == TASK_RUNNING && prev != &idle_task)
 			prev->runnable_since = jiffies; /* preempted: runnable from now */
-		note_wait(next);
+		note_wait(prev, next);
 		context_switch(prev, next);
 	}
 	irq_restore(flags);

@@ -40,6 +40,7 @@ extern uint64_t idle_ticks;
  * unbounded without a preemption point shows here as another task's wait).
  */
 extern uint64_t sched_max_wait_root;
+extern int sched_max_wait_behind; /* the pid that had the CPU when that wait ended */
 
 /* Called first on every timer tick: the tty polls its input here (fs/ sits above). */
 extern void (*sched_tick_hook)(void);

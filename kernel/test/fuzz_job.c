@@ -359,6 +359,19 @@ static const char *program_rng(uint64_t pseed)
 	return avail[pseed % (uint64_t)n]->name;
 }
 
+/* The fuzz call pid was making when it last noted one, as text ("" when none). */
+static const char *behind_note(int pid)
+{
+	static char buf[64];
+
+	buf[0] = '\0';
+	for (int i = 0; i < NR_TASKS; i++)
+		if (notes[i].pid == pid)
+			ksnprintf(buf, sizeof(buf), " (its last fuzz call: seed %lx call %lu)",
+				  notes[i].seed, notes[i].idx);
+	return buf;
+}
+
 /* Spawns fuzz processes (nproc of them, or process `only`), reaps everything, checks. */
 static enum fail run_program(uint64_t pseed, int only, uint64_t ncalls, uint64_t from,
 			     const char *skips, bool list)
@@ -414,8 +427,10 @@ static enum fail run_program(uint64_t pseed, int only, uint64_t ncalls, uint64_t
 	if (sched_max_wait_root * 1000 / timer_hz() > max_wait_ms)
 		max_wait_ms = sched_max_wait_root * 1000 / timer_hz();
 	if (r == F_NONE && sched_max_wait_root * 1000 / timer_hz() > LATENCY_MAX_MS) {
-		kprintf("fuzz: a root task waited %lu ms for the CPU (bound %d ms)\n",
-			sched_max_wait_root * 1000 / timer_hz(), LATENCY_MAX_MS);
+		kprintf("fuzz: a root task waited %lu ms for the CPU (bound %d ms), until pid %d "
+			"gave it up%s\n",
+			sched_max_wait_root * 1000 / timer_hz(), LATENCY_MAX_MS,
+			sched_max_wait_behind, behind_note(sched_max_wait_behind));
 		r = F_LATENCY;
 	}
 	if (r == F_INODES)
