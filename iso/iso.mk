@@ -68,6 +68,8 @@ $(BUILD)/esp.img: $(BUILD)/boot/BOOTX64.EFI $(BUILD)/kernel.esp.elf iso/cmdline.
 # scripts/keys.sh (its default directory unless SIGN_KEY/SIGN_CERT are given).
 SIGN_DIR ?= $(HOME)/.aslrbench-keys
 sign:
+	$(Q)test -r "$(or $(SIGN_KEY),$(SIGN_DIR)/aslrbench.key)" || \
+		{ echo "sign: no key $(or $(SIGN_KEY),$(SIGN_DIR)/aslrbench.key): run scripts/keys.sh first" >&2; exit 1; }
 	$(Q)$(MAKE) --no-print-directory iso img SIGN_KEY=$(or $(SIGN_KEY),$(SIGN_DIR)/aslrbench.key) \
 		SIGN_CERT=$(or $(SIGN_CERT),$(SIGN_DIR)/aslrbench.crt)
 
