@@ -25,7 +25,7 @@ HOST_TOOLS  :=
 .SECONDARY:
 
 .PHONY: baseline all iso img run test test-host test-qemu bench-host deps clean fuzz fuzz-kernel \
-	rng-quality rng-quality-quick usb format help
+	rng-quality rng-quality-quick usb format help sign
 
 all: host-all iso img
 
@@ -50,6 +50,7 @@ help:
 	@echo '  fuzz               run the libFuzzer targets for FUZZ_SECONDS (default 60) each'
 	@echo '  fuzz-kernel        the in-kernel syscall fuzzer for SECONDS (default 300); SEED=16 hex digits replays'
 	@echo '  usb                write the ISO to a USB stick: make usb DEV=/dev/sdX (asks first)'
+	@echo '  sign               the ISO and image with the loader signed (SIGN_KEY/SIGN_CERT, scripts/keys.sh; SB=shim: docs/secure-boot.md)'
 	@echo '  deps               install the Debian packages the project needs (scripts/deps.sh)'
 	@echo '  format             clang-format every C source and header'
 	@echo '  clean              remove build/'

@@ -12,7 +12,7 @@
 #include <stdint.h>
 
 #define BOOT_INFO_MAGIC	  0x544f4f42524c5341ULL /* "ASLRBOOT" little-endian */
-#define BOOT_INFO_VERSION 3			/* 2: kernel_sha256, firmware identity; 3: initrd */
+#define BOOT_INFO_VERSION 4 /* 2: kernel_sha256, firmware identity; 3: initrd; 4: Secure Boot */
 
 /* The kernel is linked here; the loader maps nothing, the entry stub does. */
 #define KERNEL_VBASE	0xffffffff80000000ULL
@@ -101,6 +101,25 @@ struct boot_info {
 	 * absent. */
 	uint64_t initrd_phys;
 	uint64_t initrd_size;
+
+	/* Version 4: Secure Boot state and the loader's check of the files it read. */
+	uint32_t secure_boot; /* EFI variable SecureBoot: 1 on, 0 off or absent */
+	uint32_t setup_mode;  /* EFI variable SetupMode: 1 when no platform key is enrolled */
+	uint32_t boot_path;   /* enum boot_path */
+	uint32_t image_check; /* enum boot_image_check bits; 0: both files as sealed */
+};
+
+/* Who started the loader: the firmware itself, or shim (its ShimLock protocol is installed). */
+enum boot_path {
+	BOOT_PATH_LOADER = 0,
+	BOOT_PATH_SHIM = 1,
+};
+
+/* The loader's comparison of kernel.elf and initrd.cpio with the hashes sealed into it. */
+enum boot_image_check {
+	BOOT_CHECK_UNSEALED = 1,	/* the loader carries no hashes (not built by mkimage.sh) */
+	BOOT_CHECK_KERNEL_MISMATCH = 2, /* kernel.elf differs from the sealed one */
+	BOOT_CHECK_INITRD_MISMATCH = 4, /* initrd.cpio differs (or is missing or added) */
 };
 
 #endif

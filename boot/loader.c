@@ -13,6 +13,7 @@
 
 #include "boot/boot_info.h"
 #include "boot/elf64.h"
+#include "boot/secure.h"
 #include "boot/sha256.h"
 
 #define KERNEL_PATH  L"\\aslrbench\\kernel.elf"
@@ -423,6 +424,15 @@ EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *systab)
 	if (bi->initrd_size)
 		Print(L"aslrbench loader: initrd.cpio at 0x%lx (%ld bytes)\r\n", bi->initrd_phys,
 		      bi->initrd_size);
+
+	/* The firmware verified only this image: check what it read before starting it. */
+	secure_boot_state(bi);
+	Print(L"aslrbench loader: Secure Boot %s%s, started by %s\r\n",
+	      bi->secure_boot ? L"on" : L"off", bi->setup_mode ? L" (setup mode)" : L"",
+	      bi->boot_path == BOOT_PATH_SHIM ? L"shim" : L"the firmware");
+	why = secure_check_images(bi);
+	if (why)
+		return fail(why, EFI_SECURITY_VIOLATION);
 
 	st = load_kernel(elf, span, &kphys);
 	if (EFI_ERROR(st))

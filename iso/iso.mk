@@ -47,12 +47,31 @@ $(BUILD)/initrd.cpio: scripts/mkcpio.py $(INITRD_FILES) $(INITRD_STAMP) $(INITRD
 	$(Q)if cmp -s $@.tmp $@; then rm -f $@.tmp; touch -r $@ $(INITRD_STAMP); \
 		else mv $@.tmp $@; fi
 
+# Secure Boot (docs/secure-boot.md): the loader on the ESP is always sealed with
+# the hashes of kernel and initramfs; SIGN_KEY/SIGN_CERT sign it (sbsign), and
+# SB=shim lays out the shim path with that key as the MOK.  The stamp rebuilds
+# the ESP whenever these change.
+SB ?=
+SIGN_STAMP := $(BUILD)/sign.stamp
+$(shell mkdir -p $(BUILD); s="$(SB) $(SIGN_KEY) $(SIGN_CERT)"; \
+	[ -e $(SIGN_STAMP) ] && [ "$$(cat $(SIGN_STAMP))" = "$$s" ] || echo "$$s" >$(SIGN_STAMP))
+
 $(BUILD)/esp.img: $(BUILD)/boot/BOOTX64.EFI $(BUILD)/kernel.esp.elf iso/cmdline.txt iso/mkimage.sh \
-		$(BUILD)/initrd.cpio
-	@echo "  ESP     $@"
-	$(Q)iso/mkimage.sh esp $@ --efi $(BUILD)/boot/BOOTX64.EFI \
-		--kernel $(BUILD)/kernel.esp.elf --cmdline-file iso/cmdline.txt \
-		--initrd $(BUILD)/initrd.cpio
+		$(BUILD)/initrd.cpio scripts/seal-loader.py $(SIGN_STAMP) $(SIGN_KEY) $(SIGN_CERT)
+	@echo "  ESP     $@$(if $(SIGN_KEY), (signed$(if $(filter shim,$(SB)), for shim)))"
+	$(Q)$(if $(filter-out shim,$(SB)),echo "SB=$(SB): only SB=shim (or none) is known" >&2; exit 1;)
+	$(Q)SIGN_KEY="$(SIGN_KEY)" SIGN_CERT="$(SIGN_CERT)" iso/mkimage.sh esp $@ \
+		--efi $(BUILD)/boot/BOOTX64.EFI --kernel $(BUILD)/kernel.esp.elf \
+		--cmdline-file iso/cmdline.txt --initrd $(BUILD)/initrd.cpio $(if $(SB),--shim)
+
+# make sign: the ISO and disk image with the loader signed by the key pair of
+# scripts/keys.sh (its default directory unless SIGN_KEY/SIGN_CERT are given).
+SIGN_DIR ?= $(HOME)/.aslrbench-keys
+sign:
+	$(Q)test -r "$(or $(SIGN_KEY),$(SIGN_DIR)/aslrbench.key)" || \
+		{ echo "sign: no key $(or $(SIGN_KEY),$(SIGN_DIR)/aslrbench.key): run scripts/keys.sh first" >&2; exit 1; }
+	$(Q)$(MAKE) --no-print-directory iso img SIGN_KEY=$(or $(SIGN_KEY),$(SIGN_DIR)/aslrbench.key) \
+		SIGN_CERT=$(or $(SIGN_CERT),$(SIGN_DIR)/aslrbench.crt)
 
 $(BUILD)/aslrbench.iso: $(BUILD)/esp.img
 	@echo "  ISO     $@"

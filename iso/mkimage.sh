@@ -2,7 +2,16 @@
 # Builds the FAT ESP image and the hybrid ISO around it.
 #
 #   iso/mkimage.sh esp OUT.img --efi BOOTX64.EFI [--kernel kernel.elf] --cmdline-file FILE
-#                  [--initrd initrd.cpio]
+#                  [--initrd initrd.cpio] [--shim]
+#   iso/mkimage.sh reseal ESP.img [--shim]           (seals and signs the loader again for the
+#                                                    kernel and initramfs on the ESP)
+#
+# The loader copied onto an ESP is sealed with the SHA-256 of its kernel and
+# initramfs (scripts/seal-loader.py), then signed with sbsign when SIGN_KEY and
+# SIGN_CERT (environment) name a key pair.  --shim lays out the shim path of
+# docs/secure-boot.md: shim (SHIM, default Debian's Microsoft-signed one) as
+# \EFI\BOOT\BOOTX64.EFI, MokManager beside it, the loader as grubx64.efi, and
+# SIGN_CERT in DER form as \aslrbench-MOK.cer for MokManager's "Enroll key from disk".
 #   iso/mkimage.sh set-initrd ESP.img initrd.cpio   (replaces initrd.cpio; a bare ESP image
 #                                                    is rebuilt larger when it does not fit)
 #   iso/mkimage.sh get-initrd ESP.img OUT.cpio       (copies initrd.cpio out; empty if none)
@@ -27,7 +36,7 @@ export MTOOLS_SKIP_CHECK=1
 stamp() { touch -h -d "@$SOURCE_DATE_EPOCH" "$@"; }
 
 make_esp() {
-	local out=$1 efi="" kernel="" cmdfile="" initrd=""
+	local out=$1 efi="" kernel="" cmdfile="" initrd="" shim=0
 	shift
 	while [ $# -gt 0 ]; do
 		case $1 in
@@ -35,6 +44,7 @@ make_esp() {
 		--initrd) initrd=$2; shift 2 ;;
 		--kernel) kernel=$2; shift 2 ;;
 		--cmdline-file) cmdfile=$2; shift 2 ;;
+		--shim) shim=1; shift ;;
 		*) die "esp: unknown option $1" ;;
 		esac
 	done
@@ -47,6 +57,15 @@ make_esp() {
 	cp "$cmdfile" "$stage/cmdline.txt"
 	[ -z "$kernel" ] || cp "$kernel" "$stage/kernel.elf"
 	[ -z "$initrd" ] || cp "$initrd" "$stage/initrd.cpio"
+	seal_and_sign "$stage/BOOTX64.EFI" "$kernel" "$initrd"
+	if [ "$shim" = 1 ]; then
+		[ -n "${SIGN_CERT:-}" ] || die "esp: --shim needs SIGN_KEY and SIGN_CERT (the MOK)"
+		mv "$stage/BOOTX64.EFI" "$stage/grubx64.efi"
+		cp "${SHIM:-/usr/lib/shim/shimx64.efi.signed}" "$stage/BOOTX64.EFI" || die "esp: no shim"
+		cp "${MOKMANAGER:-/usr/lib/shim/mmx64.efi.signed}" "$stage/mmx64.efi" || die "esp: no MokManager"
+		openssl x509 -in "$SIGN_CERT" -outform der -out "$stage/aslrbench-MOK.cer" ||
+			die "esp: cannot convert $SIGN_CERT to DER"
+	fi
 	stamp "$stage"/*
 	# 2.88 MB FAT12 "floppy" geometry: small, and known to boot under OVMF and as a USB stick.
 	# A larger initramfs gets a larger (FAT16) image: contents plus a quarter, plus 1 MiB.
@@ -63,26 +82,71 @@ make_esp() {
 	fi
 	mmd -i "$out" ::/EFI ::/EFI/BOOT ::/aslrbench
 	mcopy -m -i "$out" "$stage/BOOTX64.EFI" ::/EFI/BOOT/BOOTX64.EFI
+	if [ "$shim" = 1 ]; then
+		mcopy -m -i "$out" "$stage/grubx64.efi" "$stage/mmx64.efi" ::/EFI/BOOT/
+		mcopy -m -i "$out" "$stage/aslrbench-MOK.cer" ::/aslrbench-MOK.cer
+	fi
 	mcopy -m -i "$out" "$stage/cmdline.txt" ::/aslrbench/cmdline.txt
 	[ -z "$kernel" ] || mcopy -m -i "$out" "$stage/kernel.elf" ::/aslrbench/kernel.elf
 	[ -z "$initrd" ] || mcopy -m -i "$out" "$stage/initrd.cpio" ::/aslrbench/initrd.cpio
 }
 
-# A new initrd.cpio in a bare ESP image: rebuilt from its own files, so it
-# grows when the archive needs more room than the image has.
-set_initrd() {
-	local esp=$1 cpio=$2 x args
-	[ "$(esp_offset "$esp")" = 0 ] || die "set-initrd: $esp is not a bare ESP image"
+# The loader's seal (the hashes of kernel and initramfs), then its signature
+# when SIGN_KEY/SIGN_CERT are set.  An old signature goes first: the seal
+# changes the signed bytes.
+seal_and_sign() {
+	local efi=$1 kernel=$2 initrd=$3
+	if sbverify --list "$efi" 2>/dev/null | grep -q '^signature 1'; then
+		sbattach --remove "$efi" >/dev/null || die "cannot remove the old signature of the loader"
+	fi
+	if [ -n "$kernel" ]; then
+		"$(dirname "$0")/../scripts/seal-loader.py" "$efi" --kernel "$kernel" \
+			${initrd:+--initrd "$initrd"} || die "cannot seal the loader"
+	fi
+	if [ -n "${SIGN_KEY:-}" ]; then
+		if [ ! -r "$SIGN_KEY" ] || [ ! -r "${SIGN_CERT:-}" ]; then
+			die "SIGN_KEY and SIGN_CERT must both name readable files"
+		fi
+		sbsign --key "$SIGN_KEY" --cert "$SIGN_CERT" --output "$efi.signed" "$efi" 2>/dev/null ||
+			die "sbsign failed"
+		mv "$efi.signed" "$efi"
+	fi
+}
+
+# A bare ESP image rebuilt from its own files, with another initrd.cpio when
+# given: it grows when the archive needs more room than the image has, and
+# its loader is sealed (and signed with SIGN_KEY) again for what it now holds.
+# A shim layout stays one (and wants the key).
+rebuild_esp() {
+	local esp=$1 cpio=$2 x args loader=::/EFI/BOOT/BOOTX64.EFI
+	shift 2
+	[ "$(esp_offset "$esp")" = 0 ] || die "$esp is not a bare ESP image"
 	x=$(mktemp -d)
-	mcopy -n -m -i "$esp" ::/EFI/BOOT/BOOTX64.EFI ::/aslrbench/cmdline.txt "$x/" ||
-		{ rm -rf "$x"; die "set-initrd: $esp has no loader or cmdline.txt"; }
-	args=(--efi "$x/BOOTX64.EFI" --cmdline-file "$x/cmdline.txt" --initrd "$cpio")
+	args=(--efi "$x/loader.efi" --cmdline-file "$x/cmdline.txt")
+	if mdir -i "$esp" ::/EFI/BOOT/grubx64.efi >/dev/null 2>&1; then
+		loader=::/EFI/BOOT/grubx64.efi
+		args+=(--shim)
+	fi
+	args+=("$@")
+	if ! mcopy -n -m -i "$esp" "$loader" "$x/loader.efi" ||
+		! mcopy -n -m -i "$esp" ::/aslrbench/cmdline.txt "$x/"; then
+		rm -rf "$x"
+		die "$esp has no loader or cmdline.txt"
+	fi
+	if [ -z "$cpio" ] && mcopy -n -m -i "$esp" ::/aslrbench/initrd.cpio "$x/" 2>/dev/null; then
+		cpio=$x/initrd.cpio
+	fi
+	[ -z "$cpio" ] || args+=(--initrd "$cpio")
 	if mcopy -n -m -i "$esp" ::/aslrbench/kernel.elf "$x/" 2>/dev/null; then
 		args+=(--kernel "$x/kernel.elf")
+	fi
+	if [ -z "${SIGN_KEY:-}" ] && sbverify --list "$x/loader.efi" 2>/dev/null | grep -q '^signature 1'; then
+		echo "mkimage: note: the loader was signed; without SIGN_KEY/SIGN_CERT its new seal is unsigned" >&2
 	fi
 	(make_esp "$esp" "${args[@]}") # a subshell: make_esp's RETURN trap stays inside
 	rm -rf "$x"
 }
+set_initrd() { rebuild_esp "$1" "$2"; }
 
 make_iso() {
 	local out=$1 esp=$2 stage
@@ -143,6 +207,7 @@ iso) shift; make_iso "$@" ;;
 set-cmdline) set_cmdline "$2" "$3" ;;
 get-cmdline) mtype -i "$2@@$(esp_offset "$2")" ::/aslrbench/cmdline.txt ;;
 set-initrd) set_initrd "$2" "$3" ;;
+reseal) shift; esp=$1; shift; rebuild_esp "$esp" "" "$@" ;;
 get-initrd)
 	rm -f "$3"
 	mcopy -n -m -i "$2@@$(esp_offset "$2")" ::/aslrbench/initrd.cpio "$3" 2>/dev/null || : >"$3"
@@ -155,5 +220,5 @@ extract-esp)
 		die "extract-esp: no /efi.img in $2"
 	chmod u+w "$3"
 	;;
-*) die "usage: mkimage.sh esp|iso|img|set-cmdline|get-cmdline|set-initrd|get-initrd|extract-esp|esp-offset ..." ;;
+*) die "usage: mkimage.sh esp|iso|img|set-cmdline|get-cmdline|set-initrd|get-initrd|reseal|extract-esp|esp-offset ..." ;;
 esac

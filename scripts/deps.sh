@@ -45,6 +45,8 @@ packages=(
 	socat util-linux e2fsprogs              # serial capture and USB writer tests
 	musl-tools busybox-static               # Linux programs the kernel runs unchanged
 	paxtest                                 # Debian's paxtest in the image
+	sbsigntool efitools mokutil             # Secure Boot: sign the loader, key lists (docs/secure-boot.md)
+	shim-signed shim-helpers-amd64-signed   # Microsoft-signed shim and MokManager for SB=shim
 )
 
 missing=()

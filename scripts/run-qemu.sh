@@ -32,6 +32,20 @@
 #                      the status still comes back, a loader refusal ends only
 #                      by timeout)
 #   --resolution WxH   the screen mode OVMF sets (std VGA's EDID says WxH)
+#   --secure-boot MODE  OVMF's Secure Boot firmware (q35 with SMM) and a fresh
+#                      copy of a vars template: snakeoil (OVMF's test key in
+#                      PK/KEK/db; the loader in a copy of the image is sealed
+#                      and signed with that key, or with SIGN_KEY/SIGN_CERT
+#                      from the environment), shim (Microsoft's keys; the copy
+#                      gets the shim layout of docs/secure-boot.md, its loader
+#                      signed with SIGN_KEY/SIGN_CERT or a throw-away MOK made
+#                      under build/sb-test/, and that MOK is pre-enrolled as
+#                      MokList in the vars copy), ms (Microsoft's keys, image
+#                      unchanged)
+#   --vars FILE        the vars template to copy (default: the mode's)
+#   --no-sign          --secure-boot snakeoil: leave the image's loader as it is
+#   --tamper kernel|initrd  change one byte of that file on the copy after
+#                      signing (tests: the loader must refuse it)
 #   -h, --help         this text, on stdout; exit 0
 #
 # Input: a terminal on stdin is the serial console; a pipe is fed to the
@@ -62,7 +76,7 @@ set -euo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
 iso="$here/build/aslrbench.iso"
 usb=0 cmdline="" have_cmdline=0 adds=() deterministic=0 timeout=300 log="" accel=auto mem=512 smp=1 keys=""
-screenshot="" no_serial=0 resolution=""
+screenshot="" no_serial=0 resolution="" secure_boot=off vars="" no_sign=0 tamper=""
 QEMU=${QEMU:-qemu-system-x86_64}
 OVMF_CODE=${OVMF_CODE:-/usr/share/OVMF/OVMF_CODE_4M.fd}
 OVMF_VARS=${OVMF_VARS:-/usr/share/OVMF/OVMF_VARS_4M.fd}
@@ -97,6 +111,10 @@ while [ $# -gt 0 ]; do
 	--screenshot) [ $# -ge 2 ] || usage_error "$1 needs a value"; screenshot=$2; shift 2 ;;
 	--no-serial) no_serial=1; shift ;;
 	--resolution) [ $# -ge 2 ] || usage_error "$1 needs a value"; resolution=$2; shift 2 ;;
+	--secure-boot) [ $# -ge 2 ] || usage_error "$1 needs a value"; secure_boot=$2; shift 2 ;;
+	--vars) [ $# -ge 2 ] || usage_error "$1 needs a value"; vars=$2; shift 2 ;;
+	--no-sign) no_sign=1; shift ;;
+	--tamper) [ $# -ge 2 ] || usage_error "$1 needs a value"; tamper=$2; shift 2 ;;
 	-h | --help) usage; exit 0 ;;
 	*) usage_error "unknown option '$1'" ;;
 	esac
@@ -105,6 +123,18 @@ case $timeout in '' | *[!0-9]*) usage_error "--timeout needs whole seconds" ;; e
 case $mem in '' | *[!0-9]*) usage_error "--memory needs megabytes" ;; esac
 case $smp in '' | *[!0-9]* | 0) usage_error "--smp needs a CPU count" ;; esac
 case $accel in auto | kvm | tcg) ;; *) usage_error "--accel must be auto, kvm or tcg" ;; esac
+case $secure_boot in off | snakeoil | shim | ms) ;; *) usage_error "--secure-boot must be snakeoil, shim or ms" ;; esac
+case $tamper in '' | kernel | initrd) ;; *) usage_error "--tamper must be kernel or initrd" ;; esac
+machine=q35
+if [ "$secure_boot" != off ]; then
+	OVMF_CODE=/usr/share/OVMF/OVMF_CODE_4M.secboot.fd
+	case $secure_boot in
+	snakeoil) OVMF_VARS=/usr/share/OVMF/OVMF_VARS_4M.snakeoil.fd ;;
+	*) OVMF_VARS=/usr/share/OVMF/OVMF_VARS_4M.ms.fd ;;
+	esac
+	machine=q35,smm=on
+fi
+[ -z "$vars" ] || OVMF_VARS=$vars
 vga_args=(-vga std)
 if [ -n "$resolution" ]; then
 	case $resolution in
@@ -140,8 +170,40 @@ cleanup() {
 trap cleanup EXIT
 trap 'exit 130' INT TERM
 
+# --secure-boot on the copy of the image: seal and sign its loader (shim: in the
+# shim layout), then --tamper.  The keys are exported for mkimage.sh.
+secure_boot_image() {
+	export MTOOLS_SKIP_CHECK=1
+	case $secure_boot in
+	snakeoil)
+		if [ -z "${SIGN_KEY:-}" ] && [ "$no_sign" = 0 ]; then
+			openssl rsa -in /usr/share/ovmf/PkKek-1-snakeoil.key -passin pass:snakeoil \
+				-out "$tmp/snakeoil.key" 2>/dev/null
+			export SIGN_KEY=$tmp/snakeoil.key SIGN_CERT=/usr/share/ovmf/PkKek-1-snakeoil.pem
+		fi
+		[ "$no_sign" = 1 ] || "$here/iso/mkimage.sh" reseal "$tmp/esp.img"
+		;;
+	shim)
+		if [ -z "${SIGN_KEY:-}" ]; then
+			"$here/scripts/keys.sh" "$here/build/sb-test" >/dev/null
+			export SIGN_KEY=$here/build/sb-test/aslrbench.key SIGN_CERT=$here/build/sb-test/aslrbench.crt
+		fi
+		"$here/iso/mkimage.sh" reseal "$tmp/esp.img" --shim
+		;;
+	esac
+	if [ -n "$tamper" ]; then
+		local f=$tmp/tamper.bin name=kernel.elf
+		[ "$tamper" = kernel ] || name=initrd.cpio
+		mcopy -n -m -i "$tmp/esp.img" "::/aslrbench/$name" "$f"
+		# The last byte: past every ELF segment, so the kernel itself would still run.
+		printf '\x5a' | dd of="$f" bs=1 seek=$(($(stat -c %s "$f") - 1)) conv=notrunc status=none
+		mcopy -o -m -i "$tmp/esp.img" "$f" "::/aslrbench/$name"
+	fi
+}
+
 # A copy of the image with another cmdline.txt or initramfs: the kernel is not rebuilt.
-if [ "$deterministic" = 1 ] || [ "$have_cmdline" = 1 ] || [ ${#adds[@]} -gt 0 ]; then
+if [ "$deterministic" = 1 ] || [ "$have_cmdline" = 1 ] || [ ${#adds[@]} -gt 0 ] ||
+	[ "$secure_boot" = snakeoil ] || [ "$secure_boot" = shim ] || [ -n "$tamper" ]; then
 	if [ "$(dd if="$iso" bs=1 skip=32769 count=5 status=none)" = CD001 ]; then
 		"$here/iso/mkimage.sh" extract-esp "$iso" "$tmp/esp.img"
 	else
@@ -164,6 +226,7 @@ if [ "$deterministic" = 1 ] || [ "$have_cmdline" = 1 ] || [ ${#adds[@]} -gt 0 ];
 		case " $cmdline " in *" seed="*) ;; *) cmdline="$cmdline seed=$DETERMINISTIC_SEED" ;; esac
 	fi
 	"$here/iso/mkimage.sh" set-cmdline "$tmp/esp.img" "$cmdline"
+	secure_boot_image
 	if [ "$("$here/iso/mkimage.sh" esp-offset "$tmp/esp.img")" = 0 ]; then
 		"$here/iso/mkimage.sh" iso "$tmp/boot.iso" "$tmp/esp.img"
 		iso="$tmp/boot.iso"
@@ -171,9 +234,16 @@ if [ "$deterministic" = 1 ] || [ "$have_cmdline" = 1 ] || [ ${#adds[@]} -gt 0 ];
 		iso="$tmp/esp.img"
 	fi
 fi
-cp "$OVMF_VARS" "$tmp/vars.fd"
+if [ "$secure_boot" = shim ]; then
+	openssl x509 -in "$SIGN_CERT" -outform der -out "$tmp/mok.cer"
+	"$here/scripts/ovmf-vars.py" "$OVMF_VARS" "$tmp/vars.fd" --mok "$tmp/mok.cer"
+else
+	cp "$OVMF_VARS" "$tmp/vars.fd"
+fi
 
-base_args=(-machine q35 -m "$mem" -smp "$smp" -no-reboot -display none "${vga_args[@]}" -monitor none
+sb_args=()
+[ "$secure_boot" = off ] || sb_args=(-global driver=cfi.pflash01,property=secure,value=on)
+base_args=(-machine "$machine" "${sb_args[@]}" -m "$mem" -smp "$smp" -no-reboot -display none "${vga_args[@]}" -monitor none
 	-drive "if=pflash,format=raw,readonly=on,file=$OVMF_CODE"
 	-drive "if=pflash,format=raw,file=$tmp/vars.fd"
 	-device isa-debug-exit,iobase=0xf4,iosize=0x04)

@@ -9,6 +9,7 @@
 #include "kernel/lib/string.h"
 #include "kernel/lib/vsprintf.h"
 #include "kernel/arch/tsc.h"
+#include "kernel/boot/boot_info.h"
 
 static const struct bench_row *find_row(const struct bench_run *run, const char *name)
 {
@@ -40,6 +41,15 @@ void bench_summary_screen(const struct bench_run *run, const char *const *names,
 	ksnprintf(line, sizeof(line), "TSC %lu MHz%s", tsc_hz() / 1000000,
 		  emulated ? "   (emulated: cycles time the emulator, not the CPU)" : "");
 	fbcon_puts_at(2, row++, line);
+	ksnprintf(line, sizeof(line), "Secure Boot %s%s, started by %s%s",
+		  boot_info_copy.secure_boot ? "on" : "off",
+		  boot_info_copy.setup_mode ? " (setup mode)" : "",
+		  boot_info_copy.boot_path == BOOT_PATH_SHIM ? "shim" : "the loader",
+		  boot_info_copy.image_check &
+				  (BOOT_CHECK_KERNEL_MISMATCH | BOOT_CHECK_INITRD_MISMATCH)
+			  ? "   (kernel or initramfs differs from the sealed one)"
+			  : "");
+	fbcon_puts_at(2, row++, line);
 	row++;
 	fbcon_set_color(FBCON_YELLOW, FBCON_BLACK);
 	fbcon_puts_at(2, row++, "variant             cycles/u32  batched  secure  fork share");
@@ -66,7 +76,9 @@ void bench_summary_screen(const struct bench_run *run, const char *const *names,
 		fbcon_puts_at(2, row++, line);
 	}
 	row++;
-	fbcon_puts_at(2, row++, "Every record (@@ lines, ASLR entropy included) goes to the serial");
-	fbcon_puts_at(2, row++, "port; scripts/report.py turns a log into tables. Attack lab: mode=attack.");
+	fbcon_puts_at(2, row++,
+		      "Every record (@@ lines, ASLR entropy included) goes to the serial");
+	fbcon_puts_at(2, row++,
+		      "port; scripts/report.py turns a log into tables. Attack lab: mode=attack.");
 	fbcon_goto(0, row + 1);
 }

@@ -35,7 +35,12 @@ static const char *warnings(const struct bench_cpu *c, char *buf, size_t len)
 	if (c->hypervisor && !boot_cmdline.seed_len && n < len)
 		n += (size_t)ksnprintf(buf + n, len - n, "%semulated_cycles", n ? "," : "");
 	if (!serial_present() && n < len)
-		ksnprintf(buf + n, len - n, "%sno_serial", n ? "," : "");
+		n += (size_t)ksnprintf(buf + n, len - n, "%sno_serial", n ? "," : "");
+	/* The loader booted files other than the ones it was sealed with (Secure Boot off). */
+	if ((boot_info_copy.image_check & BOOT_CHECK_KERNEL_MISMATCH) && n < len)
+		n += (size_t)ksnprintf(buf + n, len - n, "%skernel_hash_mismatch", n ? "," : "");
+	if ((boot_info_copy.image_check & BOOT_CHECK_INITRD_MISMATCH) && n < len)
+		ksnprintf(buf + n, len - n, "%sinitrd_hash_mismatch", n ? "," : "");
 	return buf;
 }
 
@@ -59,6 +64,29 @@ static void firmware_fields(struct jrec *r, const struct boot_info *bi)
 	jrec_str(r, "uefi_revision", buf);
 }
 
+/*
+ * Secure Boot as the loader saw it: the firmware's SecureBoot and SetupMode
+ * variables, who started the loader, and its check of kernel and initramfs.
+ */
+static void secure_boot_fields(struct jrec *r, const struct boot_info *bi)
+{
+	const char *check = "ok";
+
+	if (bi->image_check & BOOT_CHECK_UNSEALED)
+		check = "unsealed";
+	else if ((bi->image_check & BOOT_CHECK_KERNEL_MISMATCH) &&
+		 (bi->image_check & BOOT_CHECK_INITRD_MISMATCH))
+		check = "kernel_and_initrd_mismatch";
+	else if (bi->image_check & BOOT_CHECK_KERNEL_MISMATCH)
+		check = "kernel_mismatch";
+	else if (bi->image_check & BOOT_CHECK_INITRD_MISMATCH)
+		check = "initrd_mismatch";
+	jrec_bool(r, "secure_boot", bi->secure_boot != 0);
+	jrec_bool(r, "setup_mode", bi->setup_mode != 0);
+	jrec_str(r, "boot_path", bi->boot_path == BOOT_PATH_SHIM ? "shim" : "loader");
+	jrec_str(r, "image_check", check);
+}
+
 /* Which code, which image, which firmware and emulator produced this log. */
 static void provenance_fields(struct jrec *r, const struct boot_info *bi)
 {
@@ -75,6 +103,7 @@ static void provenance_fields(struct jrec *r, const struct boot_info *bi)
 	jrec_str(r, "build_date", aslrbench_build_date);
 	jrec_str(r, "kernel_sha256", sha);
 	firmware_fields(r, bi);
+	secure_boot_fields(r, bi);
 	/* The host tells the emulator's version, when it does: run-qemu.sh's fw_cfg. */
 	n = fw_cfg_read_file("opt/aslrbench/host", host, sizeof(host) - 1);
 	if (n >= 0) {
