@@ -11,6 +11,7 @@
 #include "kernel/syscall/exec_file.h"
 #include "kernel/fs/vfs.h"
 #include "kernel/arch/timer.h"
+#include "kernel/uapi/time_types.h"
 
 long sys_getpid(const struct syscall_args *a)
 {
@@ -35,20 +36,17 @@ long sys_exit(const struct syscall_args *a)
 	do_exit(W_EXITCODE((int)a->a0));
 }
 
-struct timeval_k {
-	int64_t tv_sec, tv_usec;
-};
-
 /* struct rusage: utime and stime first, 14 longs after. */
 struct rusage_k {
-	struct timeval_k utime, stime;
+	struct __kernel_old_timeval utime, stime;
 	int64_t rest[14];
 };
 
-static struct timeval_k ticks_to_tv(uint64_t ticks)
+static struct __kernel_old_timeval ticks_to_tv(uint64_t ticks)
 {
 	unsigned hz = timer_hz();
-	struct timeval_k tv = {(int64_t)(ticks / hz), (int64_t)((ticks % hz) * 1000000 / hz)};
+	struct __kernel_old_timeval tv = {(int64_t)(ticks / hz),
+					  (int64_t)((ticks % hz) * 1000000 / hz)};
 
 	return tv;
 }
