@@ -8,12 +8,12 @@
  */
 #include <stddef.h>
 
-#include "kernel/arch/timer.h"
 #include "kernel/lib/errno.h"
 #include "kernel/lib/string.h"
 #include "kernel/mm/uaccess.h"
 #include "kernel/syscall/syscall.h"
 #include "kernel/task/process.h"
+#include "kernel/uapi/resource.h"
 #include "kernel/uapi/signal.h"
 
 #define P_ALL	     0
@@ -26,19 +26,6 @@
 
 /* waitid stores siginfo_t's fields up to si_status (x86_64 offsets 0 to 28), as Linux's. */
 #define WAITID_SIGINFO_BYTES (offsetof(struct siginfo, chld.status) + sizeof(int32_t))
-
-struct rusage_w {
-	int64_t utime[2], stime[2];
-	int64_t rest[14];
-};
-
-static void ticks_to_timeval(uint64_t ticks, int64_t tv[2])
-{
-	unsigned hz = timer_hz();
-
-	tv[0] = (int64_t)(ticks / hz);
-	tv[1] = (int64_t)((ticks % hz) * 1000000 / hz);
-}
 
 static long kernel_waitid(int which, int id, int options, struct wait_opts *wo)
 {
@@ -92,11 +79,9 @@ long sys_waitid(const struct syscall_args *a)
 			si.chld.status = code & 0x7f;
 		}
 		if (a->a4) {
-			struct rusage_w ru;
+			struct linux_rusage ru;
 
-			memset(&ru, 0, sizeof(ru));
-			ticks_to_timeval(wo.utime, ru.utime);
-			ticks_to_timeval(wo.stime, ru.stime);
+			rusage_from_ticks(&ru, wo.utime, wo.stime);
 			if (copy_to_user(a->a4, &ru, sizeof(ru)))
 				return -EFAULT;
 		}

@@ -3,15 +3,18 @@
  * (kernel/syscall/, the jobs) and the ring-3 programs (kernel/user/).
  * Linux's x86_64 numbers and values wherever the call exists there; the
  * project's own calls sit above Linux's range.  Nothing here may include
- * another header of the kernel: user programs are built without it.
+ * a header of the kernel outside kernel/uapi/: user programs are built
+ * without it.
  */
 #ifndef KERNEL_UAPI_ASLRBENCH_H
 #define KERNEL_UAPI_ASLRBENCH_H
 
 /*
  * System call numbers, from the table (kernel/uapi/syscall_64.h).  An enum,
- * not #defines: musl's <sys/syscall.h>, included after this header, defines
- * the Linux ones again as macros with the same values.
+ * as a table cannot define macros: a libc's <sys/syscall.h> must therefore
+ * come after this header (its macros then shadow the enum's Linux names
+ * with the same values); before it, its __NR_read would turn the enum's
+ * `__NR_read = 0` into `0 = 0`.
  */
 enum {
 #define __SYSCALL(nr, name, entry, fuzz) __NR_##name = nr,
