@@ -10,6 +10,7 @@
  * TRAILER!!!; here only zero padding may follow it, so a stray tail is
  * reported instead of silently unpacked.
  */
+#include "common/hex.h"
 #include "kernel/fs/cpio.h"
 #include "kernel/lib/errno.h"
 #include "kernel/lib/string.h"
@@ -22,16 +23,11 @@ static int hex8(const uint8_t *p, uint32_t *out)
 	uint32_t v = 0;
 
 	for (int i = 0; i < 8; i++) {
-		uint8_t c = p[i];
+		int d = hex_to_bin(p[i]);
 
-		if (c >= '0' && c <= '9')
-			v = v * 16 + (c - '0');
-		else if (c >= 'a' && c <= 'f')
-			v = v * 16 + (c - 'a' + 10);
-		else if (c >= 'A' && c <= 'F')
-			v = v * 16 + (c - 'A' + 10);
-		else
+		if (d < 0)
 			return -1;
+		v = v * 16 + (uint32_t)d;
 	}
 	*out = v;
 	return 0;

@@ -11,6 +11,7 @@
 #include "kernel/syscall/fs_common.h"
 #include "kernel/syscall/syscall.h"
 #include "kernel/task/task.h"
+#include "kernel/uapi/time_types.h"
 
 #define CAP_FOWNER 3
 
@@ -199,16 +200,12 @@ long sys_fchown(const struct syscall_args *a)
 #define UTIME_NOW  ((1L << 30) - 1L)
 #define UTIME_OMIT ((1L << 30) - 2L)
 
-struct timespec_ut {
-	int64_t tv_sec, tv_nsec;
-};
-
 static bool nsec_valid(int64_t nsec)
 {
 	return nsec == UTIME_OMIT || nsec == UTIME_NOW || (nsec >= 0 && nsec <= 999999999);
 }
 
-static long utimes_inode(struct inode *ino, const struct timespec_ut *t)
+static long utimes_inode(struct inode *ino, const struct __kernel_timespec *t)
 {
 	bool owner = current->cred.fsuid == ino->uid ||
 		     (current->cred.cap_effective & (1ULL << CAP_FOWNER));
@@ -233,7 +230,7 @@ static long utimes_inode(struct inode *ino, const struct timespec_ut *t)
 long sys_utimensat(const struct syscall_args *a)
 {
 	int dirfd = (int)a->a0, flags = (int)a->a3;
-	struct timespec_ut t[2], *tp = 0;
+	struct __kernel_timespec t[2], *tp = 0;
 	char *path = path_buf(0);
 	struct inode *start, *ino;
 	long rc;

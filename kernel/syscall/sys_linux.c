@@ -14,6 +14,7 @@
 #include "kernel/mm/uaccess.h"
 #include "kernel/task/sched.h"
 #include "kernel/syscall/syscall.h"
+#include "kernel/uapi/time_types.h"
 
 #define ARCH_SET_GS   0x1001
 #define ARCH_SET_FS   0x1002
@@ -280,14 +281,10 @@ long sys_getcpu(const struct syscall_args *a)
 	return 0;
 }
 
-struct timespec_ln {
-	int64_t tv_sec, tv_nsec;
-};
-
 /* clock_nanosleep(clock, flags, req, rem): CLOCK_REALTIME/MONOTONIC, relative or absolute. */
 long sys_clock_nanosleep(const struct syscall_args *a)
 {
-	struct timespec_ln ts;
+	struct __kernel_timespec ts;
 	struct syscall_args rel = *a;
 	uint64_t now_ns, want_ns;
 

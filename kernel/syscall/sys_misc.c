@@ -8,15 +8,12 @@
 #include "kernel/task/sched.h"
 #include "kernel/task/signal.h"
 #include "kernel/syscall/syscall.h"
+#include "kernel/uapi/time_types.h"
 
 #define GRND_NONBLOCK 1
 #define GRND_RANDOM   2
 #define GRND_INSECURE 4
 #define NSEC	      1000000000ULL
-
-struct timespec_k {
-	int64_t tv_sec, tv_nsec;
-};
 
 long sys_sched_yield(const struct syscall_args *a)
 {
@@ -52,7 +49,7 @@ uint64_t do_nanosleep(uint64_t ticks)
 long nanosleep_interrupted(uint64_t left_ticks, uint64_t urem)
 {
 	uint64_t hz = timer_hz(), ns = left_ticks * NSEC / hz;
-	struct timespec_k rem = {(int64_t)(ns / NSEC), (int64_t)(ns % NSEC)};
+	struct __kernel_timespec rem = {(int64_t)(ns / NSEC), (int64_t)(ns % NSEC)};
 
 	if (urem && copy_to_user(urem, &rem, sizeof(rem)))
 		return -EFAULT;
@@ -61,7 +58,7 @@ long nanosleep_interrupted(uint64_t left_ticks, uint64_t urem)
 
 long sys_nanosleep(const struct syscall_args *a)
 {
-	struct timespec_k ts;
+	struct __kernel_timespec ts;
 	uint64_t ns, ticks, hz = timer_hz();
 
 	if (copy_from_user(&ts, a->a0, sizeof(ts)))
@@ -85,7 +82,7 @@ long sys_nanosleep(const struct syscall_args *a)
 long sys_clock_gettime(const struct syscall_args *a)
 {
 	uint64_t ns = ktime_get_ns();
-	struct timespec_k ts = {(int64_t)(ns / NSEC), (int64_t)(ns % NSEC)};
+	struct __kernel_timespec ts = {(int64_t)(ns / NSEC), (int64_t)(ns % NSEC)};
 
 	if (a->a0 > 1)
 		return -EINVAL;
@@ -96,7 +93,7 @@ long sys_clock_gettime(const struct syscall_args *a)
 long sys_gettimeofday(const struct syscall_args *a)
 {
 	uint64_t ns = ktime_get_ns();
-	struct timespec_k tv = {(int64_t)(ns / NSEC), (int64_t)(ns % NSEC / 1000)};
+	struct __kernel_timespec tv = {(int64_t)(ns / NSEC), (int64_t)(ns % NSEC / 1000)};
 	int tz[2] = {0, 0};
 
 	if (a->a0 && copy_to_user(a->a0, &tv, sizeof(tv)))

@@ -17,6 +17,7 @@
 #include "kernel/task/process.h"
 #include "kernel/task/sched.h"
 #include "kernel/task/signal.h"
+#include "kernel/uapi/time_types.h"
 
 #define NSEC	    1000000000ULL
 #define MAX_SECONDS 1000000 /* about 11 days, as nanosleep's clamp: longer than any run */
@@ -26,10 +27,6 @@
 struct pollfd_k {
 	int32_t fd;
 	int16_t events, revents;
-};
-
-struct timespec_k {
-	int64_t tv_sec, tv_nsec;
 };
 
 static uint64_t now_ns(void)
@@ -197,7 +194,7 @@ long sys_poll(const struct syscall_args *a)
 long sys_ppoll(const struct syscall_args *a)
 {
 	struct poll_deadline d;
-	struct timespec_k ts;
+	struct __kernel_timespec ts;
 	uint64_t saved = 0;
 	bool masked;
 	long rc;
@@ -219,7 +216,7 @@ long sys_ppoll(const struct syscall_args *a)
 	if (a->a2 && !d.zero) {
 		uint64_t left = poll_deadline_left_ns(&d);
 
-		ts = (struct timespec_k){(int64_t)(left / NSEC), (int64_t)(left % NSEC)};
+		ts = (struct __kernel_timespec){(int64_t)(left / NSEC), (int64_t)(left % NSEC)};
 		copy_to_user(a->a2, &ts, sizeof(ts));
 	}
 	return rc;

@@ -11,6 +11,8 @@
 #include "kernel/syscall/exec_file.h"
 #include "kernel/fs/vfs.h"
 #include "kernel/arch/timer.h"
+#include "kernel/uapi/resource.h"
+#include "kernel/uapi/time_types.h"
 
 long sys_getpid(const struct syscall_args *a)
 {
@@ -35,22 +37,20 @@ long sys_exit(const struct syscall_args *a)
 	do_exit(W_EXITCODE((int)a->a0));
 }
 
-struct timeval_k {
-	int64_t tv_sec, tv_usec;
-};
-
-/* struct rusage: utime and stime first, 14 longs after. */
-struct rusage_k {
-	struct timeval_k utime, stime;
-	int64_t rest[14];
-};
-
-static struct timeval_k ticks_to_tv(uint64_t ticks)
+static struct __kernel_old_timeval ticks_to_tv(uint64_t ticks)
 {
 	unsigned hz = timer_hz();
-	struct timeval_k tv = {(int64_t)(ticks / hz), (int64_t)((ticks % hz) * 1000000 / hz)};
+	struct __kernel_old_timeval tv = {(int64_t)(ticks / hz),
+					  (int64_t)((ticks % hz) * 1000000 / hz)};
 
 	return tv;
+}
+
+void rusage_from_ticks(struct linux_rusage *ru, uint64_t utime, uint64_t stime)
+{
+	memset(ru, 0, sizeof(*ru));
+	ru->ru_utime = ticks_to_tv(utime);
+	ru->ru_stime = ticks_to_tv(stime);
 }
 
 long sys_wait4(const struct syscall_args *a)
@@ -75,11 +75,9 @@ long sys_wait4(const struct syscall_args *a)
 	if (a->a1 && copy_to_user(a->a1, &status, sizeof(status)))
 		return -EFAULT;
 	if (a->a3) {
-		struct rusage_k ru;
+		struct linux_rusage ru;
 
-		memset(&ru, 0, sizeof(ru));
-		ru.utime = ticks_to_tv(ut);
-		ru.stime = ticks_to_tv(st);
+		rusage_from_ticks(&ru, ut, st);
 		if (copy_to_user(a->a3, &ru, sizeof(ru)))
 			return -EFAULT;
 	}

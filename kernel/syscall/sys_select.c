@@ -15,6 +15,7 @@
 #include "kernel/syscall/poll_common.h"
 #include "kernel/syscall/syscall.h"
 #include "kernel/task/task.h"
+#include "kernel/uapi/time_types.h"
 
 #define NSEC	    1000000000LL
 #define USEC	    1000000LL
@@ -117,18 +118,11 @@ static long core_sys_select(int n, uint64_t inp, uint64_t outp, uint64_t exp,
 	return count;
 }
 
-struct timeval_k {
-	int64_t tv_sec, tv_usec;
-};
-struct timespec_k {
-	int64_t tv_sec, tv_nsec;
-};
-
 /* select(nfds, readfds, writefds, exceptfds, timeout): the timeval gets the time left. */
 long sys_select(const struct syscall_args *a)
 {
 	struct poll_deadline d;
-	struct timeval_k tv;
+	struct __kernel_old_timeval tv;
 	long rc;
 
 	if (a->a4) {
@@ -145,7 +139,8 @@ long sys_select(const struct syscall_args *a)
 	if (a->a4 && !d.zero) {
 		uint64_t left = poll_deadline_left_ns(&d);
 
-		tv = (struct timeval_k){(int64_t)(left / NSEC), (int64_t)(left % NSEC) / 1000};
+		tv = (struct __kernel_old_timeval){(int64_t)(left / NSEC),
+						   (int64_t)(left % NSEC) / 1000};
 		copy_to_user(a->a4, &tv, sizeof(tv)); /* a read-only timeval: not updated */
 	}
 	return rc;
@@ -155,7 +150,7 @@ long sys_select(const struct syscall_args *a)
 long sys_pselect6(const struct syscall_args *a)
 {
 	struct poll_deadline d;
-	struct timespec_k ts;
+	struct __kernel_timespec ts;
 	uint64_t pack[2] = {0, 0}, saved = 0;
 	bool masked;
 	long rc;
@@ -178,7 +173,7 @@ long sys_pselect6(const struct syscall_args *a)
 	if (a->a4 && !d.zero) {
 		uint64_t left = poll_deadline_left_ns(&d);
 
-		ts = (struct timespec_k){(int64_t)(left / NSEC), (int64_t)(left % NSEC)};
+		ts = (struct __kernel_timespec){(int64_t)(left / NSEC), (int64_t)(left % NSEC)};
 		copy_to_user(a->a4, &ts, sizeof(ts));
 	}
 	return rc;

@@ -11,6 +11,7 @@
 #include "kernel/task/sched.h"
 #include "kernel/task/signal.h"
 #include "kernel/syscall/syscall.h"
+#include "kernel/uapi/signal.h"
 
 #define SIG_BLOCK   0
 #define SIG_UNBLOCK 1
@@ -20,7 +21,7 @@
 long sys_rt_sigaction(const struct syscall_args *a)
 {
 	int sig = (int)a->a0;
-	struct k_sigaction act, *slot;
+	struct kernel_sigaction act, *slot;
 
 	if (a->a3 != sizeof(uint64_t) || sig < 1 || sig > NSIG_LINUX)
 		return -EINVAL;
@@ -170,22 +171,22 @@ long sys_rt_sigpending(const struct syscall_args *a)
 /* The siginfo_t rt_sigtimedwait returns (the fields a signal here carries). */
 static int copy_siginfo_out(uint64_t uinfo, const struct ksiginfo *info)
 {
-	int32_t si[32];
+	struct siginfo si;
 
-	memset(si, 0, sizeof(si));
-	si[0] = info->signo;
-	si[2] = info->code;
+	memset(&si, 0, sizeof(si));
+	si.si_signo = info->signo;
+	si.si_code = info->code;
 	if (info->code <= 0) {
-		si[4] = info->pid;
-		si[5] = (int32_t)info->uid;
+		si.kill.pid = info->pid;
+		si.kill.uid = info->uid;
 	} else if (info->code != SI_KERNEL && info->signo == SIGCHLD) {
-		si[4] = info->pid;
-		si[5] = (int32_t)info->uid;
-		si[6] = info->status;
+		si.chld.pid = info->pid;
+		si.chld.uid = info->uid;
+		si.chld.status = info->status;
 	} else if (info->code != SI_KERNEL) {
-		memcpy(&si[4], &info->addr, sizeof(info->addr));
+		si.fault.addr = info->addr;
 	}
-	return copy_to_user(uinfo, si, sizeof(si));
+	return copy_to_user(uinfo, &si, sizeof(si));
 }
 
 /*

@@ -1,7 +1,7 @@
 /*
  * stat, fstat, lstat, newfstatat, getdents64, readlink(at), getcwd,
  * access/faccessat(2), ioctl on the console (Linux 6.6 numbers, struct stat
- * as x86_64's arch/x86/include/uapi/asm/stat.h), and the shared helpers of
+ * in kernel/uapi/stat.h), and the shared helpers of
  * fs_common.h.
  */
 #include "kernel/fs/vfs.h"
@@ -11,16 +11,7 @@
 #include "kernel/syscall/fs_common.h"
 #include "kernel/syscall/syscall.h"
 #include "kernel/task/task.h"
-
-struct linux_stat {
-	uint64_t st_dev, st_ino, st_nlink;
-	uint32_t st_mode, st_uid, st_gid, pad0;
-	uint64_t st_rdev;
-	int64_t st_size, st_blksize, st_blocks;
-	uint64_t st_atime, st_atime_nsec, st_mtime, st_mtime_nsec, st_ctime, st_ctime_nsec;
-	int64_t unused[3];
-};
-_Static_assert(sizeof(struct linux_stat) == 144, "x86_64 struct stat is 144 bytes");
+#include "kernel/uapi/stat.h"
 
 static char paths[2][PATH_MAX];
 

@@ -6,12 +6,15 @@
  * WNOHANG and no child ready the call returns 0 and those fields are all
  * zero.  As Linux, infop is written whatever the result, ECHILD included.
  */
-#include "kernel/arch/timer.h"
+#include <stddef.h>
+
 #include "kernel/lib/errno.h"
 #include "kernel/lib/string.h"
 #include "kernel/mm/uaccess.h"
 #include "kernel/syscall/syscall.h"
 #include "kernel/task/process.h"
+#include "kernel/uapi/resource.h"
+#include "kernel/uapi/signal.h"
 
 #define P_ALL	     0
 #define P_PID	     1
@@ -21,26 +24,8 @@
 #define CLD_DUMPED   3
 #define SIGINFO_SIZE 128 /* sizeof(siginfo_t): checked whole, as user_write_access_begin */
 
-/* The fields of siginfo_t that waitid stores (x86_64 offsets 0 to 28). */
-struct waitid_siginfo {
-	int32_t si_signo, si_errno, si_code, pad;
-	int32_t si_pid;
-	uint32_t si_uid;
-	int32_t si_status;
-};
-
-struct rusage_w {
-	int64_t utime[2], stime[2];
-	int64_t rest[14];
-};
-
-static void ticks_to_timeval(uint64_t ticks, int64_t tv[2])
-{
-	unsigned hz = timer_hz();
-
-	tv[0] = (int64_t)(ticks / hz);
-	tv[1] = (int64_t)((ticks % hz) * 1000000 / hz);
-}
+/* waitid stores siginfo_t's fields up to si_status (x86_64 offsets 0 to 28), as Linux's. */
+#define WAITID_SIGINFO_BYTES (offsetof(struct siginfo, chld.status) + sizeof(int32_t))
 
 static long kernel_waitid(int which, int id, int options, struct wait_opts *wo)
 {
@@ -75,7 +60,7 @@ static long kernel_waitid(int which, int id, int options, struct wait_opts *wo)
 long sys_waitid(const struct syscall_args *a)
 {
 	struct wait_opts wo;
-	struct waitid_siginfo si;
+	struct siginfo si;
 	long err = kernel_waitid((int)a->a0, (int)a->a1, (int)a->a3, &wo);
 
 	memset(&si, 0, sizeof(si));
@@ -84,28 +69,26 @@ long sys_waitid(const struct syscall_args *a)
 
 		err = 0;
 		si.si_signo = SIGCHLD;
-		si.si_pid = wo.pid;
-		si.si_uid = wo.uid;
+		si.chld.pid = wo.pid;
+		si.chld.uid = wo.uid;
 		if (!(code & 0x7f)) {
 			si.si_code = CLD_EXITED;
-			si.si_status = (code >> 8) & 0xff;
+			si.chld.status = (code >> 8) & 0xff;
 		} else {
 			si.si_code = (code & 0x80) ? CLD_DUMPED : CLD_KILLED;
-			si.si_status = code & 0x7f;
+			si.chld.status = code & 0x7f;
 		}
 		if (a->a4) {
-			struct rusage_w ru;
+			struct linux_rusage ru;
 
-			memset(&ru, 0, sizeof(ru));
-			ticks_to_timeval(wo.utime, ru.utime);
-			ticks_to_timeval(wo.stime, ru.stime);
+			rusage_from_ticks(&ru, wo.utime, wo.stime);
 			if (copy_to_user(a->a4, &ru, sizeof(ru)))
 				return -EFAULT;
 		}
 	}
 	if (!a->a2)
 		return err;
-	if (!access_ok(a->a2, SIGINFO_SIZE) || copy_to_user(a->a2, &si, sizeof(si)))
+	if (!access_ok(a->a2, SIGINFO_SIZE) || copy_to_user(a->a2, &si, WAITID_SIGINFO_BYTES))
 		return -EFAULT;
 	return err;
 }

@@ -14,150 +14,22 @@
 
 void syscall_entry(void);
 
-static const struct {
-	unsigned nr;
-	syscall_fn fn;
-} table[] = {
-	{__NR_read, sys_read},
-	{__NR_write, sys_write},
-	{__NR_open, sys_open},
-	{__NR_close, sys_close},
-	{__NR_lseek, sys_lseek},
-	{__NR_stat, sys_stat},
-	{__NR_fstat, sys_fstat},
-	{__NR_lstat, sys_lstat},
-	{__NR_ioctl, sys_ioctl},
-	{__NR_pread64, sys_pread64},
-	{__NR_pwrite64, sys_pwrite64},
-	{__NR_readv, sys_readv},
-	{__NR_writev, sys_writev},
-	{__NR_access, sys_access},
-	{__NR_pipe, sys_pipe},
-	{__NR_dup, sys_dup},
-	{__NR_dup2, sys_dup2},
-	{__NR_fcntl, sys_fcntl},
-	{__NR_getcwd, sys_getcwd},
-	{__NR_chdir, sys_chdir},
-	{__NR_fchdir, sys_fchdir},
-	{__NR_rename, sys_rename},
-	{__NR_mkdir, sys_mkdir},
-	{__NR_rmdir, sys_rmdir},
-	{__NR_creat, sys_creat},
-	{__NR_unlink, sys_unlink},
-	{__NR_symlink, sys_symlink},
-	{__NR_readlink, sys_readlink},
-	{__NR_chmod, sys_chmod},
-	{__NR_fchmod, sys_fchmod},
-	{__NR_umask, sys_umask},
-	{__NR_getdents64, sys_getdents64},
-	{__NR_openat, sys_openat},
-	{__NR_mkdirat, sys_mkdirat},
-	{__NR_newfstatat, sys_newfstatat},
-	{__NR_unlinkat, sys_unlinkat},
-	{__NR_renameat, sys_renameat},
-	{__NR_symlinkat, sys_symlinkat},
-	{__NR_readlinkat, sys_readlinkat},
-	{__NR_fchmodat, sys_fchmodat},
-	{__NR_faccessat, sys_faccessat},
-	{__NR_dup3, sys_dup3},
-	{__NR_pipe2, sys_pipe2},
-	{__NR_renameat2, sys_renameat2},
-	{__NR_faccessat2, sys_faccessat2},
-	{__NR_fsync, sys_fsync},
-	{__NR_truncate, sys_truncate},
-	{__NR_ftruncate, sys_ftruncate},
-	{__NR_link, sys_link},
-	{__NR_chown, sys_chown},
-	{__NR_fchown, sys_fchown},
-	{__NR_lchown, sys_lchown},
-	{__NR_fchownat, sys_fchownat},
-	{__NR_linkat, sys_linkat},
-	{__NR_fdatasync, sys_fsync},
-	{__NR_mmap, sys_mmap},
-	{__NR_munmap, sys_munmap},
-	{__NR_brk, sys_brk},
-	{__NR_sched_yield, sys_sched_yield},
-	{__NR_nanosleep, sys_nanosleep},
-	{__NR_getpid, sys_getpid},
-	{__NR_fork, sys_fork},
-	{__NR_execve, sys_execve},
-	{__NR_aslrbench_lab, sys_aslrbench_lab},
-	{__NR_exit, sys_exit},
-	{__NR_wait4, sys_wait4},
-	{__NR_getuid, sys_getuid},
-	{__NR_syslog, sys_syslog},
-	{__NR_getgid, sys_getgid},
-	{__NR_setuid, sys_setuid},
-	{__NR_geteuid, sys_geteuid},
-	{__NR_getegid, sys_getegid},
-	{__NR_getppid, sys_getppid},
-	{__NR_setresuid, sys_setresuid},
-	{__NR_getresuid, sys_getresuid},
-	{__NR_setresgid, sys_setresgid},
-	{__NR_getresgid, sys_getresgid},
-	{__NR_prctl, sys_prctl},
-	{__NR_reboot, sys_reboot},
-	{__NR_clock_gettime, sys_clock_gettime},
-	{__NR_exit_group, sys_exit},
-	{__NR_getrandom, sys_getrandom},
-	{__NR_spawn, sys_spawn},
-	{__NR_aslrbench_job, sys_aslrbench_job},
-	{__NR_aslrbench_test, sys_aslrbench_test},
-	{__NR_getdents_pids, sys_getdents_pids},
-	/* The Linux process ABI. */
-	{__NR_mprotect, sys_mprotect},
-	{__NR_rt_sigaction, sys_rt_sigaction},
-	{__NR_rt_sigprocmask, sys_rt_sigprocmask},
-	{__NR_clone, sys_clone},
-	{__NR_vfork, sys_vfork},
-	{__NR_uname, sys_uname},
-	{__NR_getrlimit, sys_getrlimit},
-	{__NR_sysinfo, sys_sysinfo},
-	{__NR_setpgid, sys_setpgid},
-	{__NR_getpgrp, sys_getpgrp},
-	{__NR_setsid, sys_setsid},
-	{__NR_getpgid, sys_getpgid},
-	{__NR_getsid, sys_getsid},
-	{__NR_arch_prctl, sys_arch_prctl},
-	{__NR_setrlimit, sys_setrlimit},
-	{__NR_gettid, sys_gettid},
-	{__NR_sched_getaffinity, sys_sched_getaffinity},
-	{__NR_set_tid_address, sys_set_tid_address},
-	{__NR_clock_nanosleep, sys_clock_nanosleep},
-	{__NR_set_robust_list, sys_set_robust_list},
-	{__NR_prlimit64, sys_prlimit64},
-	{__NR_getcpu, sys_getcpu},
-	{__NR_setgid, sys_setgid},
-	{__NR_getgroups, sys_getgroups},
-	{__NR_bench_submit, sys_bench_submit},
-	{__NR_fuzz_note, sys_fuzz_note},
-	/* filemap: file-backed mmap */
-	{__NR_mremap, sys_mremap},
-	/* The time calls the vDSO also answers. */
-	{__NR_gettimeofday, sys_gettimeofday},
-	{__NR_time, sys_time},
-	/* poll/select and waitid. */
-	{__NR_poll, sys_poll},
-	{__NR_select, sys_select},
-	{__NR_waitid, sys_waitid},
-	{__NR_pselect6, sys_pselect6},
-	{__NR_ppoll, sys_ppoll},
-	/* Signals. */
-	{__NR_rt_sigreturn, sys_rt_sigreturn},
-	{__NR_sigaltstack, sys_sigaltstack},
-	{__NR_kill, sys_kill},
-	{__NR_tkill, sys_tkill},
-	{__NR_tgkill, sys_tgkill},
-	{__NR_pause, sys_pause},
-	{__NR_rt_sigsuspend, sys_rt_sigsuspend},
-	{__NR_rt_sigpending, sys_rt_sigpending},
-	{__NR_rt_sigtimedwait, sys_rt_sigtimedwait},
-	/* What busybox's cat and poweroff call. */
-	{__NR_sendfile, sys_sendfile},
-	{__NR_sync, sys_sync},
-	/* paxtest. */
-	{__NR_utimensat, sys_utimensat},
+/*
+ * Indexed by number, from the table; a hole is 0.  sys_ni_syscall's rows
+ * (Linux calls this kernel lacks) are there for their names only.
+ */
+static const syscall_fn table[NR_syscalls] = {
+#define __SYSCALL(nr, name, entry, fuzz) [nr] = entry,
+#include "kernel/uapi/syscall_64.h"
+#undef __SYSCALL
 };
+
+/* Linux's name for the entry of a call not implemented (kernel/sys_ni.c). */
+long sys_ni_syscall(const struct syscall_args *a)
+{
+	(void)a;
+	return -ENOSYS;
+}
 
 #define X86_EFLAGS_CF	0x000001
 #define X86_EFLAGS_PF	0x000004
@@ -244,18 +116,13 @@ void syscall_dispatch(struct trap_frame *f)
 	 * ignored.
 	 */
 	unsigned nr = (uint32_t)f->rax;
+	syscall_fn fn = nr < NR_syscalls ? table[nr] : 0;
 	long ret = -ENOSYS;
-	bool found = false;
 
 	current->regs = f;
-	for (unsigned i = 0; i < sizeof(table) / sizeof(table[0]); i++) {
-		if (table[i].nr == nr) {
-			ret = table[i].fn(&a);
-			found = true;
-			break;
-		}
-	}
-	if (!found)
+	if (fn && fn != sys_ni_syscall)
+		ret = fn(&a);
+	else
 		warn_unknown(nr);
 	f->rax = (uint64_t)ret;
 	/*

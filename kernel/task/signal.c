@@ -101,7 +101,7 @@ bool sig_fatal_if_forced(const struct task_struct *t, int sig)
 static void force_sig_info(int sig, const struct ksiginfo *info)
 {
 	struct task_struct *t = current;
-	struct k_sigaction *ka = &t->sigaction[sig - 1];
+	struct kernel_sigaction *ka = &t->sigaction[sig - 1];
 	bool blocked = (t->sigmask & sigmask(sig)) != 0;
 
 	if (blocked || ka->handler == SIG_IGN_HANDLER) {
@@ -242,7 +242,7 @@ bool do_notify_parent(struct task_struct *t)
 void flush_signal_handlers(struct task_struct *t)
 {
 	for (int i = 0; i < NSIG_LINUX; i++) {
-		struct k_sigaction *ka = &t->sigaction[i];
+		struct kernel_sigaction *ka = &t->sigaction[i];
 
 		if (ka->handler != SIG_IGN_HANDLER)
 			ka->handler = SIG_DFL_HANDLER;

@@ -15,6 +15,7 @@
 #include "kernel/task/process.h"
 #include "kernel/task/sched.h"
 #include "kernel/task/signal.h"
+#include "kernel/uapi/signal.h"
 
 /* arch/x86/include/uapi/asm/sigcontext.h (struct sigcontext, 64-bit; 2.6.29's __pad0 is 6.x's ss).
  */
@@ -41,36 +42,15 @@ struct ucontext_k { /* arch/x86/include/asm/ucontext.h: the kernel's struct ucon
 	uint64_t uc_sigmask;
 };
 
-struct siginfo_k { /* include/uapi/asm-generic/siginfo.h, 128 bytes */
-	int32_t si_signo, si_errno, si_code, pad;
-	union {
-		uint8_t raw[112];
-		struct {
-			int32_t pid;
-			uint32_t uid;
-		} kill;
-		struct {
-			int32_t pid;
-			uint32_t uid;
-			int32_t status, pad;
-			int64_t utime, stime;
-		} chld;
-		struct {
-			uint64_t addr;
-		} fault;
-	};
-};
-
 struct rt_sigframe_k { /* arch/x86/include/asm/sigframe.h, x86_64 */
 	uint64_t pretcode;
 	struct ucontext_k uc;
-	struct siginfo_k info;
+	struct siginfo info;
 	/* the fpstate lies above, 64-byte aligned */
 };
 
 _Static_assert(sizeof(struct sigcontext_k) == 256, "struct sigcontext is 256 bytes");
 _Static_assert(sizeof(struct ucontext_k) == 304, "struct ucontext is 304 bytes");
-_Static_assert(sizeof(struct siginfo_k) == 128, "siginfo_t is 128 bytes");
 _Static_assert(sizeof(struct rt_sigframe_k) == 440, "rt_sigframe is 440 bytes");
 
 #define FPSTATE_SIZE  512
@@ -118,13 +98,13 @@ int dequeue_signal(struct task_struct *t, uint64_t allowed, struct ksiginfo *inf
  * core file is written so the status has no 0x80 bit).  Returns the
  * signal with a handler to run, its action copied before SA_RESETHAND.
  */
-static int get_signal(struct ksiginfo *info, struct k_sigaction *ka_out)
+static int get_signal(struct ksiginfo *info, struct kernel_sigaction *ka_out)
 {
 	struct task_struct *t = current;
 
 	for (;;) {
 		int sig = dequeue_signal(t, ~t->sigmask | SIG_UNBLOCKABLE, info);
-		struct k_sigaction *ka;
+		struct kernel_sigaction *ka;
 
 		if (!sig)
 			return 0;
@@ -144,7 +124,7 @@ static int get_signal(struct ksiginfo *info, struct k_sigaction *ka_out)
 }
 
 /* copy_siginfo_to_user: the union member the si_code's class uses, the rest zero. */
-static void fill_siginfo(struct siginfo_k *si, const struct ksiginfo *info)
+static void fill_siginfo(struct siginfo *si, const struct ksiginfo *info)
 {
 	memset(si, 0, sizeof(*si));
 	si->si_signo = info->signo;
@@ -177,7 +157,7 @@ static uint64_t round_down(uint64_t v, uint64_t a)
  * the frame so that rsp + 8 is 16-byte aligned at the handler's entry, as
  * after a call.  ~0: the frame would overflow the alternate stack.
  */
-static uint64_t get_sigframe(const struct k_sigaction *ka, const struct trap_frame *f,
+static uint64_t get_sigframe(const struct kernel_sigaction *ka, const struct trap_frame *f,
 			     uint64_t *fpstate)
 {
 	struct task_struct *t = current;
@@ -196,7 +176,7 @@ static uint64_t get_sigframe(const struct k_sigaction *ka, const struct trap_fra
 }
 
 /* __setup_rt_frame (x86_64): 0, or -EFAULT when the frame cannot be written. */
-static int setup_rt_frame(int sig, const struct ksiginfo *info, const struct k_sigaction *ka,
+static int setup_rt_frame(int sig, const struct ksiginfo *info, const struct kernel_sigaction *ka,
 			  uint64_t set, struct trap_frame *f)
 {
 	struct task_struct *t = current;
@@ -267,7 +247,7 @@ static bool is_restart(uint64_t rax)
 }
 
 /* handle_signal (6.6, the same rules as 2.6.29): the restart decision, the frame, the mask. */
-static void handle_signal(int sig, const struct ksiginfo *info, const struct k_sigaction *ka,
+static void handle_signal(int sig, const struct ksiginfo *info, const struct kernel_sigaction *ka,
 			  struct trap_frame *f, long nr)
 {
 	struct task_struct *t = current;
@@ -312,7 +292,7 @@ static void do_signal(struct trap_frame *f, long nr)
 {
 	struct task_struct *t = current;
 	struct ksiginfo info;
-	struct k_sigaction ka;
+	struct kernel_sigaction ka;
 	int sig = get_signal(&info, &ka);
 
 	if (sig) {

@@ -13,6 +13,7 @@
 #include "kernel/task/cred.h"
 #include "kernel/lib/threads.h"
 #include "kernel/uapi/aslrbench.h" /* CAP_* */
+#include "kernel/uapi/signal.h"	   /* struct kernel_sigaction */
 
 #define TASK_COMM_LEN 16
 #define TASK_CMDLINE  256
@@ -31,10 +32,6 @@ struct file;
 struct inode;
 
 #define NSIG_LINUX 64
-/* rt_sigaction's struct as the x86_64 kernel takes it (struct sigaction). */
-struct k_sigaction {
-	uint64_t handler, flags, restorer, mask;
-};
 /* The fields of siginfo_t a signal here carries (kernel_siginfo, flattened; signal.h). */
 struct ksiginfo {
 	int signo, code;
@@ -90,7 +87,7 @@ struct task_struct {
 	uint64_t rlim_stack_cur, rlim_stack_max; /* RLIMIT_STACK */
 	int pgid, sid;
 	uint64_t sigmask; /* blocked signals (rt_sigprocmask) */
-	struct k_sigaction sigaction[NSIG_LINUX];
+	struct kernel_sigaction sigaction[NSIG_LINUX];
 	/* Signals (kernel/task/signal.c): pending set, one siginfo per signal. */
 	uint64_t sigpending;
 	struct ksiginfo siginfo[NSIG_LINUX];

@@ -3,152 +3,31 @@
  * (kernel/syscall/, the jobs) and the ring-3 programs (userland/).
  * Linux's x86_64 numbers and values wherever the call exists there; the
  * project's own calls sit above Linux's range.  Nothing here may include
- * another header of the kernel: user programs are built without it.
+ * a header of the kernel outside kernel/uapi/: user programs are built
+ * without it.
  */
 #ifndef KERNEL_UAPI_ASLRBENCH_H
 #define KERNEL_UAPI_ASLRBENCH_H
 
-/* System call numbers (Linux's arch/x86/entry/syscalls/syscall_64.tbl). */
-#define __NR_read	   0
-#define __NR_write	   1
-#define __NR_open	   2
-#define __NR_close	   3
-#define __NR_stat	   4
-#define __NR_fstat	   5
-#define __NR_lstat	   6
-#define __NR_lseek	   8
-#define __NR_mmap	   9
-#define __NR_munmap	   11
-#define __NR_brk	   12
-#define __NR_ioctl	   16
-#define __NR_pread64	   17
-#define __NR_pwrite64	   18
-#define __NR_readv	   19
-#define __NR_writev	   20
-#define __NR_access	   21
-#define __NR_pipe	   22
-#define __NR_sched_yield   24
-#define __NR_dup	   32
-#define __NR_dup2	   33
-#define __NR_nanosleep	   35
-#define __NR_getpid	   39
-#define __NR_fork	   57
-#define __NR_execve	   59
-#define __NR_exit	   60
-#define __NR_wait4	   61
-#define __NR_fcntl	   72
-#define __NR_fsync	   74
-#define __NR_sendfile	   40
-#define __NR_sync	   162
-#define __NR_fdatasync	   75
-#define __NR_truncate	   76
-#define __NR_ftruncate	   77
-#define __NR_getcwd	   79
-#define __NR_chdir	   80
-#define __NR_fchdir	   81
-#define __NR_rename	   82
-#define __NR_mkdir	   83
-#define __NR_rmdir	   84
-#define __NR_creat	   85
-#define __NR_link	   86
-#define __NR_unlink	   87
-#define __NR_symlink	   88
-#define __NR_readlink	   89
-#define __NR_chmod	   90
-#define __NR_fchmod	   91
-#define __NR_chown	   92
-#define __NR_fchown	   93
-#define __NR_lchown	   94
-#define __NR_umask	   95
-#define __NR_getuid	   102
-#define __NR_syslog	   103
-#define __NR_getgid	   104
-#define __NR_setuid	   105
-#define __NR_geteuid	   107
-#define __NR_getegid	   108
-#define __NR_getppid	   110
-#define __NR_setresuid	   117
-#define __NR_getresuid	   118
-#define __NR_setresgid	   119
-#define __NR_getresgid	   120
-#define __NR_prctl	   157
-#define __NR_reboot	   169
-#define __NR_getdents64	   217
-#define __NR_clock_gettime 228
-#define __NR_exit_group	   231
-#define __NR_openat	   257
-#define __NR_mkdirat	   258
-#define __NR_fchownat	   260
-#define __NR_newfstatat	   262
-#define __NR_unlinkat	   263
-#define __NR_renameat	   264
-#define __NR_linkat	   265
-#define __NR_symlinkat	   266
-#define __NR_readlinkat	   267
-#define __NR_fchmodat	   268
-#define __NR_faccessat	   269
-#define __NR_dup3	   292
-#define __NR_pipe2	   293
-#define __NR_renameat2	   316
-#define __NR_getrandom	   318
-#define __NR_faccessat2	   439
-/* The Linux process ABI: what static musl and glibc need to start. */
-#define __NR_mprotect	       10
-#define __NR_rt_sigaction      13
-#define __NR_rt_sigprocmask    14
-#define __NR_clone	       56
-#define __NR_vfork	       58
-#define __NR_uname	       63
-#define __NR_getrlimit	       97
-#define __NR_sysinfo	       99
-#define __NR_setgid	       106
-#define __NR_setpgid	       109
-#define __NR_getpgrp	       111
-#define __NR_setsid	       112
-#define __NR_getgroups	       115
-#define __NR_getpgid	       121
-#define __NR_getsid	       124
-#define __NR_arch_prctl	       158
-#define __NR_setrlimit	       160
-#define __NR_gettid	       186
-#define __NR_sched_getaffinity 204
-#define __NR_set_tid_address   218
-#define __NR_clock_nanosleep   230
-#define __NR_set_robust_list   273
-#define __NR_prlimit64	       302
-#define __NR_getcpu	       309
-#define __NR_rseq	       334
-/* filemap */
-#define __NR_mremap 25
-/* The vDSO's fallbacks and the calls it answers in user mode. */
-#define __NR_gettimeofday 96
-#define __NR_time	  201
-/* poll/select and waitid. */
-#define __NR_poll     7
-#define __NR_select   23
-#define __NR_waitid   247
-#define __NR_pselect6 270
-#define __NR_ppoll    271
-/* Signals. */
-#define __NR_rt_sigreturn    15
-#define __NR_pause	     34
-#define __NR_kill	     62
-#define __NR_rt_sigpending   127
-#define __NR_rt_sigtimedwait 128
-#define __NR_rt_sigsuspend   130
-#define __NR_sigaltstack     131
-#define __NR_tkill	     200
-#define __NR_tgkill	     234
-/* paxtest. */
-#define __NR_utimensat 280
-/* aslrbench's own calls, above Linux's range. */
-#define __NR_spawn	    500 /* spawn(name, argv): start a built-in program */
-#define __NR_aslrbench_job  501 /* init: run the job the command line asks for */
-#define __NR_aslrbench_test 502 /* mode=test only: hooks for the in-kernel tests */
-#define __NR_getdents_pids  503 /* the pids in /proc, for ps */
-#define __NR_bench_submit   504 /* a benchmark program hands its samples to the kernel */
-#define __NR_aslrbench_lab  505 /* attack lab: park, ready, submit a prediction */
-#define __NR_fuzz_note	    506 /* mode=fuzz: the fuzzer's seed and call index */
+/*
+ * System call numbers, from the table (kernel/uapi/syscall_64.h).  An enum,
+ * as a table cannot define macros: a libc's <sys/syscall.h> must therefore
+ * come after this header (its macros then shadow the enum's Linux names
+ * with the same values); before it, its __NR_read would turn the enum's
+ * `__NR_read = 0` into `0 = 0`.
+ */
+enum {
+#define __SYSCALL(nr, name, entry, fuzz) __NR_##name = nr,
+#include "kernel/uapi/syscall_64.h"
+#undef __SYSCALL
+};
+/* One past the highest number of the table: each member is as long as its number + 1. */
+union __syscall_nr_sizes {
+#define __SYSCALL(nr, name, entry, fuzz) char name[nr + 1];
+#include "kernel/uapi/syscall_64.h"
+#undef __SYSCALL
+};
+#define NR_syscalls sizeof(union __syscall_nr_sizes)
 
 /* __NR_aslrbench_test(op, arg): mode=test only (kernel/init/jobs.c). */
 enum aslrbench_test_op {

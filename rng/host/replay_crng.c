@@ -14,22 +14,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/hex.h"
 #include "rng/chacha20_batched.h"
 #include "rng/host/replay_crng.h"
 #include "rng/rng.h"
 
 #define REPLAY_MAX_COUNT 100000000ull
-
-static int hexnib(int c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
-}
 
 /* 64 hex digits, byte k = digits 2k, 2k+1 (the key bytes in memory order) */
 static const char *parse_key(const char *s, uint8_t key[CHACHA_KEY_SIZE])
@@ -39,7 +29,7 @@ static const char *parse_key(const char *s, uint8_t key[CHACHA_KEY_SIZE])
 	if (strlen(s) != 2 * CHACHA_KEY_SIZE)
 		return "--base-key needs exactly 64 hex digits";
 	for (i = 0; i < CHACHA_KEY_SIZE; i++) {
-		int hi = hexnib(s[2 * i]), lo = hexnib(s[2 * i + 1]);
+		int hi = hex_to_bin(s[2 * i]), lo = hex_to_bin(s[2 * i + 1]);
 
 		if (hi < 0 || lo < 0)
 			return "--base-key is not hex";

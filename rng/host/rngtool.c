@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/hex.h"
 #include "rng/halfmd4.h"
 #include "rng/host/replay_crng.h"
 #include "rng/rng.h"
@@ -76,17 +77,6 @@ static void die_usage(const char *fmt, const char *arg)
 }
 
 /* ---- argument parsing -------------------------------------------------- */
-static int hexval(int c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
-}
-
 static uint32_t parse_hex32(const char *s)
 {
 	uint32_t v = 0;
@@ -96,9 +86,9 @@ static uint32_t parse_hex32(const char *s)
 	if (p[0] == '0' && (p[1] == 'x' || p[1] == 'X'))
 		p += 2;
 	for (; *p; p++, n++) {
-		if (hexval(*p) < 0 || n >= 8)
+		if (hex_to_bin(*p) < 0 || n >= 8)
 			die_usage("not a 32-bit hex word: '%s'", s);
-		v = v << 4 | (uint32_t)hexval(*p);
+		v = v << 4 | (uint32_t)hex_to_bin(*p);
 	}
 	if (!n)
 		die_usage("not a 32-bit hex word: '%s'", s);
@@ -118,7 +108,7 @@ static uint64_t parse_u64(const char *s)
 	if (!*p)
 		die_usage("not a number: '%s'", s);
 	for (; *p; p++) {
-		d = hexval(*p);
+		d = hex_to_bin(*p);
 		if (d < 0 || d >= base || v > (UINT64_MAX - (uint64_t)d) / (uint64_t)base)
 			die_usage("not a number: '%s'", s);
 		v = v * (uint64_t)base + (uint64_t)d;
@@ -158,15 +148,15 @@ static size_t parse_hexbytes(const char *s, uint8_t *out, size_t max)
 	if (!len || (len + 1) / 2 > max)
 		die_usage("bad --seed: '%s'", s);
 	for (i = 0; i < len; i++)
-		if (hexval(p[i]) < 0)
+		if (hex_to_bin(p[i]) < 0)
 			die_usage("bad --seed: '%s'", s);
 	/* an odd number of digits is read as if it had a leading 0 */
 	if (len & 1) {
-		out[n++] = (uint8_t)hexval(*p++);
+		out[n++] = (uint8_t)hex_to_bin(*p++);
 		len--;
 	}
 	for (i = 0; i < len; i += 2)
-		out[n++] = (uint8_t)(hexval(p[i]) << 4 | hexval(p[i + 1]));
+		out[n++] = (uint8_t)(hex_to_bin(p[i]) << 4 | hex_to_bin(p[i + 1]));
 	return n;
 }
 

@@ -23,97 +23,16 @@ static uint64_t seed0;
 static int listing;
 static char skips[128];
 
+/* The table's name of a call, 0 for a number it does not hold. */
 static const char *name_of(long nr)
 {
-	static const struct {
-		int nr;
-		const char *name;
-	} n[] = {{0, "read"},
-		 {1, "write"},
-		 {2, "open"},
-		 {3, "close"},
-		 {8, "lseek"},
-		 {9, "mmap"},
-		 {11, "munmap"},
-		 {12, "brk"},
-		 {24, "sched_yield"},
-		 {25, "mremap"},
-		 {35, "nanosleep"},
-		 {39, "getpid"},
-		 {57, "fork"},
-		 {59, "execve"},
-		 {60, "exit"},
-		 {61, "wait4"},
-		 {102, "getuid"},
-		 {104, "getgid"},
-		 {105, "setuid"},
-		 {107, "geteuid"},
-		 {108, "getegid"},
-		 {110, "getppid"},
-		 {117, "setresuid"},
-		 {118, "getresuid"},
-		 {119, "setresgid"},
-		 {120, "getresgid"},
-		 {157, "prctl"},
-		 {169, "reboot"},
-		 {228, "clock_gettime"},
-		 {231, "exit_group"},
-		 {318, "getrandom"},
-		 {500, "spawn"},
-		 {501, "aslrbench_job"},
-		 {502, "aslrbench_test"},
-		 {503, "getdents_pids"},
-		 {504, "bench_submit"},
-		 {505, "aslrbench_lab"},
-		 {506, "fuzz_note"},
-		 {10, "mprotect"},
-		 {13, "rt_sigaction"},
-		 {14, "rt_sigprocmask"},
-		 {15, "rt_sigreturn"},
-		 {131, "sigaltstack"},
-		 {62, "kill"},
-		 {200, "tkill"},
-		 {234, "tgkill"},
-		 {127, "rt_sigpending"},
-		 {128, "rt_sigtimedwait"},
-		 {20, "writev"},
-		 {56, "clone"},
-		 {58, "vfork"},
-		 {63, "uname"},
-		 {97, "getrlimit"},
-		 {99, "sysinfo"},
-		 {106, "setgid"},
-		 {109, "setpgid"},
-		 {111, "getpgrp"},
-		 {112, "setsid"},
-		 {115, "getgroups"},
-		 {121, "getpgid"},
-		 {124, "getsid"},
-		 {158, "arch_prctl"},
-		 {160, "setrlimit"},
-		 {186, "gettid"},
-		 {204, "sched_getaffinity"},
-		 {218, "set_tid_address"},
-		 {230, "clock_nanosleep"},
-		 {273, "set_robust_list"},
-		 {302, "prlimit64"},
-		 {309, "getcpu"},
-		 {83, "mkdir"},
-		 {84, "rmdir"},
-		 {80, "chdir"},
-		 {81, "fchdir"},
-		 {87, "unlink"},
-		 {77, "ftruncate"},
-		 {217, "getdents64"},
-		 {79, "getcwd"},
-		 {88, "symlink"},
-		 {82, "rename"},
-		 {257, "openat"}};
+	static const char *const n[NR_syscalls] = {
+#define __SYSCALL(nr, name, entry, fuzz) [nr] = #name,
+#include "kernel/uapi/syscall_64.h"
+#undef __SYSCALL
+	};
 
-	for (unsigned i = 0; i < sizeof(n) / sizeof(n[0]); i++)
-		if (n[i].nr == nr)
-			return n[i].name;
-	return 0;
+	return nr >= 0 && (unsigned long)nr < NR_syscalls ? n[nr] : 0;
 }
 
 /* One line per call, written at once (a forked child's lines interleave whole). */

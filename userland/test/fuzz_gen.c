@@ -368,31 +368,15 @@ static uint64_t gen_clone_flags(void)
 /* Draws one call; every filter here keeps the run going (see the README). */
 void gen_call(struct call *c, uint64_t idx)
 {
+	/* The table's calls, each as many times as its fuzz column says. */
 	static const int nrs[] = {
-		__NR_read, __NR_write, __NR_open, __NR_close, __NR_lseek, __NR_mmap, __NR_munmap,
-		__NR_brk, __NR_sched_yield, __NR_nanosleep, __NR_getpid, __NR_fork, __NR_execve,
-		__NR_exit, __NR_wait4, __NR_getuid, __NR_getgid, __NR_setuid, __NR_geteuid,
-		__NR_getegid, __NR_getppid, __NR_setresuid, __NR_getresuid, __NR_setresgid,
-		__NR_getresgid, __NR_prctl, __NR_reboot, __NR_clock_gettime, __NR_exit_group,
-		__NR_getrandom, __NR_spawn, __NR_aslrbench_job, __NR_aslrbench_test,
-		__NR_getdents_pids, __NR_bench_submit, __NR_aslrbench_lab, __NR_open, __NR_read,
-		__NR_write, __NR_mmap, __NR_fuzz_note,
-		/* The Linux process ABI. */
-		__NR_mprotect, __NR_rt_sigaction, __NR_rt_sigprocmask, __NR_writev, __NR_clone,
-		__NR_vfork, __NR_uname, __NR_getrlimit, __NR_sysinfo, __NR_setgid, __NR_setpgid,
-		__NR_getpgrp, __NR_setsid, __NR_getgroups, __NR_getpgid, __NR_getsid,
-		__NR_arch_prctl, __NR_setrlimit, __NR_gettid, __NR_sched_getaffinity,
-		__NR_set_tid_address, __NR_clock_nanosleep, __NR_set_robust_list, __NR_prlimit64,
-		__NR_getcpu, __NR_clone, __NR_mprotect,
-		/* filemap */
-		__NR_mremap,
-		/* Signals: pause and rt_sigsuspend would sleep for good, so are left out. */
-		__NR_rt_sigreturn, __NR_rt_sigreturn, __NR_sigaltstack, __NR_kill, __NR_tkill,
-		__NR_tgkill, __NR_rt_sigpending, __NR_rt_sigtimedwait,
-		/* The namespace: the shared tree, removed working directories, big files. */
-		__NR_mkdir, __NR_rmdir, __NR_chdir, __NR_fchdir, __NR_unlink, __NR_ftruncate,
-		__NR_getdents64, __NR_getcwd, __NR_symlink, __NR_rename, __NR_openat, __NR_mkdir,
-		__NR_chdir, __NR_ftruncate, __NR_write};
+#define __FUZZ_0(nr)
+#define __FUZZ_1(nr)			 nr,
+#define __FUZZ_2(nr)			 nr, nr,
+#define __SYSCALL(nr, name, entry, fuzz) __FUZZ_##fuzz(nr)
+#include "kernel/uapi/syscall_64.h"
+#undef __SYSCALL
+	};
 	int sysctl = 0;
 	uint64_t hi = 0, hi2;
 
@@ -404,7 +388,7 @@ void gen_call(struct call *c, uint64_t idx)
 	if (below(12) == 0) { /* beyond the table, or a known number with the upper half set */
 		switch (below(3)) {
 		case 0:
-			c->nr = (long)(507 + below(100000));
+			c->nr = (long)(NR_syscalls + below(100000));
 			return;
 		case 1:
 			c->nr = (long)rnd();

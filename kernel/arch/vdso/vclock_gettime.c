@@ -15,20 +15,14 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "kernel/uapi/aslrbench.h" /* the fallbacks' numbers */
+#include "kernel/uapi/time_types.h"
 #include "kernel/uapi/vvar.h"
 
-#define CLOCK_REALTIME	      0
-#define CLOCK_MONOTONIC	      1
-#define NSEC_PER_SEC	      1000000000ULL
-#define __NR_gettimeofday_fb  96
-#define __NR_clock_gettime_fb 228
+#define CLOCK_REALTIME	0
+#define CLOCK_MONOTONIC 1
+#define NSEC_PER_SEC	1000000000ULL
 
-struct timespec_v {
-	int64_t tv_sec, tv_nsec;
-};
-struct timeval_v {
-	int64_t tv_sec, tv_usec;
-};
 struct timezone_v {
 	int tz_minuteswest, tz_dsttime;
 };
@@ -63,26 +57,26 @@ static long vdso_syscall2(long nr, long a0, long a1)
 	return ret;
 }
 
-int __vdso_clock_gettime(int clock, struct timespec_v *ts)
+int __vdso_clock_gettime(int clock, struct __kernel_timespec *ts)
 {
 	uint64_t ns;
 
 	if (clock != CLOCK_REALTIME && clock != CLOCK_MONOTONIC)
-		return (int)vdso_syscall2(__NR_clock_gettime_fb, clock, (long)ts);
+		return (int)vdso_syscall2(__NR_clock_gettime, clock, (long)ts);
 	ns = vread_ns();
 	ts->tv_sec = (int64_t)(ns / NSEC_PER_SEC);
 	ts->tv_nsec = (int64_t)(ns % NSEC_PER_SEC);
 	return 0;
 }
-int clock_gettime(int clock, struct timespec_v *ts)
+int clock_gettime(int clock, struct __kernel_timespec *ts)
 	__attribute__((weak, alias("__vdso_clock_gettime")));
 
-int __vdso_gettimeofday(struct timeval_v *tv, struct timezone_v *tz)
+int __vdso_gettimeofday(struct __kernel_old_timeval *tv, struct timezone_v *tz)
 {
 	uint64_t ns;
 
 	if (!tv) /* only the zone asked, or nothing: the system call answers */
-		return (int)vdso_syscall2(__NR_gettimeofday_fb, (long)tv, (long)tz);
+		return (int)vdso_syscall2(__NR_gettimeofday, (long)tv, (long)tz);
 	ns = vread_ns();
 	tv->tv_sec = (int64_t)(ns / NSEC_PER_SEC);
 	tv->tv_usec = (int64_t)(ns % NSEC_PER_SEC / 1000);
@@ -92,7 +86,7 @@ int __vdso_gettimeofday(struct timeval_v *tv, struct timezone_v *tz)
 	}
 	return 0;
 }
-int gettimeofday(struct timeval_v *tv, struct timezone_v *tz)
+int gettimeofday(struct __kernel_old_timeval *tv, struct timezone_v *tz)
 	__attribute__((weak, alias("__vdso_gettimeofday")));
 
 int64_t __vdso_time(int64_t *t)
