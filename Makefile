@@ -36,7 +36,7 @@ help:
 	@echo '  host-all           only the host tools and host tests (build/host/)'
 	@echo '  iso                build/aslrbench.iso, the hybrid ISO (CD or USB stick)'
 	@echo '  img                build/aslrbench.img, the raw GPT disk image'
-	@echo '  run                boot the ISO in QEMU with its default command line (make iso first)'
+	@echo '  run                build the ISO and boot it in QEMU with its default command line; the log in build/run-DATE.log'
 	@echo '  test               every test: host suites and QEMU boots; TAP on stdout and in build/test.tap, JUnit in build/test-results.xml'
 	@echo '  test-host          only the host suites (no QEMU boot of the test table)'
 	@echo '  test-qemu          only the QEMU boots; T=NAME one boot, G=GROUP a group (scripts/test.sh --list)'
@@ -51,7 +51,7 @@ help:
 	@echo '  fuzz-kernel        the in-kernel syscall fuzzer for SECONDS (default 300); SEED=16 hex digits replays'
 	@echo '  usb                write the ISO to a USB stick: make usb DEV=/dev/sdX (asks first)'
 	@echo '  sign               the ISO and image with the loader signed (SIGN_KEY/SIGN_CERT, scripts/keys.sh; SB=shim: docs/secure-boot.md)'
-	@echo '  deps               install the Debian packages the project needs (scripts/deps.sh)'
+	@echo '  deps               install the Debian packages the project needs (scripts/deps.sh; make run: only --run)'
 	@echo '  format             clang-format every C source and header'
 	@echo '  clean              remove build/'
 	@echo '  report             the results store as one HTML comparison (build/report/compare.html)'
@@ -76,9 +76,16 @@ host-all: $(HOST_TOOLS) $(HOST_TESTS)
 deps:
 	$(Q)scripts/deps.sh
 
-run: deps
+# Only what building and booting need; the serial log, every @@ record in
+# it, is kept in a file named at the end (on a terminal the console shows
+# the human view without the records).
+run:
+	$(Q)scripts/deps.sh --run
 	$(Q)$(MAKE) --no-print-directory iso
-	$(Q)scripts/run-qemu.sh --iso $(BUILD)/aslrbench.iso --timeout 120
+	$(Q)log=$(BUILD)/run-$$(date +%Y%m%d-%H%M%S).log; st=0; \
+	scripts/run-qemu.sh --iso $(BUILD)/aslrbench.iso --timeout 120 --log $$log || st=$$?; \
+	echo "make run: the serial log, every record: $$log (scripts/report.py $$log)" >&2; \
+	exit $$st
 
 # deps first, then a fresh make: fragments query pkg-config at parse time.
 # The build's lines go to stderr: stdout is TAP (and the summary line) only.

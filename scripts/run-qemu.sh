@@ -18,8 +18,10 @@
 #                      counts guest instructions, identical on every run
 #                      (serial output goes through a file, not a FIFO, so a
 #                      slow reader cannot stall the guest's UART writes)
-#   --timeout SEC      stop the guest after SEC seconds (default 300; exit 124)
-#   --log FILE         also write the serial output to FILE, byte for byte
+#   --timeout SEC      stop the guest after SEC seconds (exit 124); default 300,
+#                      none on a terminal (stdin a tty) unless given
+#   --log FILE         also write the serial output to FILE, byte for byte,
+#                      records included
 #   --accel auto|kvm|tcg  auto (default): KVM when it really boots OVMF here
 #                      (probed once, cached in build/.kvm-probe), else TCG
 #   --memory MB        guest memory (default 512)
@@ -48,13 +50,19 @@
 #                      signing (tests: the loader must refuse it)
 #   -h, --help         this text, on stdout; exit 0
 #
-# Input: a terminal on stdin is the serial console; a pipe is fed to the
-# serial port once the kernel says it reads it (the firmware would drop it).
-# Output: the serial stream on stdout, except the firmware's screen-clearing
-# and cursor-homing escape sequences (ESC[2J and other ESC[...J, ESC[row;colH,
-# ESC[=Nh, ESC c, ESC[?1049h/l), dropped until the loader's first line so
-# that they do not wipe the terminal; --log FILE keeps them.  Messages of
-# run-qemu.sh itself go to stderr.
+# Input: a terminal on stdin is the serial console, in raw mode for the
+# whole session (QEMU in the foreground, every byte to the guest: Ctrl-C is
+# the guest's, whose tty sends SIGINT to its foreground process group;
+# Ctrl-A x quits, Ctrl-A h lists QEMU's other keys); the terminal's settings
+# are restored on every exit.  A pipe is fed to the serial port once the
+# kernel says it reads it (the firmware would drop it).
+# Output: the serial stream on stdout as it comes, byte by byte, except the
+# firmware's screen-clearing and cursor-homing escape sequences (ESC[2J and
+# other ESC[...J, ESC[row;colH, ESC[=Nh, ESC c, ESC[?1049h/l), dropped until
+# the loader's first line so that they do not wipe the terminal.  When
+# stdout is a terminal it is the human view: the `@@ {json}` record lines
+# are left out too (scripts/serial-view.py).  --log FILE keeps everything.
+# Messages of run-qemu.sh itself go to stderr.
 #
 # Exit status (0-3 are the kernel's own, through isa-debug-exit; 4 is the
 # loader's refusal, seen in the serial log):
@@ -75,7 +83,7 @@ set -euo pipefail
 
 here=$(cd "$(dirname "$0")/.." && pwd)
 iso="$here/build/aslrbench.iso"
-usb=0 cmdline="" have_cmdline=0 adds=() deterministic=0 timeout=300 log="" accel=auto mem=512 smp=1 keys=""
+usb=0 cmdline="" have_cmdline=0 adds=() deterministic=0 timeout=300 timeout_given=0 log="" accel=auto mem=512 smp=1 keys=""
 screenshot="" no_serial=0 resolution="" secure_boot=off vars="" no_sign=0 tamper=""
 QEMU=${QEMU:-qemu-system-x86_64}
 OVMF_CODE=${OVMF_CODE:-/usr/share/OVMF/OVMF_CODE_4M.fd}
@@ -102,7 +110,7 @@ while [ $# -gt 0 ]; do
 		shift 2
 		;;
 	--deterministic) deterministic=1; shift ;;
-	--timeout) [ $# -ge 2 ] || usage_error "$1 needs a value"; timeout=$2; shift 2 ;;
+	--timeout) [ $# -ge 2 ] || usage_error "$1 needs a value"; timeout=$2; timeout_given=1; shift 2 ;;
 	--log) [ $# -ge 2 ] || usage_error "$1 needs a value"; log=$2; shift 2 ;;
 	--accel) [ $# -ge 2 ] || usage_error "$1 needs a value"; accel=$2; shift 2 ;;
 	--memory) [ $# -ge 2 ] || usage_error "$1 needs a value"; mem=$2; shift 2 ;;
@@ -158,10 +166,33 @@ for f in "$OVMF_CODE" "$OVMF_VARS"; do
 done
 command -v "$QEMU" >/dev/null || { note "missing $QEMU (run scripts/deps.sh)"; exit 66; }
 
+# A terminal on stdin is the serial console (see the header): its settings
+# now, restored by cleanup whatever way the run ends (QEMU restores them
+# itself, but not when it is killed).
+interactive=0 saved_tty=""
+if [ "$no_serial" = 0 ] && [ -t 0 ]; then
+	interactive=1
+	saved_tty=$(stty -g 2>/dev/null) || saved_tty=""
+	[ "$timeout_given" = 1 ] || timeout=0
+fi
+restore_tty() {
+	[ -n "$saved_tty" ] || return 0
+	stty "$saved_tty" 2>/dev/null || true
+	# QEMU sets O_NONBLOCK on its stdin, the terminal's shared file
+	# description; a killed QEMU leaves it set for the user's shell.
+	python3 -c 'import os; os.set_blocking(0, True)' 2>/dev/null || true
+}
+
 tmp=$(mktemp -d)
 qpid="" watcher="" feeder="" keyer=""
 cleanup() {
-	[ -z "$qpid" ] || kill "$qpid" 2>/dev/null || true
+	if [ -n "$qpid" ]; then
+		kill "$qpid" 2>/dev/null || true
+		# QEMU ends on SIGTERM (and restores the terminal); then ours.
+		for _ in 1 2 3 4 5 6 7 8 9 10; do kill -0 "$qpid" 2>/dev/null || break; sleep 0.2; done
+		kill -KILL "$qpid" 2>/dev/null || true
+	fi
+	restore_tty
 	[ -z "$watcher" ] || kill "$watcher" 2>/dev/null || true
 	[ -z "$feeder" ] || kill "$feeder" 2>/dev/null || true
 	[ -z "$keyer" ] || kill "$keyer" 2>/dev/null || true
@@ -319,8 +350,10 @@ fi
 piped=0
 if [ "$no_serial" = 1 ]; then
 	args+=(-serial none)
-elif [ -t 0 ]; then
-	args+=(-chardev stdio,id=ser0,signal=off -serial chardev:ser0)
+elif [ "$interactive" = 1 ]; then
+	# mux=on: QEMU's Ctrl-A keys (Ctrl-A x quits); signal=off: Ctrl-C is
+	# a byte for the guest, not SIGINT for QEMU.
+	args+=(-chardev stdio,id=ser0,mux=on,signal=off -serial chardev:ser0)
 else
 	mkfifo "$tmp/ser.in"
 	# --deterministic: the output side is a regular file, not a FIFO.  A
@@ -382,8 +415,17 @@ mkfifo "$tmp/serial"
 # (In braces: a bare "exec 3<&0 2>/dev/null" would silence this script's
 # stderr for good.)
 { exec 3<&0; } 2>/dev/null || exec 3</dev/null
+# On a terminal QEMU must stay in the foreground process group: plain
+# `timeout` moves it to a group of its own, where touching the terminal
+# stops it (SIGTTOU).  Without a timeout, QEMU itself.
+run_qemu=(timeout -k 5 "$timeout" "$QEMU")
+if [ "$interactive" = 1 ]; then
+	run_qemu=(timeout --foreground -k 5 "$timeout" "$QEMU")
+	[ "$timeout" != 0 ] || run_qemu=("$QEMU")
+	note "the terminal is the serial console: Ctrl-A x quits, Ctrl-A h lists QEMU's keys"
+fi
 if [ "$piped" = 1 ]; then
-	timeout -k 5 "$timeout" "$QEMU" "${args[@]}" </dev/null >"$tmp/qemu.out" 2>"$tmp/qemu.err" &
+	"${run_qemu[@]}" "${args[@]}" </dev/null >"$tmp/qemu.out" 2>"$tmp/qemu.err" &
 	qpid=$!
 	# The feeder waits for the kernel's "console ready" line (seen below).
 	(
@@ -393,7 +435,7 @@ if [ "$piped" = 1 ]; then
 	feeder=$!
 	serial_src="$tmp/ser.out"
 else
-	timeout -k 5 "$timeout" "$QEMU" "${args[@]}" <&3 >"$tmp/serial" 2>"$tmp/qemu.err" &
+	"${run_qemu[@]}" "${args[@]}" <&3 >"$tmp/serial" 2>"$tmp/qemu.err" &
 	qpid=$!
 	serial_src="$tmp/serial"
 fi
@@ -402,24 +444,16 @@ if [ -n "$screenshot" ]; then
 	watcher=$!
 fi
 loader_failed=0
-[ -z "$log" ] || : >"$log"
-# Until the loader's first line, the firmware's screen clears and cursor
-# homes are dropped from stdout (see the header); the log keeps them.
-shopt -s extglob
-esc=$'\e' firmware=1
+# The user's view (stdout, fd 4 below) and the log come from serial-view.py,
+# byte by byte; the loop reads its full copy line by line for the events.
+view_args=(--out-fd 4)
+[ ! -t 1 ] || view_args+=(--human)
+if [ -n "$log" ]; then
+	: >"$log"
+	view_args+=(--log "$log")
+fi
+exec 4>&1
 while IFS= read -r line || [ -n "$line" ]; do
-	if [ "$firmware" = 1 ]; then
-		case $line in *"aslrbench loader:"* | *"aslrbench kernel:"*) firmware=0 ;; esac
-	fi
-	if [ "$firmware" = 1 ] && [[ $line == *"$esc"* ]]; then
-		out=${line//"${esc}["*([0-9;])[HJf]/}
-		out=${out//"${esc}[="*([0-9;])h/}
-		out=${out//"${esc}[?"@(47|1047|1049)[hl]/}
-		printf '%s\n' "${out//"${esc}c"/}"
-	else
-		printf '%s\n' "$line"
-	fi
-	[ -z "$log" ] || printf '%s\n' "$line" >>"$log"
 	case $line in
 	*"aslrbench loader: error:"*) loader_failed=1 ;;
 	*"aslrbench: console ready"*)
@@ -435,12 +469,13 @@ done < <(if [ "$piped" = 1 ] && [ "$deterministic" = 1 ]; then
 	tail -c +1 -s 0.2 -f --pid="$qpid" "$serial_src"
 else
 	cat "$serial_src"
-fi)
+fi | "$here/scripts/serial-view.py" "${view_args[@]}")
 set +e
 wait "$qpid"
 st=$?
 set -e
 qpid=""
+restore_tty
 if [ -n "$feeder" ]; then
 	kill "$feeder" 2>/dev/null || true
 	feeder=""
@@ -459,6 +494,11 @@ fi
 if [ "$loader_failed" = 1 ]; then
 	note "the loader refused to boot the image (see the message above)"
 	exit 4
+fi
+# QEMU's own clean exit on a console: Ctrl-A x.
+if [ "$st" = 0 ] && [ "$interactive" = 1 ]; then
+	note "QEMU quit (Ctrl-A x) before the kernel's status"
+	exit 130
 fi
 case $st in
 33) exit 0 ;;

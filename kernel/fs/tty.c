@@ -1,9 +1,14 @@
 /*
  * Console input.  The UART and the PS/2 keyboard are polled from the timer
- * tick into one ring buffer, and readers sleep until a byte arrives.  Raw bytes, no echo:
- * the shell does its own line editing.  QEMU holds back piped input while
- * the guest's FIFO is full, so a script piped into the serial port loses
- * nothing; the 4 KiB ring absorbs bursts between ticks.
+ * tick into one ring buffer, and readers sleep until a byte arrives.  Raw
+ * bytes, no echo: the shell does its own line editing.  Of Linux's n_tty
+ * only ISIG is kept: with ISIG set in the termios, the VINTR, VQUIT and
+ * VSUSP characters are not queued but signal the foreground process group
+ * (SIGINT, SIGQUIT, SIGTSTP) and flush the unread input unless NOFLSH.
+ * Stopping is not implemented (signal_deliver.c), so Ctrl-Z's SIGTSTP does
+ * nothing to a task that does not catch it.  QEMU holds back piped input
+ * while the guest's FIFO is full, so a script piped into the serial port
+ * loses nothing; the 4 KiB ring absorbs bursts between ticks.
  */
 #include "kernel/arch/cpu.h"
 #include "kernel/console/keyboard.h"
@@ -11,6 +16,8 @@
 #include "kernel/fs/poll.h"
 #include "kernel/fs/tty.h"
 #include "kernel/char/random.h"
+#include "kernel/lib/errno.h"
+#include "kernel/mm/uaccess.h"
 #include "kernel/task/sched.h"
 #include "kernel/task/signal.h"
 
@@ -18,6 +25,54 @@
 
 static char ring[RING];
 static unsigned head, tail; /* head: next write; tail: next read */
+
+/* c_lflag bits and c_cc indices (include/uapi/asm-generic/termbits.h). */
+#define ISIG   0x0001
+#define NOFLSH 0x0080
+#define VINTR  0
+#define VQUIT  1
+#define VSUSP  10
+
+/*
+ * The console's termios and foreground process group, stored and returned
+ * as Linux does; only ISIG and its characters act on the input.
+ */
+struct ktermios {
+	uint32_t c_iflag, c_oflag, c_cflag, c_lflag;
+	uint8_t c_line, c_cc[19];
+};
+static struct ktermios tty_termios = {
+	/* tty_std_termios (Linux's drivers/tty/tty_io.c): ICRNL|IXON, OPOST|ONLCR,
+	   B38400|CS8|CREAD|HUPCL */
+	0x500,	0x5, 0xbf,
+	0x8a3b, 0,   {3, 28, 127, 21, 4, 0, 1, 0, 17, 19, 26, 0, 18, 15, 23, 22, 0, 0, 0},
+};
+static int tty_pgrp = 1;
+
+/*
+ * n_tty's signal characters: the signal to send for c, or 0 to queue it.
+ * A c_cc entry of 0 is _POSIX_VDISABLE (Linux's __DISABLED_CHAR).
+ */
+static int isig_signal(unsigned char c)
+{
+	if (!(tty_termios.c_lflag & ISIG) || c == 0)
+		return 0;
+	if (c == tty_termios.c_cc[VINTR])
+		return SIGINT;
+	if (c == tty_termios.c_cc[VQUIT])
+		return SIGQUIT;
+	if (c == tty_termios.c_cc[VSUSP])
+		return SIGTSTP;
+	return 0;
+}
+
+/* n_tty's isig: the unread input goes unless NOFLSH, then the group's signal. */
+static void isig(int sig)
+{
+	if (!(tty_termios.c_lflag & NOFLSH))
+		tail = head;
+	kill_pgrp(tty_pgrp, sig);
+}
 
 /*
  * Drains the UART only while the ring has room: a full ring leaves bytes in
@@ -42,6 +97,12 @@ void tty_poll(void)
 		 */
 		add_input_randomness(EV_KEY, (unsigned int)c, 1);
 		add_input_randomness(EV_KEY, (unsigned int)c, 0);
+		int sig = isig_signal((unsigned char)c);
+
+		if (sig) {
+			isig(sig);
+			continue;
+		}
 		ring[head % RING] = (char)c;
 		head++;
 		got = true;
@@ -79,4 +140,60 @@ long n_tty_read(char *kbuf, size_t n)
 	}
 	irq_restore(flags);
 	return (long)got;
+}
+
+/*
+ * Linux 6.6's tiocspgrp: ESRCH unless some task still holds the number
+ * (find_vpid: as a pid, a process group or a session id, zombies
+ * included), EPERM unless that group is in the caller's session
+ * (session_of_pgrp).  A pipeline's shell sets the first process's group as
+ * the foreground one after that process may have exited, as a zombie.
+ */
+static long tiocspgrp(int pgrp)
+{
+	const struct task_struct *holder = 0, *member = 0;
+
+	for (int i = 0; i < NR_TASKS; i++) {
+		const struct task_struct *t = &tasks[i];
+
+		if (t->state == TASK_UNUSED)
+			continue;
+		if (t->pgid == pgrp && !member)
+			member = t;
+		if (t->pid == pgrp || t->pgid == pgrp || t->sid == pgrp)
+			holder = t;
+	}
+	if (!holder)
+		return -ESRCH;
+	if ((member ? member : holder)->sid != current->sid)
+		return -EPERM;
+	tty_pgrp = pgrp;
+	return 0;
+}
+
+long tty_ioctl(unsigned int cmd, uint64_t arg)
+{
+	uint16_t ws[4] = {25, 80, 0, 0};
+	int pgrp;
+
+	switch (cmd) {
+	case TCGETS:
+		return copy_to_user(arg, &tty_termios, sizeof(tty_termios));
+	case TCSETS:
+	case TCSETSW:
+	case TCSETSF:
+		return copy_from_user(&tty_termios, arg, sizeof(tty_termios));
+	case TIOCGWINSZ:
+		return copy_to_user(arg, ws, sizeof(ws));
+	case TIOCGPGRP:
+		return copy_to_user(arg, &tty_pgrp, sizeof(tty_pgrp));
+	case TIOCSPGRP:
+		if (copy_from_user(&pgrp, arg, sizeof(pgrp)))
+			return -EFAULT;
+		if (pgrp < 0)
+			return -EINVAL;
+		return tiocspgrp(pgrp);
+	default:
+		return -ENOTTY;
+	}
 }

@@ -4,6 +4,7 @@
  * in kernel/uapi/stat.h), and the shared helpers of
  * fs_common.h.
  */
+#include "kernel/fs/tty.h"
 #include "kernel/fs/vfs.h"
 #include "kernel/lib/errno.h"
 #include "kernel/lib/string.h"
@@ -274,80 +275,14 @@ long sys_faccessat2(const struct syscall_args *a)
 	return do_faccessat((int)a->a0, a->a1, (int)a->a2, (int)a->a3);
 }
 
-/*
- * The console's termios and foreground process group: stored and returned
- * as Linux does, but the line discipline stays raw (no echo, no signals).
- */
-struct ktermios {
-	uint32_t c_iflag, c_oflag, c_cflag, c_lflag;
-	uint8_t c_line, c_cc[19];
-};
-static struct ktermios tty_termios = {
-	/* tty_std_termios (Linux's drivers/tty/tty_io.c): ICRNL|IXON, OPOST|ONLCR,
-	   B38400|CS8|CREAD|HUPCL */
-	0x500,	0x5, 0xbf,
-	0x8a3b, 0,   {3, 28, 127, 21, 4, 0, 1, 0, 17, 19, 26, 0, 18, 15, 23, 22, 0, 0, 0},
-};
-static int tty_pgrp = 1;
-
-/*
- * Linux 6.6's tiocspgrp: ESRCH unless some task still holds the number
- * (find_vpid: as a pid, a process group or a session id, zombies
- * included), EPERM unless that group is in the caller's session
- * (session_of_pgrp).  A pipeline's shell sets the first process's group as
- * the foreground one after that process may have exited, as a zombie.
- */
-static long tiocspgrp(int pgrp)
-{
-	const struct task_struct *holder = 0, *member = 0;
-
-	for (int i = 0; i < NR_TASKS; i++) {
-		const struct task_struct *t = &tasks[i];
-
-		if (t->state == TASK_UNUSED)
-			continue;
-		if (t->pgid == pgrp && !member)
-			member = t;
-		if (t->pid == pgrp || t->pgid == pgrp || t->sid == pgrp)
-			holder = t;
-	}
-	if (!holder)
-		return -ESRCH;
-	if ((member ? member : holder)->sid != current->sid)
-		return -EPERM;
-	tty_pgrp = pgrp;
-	return 0;
-}
-
 long sys_ioctl(const struct syscall_args *a)
 {
 	struct file *f = fget(a->a0);
-	uint16_t ws[4] = {25, 80, 0, 0};
-	int pgrp;
 
 	if (!f)
 		return -EBADF;
 	if (!f->inode || !S_ISCHR(f->inode->mode) ||
 	    (f->inode->rdev != DEV_CONSOLE && f->inode->rdev != DEV_TTY))
 		return -ENOTTY;
-	switch (a->a1) {
-	case TCGETS:
-		return copy_to_user(a->a2, &tty_termios, sizeof(tty_termios));
-	case TCSETS:
-	case TCSETSW:
-	case TCSETSF:
-		return copy_from_user(&tty_termios, a->a2, sizeof(tty_termios));
-	case TIOCGWINSZ:
-		return copy_to_user(a->a2, ws, sizeof(ws));
-	case TIOCGPGRP:
-		return copy_to_user(a->a2, &tty_pgrp, sizeof(tty_pgrp));
-	case TIOCSPGRP:
-		if (copy_from_user(&pgrp, a->a2, sizeof(pgrp)))
-			return -EFAULT;
-		if (pgrp < 0)
-			return -EINVAL;
-		return tiocspgrp(pgrp);
-	default:
-		return -ENOTTY;
-	}
+	return tty_ioctl((unsigned int)a->a1, a->a2);
 }

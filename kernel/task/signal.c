@@ -173,6 +173,23 @@ static int kill_pgrp_info(int sig, const struct ksiginfo *info, int pgrp)
 	return success ? 0 : retval;
 }
 
+/*
+ * Linux's kill_pgrp(pid, sig, 1): a signal from the kernel itself (the
+ * tty's ISIG characters), SI_KERNEL and no permission check.
+ */
+int kill_pgrp(int pgrp, int sig)
+{
+	bool success = false;
+
+	for (int i = 0; i < NR_TASKS; i++) {
+		struct task_struct *p = &tasks[i];
+
+		if (is_process(p) && p->pgid == pgrp)
+			success |= send_sig_info(sig, 0, p) == 0;
+	}
+	return success ? 0 : -ESRCH;
+}
+
 /* Linux's kill_something_info (kernel/signal.c), the four pid cases of kill(2). */
 int kill_something_info(int sig, const struct ksiginfo *info, int pid)
 {

@@ -126,6 +126,9 @@ int check_kill_permission(int sig, const struct task_struct *t);
 /* kill(2)'s pid rules: > 0, 0 (own group), -1 (all permitted), < -1 (group). */
 int kill_something_info(int sig, const struct ksiginfo *info, int pid);
 
+/* From the kernel (SI_KERNEL, no permission check) to every process of a group. */
+int kill_pgrp(int pgrp, int sig);
+
 /* Exit: SIGCHLD to the parent; true when the child is to be reaped at once (SIG_IGN /
  * SA_NOCLDWAIT). */
 bool do_notify_parent(struct task_struct *t);

@@ -69,8 +69,9 @@ tap_check $? "missing QEMU: exit 66" "exit $rc" "$(cat "$tmp/err")"
 cat >"$tmp/qemu" <<'SH'
 #!/usr/bin/env bash
 [ "$1" != --version ] || { echo "QEMU emulator version 0.0-fake"; exit 0; }
-for a; do case $a in pipe,id=ser0,path=*) p=${a#*path=} ;; esac; done
-printf "$FAKE_SERIAL" >"$p.out"
+p=/dev/stdout # a terminal on stdin: -chardev stdio
+for a; do case $a in pipe,id=ser0,path=*) p=${a#*path=}.out ;; esac; done
+printf "$FAKE_SERIAL" >"$p"
 exit "$FAKE_EXIT"
 SH
 chmod +x "$tmp/qemu"
@@ -97,5 +98,24 @@ tap_check $? "... and nothing is filtered after the loader's first line" "$(od -
 printf '%b' "${fw}aslrbench loader: starting\r\n\033[2Jkernel's own clear\r\n" | tr -d '\n' >"$tmp/want"
 tr -d '\n' <"$tmp/log" | cmp -s - "$tmp/want"
 tap_check $? "--log keeps the stream byte for byte" "$(od -c "$tmp/log" | head -8)"
+
+# The records: all of them on a piped stdout and in the log; on a terminal
+# (script(1)'s pseudo-terminal) the human view leaves them out.
+recs='aslrbench kernel: entered\r\n@@ {"type":"boot"}\r\ntable row\r\n@@ {"type":"summary"}\r\n# '
+fake 33 "$recs"
+[[ $rc -eq 0 && $(grep -c '^@@ ' "$tmp/out") -eq 2 && $(grep -c '^@@ ' "$tmp/log") -eq 2 ]]
+tap_check $? "piped stdout and --log: every @@ record" "$(cat "$tmp/out")"
+if command -v script >/dev/null; then
+	FAKE_EXIT=33 FAKE_SERIAL=$recs QEMU=$tmp/qemu script -qec \
+		"$(printf '%q ' "$R" --iso "$R" --accel tcg --log "$tmp/log")" "$tmp/tty" </dev/null >/dev/null 2>&1
+	rc=$?
+	tr -d '\r' <"$tmp/tty" >"$tmp/tty.txt"
+	[[ $rc -eq 0 ]] && ! grep -q '@@' "$tmp/tty.txt" && grep -q '^table row$' "$tmp/tty.txt" &&
+		grep -q '^# ' "$tmp/tty.txt" && [[ $(grep -c '^@@ ' "$tmp/log") -eq 2 ]]
+	tap_check $? "a terminal: the human view without the records, the log with them" \
+		"exit $rc" "$(cat "$tmp/tty.txt")"
+else
+	tap_skip "a terminal: the human view without the records" "script(1) not installed"
+fi
 
 tap_done
