@@ -271,7 +271,7 @@ heartbeat_stop() {
 	[ -z "$hb_pid" ] || { kill "$hb_pid" 2>/dev/null; wait "$hb_pid" 2>/dev/null; }
 	hb_pid=""
 }
-trap 'heartbeat_stop; rm -f "$tap_part" "$durations_new"' EXIT
+trap 'heartbeat_stop; rm -f "$tap_part" "$durations_new" "${untracked_before:-}"' EXIT
 
 # ---- host suites ---------------------------------------------------------------
 host_suites=()
@@ -465,7 +465,7 @@ run_boot() {
 # Which untracked files the tree holds before any test runs: a test that
 # writes into the tree (rather than build/ or a temporary directory) leaves a
 # file this list lacks, which tests/sh/stray-files.sh reports at the end.
-untracked_before=$logs/untracked-before.txt
+untracked_before=$logs/untracked-before.$$.txt # per run: test-driver.sh runs test.sh inside test.sh
 tests/sh/stray-files.sh --snapshot "$untracked_before"
 
 emit "TAP version 13"

@@ -37,7 +37,10 @@ case ${1:-} in
 	fi
 	exit 0
 	;;
---since) [ $# -eq 2 ] || { echo "usage: $0 --since FILE" >&2; exit 2; } ;;
+--since)
+	[ $# -eq 2 ] || { echo "usage: $0 --since FILE" >&2; exit 2; }
+	case $2 in /*) snapshot=$2 ;; *) snapshot=$PWD/$2 ;; esac # the self-test below changes directory
+	;;
 "") ;;
 *) echo "usage: $0 --snapshot FILE | [--since FILE]" >&2; exit 2 ;;
 esac
@@ -68,10 +71,10 @@ tap_check $? "files written after the snapshot are reported, one a line" "report
 if [ "${1:-}" = --since ]; then
 	if ! git -C "$root" rev-parse --git-dir >/dev/null 2>&1; then
 		tap_skip "no test left a file in the tree" "not a git checkout"
-	elif [ ! -r "$2" ]; then
-		tap_fail "no test left a file in the tree" "cannot read the snapshot $2"
+	elif [ ! -r "$snapshot" ]; then
+		tap_fail "no test left a file in the tree" "cannot read the snapshot $snapshot"
 	else
-		out=$(new_since "$root" "$2")
+		out=$(new_since "$root" "$snapshot")
 		[ -z "$out" ]
 		tap_check $? "no test left a file in the tree (untracked, not ignored, new since the run began)" \
 			"left behind: ${out//$'\n'/$'\n'left behind: }"
