@@ -92,7 +92,7 @@ uint32_t bench_subtract(uint32_t *s, uint64_t n, uint32_t overhead);
 
 /*
  * Records: bench_record_begin writes type "bench" and every field
- * ../shared/DESIGN.md ("Contracts") promises
+ * docs/design.md ("Log records") promises
  * (suite, rng, metric, min, median, mean, p99, max, var, ensembles,
  * samples) plus unit, overhead, var_of_min, var_of_var, serialise, n,
  * irqs_off; the caller may add fields with jrec_*() and then calls

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * registry.c - the variant table in the order of ../shared/DESIGN.md ("RNG
+ * registry.c - the variant table in the order of docs/design.md ("RNG
  * variants"), lookup by contract name,
  * seeding and the interrupt entropy input.
  *

@@ -51,7 +51,7 @@ struct rng_variant {
 	void (*get_bytes)(void *buf, size_t len); /* bulk path, may be NULL */
 };
 
-/* NULL-terminated, in the order of ../shared/DESIGN.md's "RNG variants" table */
+/* NULL-terminated, in the order of docs/design.md's "RNG variants" table */
 extern const struct rng_variant *const rng_variants[];
 const struct rng_variant *rng_find(const char *name); /* NULL if unknown */
 /* feeds the 2.6.29 input pool, as add_interrupt_randomness() did for an

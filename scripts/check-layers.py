@@ -16,7 +16,7 @@ under kernel/: kernel/fs/proc counts as kernel/fs), and fails (exit 1) when
   - rng/, common/ or bench/ (freestanding, host-buildable) include the
     kernel, or common/ includes bench/.
 
-The layers are ../shared/DESIGN.md's, lowest first; the README's layout
+The layers are docs/design.md's ("Layers"), lowest first; its layout
 table says what each directory holds.  A lower layer that must call up
 does it through a hook it owns (a function pointer the upper layer sets),
 never by an include.

@@ -21,7 +21,7 @@ PROG = "report"
 BASELINE = "md4-2.6.30"          # the relative-cost reference variant
 MAX_WARNINGS = 50                # per log; the rest are only counted
 
-# Fields ../shared/DESIGN.md ("Contracts") promises per record type; a record lacking
+# Fields docs/design.md ("Log records") promises per record type; a record lacking
 # some is kept (and warned about), tables show "–" for the gaps.
 REQUIRED = {
     "boot": (),

@@ -15,7 +15,7 @@ import sys
 
 from report_logs import md_table
 
-# Fields ../shared/DESIGN.md promises for a paxtest record.
+# Fields docs/design.md ("Log records") promises for a paxtest record.
 FIELDS = ("test", "bits", "rng", "profile", "aslr_rules", "randomize_va_space")
 # paxtest pads a test's name to this many columns, then ": RESULT".
 NAME_COLS = 41

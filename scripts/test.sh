@@ -271,19 +271,23 @@ heartbeat_stop() {
 	[ -z "$hb_pid" ] || { kill "$hb_pid" 2>/dev/null; wait "$hb_pid" 2>/dev/null; }
 	hb_pid=""
 }
-trap 'heartbeat_stop; rm -f "$tap_part" "$durations_new"' EXIT
+trap 'heartbeat_stop; rm -f "$tap_part" "$durations_new" "${untracked_before:-}"' EXIT
 
 # ---- host suites ---------------------------------------------------------------
 host_suites=()
 if [ "$run_host" = 1 ]; then
 	for t in ${HOST_TESTS:-}; do host_suites+=("$t"); done
-	for t in tests/sh/*.sh; do [ ! -x "$t" ] || host_suites+=("$t"); done
+	for t in tests/sh/*.sh; do
+		# stray-files runs last, against the snapshot taken before the first suite
+		[ ! -x "$t" ] || [ "$t" = tests/sh/stray-files.sh ] || host_suites+=("$t")
+	done
 	for t in "${host_suites[@]}"; do
 		case $t in tests/sh/*) items+=("sh/$(basename "$t" .sh)") ;; *) items+=("host/$(basename "$t")") ;; esac
 	done
 	items+=(reproducible-images shellcheck)
 fi
 for i in "${selected[@]}"; do items+=("qemu/${b_name[i]}"); done
+[ "$run_host" = 0 ] || items+=(sh/stray-files)
 
 host_tests() {
 	local t name log st
@@ -458,9 +462,21 @@ run_boot() {
 	item_end
 }
 
+# Which untracked files the tree holds before any test runs: a test that
+# writes into the tree (rather than build/ or a temporary directory) leaves a
+# file this list lacks, which tests/sh/stray-files.sh reports at the end.
+untracked_before=$logs/untracked-before.$$.txt # per run: test-driver.sh runs test.sh inside test.sh
+tests/sh/stray-files.sh --snapshot "$untracked_before"
+
 emit "TAP version 13"
 [ "$run_host" = 0 ] || host_tests
 for i in "${selected[@]}"; do run_boot "$i"; done
+if [ "$run_host" = 1 ]; then
+	item_start sh/stray-files
+	tests/sh/stray-files.sh --since "$untracked_before" >"$logs/sh-stray-files.log" 2>&1 </dev/null
+	tap_suite stray-files "$logs/sh-stray-files.log" $?
+	item_end
+fi
 
 # The durations of a partial run refresh only the items it ran.
 touch "$logs/durations.tsv"

@@ -179,7 +179,7 @@ static int open_create(struct inode *start, const char *path, int flags, uint32_
 			iput(ino);
 			rc = (flags & O_NOFOLLOW) ? -ELOOP
 						  : path_lookup(dir, last, LOOKUP_FOLLOW, &ino);
-			/* A dangling link: Linux creates its target; here ENOENT (see README). */
+			/* A dangling link: Linux creates its target; here ENOENT. */
 		}
 		if (!rc)
 			*out = ino;

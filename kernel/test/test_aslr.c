@@ -391,8 +391,8 @@ static enum ktest_result aslr_ia32_bits(struct ktest_ctx *t)
 KTEST(aslr_ia32_bits);
 
 /*
- * ../shared/DESIGN.md's check ("ASLR"): 1000 spawns, >= 990 distinct mmap
- * bases on x86_64, <= 256 on ia32.
+ * 1000 spawns give >= 990 distinct mmap bases on x86_64 (28 bits of pages:
+ * a repeat is rare) and <= 256 on ia32 (8 bits: at most 256 exist).
  */
 static enum ktest_result aslr_distinct_1000(struct ktest_ctx *t)
 {

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # TAP: scripts/matrix.sh (grid, GNU parallel, progress, ingest) with a fake
 # run-qemu.sh that writes a log naming its command line (no QEMU needed; the
-# real 2x2 grid is in the README).
+# real 2x2 grid is in docs/usage.md).
 set -uo pipefail
 
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# TAP: the README's system-call tables say what the kernel really has.  Each
+# TAP: docs/linux-abi.md's system-call tables say what the kernel really has.  Each
 # row of the two tables (the file calls and the process ABI) whose state
 # cell starts with "implemented" must name calls the system-call table
 # (kernel/uapi/syscall_64.h) gives a handler, each row whose state is ENOSYS
@@ -16,7 +16,7 @@ top=$(cd "$(dirname "$0")/../.." && pwd)
 out=$(python3 - "$top" <<'PY'
 import re, sys
 top = sys.argv[1]
-readme = open(f"{top}/README.md").read()
+readme = open(f"{top}/docs/linux-abi.md").read()
 # The one hand-written list: __SYSCALL(nr, name, entry, fuzz), numbers ascending.
 rows_tbl = re.findall(r"^__SYSCALL\((\d+),\s*([a-z0-9_]+),\s*([a-z0-9_]+),",
                       open(f"{top}/kernel/uapi/syscall_64.h").read(), re.M)
@@ -46,21 +46,21 @@ for line in readme.splitlines():
     seen.update(names)
     for n in names:
         if (n in have) != want:
-            print(f"FAIL {n}: README says {'implemented' if want else 'ENOSYS'}, "
+            print(f"FAIL {n}: docs/linux-abi.md says {'implemented' if want else 'ENOSYS'}, "
                   f"the dispatch table {'has' if n in have else 'lacks'} it")
     nums = [int(x) for x in re.findall(r"\d+", cells[1])]
     if nums:
         known = [nr.get(n) for n in names]
         if nums != known:
-            print(f"FAIL {' '.join(names)}: README numbers {nums}, the ABI's {known}")
+            print(f"FAIL {' '.join(names)}: docs/linux-abi.md numbers {nums}, the ABI's {known}")
 for n in sorted(have - own - seen):
-    print(f"FAIL {n}: in the dispatch table, in no README row")
+    print(f"FAIL {n}: in the dispatch table, in no row of docs/linux-abi.md")
 print(f"ROWS {rows}")
 PY
 )
 rows=$(sed -n 's/^ROWS //p' <<<"$out")
 [ "${rows:-0}" -ge 30 ]
-tap_check $? "the README's syscall tables have rows with a state ($rows)" "$out"
+tap_check $? "docs/linux-abi.md's syscall tables have rows with a state ($rows)" "$out"
 ! grep -q '^FAIL' <<<"$out"
 tap_check $? "every row agrees with kernel/uapi/syscall_64.h; every call is in a row" \
 	"$(grep '^FAIL' <<<"$out")"

@@ -365,7 +365,7 @@ static uint64_t gen_clone_flags(void)
 	return below(4) ? f[below(sizeof(f) / 8)] : rnd();
 }
 
-/* Draws one call; every filter here keeps the run going (see the README). */
+/* Draws one call; every filter here keeps the run going (docs/reliability.md). */
 void gen_call(struct call *c, uint64_t idx)
 {
 	/* The table's calls, each as many times as its fuzz column says. */
