@@ -35,7 +35,7 @@ LAYERS = [
     ("proc", ["kernel/task", "kernel/security"]),
     ("fs", ["kernel/console", "kernel/fs"]),
     ("syscall", ["kernel/syscall"]),
-    ("jobs", ["kernel/init", "kernel/bench", "kernel/aslr", "kernel/attack", "kernel/test"]),
+    ("jobs", ["kernel/init", "kernel/measure", "kernel/attack", "kernel/test"]),
 ]
 
 # Code outside kernel/ that the kernel links: freestanding, never includes

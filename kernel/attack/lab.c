@@ -25,7 +25,7 @@
 #include "kernel/arch/timer.h"
 #include "kernel/arch/tsc.h"
 #include "kernel/attack/lab.h"
-#include "kernel/aslr/suite.h"
+#include "kernel/measure/aslr_suite.h"
 #include "kernel/boot/cmdline.h"
 #include "kernel/lib/printk.h"
 #include "kernel/lib/errno.h"

@@ -8,8 +8,8 @@
  */
 #include "kernel/arch/cpu.h"
 #include "kernel/arch/timer.h"
-#include "kernel/aslr/stats.h"
-#include "kernel/aslr/suite.h"
+#include "kernel/measure/aslr_stats.h"
+#include "kernel/measure/aslr_suite.h"
 #include "kernel/boot/cmdline.h"
 #include "kernel/lib/printk.h"
 #include "kernel/lib/string.h"

@@ -9,7 +9,7 @@
  *          not estimated from the rng suite.
  *   spawn  cycles per spawn+exit+wait of an empty program (ASLR draws five
  *          numbers from the variant per spawn).
- *   aslr   layout entropy per region per variant (kernel/aslr/suite.c).
+ *   aslr   layout entropy per region per variant (kernel/measure/aslr_suite.c).
  *
  * The user program hands its raw samples to the kernel (bench_submit), which
  * computes the statistics with the same code as every other suite.
@@ -21,8 +21,8 @@
 #include "bench/stats.h"
 #include "common/tsc.h"
 #include "bench/suites.h"
-#include "kernel/aslr/suite.h"
-#include "kernel/bench/job.h"
+#include "kernel/measure/aslr_suite.h"
+#include "kernel/measure/job.h"
 #include "kernel/boot/cmdline.h"
 #include "kernel/lib/printk.h"
 #include "kernel/lib/errno.h"

@@ -17,7 +17,7 @@
  *                  positions that ever differ from the first sample
  *   entropy_bits   plug-in Shannon estimate over the observed values,
  *                  -sum p log2 p with p = count / N, in fixed point (3
- *                  decimals, kernel/aslr/stats.c).  It can never exceed
+ *                  decimals, kernel/measure/aslr_stats.c).  It can never exceed
  *                  log2 N (9.966 for N = 1000): N samples cannot show more
  *                  than N values, so a 28-bit rule reads as ~log2 N; it
  *                  measures repeats, and is only an estimate of the rule's
@@ -47,8 +47,8 @@
  */
 #include "common/jrec.h"
 #include "kernel/arch/timer.h"
-#include "kernel/aslr/stats.h"
-#include "kernel/aslr/suite.h"
+#include "kernel/measure/aslr_stats.h"
+#include "kernel/measure/aslr_suite.h"
 #include "kernel/boot/cmdline.h"
 #include "kernel/lib/printk.h"
 #include "kernel/lib/errno.h"
