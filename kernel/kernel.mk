@@ -10,9 +10,10 @@ KERNEL_C := \
 	kernel/arch/acpi.c kernel/arch/fw_cfg.c kernel/arch/gdt.c kernel/arch/idt.c kernel/arch/lapic.c \
 	kernel/arch/machine_exit.c kernel/arch/page.c kernel/arch/pat.c kernel/arch/timer.c \
 	kernel/arch/traps.c kernel/arch/tsc.c \
+	kernel/aslr/linux_2_6_29.c kernel/aslr/linux_6_x.c \
 	kernel/attack/lab.c \
 	kernel/measure/aslr_stats.c kernel/measure/aslr_suite.c kernel/measure/job.c \
-	kernel/measure/platform.c kernel/measure/summary_screen.c \
+	kernel/measure/platform.c kernel/measure/policy.c kernel/measure/summary_screen.c \
 	kernel/boot/cmdline.c \
 	kernel/console/fbcon.c kernel/console/fbcon_draw.c kernel/console/fbcon_vt.c \
 	kernel/console/keyboard.c kernel/console/psf.c kernel/console/serial.c \

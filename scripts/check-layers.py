@@ -30,8 +30,10 @@ LAYERS = [
     # and the loader's hand-off; the user/kernel ABI (uapi).
     ("lib", ["kernel/lib", "kernel/boot", "kernel/uapi"]),
     ("arch", ["kernel/arch"]),
-    # random (get_random_int) sits below mm, whose layout code draws from it.
-    ("mm", ["kernel/random", "kernel/mm"]),
+    # random (get_random_int) sits below mm, whose layout code draws from it;
+    # the ASLR rule sets (aslr/) implement mm's struct aslr_rules and reach
+    # it through a linker section, so they sit above mm.
+    ("mm", ["kernel/random", "kernel/mm", "kernel/aslr"]),
     ("proc", ["kernel/task", "kernel/security"]),
     ("fs", ["kernel/console", "kernel/fs"]),
     ("syscall", ["kernel/syscall"]),
