@@ -12,12 +12,13 @@ KERNEL_C :=
 KERNEL_C += kernel/arch/acpi.c kernel/arch/fpu.c kernel/arch/fw_cfg.c kernel/arch/gdt.c kernel/arch/idt.c \
 	kernel/arch/lapic.c kernel/arch/machine_exit.c kernel/arch/page.c kernel/arch/pat.c \
 	kernel/arch/timer.c kernel/arch/traps.c kernel/arch/tsc.c
-# kernel/aslr/: the ASLR measurement suite
-KERNEL_C += kernel/aslr/stats.c kernel/aslr/suite.c
+# kernel/aslr/: the ASLR rules, one file per Linux version
+KERNEL_C += kernel/aslr/linux_2_6_29.c kernel/aslr/linux_6_x.c
 # kernel/attack/: the attack lab (mode=attack)
 KERNEL_C += kernel/attack/lab.c
-# kernel/bench/: the benchmark job and its platform for bench/
-KERNEL_C += kernel/bench/job.c kernel/bench/platform.c kernel/bench/summary_screen.c
+# kernel/measure/: the benchmark job, the ASLR suite, the experiment policy
+KERNEL_C += kernel/measure/aslr_stats.c kernel/measure/aslr_suite.c kernel/measure/job.c \
+	kernel/measure/platform.c kernel/measure/policy.c kernel/measure/summary_screen.c
 # kernel/boot/: the boot command line
 KERNEL_C += kernel/boot/cmdline.c
 # kernel/char/: get_random_int(): the kernel side of rng/

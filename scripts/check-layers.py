@@ -31,12 +31,14 @@ LAYERS = [
     # and the loader's hand-off; the user/kernel ABI (uapi).
     ("lib", ["kernel/lib", "kernel/boot", "kernel/uapi"]),
     ("arch", ["kernel/arch"]),
-    # char (random.c: get_random_int) sits below mm, whose layout code draws from it.
-    ("mm", ["kernel/char", "kernel/mm"]),
+    # char (random.c: get_random_int) sits below mm, whose layout code draws
+    # from it; the ASLR rule sets (aslr/) implement mm's struct aslr_rules and
+    # reach it through a linker section, so they sit above mm.
+    ("mm", ["kernel/char", "kernel/mm", "kernel/aslr"]),
     ("proc", ["kernel/task", "kernel/security"]),
     ("fs", ["kernel/console", "kernel/fs"]),
     ("syscall", ["kernel/syscall"]),
-    ("jobs", ["kernel/init", "kernel/bench", "kernel/aslr", "kernel/attack", "kernel/test"]),
+    ("jobs", ["kernel/init", "kernel/measure", "kernel/attack", "kernel/test"]),
 ]
 
 # Code outside kernel/ that the kernel links: freestanding, never includes

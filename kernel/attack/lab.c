@@ -21,11 +21,12 @@
  *                          expectation, (2^bits + 1) / 2
  */
 #include "common/jrec.h"
+#include "kernel/measure/policy.h"
 #include "kernel/arch/cpu.h"
 #include "kernel/arch/timer.h"
 #include "kernel/arch/tsc.h"
 #include "kernel/attack/lab.h"
-#include "kernel/aslr/suite.h"
+#include "kernel/measure/aslr_suite.h"
 #include "kernel/boot/cmdline.h"
 #include "kernel/lib/printk.h"
 #include "kernel/lib/errno.h"
@@ -157,7 +158,7 @@ static bool one_trial(enum lab_strategy s, struct lab_cell_result *out)
 {
 	char hz[12];
 	const char *att[] = {"lab_attacker", "attack", lab_strategy_names[s], hz,
-			     aslr_rules_name(aslr_rules)};
+			     aslr_rules_current()->name};
 	const char *vic[] = {"lab_attacker", "victim"};
 	struct aslr_layout truth;
 	struct task_struct *v;
@@ -207,23 +208,23 @@ static bool one_trial(enum lab_strategy s, struct lab_cell_result *out)
 int lab_run_cell(enum lab_strategy s, const char *rng, int leak_fix, int ia32, uint32_t trials,
 		 struct lab_cell_result *out)
 {
-	const struct rng_variant *saved = rng_current();
-	int saved_fix = proc_leak_fix, saved_ia32 = aslr_ia32, rc = 0;
+	struct policy want, saved;
+	int rc = 0;
 
 	memset(out, 0, sizeof(*out));
-	if (rng_select(rng))
+	policy_current(&want);
+	want.rng = rng_find(rng);
+	want.proc_leak_fix = leak_fix;
+	want.aslr_ia32 = ia32;
+	if (policy_select(&want, &saved))
 		return -ENODEV;
-	proc_leak_fix = leak_fix;
-	aslr_ia32 = ia32;
 	for (uint32_t i = 0; i < trials; i++) {
 		if (!one_trial(s, out)) {
 			rc = -EIO;
 			break;
 		}
 	}
-	proc_leak_fix = saved_fix;
-	aslr_ia32 = saved_ia32;
-	rng_select(saved->name);
+	policy_restore(&saved);
 	return rc;
 }
 

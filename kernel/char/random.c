@@ -21,20 +21,21 @@ static const struct rng_variant *cur;
 static const char *seed_source = "none";
 static int ready;
 
-/*
- * The pid the variants read: the current task's, except while spawn builds
- * a new program's layout, when it is the new task's own pid, as in Linux,
- * where exec runs in the process that gets the new layout.  The boot
- * context is pid 0, as Linux's swapper.
- */
-int rng_spawn_pid;
-
 uint32_t (*rng_current_pid_hook)(void);
+
+/*
+ * The pid the variants read: the current task's (the boot context is pid
+ * 0, as Linux's swapper), or for the one draw of get_random_int_for() the
+ * pid it was given.  The variants take no arguments (rng/ keeps Linux's
+ * get_random_int() signature), so the pid is held here for that call only.
+ */
+static uint32_t draw_pid;
+static bool draw_pid_set;
 
 static uint32_t plat_pid(void)
 {
-	if (rng_spawn_pid)
-		return (uint32_t)rng_spawn_pid;
+	if (draw_pid_set)
+		return draw_pid;
 	return rng_current_pid_hook ? rng_current_pid_hook() : 0;
 }
 
@@ -170,6 +171,22 @@ const struct rng_variant *rng_current(void)
 unsigned int get_random_int(void)
 {
 	return cur->get_u32();
+}
+
+unsigned int get_random_int_for(uint32_t pid)
+{
+	unsigned int v;
+
+	draw_pid = pid;
+	draw_pid_set = true;
+	v = cur->get_u32();
+	draw_pid_set = false;
+	return v;
+}
+
+void get_random_bytes(void *buf, size_t len)
+{
+	rng_variant_chacha20_batched.get_bytes(buf, len);
 }
 
 void add_input_randomness(unsigned int type, unsigned int code, unsigned int value)

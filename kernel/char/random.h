@@ -1,6 +1,7 @@
 #ifndef KERNEL_CHAR_RANDOM_H
 #define KERNEL_CHAR_RANDOM_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "rng/rng.h"
@@ -23,8 +24,17 @@ void add_input_randomness(unsigned int type, unsigned int code, unsigned int val
 const char *rng_seed_source(void);
 /* The kernel's own environment for the variants (tests restore it). */
 const struct rng_platform *random_platform(void);
-/* Non-zero while spawn builds a layout: the pid the variants see (exec semantics). */
-extern int rng_spawn_pid;
+/*
+ * get_random_int() drawn for task pid: what the 2009 variants mix in as
+ * current->pid.  exec draws the new program's layout for the task it will
+ * run in, as Linux, where exec runs in the process that gets the layout.
+ */
+unsigned int get_random_int_for(uint32_t pid);
+/*
+ * get_random_bytes() of Linux 5.18+: the ChaCha20 CRNG (chacha20-batched),
+ * whatever rng= selected; getrandom(2) and 6.x's AT_RANDOM.
+ */
+void get_random_bytes(void *buf, size_t len);
 /* The current task's pid, 0 for the boot context; the task layer installs it. */
 extern uint32_t (*rng_current_pid_hook)(void);
 

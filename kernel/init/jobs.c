@@ -5,7 +5,7 @@
  * machine_exit with its status.
  */
 #include "kernel/attack/lab.h"
-#include "kernel/bench/job.h"
+#include "kernel/measure/job.h"
 #include "kernel/boot/cmdline.h"
 #include "kernel/fs/vfs.h"
 #include "kernel/lib/printk.h"

@@ -158,7 +158,7 @@ __attribute__((noreturn)) void kmain(struct boot_info *bi, uint64_t phys_base)
 	kbd_init();
 	lapic_init();
 	parse_cmdline_or_die();
-	/* layout.c reads its own knobs (tests change them temporarily) */
+	/* the ASLR knobs; tests and the lab switch them with policy_select() */
 	randomize_va_space = boot_cmdline.randomize_va_space;
 	aslr_ia32 = boot_cmdline.aslr_ia32;
 	aslr_rules = boot_cmdline.aslr_rules;

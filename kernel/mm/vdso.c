@@ -11,7 +11,7 @@
  *
  * The layout follows Linux 3.15 (text at the drawn address, [vvar] in the
  * page after it); 2.6.29 had no [vvar] and read vsyscall_gtod_data from the
- * fixed vsyscall page instead.  The draw itself is layout.c's vdso_addr(),
+ * fixed vsyscall page instead.  The draw itself is the rule set's vdso_addr() (kernel/aslr/),
  * sized for both pages.
  */
 #include "kernel/arch/tsc.h"

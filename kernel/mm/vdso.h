@@ -3,7 +3,8 @@
 
 #include "kernel/mm/mm.h"
 
-/* [vdso] text + [vvar] data: what vdso_addr() sizes its draw for (layout.c's VDSO_LEN) */
+/* [vdso] text + [vvar] data: what vdso_addr() sizes its draw for (the rule sets' VDSO_LEN,
+ * kernel/aslr/) */
 #define VDSO_MAP_LEN (2 * 4096ULL)
 
 /* Boot, after tsc_init: copies the image into its page and fills [vvar]; 0 or -errno. */

@@ -120,7 +120,6 @@ long sys_time(const struct syscall_args *a)
  */
 long sys_getrandom(const struct syscall_args *a)
 {
-	const struct rng_variant *crng = rng_find("chacha20-batched");
 	uint8_t buf[256];
 	uint64_t len = a->a1 > 33554431 ? 33554431 : a->a1, done = 0;
 
@@ -132,7 +131,7 @@ long sys_getrandom(const struct syscall_args *a)
 	while (done < len) {
 		uint64_t n = len - done < sizeof(buf) ? len - done : sizeof(buf);
 
-		crng->get_bytes(buf, n);
+		get_random_bytes(buf, n);
 		if (copy_to_user(a->a0 + done, buf, n))
 			return done ? (long)done : -EFAULT;
 		done += n;

@@ -7,7 +7,8 @@
  * every header field it uses, maps each PT_LOAD segment at the chosen base
  * (a static PIE relocates itself, as on Linux), and builds the initial stack (argc, argv, envp,
  * auxv) as the System V ABI describes: the ELF side lives in binfmt_elf.c, as Linux's
- * fs/binfmt_elf.c. Where the layout's pieces go is decided by kernel/mm/layout.c (ASLR).
+ * fs/binfmt_elf.c. Where the layout's pieces go is decided by kernel/mm/layout.c and the rule set
+ * of kernel/aslr/.
  */
 #include "boot/elf64.h"
 #include "kernel/lib/printk.h"
@@ -99,7 +100,7 @@ static void comm_of(const char *filename, char *out, size_t n)
 
 /* Builds the new program's address space; the caller owns mm on failure. */
 static int build_mm(struct mm_struct *mm, const struct exec_request *r,
-		    const struct linux_binprm *bprm, uint64_t *entry, uint64_t *sp)
+		    const struct linux_binprm *bprm, uint32_t pid, uint64_t *entry, uint64_t *sp)
 {
 	struct elf_info ei;
 	uint64_t bias;
@@ -109,7 +110,7 @@ static int build_mm(struct mm_struct *mm, const struct exec_request *r,
 		return rc;
 	/* ET_EXEC runs at its link address: no exe-base draw, brk after its end. */
 	mm->elf_exec = ei.type == ET_EXEC;
-	arch_pick_mmap_layout(mm, ei.end, exec_arg_bytes(bprm));
+	arch_pick_mmap_layout(mm, ei.end, exec_arg_bytes(bprm), pid);
 	bias = mm->elf_exec ? 0 : mm->exe_base;
 	if ((rc = elf_map(mm, bprm, &ei, bias)))
 		return rc;
@@ -166,9 +167,7 @@ static int load_program(const struct exec_request *r, int pid, struct mm_struct 
 		exe_file_get(r->prog.file);
 		(*mmp)->exe_file = r->prog.file;
 	}
-	rng_spawn_pid = pid;
-	rc = build_mm(*mmp, r, &b, &entry, &sp);
-	rng_spawn_pid = 0;
+	rc = build_mm(*mmp, r, &b, (uint32_t)pid, &entry, &sp);
 	if (rc) {
 		mm_put(*mmp);
 		*mmp = 0;

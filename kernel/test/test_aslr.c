@@ -1,15 +1,17 @@
 /*
  * ASLR tests: spawn real programs and check the layouts the kernel built
  * (the children's mm_structs, read right after do_spawn returns, before the
- * child runs) against the rules of kernel/mm/layout.c.
+ * child runs) against the rules of kernel/aslr/.
  *
- * Every test saves and restores what it changes: the selected variant,
- * randomize_va_space, the profile and (aslr_ipid_collision) the rng platform.
+ * Every test switches the policy (variant, randomize_va_space, profile,
+ * rule set) with policy_select() and puts it back with policy_restore(),
+ * and (aslr_ipid_collision) restores the rng platform.
  */
 #include "kernel/arch/cpu.h"
 #include "kernel/arch/timer.h"
-#include "kernel/aslr/stats.h"
-#include "kernel/aslr/suite.h"
+#include "kernel/measure/aslr_stats.h"
+#include "kernel/measure/aslr_suite.h"
+#include "kernel/measure/policy.h"
 #include "kernel/boot/cmdline.h"
 #include "kernel/lib/printk.h"
 #include "kernel/lib/string.h"
@@ -17,6 +19,7 @@
 #include "kernel/mm/mm.h"
 #include "kernel/mm/pmm.h"
 #include "kernel/char/random.h"
+#include "rng/variants.h"
 #include "kernel/syscall/exec_file.h"
 #include "kernel/task/process.h"
 #include "kernel/task/sched.h"
@@ -24,28 +27,40 @@
 
 #define MAX_SPAWNS 1000
 
-struct aslr_saved {
-	const struct rng_variant *rng;
-	int randomize_va_space, ia32, rules;
-};
-
 static struct aslr_layout lays[MAX_SPAWNS];
 static uint64_t vals[MAX_SPAWNS];
 
-static void save(struct aslr_saved *s)
+/*
+ * The current policy with rng (NULL: the current variant), randomize_va_space
+ * and the profile (-1: the current one); the old policy in *saved.
+ */
+static int select_policy(struct policy *saved, const struct rng_variant *rng, int rva, int ia32)
 {
-	s->rng = rng_current();
-	s->randomize_va_space = randomize_va_space;
-	s->ia32 = aslr_ia32;
-	s->rules = aslr_rules;
+	struct policy want;
+
+	policy_current(&want);
+	if (rng)
+		want.rng = rng;
+	want.randomize_va_space = rva;
+	if (ia32 >= 0)
+		want.aslr_ia32 = ia32;
+	return policy_select(&want, saved);
 }
 
-static enum ktest_result restore(const struct aslr_saved *s, enum ktest_result r)
+/* Switches the rule set and profile inside a test that selected its policy. */
+static void select_layout(int rules, int ia32)
 {
-	rng_select(s->rng->name);
-	randomize_va_space = s->randomize_va_space;
-	aslr_ia32 = s->ia32;
-	aslr_rules = s->rules;
+	struct policy want;
+
+	policy_current(&want);
+	want.aslr_rules = rules;
+	want.aslr_ia32 = ia32;
+	policy_select(&want, 0);
+}
+
+static enum ktest_result restore(const struct policy *s, enum ktest_result r)
+{
+	policy_restore(s);
 	return r;
 }
 
@@ -78,15 +93,12 @@ static uint64_t page_up(uint64_t v)
 static enum ktest_result aslr_off(struct ktest_ctx *t)
 {
 	const uint32_t n = 8;
-	struct aslr_saved s;
+	struct policy s;
 	const struct aslr_profile *p;
 	long rc;
 
-	save(&s);
-	if (rng_select("chacha20-batched"))
+	if (select_policy(&s, &rng_variant_chacha20_batched, 0, 0))
 		return ktest_skip(t, "chacha20-batched unavailable");
-	randomize_va_space = 0;
-	aslr_ia32 = 0;
 	p = aslr_current_profile();
 	rc = spawn_n(n);
 	if (rc)
@@ -149,7 +161,7 @@ static const char *check_layout(const struct aslr_layout *l, const struct aslr_p
 		return "mmap base";
 	if (l->start_brk % PAGE_SIZE || l->start_brk < l->exe_end ||
 	    l->start_brk > l->exe_end + brk_range ||
-	    (aslr_rules == ASLR_RULES_6X && l->start_brk == l->exe_end + brk_range))
+	    (!aslr_rules_current()->brk_rounds_up && l->start_brk == l->exe_end + brk_range))
 		return "brk";
 	if (!p->dyn_base) /* 2.6.29: mapped top-down right below mmap_base */
 		return (l->exe_end == l->mmap_base ||
@@ -167,19 +179,16 @@ static const char *check_layout(const struct aslr_layout *l, const struct aslr_p
 static enum ktest_result aslr_regions(struct ktest_ctx *t)
 {
 	const uint32_t n = 64;
-	struct aslr_saved s;
+	struct policy s;
 
-	save(&s);
-	if (rng_select("chacha20-batched"))
+	if (select_policy(&s, &rng_variant_chacha20_batched, 2, -1))
 		return ktest_skip(t, "chacha20-batched unavailable");
-	randomize_va_space = 2;
 	for (int k = 0; k < 2 * ASLR_NR_RULES; k++) { /* both profiles under both rule sets */
 		int prof = k & 1;
 		const struct aslr_profile *p;
 		long rc;
 
-		aslr_rules = k >> 1;
-		aslr_ia32 = prof;
+		select_layout(k >> 1, prof);
 		p = aslr_profile_by_index(prof);
 		if ((rc = spawn_n(n)))
 			return restore(&s, ktest_fail(t, "%s: spawn: %ld", p->name, rc));
@@ -252,13 +261,12 @@ static long spawn_at_sum(uint64_t sum, uint32_t i)
 static enum ktest_result aslr_ipid_collision(struct ktest_ctx *t)
 {
 	static const char *const names[] = {"ipid-2.6.29", "md4-2.6.30", "chacha20-batched"};
-	struct aslr_saved s;
+	struct policy s;
 	enum ktest_result res = KTEST_PASS;
 	uint64_t sum;
 
-	save(&s);
-	randomize_va_space = 2;
-	aslr_ia32 = 0;
+	if (select_policy(&s, 0, 2, 0))
+		return ktest_fail(t, "policy_select");
 	test_platform.hz = boot_cmdline.hz;
 	/*
 	 * Pids stay below 32768, so every injected jiffies value (sum - pid) lies
@@ -272,7 +280,11 @@ static enum ktest_result aslr_ipid_collision(struct ktest_ctx *t)
 		bool weak = v == 0;
 		long rc;
 
-		if (rng_select(names[v])) {
+		struct policy want;
+
+		policy_current(&want);
+		want.rng = rng_find(names[v]);
+		if (policy_select(&want, 0)) {
 			res = ktest_fail(t, "%s unavailable", names[v]);
 			break;
 		}
@@ -314,14 +326,12 @@ static enum ktest_result aslr_fork_inherits(struct ktest_ctx *t)
 	char *argv[] = {"t_layout"};
 	struct aslr_layout pl, cl;
 	struct task_struct *parent = 0, *child = 0;
-	struct aslr_saved s;
+	struct policy s;
 	int status = -1;
 	long pid;
 
-	save(&s);
-	if (rng_select("chacha20-batched"))
+	if (select_policy(&s, &rng_variant_chacha20_batched, 2, -1))
 		return ktest_skip(t, "chacha20-batched unavailable");
-	randomize_va_space = 2;
 	pid = spawn_prog("t_layout", 1, argv);
 	if (pid < 0)
 		return restore(&s, ktest_fail(t, "spawn t_layout: %ld", pid));
@@ -359,15 +369,12 @@ static enum ktest_result aslr_ia32_bits(struct ktest_ctx *t)
 	const uint32_t n = 300;
 	const struct aslr_profile *p = aslr_profile_by_index(1);
 	uint64_t top = aslr_mmap_top(p);
-	struct aslr_saved s;
+	struct policy s;
 	uint32_t d;
 	long rc;
 
-	save(&s);
-	if (rng_select("chacha20-batched"))
+	if (select_policy(&s, &rng_variant_chacha20_batched, 2, 1))
 		return ktest_skip(t, "chacha20-batched unavailable");
-	randomize_va_space = 2;
-	aslr_ia32 = 1;
 	if ((rc = spawn_n(n)))
 		return restore(&s, ktest_fail(t, "spawn: %ld", rc));
 	for (uint32_t i = 0; i < n; i++) {
@@ -399,15 +406,13 @@ static enum ktest_result aslr_distinct_1000(struct ktest_ctx *t)
 	const uint32_t n = 1000;
 	uint32_t d[2];
 	uint64_t t0 = jiffies;
-	struct aslr_saved s;
+	struct policy s;
 	long rc;
 
-	save(&s);
-	if (rng_select("chacha20-batched"))
+	if (select_policy(&s, &rng_variant_chacha20_batched, 2, -1))
 		return ktest_skip(t, "chacha20-batched unavailable");
-	randomize_va_space = 2;
 	for (int prof = 0; prof < 2; prof++) {
-		aslr_ia32 = prof;
+		select_layout(aslr_rules_current()->id, prof);
 		if ((rc = spawn_n(n)))
 			return restore(&s, ktest_fail(t, "spawn: %ld", rc));
 		d[prof] = distinct_of(n, ASLR_MMAP);

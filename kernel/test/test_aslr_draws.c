@@ -7,7 +7,7 @@
  * count, snapshots the variant's secret and hash, spawns t_nop, and
  * recomputes every region from get_random_int_md4() (the pure 2.6.30 core)
  * with the rules written out below from the Linux sources, not from
- * kernel/mm/layout.c:
+ * kernel/aslr/:
  *
  *   2.6.29 (64-bit task): mmap_rnd, randomize_stack_top, arch_align_stack in
  *     setup_arg_pages (the strings follow the page it rounds to: bprm->p),
@@ -24,6 +24,7 @@
  * Swapping any two draws, adding one or dropping one makes a region (or
  * the canary, drawn last) differ, and the test fails.
  */
+#include "kernel/measure/policy.h"
 #include "kernel/arch/timer.h"
 #include "kernel/lib/string.h"
 #include "kernel/mm/layout.h"
@@ -176,14 +177,15 @@ static const char *compare(const struct mm_struct *mm, uint64_t canary, const st
 
 static enum ktest_result aslr_draw_order(struct ktest_ctx *t)
 {
-	const struct rng_variant *saved = rng_current();
-	int s_rules = aslr_rules, s_ia32 = aslr_ia32, s_rva = randomize_va_space;
+	struct policy want, saved;
 	enum ktest_result res = KTEST_PASS;
 	static const uint8_t zero[16];
 
-	if (rng_select("md4-2.6.30"))
+	policy_current(&want);
+	want.rng = &rng_variant_md4_2630;
+	want.randomize_va_space = 2;
+	if (policy_select(&want, &saved))
 		return ktest_skip(t, "md4-2.6.30 unavailable");
-	randomize_va_space = 2;
 	fixed_jiffies = jiffies;
 	fx.hz = timer_hz();
 	rng_set_platform(&fx);
@@ -196,8 +198,9 @@ static enum ktest_result aslr_draw_order(struct ktest_ctx *t)
 		int status;
 		long pid;
 
-		aslr_rules = k >> 1;
-		aslr_ia32 = k & 1;
+		want.aslr_rules = k >> 1;
+		want.aslr_ia32 = k & 1;
+		policy_select(&want, 0);
 		(void)get_random_int(); /* runs a re-key that fell due before the snapshot */
 		memcpy(secret, md4_2630_keydata()->secret, sizeof(secret));
 		md4_2630_get_hash(hash);
@@ -213,24 +216,21 @@ static enum ktest_result aslr_draw_order(struct ktest_ctx *t)
 			if (c->mm->vmas[i].kind == VMA_EXE &&
 			    c->mm->vmas[i].end - c->mm->exe_base > span)
 				span = c->mm->vmas[i].end - c->mm->exe_base;
-		if (aslr_rules == ASLR_RULES_2629)
-			recompute_2629(aslr_ia32, span, &e);
+		if (want.aslr_rules == ASLR_RULES_2629)
+			recompute_2629(want.aslr_ia32, span, &e);
 		else
-			recompute_6x(aslr_ia32, span, &e);
+			recompute_6x(want.aslr_ia32, span, &e);
 		bad = compare(c->mm, c->stack_canary, &e);
 		if (bad)
 			res = ktest_fail(t, "%s/%s: %s differs from the recomputed draw sequence",
-					 aslr_rules_name(aslr_rules), aslr_ia32 ? "ia32" : "x86_64",
-					 bad);
+					 aslr_rules_name(want.aslr_rules),
+					 want.aslr_ia32 ? "ia32" : "x86_64", bad);
 		else if (!memcmp(c->mm->at_random, zero, sizeof(zero)))
 			res = ktest_fail(t, "AT_RANDOM bytes were not drawn");
 		do_wait((int)pid, 0, &status, 0, 0);
 	}
 	rng_set_platform(random_platform());
-	rng_select(saved->name);
-	aslr_rules = s_rules;
-	aslr_ia32 = s_ia32;
-	randomize_va_space = s_rva;
+	policy_restore(&saved);
 	return res;
 }
 KTEST(aslr_draw_order);

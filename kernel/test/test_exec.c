@@ -8,6 +8,7 @@
  * there, no draw of its own); a program whose interpreter is missing gives
  * ENOENT and the kernel runs on.
  */
+#include "kernel/measure/policy.h"
 #include "kernel/lib/errno.h"
 #include "kernel/lib/string.h"
 #include "kernel/mm/layout.h"
@@ -110,8 +111,9 @@ static uint64_t interp_end(struct mm_struct *mm, const struct vm_area *text)
 static enum ktest_result linux_exec_interp_placement(struct ktest_ctx *t)
 {
 	char *argv[] = {"/bin/lx_musl_dyn", "exit", "0", 0};
-	int saved = aslr_rules;
+	struct policy pol, saved;
 
+	policy_current(&pol);
 	for (int rules = 0; rules < ASLR_NR_RULES; rules++) {
 		struct task_struct *p;
 		const struct vm_area *v;
@@ -119,9 +121,10 @@ static enum ktest_result linux_exec_interp_placement(struct ktest_ctx *t)
 		int status;
 		long pid;
 
-		aslr_rules = rules;
+		pol.aslr_rules = rules;
+		policy_select(&pol, &saved);
 		pid = spawn("/bin/lx_musl_dyn", argv);
-		aslr_rules = saved;
+		policy_restore(&saved);
 		if (pid < 0)
 			return ktest_fail(t, "spawn /bin/lx_musl_dyn: %ld", pid);
 		p = find_task_by_pid((int)pid);

@@ -17,6 +17,7 @@
  * spawn to spawn while the offset below them does (paxtest's arg/env tests
  * see the stack top's bits only).  Under both rule sets and both profiles.
  */
+#include "kernel/measure/policy.h"
 #include "kernel/lib/string.h"
 #include "kernel/mm/layout.h"
 #include "kernel/mm/mm.h"
@@ -144,16 +145,19 @@ static const char *check_stack(const struct mm_struct *mm)
 
 static enum ktest_result aslr_exec_stack(struct ktest_ctx *t)
 {
-	int s_rules = aslr_rules, s_ia32 = aslr_ia32, s_rva = randomize_va_space;
+	struct policy want, saved;
 	enum ktest_result res = KTEST_PASS;
 
-	randomize_va_space = 2;
+	policy_current(&want);
+	want.randomize_va_space = 2;
+	policy_select(&want, &saved);
 	for (int k = 0; k < 2 * ASLR_NR_RULES && res == KTEST_PASS; k++) {
 		uint64_t str_off = 0, offs[SPAWNS];
 		bool moved = false;
 
-		aslr_rules = k >> 1;
-		aslr_ia32 = k & 1;
+		want.aslr_rules = k >> 1;
+		want.aslr_ia32 = k & 1;
+		policy_select(&want, 0);
 		for (int i = 0; i < SPAWNS && res == KTEST_PASS; i++) {
 			long pid;
 			struct task_struct *c;
@@ -174,9 +178,9 @@ static enum ktest_result aslr_exec_stack(struct ktest_ctx *t)
 			if (bad)
 				res = ktest_fail(
 					t, "%s/%s: %s (top 0x%lx arg_start 0x%lx sp 0x%lx)",
-					aslr_rules_name(aslr_rules), aslr_ia32 ? "ia32" : "x86_64",
-					bad, c->mm->stack_arg_top, c->mm->arg_start,
-					c->mm->start_stack);
+					aslr_rules_name(want.aslr_rules),
+					want.aslr_ia32 ? "ia32" : "x86_64", bad,
+					c->mm->stack_arg_top, c->mm->arg_start, c->mm->start_stack);
 			offs[i] = c->mm->arg_start - c->mm->stack_align_sp;
 			if (i && c->mm->stack_arg_top - c->mm->arg_start != str_off)
 				res = ktest_fail(t, "the strings moved against stack_arg_top");
@@ -186,11 +190,9 @@ static enum ktest_result aslr_exec_stack(struct ktest_ctx *t)
 		}
 		if (res == KTEST_PASS && !moved)
 			res = ktest_fail(t, "%s: the offset below the strings never moved",
-					 aslr_rules_name(aslr_rules));
+					 aslr_rules_name(want.aslr_rules));
 	}
-	aslr_rules = s_rules;
-	aslr_ia32 = s_ia32;
-	randomize_va_space = s_rva;
+	policy_restore(&saved);
 	return res;
 }
 KTEST(aslr_exec_stack);

@@ -2,6 +2,7 @@
  * /proc and the 2009 patch, tested with real tasks: the readers are ring-3
  * programs (t_procfs) whose credentials the kernel sets before they first run.
  */
+#include "kernel/measure/policy.h"
 #include "kernel/arch/timer.h"
 #include "kernel/fs/proc/internal.h"
 #include "kernel/lib/string.h"
@@ -75,14 +76,16 @@ KTEST(proc_stat_format);
 static enum ktest_result proc_leak_fixed(struct ktest_ctx *t)
 {
 	char *argv[] = {"t_procfs", "leak", "fixed"};
-	int saved = proc_leak_fix;
+	struct policy want, saved;
 	long victim = park(), st;
 
 	if (victim < 0)
 		return ktest_fail(t, "spawn: %ld", victim);
-	proc_leak_fix = 1;
+	policy_current(&want);
+	want.proc_leak_fix = 1;
+	policy_select(&want, &saved);
 	st = run_as(&uid1000, 1, 3, argv);
-	proc_leak_fix = saved;
+	policy_restore(&saved);
 	unpark();
 	return st == 0 ? KTEST_PASS : ktest_fail(t, "t_procfs leak fixed: status 0x%lx", st);
 }
@@ -91,15 +94,17 @@ KTEST(proc_leak_fixed);
 static enum ktest_result proc_leak_demo(struct ktest_ctx *t)
 {
 	char pid[12], *argv[] = {"t_procfs", "leak", "demo", pid};
-	int saved = proc_leak_fix;
+	struct policy want, saved;
 	long victim = park(), st;
 
 	if (victim < 0)
 		return ktest_fail(t, "spawn: %ld", victim);
 	ksnprintf(pid, sizeof(pid), "%ld", victim);
-	proc_leak_fix = 0;
+	policy_current(&want);
+	want.proc_leak_fix = 0;
+	policy_select(&want, &saved);
 	st = run_as(&uid1000, 1, 4, argv);
-	proc_leak_fix = saved;
+	policy_restore(&saved);
 	unpark();
 	return st == 0 ? KTEST_PASS : ktest_fail(t, "t_procfs leak demo: status 0x%lx", st);
 }

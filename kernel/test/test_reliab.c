@@ -3,6 +3,7 @@
  * runs a ring-3 program (userland/test/t_reliab.c) and checks what
  * only the kernel sees: free pages, task slots, the sysctls.
  */
+#include "kernel/measure/policy.h"
 #include "kernel/arch/gdt.h"
 #include "kernel/lib/string.h"
 #include "kernel/mm/layout.h"
@@ -77,12 +78,14 @@ KTEST(reliab_bad_iret);
  */
 static enum ktest_result reliab_unmap_huge(struct ktest_ctx *t)
 {
-	int saved = aslr_rules;
+	struct policy want, saved;
 	enum ktest_result r;
 
-	aslr_rules = ASLR_RULES_6X;
+	policy_current(&want);
+	want.aslr_rules = ASLR_RULES_6X;
+	policy_select(&want, &saved);
 	r = expect_clean(t, "unmap");
-	aslr_rules = saved;
+	policy_restore(&saved);
 	return r;
 }
 KTEST(reliab_unmap_huge);

@@ -5,8 +5,9 @@
  * exec maps the same two physical pages at a fresh address that follows
  * vdso_addr()'s rule, and with randomize_va_space=0 the address is the one
  * get_unmapped_area gives, the same every time, as on 2.6.29 (the drawn
- * hint overlaps the stack there, see layout.c).
+ * hint overlaps the stack there, see kernel/aslr/linux_2_6_29.c).
  */
+#include "kernel/measure/policy.h"
 #include "kernel/lib/errno.h"
 #include "kernel/lib/printk.h"
 #include "kernel/lib/string.h"
@@ -197,14 +198,17 @@ KTEST(linux_vdso_cow);
 /* randomize_va_space=0, both rule sets: get_unmapped_area's address, every time. */
 static enum ktest_result linux_vdso_norandom(struct ktest_ctx *t)
 {
-	int saved_va = randomize_va_space, saved_rules = aslr_rules;
+	struct policy want, saved;
 	enum ktest_result r = KTEST_PASS;
 
+	policy_current(&want);
+	want.randomize_va_space = 0;
+	policy_select(&want, &saved);
 	for (int rules = 0; rules < ASLR_NR_RULES && r == KTEST_PASS; rules++) {
 		struct vdso_seen a, b;
 
-		randomize_va_space = 0;
-		aslr_rules = rules;
+		want.aslr_rules = rules;
+		policy_select(&want, 0);
 		if (spawn_seen(t, &a) || spawn_seen(t, &b))
 			r = KTEST_FAIL;
 		else if (a.vdso != b.vdso || a.vdso == a.hint || !follows_rule(&a))
@@ -217,8 +221,7 @@ static enum ktest_result linux_vdso_norandom(struct ktest_ctx *t)
 				"(drawn 0x%lx, mmap_base 0x%lx)\n",
 				aslr_rules_name(rules), a.vdso, a.hint, a.mmap_base);
 	}
-	randomize_va_space = saved_va;
-	aslr_rules = saved_rules;
+	policy_restore(&saved);
 	return r;
 }
 KTEST(linux_vdso_norandom);

@@ -37,7 +37,7 @@
  * standard deviations) p is returned as 0 without summing.
  * The suite always uses k = a power of two bins, so df = k - 1 is odd.
  */
-#include "kernel/aslr/stats.h"
+#include "kernel/measure/aslr_stats.h"
 
 #define Q32		       (1ULL << 32)
 #define Q62		       (1ULL << 62)

@@ -3,8 +3,8 @@
  * share with it: spawn a program, read the child's layout from its
  * mm_struct (the kernel's own view, the ground truth), reap it.
  */
-#ifndef KERNEL_ASLR_SUITE_H
-#define KERNEL_ASLR_SUITE_H
+#ifndef KERNEL_MEASURE_ASLR_SUITE_H
+#define KERNEL_MEASURE_ASLR_SUITE_H
 
 #include <stdbool.h>
 #include <stdint.h>

@@ -7,8 +7,8 @@
  * The file includes only <stdint.h> so the same code can be checked on a
  * host against a floating-point reference.
  */
-#ifndef KERNEL_ASLR_STATS_H
-#define KERNEL_ASLR_STATS_H
+#ifndef KERNEL_MEASURE_ASLR_STATS_H
+#define KERNEL_MEASURE_ASLR_STATS_H
 
 #include <stdint.h>
 

@@ -9,7 +9,7 @@
  *          not estimated from the rng suite.
  *   spawn  cycles per spawn+exit+wait of an empty program (ASLR draws five
  *          numbers from the variant per spawn).
- *   aslr   layout entropy per region per variant (kernel/aslr/suite.c).
+ *   aslr   layout entropy per region per variant (kernel/measure/aslr_suite.c).
  *
  * The user program hands its raw samples to the kernel (bench_submit), which
  * computes the statistics with the same code as every other suite.
@@ -21,8 +21,9 @@
 #include "bench/stats.h"
 #include "common/tsc.h"
 #include "bench/suites.h"
-#include "kernel/aslr/suite.h"
-#include "kernel/bench/job.h"
+#include "kernel/measure/aslr_suite.h"
+#include "kernel/measure/job.h"
+#include "kernel/measure/policy.h"
 #include "kernel/boot/cmdline.h"
 #include "kernel/lib/printk.h"
 #include "kernel/lib/errno.h"
@@ -154,19 +155,22 @@ static int64_t fork_share_m[BENCH_RUN_ROWS];
 static void proc_suite(const char *suite, const char *prog, const char *target, const char *metric)
 {
 	uint32_t n = PROC_ENSEMBLES * PROC_SAMPLES;
-	const struct rng_variant *saved = rng_current();
+	struct policy want, saved;
 	struct bench_result res, rres;
 
 	kprintf("\n%s: cycles per %s+exit+wait, %u x %u samples, measured in ring 3\n", suite,
 		suite, PROC_ENSEMBLES, PROC_SAMPLES);
 	kprintf("  %-18s %12s %12s %14s %8s\n", "rng", "median", "p99", "rng in it", "share");
+	policy_current(&want);
+	policy_select(&want, &saved);
 	for (int i = 0; rng_variants[i]; i++) {
 		const struct rng_variant *v = rng_variants[i];
 		char line[BENCH_REC_SIZE], share_txt[24] = "-", rng_txt[24] = "-";
 		struct jrec r;
 		int64_t share_m = 0;
 
-		if (!v->available() || rng_select(v->name))
+		want.rng = v;
+		if (!v->available() || policy_select(&want, 0))
 			continue;
 		fork_rng_count = 0;
 		fork_rng_cap = !strcmp(suite, "fork") ? n : 0;
@@ -200,7 +204,7 @@ static void proc_suite(const char *suite, const char *prog, const char *target, 
 	}
 	fork_rng_cap = 0;
 	fork_rng_sample_hook = 0;
-	rng_select(saved->name);
+	policy_restore(&saved);
 }
 
 /* The headline table on the screen, in the registry's order of variants. */

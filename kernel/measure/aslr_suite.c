@@ -17,13 +17,13 @@
  *                  positions that ever differ from the first sample
  *   entropy_bits   plug-in Shannon estimate over the observed values,
  *                  -sum p log2 p with p = count / N, in fixed point (3
- *                  decimals, kernel/aslr/stats.c).  It can never exceed
+ *                  decimals, kernel/measure/aslr_stats.c).  It can never exceed
  *                  log2 N (9.966 for N = 1000): N samples cannot show more
  *                  than N values, so a 28-bit rule reads as ~log2 N; it
  *                  measures repeats, and is only an estimate of the rule's
  *                  entropy when 2^E is well below N.
  *   expected_bits  the bit width of the rule for that region and profile
- *                  under aslr_rules (kernel/mm/layout.c): stack 20/11 on
+ *                  under aslr_rules (kernel/aslr/): stack 20/11 on
  *                  2.6.29 (its 32-bit shift drops 2 of STACK_RND_MASK's 22
  *                  bits), 22/11 on 6.x (pages), stack_offset 9
  *                  (log2(8192/16)), mmap 28/8, exe 28/8 (2.6.29: the exe
@@ -47,8 +47,9 @@
  */
 #include "common/jrec.h"
 #include "kernel/arch/timer.h"
-#include "kernel/aslr/stats.h"
-#include "kernel/aslr/suite.h"
+#include "kernel/measure/aslr_stats.h"
+#include "kernel/measure/aslr_suite.h"
+#include "kernel/measure/policy.h"
 #include "kernel/boot/cmdline.h"
 #include "kernel/lib/printk.h"
 #include "kernel/lib/errno.h"
@@ -182,9 +183,9 @@ bool aslr_region_index(const struct aslr_layout *l, enum aslr_region r,
 	case ASLR_BRK:
 		if (l->start_brk < l->exe_end)
 			return false;
-		if (aslr_rules == ASLR_RULES_2629) /* randomize_range rounds up */
+		if (aslr_rules_current()->brk_rounds_up) /* randomize_range */
 			return rounded_up_index(v, PAGE_SIZE, p->brk_bits, idx);
-		*idx = v / PAGE_SIZE; /* randomize_page does not */
+		*idx = v / PAGE_SIZE; /* randomize_page */
 		return v % PAGE_SIZE == 0 && *idx < n;
 	default:
 		if (!p->dyn_base) { /* 2.6.29: the exe sits below mmap_base, carrying its draw */
@@ -275,7 +276,7 @@ static void emit(const struct rng_variant *v, const struct aslr_profile *p, enum
 	jrec_begin(&j, line, sizeof(line), "aslr");
 	jrec_str(&j, "rng", v->name);
 	jrec_str(&j, "profile", p->name);
-	jrec_str(&j, "aslr_rules", aslr_rules_name(aslr_rules));
+	jrec_str(&j, "aslr_rules", aslr_rules_current()->name);
 	jrec_str(&j, "region", aslr_region_names[r]);
 	jrec_u64(&j, "samples", n);
 	jrec_u64(&j, "distinct", res->distinct);
@@ -315,12 +316,13 @@ static void print_row(const struct rng_variant *v, const struct aslr_profile *p,
 void aslr_suite(unsigned *measured, unsigned *failed)
 {
 	uint32_t n = boot_cmdline.samples ? boot_cmdline.samples : ASLR_DEFAULT_SAMPLES;
-	const struct rng_variant *saved = rng_current();
-	int saved_ia32 = aslr_ia32;
+	struct policy want, saved;
 	struct aslr_layout *lay;
 	uint64_t *vals, t_all = jiffies;
 	uint32_t *bins;
 
+	policy_current(&want);
+	policy_select(&want, &saved);
 	if (n > ASLR_MAX_SAMPLES) {
 		kprintf("aslr: samples=%u is more than this suite keeps; using %u\n", n,
 			ASLR_MAX_SAMPLES);
@@ -344,7 +346,8 @@ void aslr_suite(unsigned *measured, unsigned *failed)
 	for (int vi = 0; rng_variants[vi]; vi++) {
 		const struct rng_variant *v = rng_variants[vi];
 
-		if (!v->available() || rng_select(v->name)) {
+		want.rng = v;
+		if (!v->available() || policy_select(&want, 0)) {
 			kprintf("  %-17s unavailable on this CPU\n", v->name);
 			continue;
 		}
@@ -353,7 +356,8 @@ void aslr_suite(unsigned *measured, unsigned *failed)
 			uint64_t t0 = jiffies, wall_ms;
 			uint32_t got = 0, bad = 0;
 
-			aslr_ia32 = prof;
+			want.aslr_ia32 = prof;
+			policy_select(&want, 0);
 			for (; got < n; got++) {
 				long rc = aslr_spawn_layout("t_nop", &lay[got]);
 
@@ -363,7 +367,6 @@ void aslr_suite(unsigned *measured, unsigned *failed)
 					break;
 				}
 			}
-			aslr_ia32 = saved_ia32;
 			wall_ms = (jiffies - t0) * 1000 / timer_hz();
 			if (got < n) {
 				(*failed)++;
@@ -387,8 +390,7 @@ void aslr_suite(unsigned *measured, unsigned *failed)
 	}
 	kprintf("aslr: suite took %lu ms\n", (jiffies - t_all) * 1000 / timer_hz());
 out:
-	aslr_ia32 = saved_ia32;
-	rng_select(saved->name);
+	policy_restore(&saved);
 	free_bytes(lay, (uint64_t)n * sizeof(*lay));
 	free_bytes(vals, (uint64_t)n * sizeof(*vals));
 	free_bytes(bins, ((uint64_t)n / 5 + 1) * sizeof(*bins));

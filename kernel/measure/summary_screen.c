@@ -4,7 +4,7 @@
  * only what this run measured; the serial log carries every record.
  */
 #include "bench/run.h"
-#include "kernel/bench/job.h"
+#include "kernel/measure/job.h"
 #include "kernel/console/fbcon.h"
 #include "kernel/lib/string.h"
 #include "kernel/lib/vsprintf.h"
