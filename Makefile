@@ -62,6 +62,7 @@ include common/common.mk
 include rng/rng.mk
 include bench/bench.mk
 include kernel/kernel.mk
+include kernel/params/params.mk
 include boot/boot.mk
 include userland/userland.mk
 include paxtest/paxtest.mk

@@ -13,7 +13,7 @@ KERNEL_C := \
 	kernel/aslr/stats.c kernel/aslr/suite.c \
 	kernel/attack/lab.c \
 	kernel/bench/job.c kernel/bench/platform.c kernel/bench/summary_screen.c \
-	kernel/boot/cmdline.c \
+	kernel/params/params.c kernel/run/run.c \
 	kernel/console/fbcon.c kernel/console/fbcon_draw.c kernel/console/fbcon_vt.c \
 	kernel/console/keyboard.c kernel/console/psf.c kernel/console/serial.c \
 	kernel/fs/cpio.c kernel/fs/file.c kernel/fs/initramfs.c kernel/fs/inode.c kernel/fs/namei.c \

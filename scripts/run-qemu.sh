@@ -105,6 +105,9 @@ case $timeout in '' | *[!0-9]*) usage_error "--timeout needs whole seconds" ;; e
 case $mem in '' | *[!0-9]*) usage_error "--memory needs megabytes" ;; esac
 case $smp in '' | *[!0-9]* | 0) usage_error "--smp needs a CPU count" ;; esac
 case $accel in auto | kvm | tcg) ;; *) usage_error "--accel must be auto, kvm or tcg" ;; esac
+# The kernel's own parser and key table, on the host: a bad line fails here
+# with the kernel's message, before QEMU starts; "help" lists every key.
+[ "$have_cmdline" = 0 ] || "$here/scripts/check-cmdline.sh" "$cmdline" || { rc=$?; exit $((rc == 100 ? 0 : rc)); }
 vga_args=(-vga std)
 if [ -n "$resolution" ]; then
 	case $resolution in

@@ -49,7 +49,7 @@
 #include "kernel/arch/timer.h"
 #include "kernel/aslr/stats.h"
 #include "kernel/aslr/suite.h"
-#include "kernel/boot/cmdline.h"
+#include "kernel/run/run.h"
 #include "kernel/lib/printk.h"
 #include "kernel/lib/errno.h"
 #include "kernel/lib/string.h"
@@ -314,7 +314,7 @@ static void print_row(const struct rng_variant *v, const struct aslr_profile *p,
 
 void aslr_suite(unsigned *measured, unsigned *failed)
 {
-	uint32_t n = boot_cmdline.samples ? boot_cmdline.samples : ASLR_DEFAULT_SAMPLES;
+	uint32_t n = run_samples ? run_samples : ASLR_DEFAULT_SAMPLES;
 	const struct rng_variant *saved = rng_current();
 	int saved_ia32 = aslr_ia32;
 	struct aslr_layout *lay;

@@ -23,7 +23,7 @@
 #include "bench/suites.h"
 #include "kernel/aslr/suite.h"
 #include "kernel/bench/job.h"
-#include "kernel/boot/cmdline.h"
+#include "kernel/run/run.h"
 #include "kernel/lib/printk.h"
 #include "kernel/lib/errno.h"
 #include "kernel/arch/machine_exit.h"
@@ -216,7 +216,7 @@ static void summary_screen(bool emulated)
 
 static bool want(const char *suite)
 {
-	return !boot_cmdline.suite[0] || !strcmp(boot_cmdline.suite, suite);
+	return !run_suite[0] || !strcmp(run_suite, suite);
 }
 
 void job_bench(void)
@@ -224,23 +224,23 @@ void job_bench(void)
 	static const char *const suites[] = {"timer", "rng", "fork", "spawn", "aslr"};
 	uint32_t n = PROC_ENSEMBLES * PROC_SAMPLES;
 	struct bench_cpu cpu;
-	bool known = !boot_cmdline.suite[0];
+	bool known = !run_suite[0];
 
 	for (unsigned i = 0; i < 5; i++)
-		known |= !strcmp(boot_cmdline.suite, suites[i]);
+		known |= !strcmp(run_suite, suites[i]);
 	if (!known) {
 		kprintf("aslrbench: bad command line: bad value '%s' for suite in mode=bench "
 			"(accepted: timer|rng|fork|spawn|aslr)\n",
-			boot_cmdline.suite);
+			run_suite);
 		machine_exit(EXIT_CMDLINE);
 	}
 	bench_cpu_detect(&cpu);
 	bench_config_init(&cfg, &cpu);
 	cfg.irqs_off = true;
-	if (boot_cmdline.samples)
-		cfg.samples = boot_cmdline.samples;
-	if (boot_cmdline.ensembles)
-		cfg.ensembles = boot_cmdline.ensembles;
+	if (run_samples)
+		cfg.samples = run_samples;
+	if (run_ensembles)
+		cfg.ensembles = run_ensembles;
 	cfg.flush[0].lo = __kernel_start;
 	cfg.flush[0].hi = __kernel_end;
 	cfg.nflush = 1;
@@ -273,6 +273,6 @@ void job_bench(void)
 	if (want("aslr"))
 		aslr_suite(&run.measured, &run.failed);
 	bench_emit_summary(&run, run.failed ? 1 : 0);
-	summary_screen(cpu.hypervisor && !boot_cmdline.seed_len);
+	summary_screen(cpu.hypervisor && !random_boot_seed.len);
 	machine_exit(run.failed ? EXIT_FAILED : EXIT_OK);
 }

@@ -10,6 +10,17 @@
 
 #include "kernel/lib/printk.h"
 #include "kernel/lib/string.h"
+#include "kernel/params/param.h"
+
+/*
+ * Linux's loglevel= and quiet, stored only: every message is printed
+ * whatever they say (nothing here has a level yet).
+ */
+uint32_t console_loglevel;
+int console_quiet;
+param_uint(loglevel, console_loglevel, 0, 7, "7",
+	   "console log level as Linux's; stored, not yet used: all is printed");
+param_flag(quiet, console_quiet, "as Linux's quiet; stored, not yet used: all is printed");
 
 void (*console_serial_write)(const char *s, size_t n);
 void (*console_screen_write)(const char *s, size_t n);

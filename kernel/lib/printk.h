@@ -7,6 +7,10 @@
 
 #include "kernel/lib/vsprintf.h"
 
+/* loglevel= and quiet (stored; printing does not depend on them yet) */
+extern uint32_t console_loglevel;
+extern int console_quiet;
+
 void kprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void console_write(const char *s, size_t n);
 void console_puts(const char *s); /* s plus a newline */

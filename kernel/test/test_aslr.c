@@ -10,7 +10,7 @@
 #include "kernel/arch/timer.h"
 #include "kernel/aslr/stats.h"
 #include "kernel/aslr/suite.h"
-#include "kernel/boot/cmdline.h"
+#include "kernel/run/run.h"
 #include "kernel/lib/printk.h"
 #include "kernel/lib/string.h"
 #include "kernel/mm/layout.h"
@@ -258,7 +258,7 @@ static enum ktest_result aslr_ipid_collision(struct ktest_ctx *t)
 	save(&s);
 	randomize_va_space = 2;
 	aslr_ia32 = 0;
-	test_platform.hz = boot_cmdline.hz;
+	test_platform.hz = timer_hz();
 	/*
 	 * Pids stay below 32768, so every injected jiffies value (sum - pid) lies
 	 * ahead of now and never wraps, and within the key period as long as the
