@@ -341,9 +341,12 @@ void aslr_suite(unsigned *measured, unsigned *failed)
 		"over the rule's range\n");
 	kprintf("  %-17s %-7s %-13s %8s %5s %7s %5s %7s  %-16s %s\n", "rng", "profile", "region",
 		"distinct", "bits", "entropy", "exp", "chi2_p", "min", "max");
-	for (int vi = 0; rng_variants[vi]; vi++) {
+	for (int vi = 0, step = 0; rng_variants[vi]; vi++) {
 		const struct rng_variant *v = rng_variants[vi];
 
+		if (!run_variant_chosen(vi))
+			continue;
+		kprintf("[%d/%d] aslr %s ...\n", ++step, run_variant_count(), v->name);
 		if (!v->available() || rng_select(v->name)) {
 			kprintf("  %-17s unavailable on this CPU\n", v->name);
 			continue;

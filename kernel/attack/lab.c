@@ -280,9 +280,9 @@ static int lab_cells(void)
 	int strategies = 0, variants = 0;
 
 	for (int s = 0; s < LAB_NR; s++)
-		strategies += !run_suite[0] || !strcmp(run_suite, lab_strategy_names[s]);
+		strategies += run_suite_chosen(lab_strategy_names[s]);
 	for (int i = 0; rng_variants[i]; i++)
-		variants += rng_variants[i]->available();
+		variants += run_variant_chosen(i) && rng_variants[i]->available();
 	return strategies * variants * 4;
 }
 
@@ -301,13 +301,25 @@ void job_attack(void)
 	uint32_t trials = run_samples ? run_samples : 100;
 	int failed = 0, k = 0, n = lab_cells();
 	uint64_t t0 = rdtsc();
+	char accepted[200] = "", err[300];
 
+	for (int s = 0; s < LAB_NR; s++) {
+		if (s)
+			strlcpy(accepted + strlen(accepted), "|",
+				sizeof(accepted) - strlen(accepted));
+		strlcpy(accepted + strlen(accepted), lab_strategy_names[s],
+			sizeof(accepted) - strlen(accepted));
+	}
+	if (run_suite_check(accepted, err, sizeof(err))) {
+		kprintf("aslrbench: bad command line: %s\n", err);
+		machine_exit(EXIT_CMDLINE);
+	}
 	kprintf("attack lab: %u trials per cell; attacker uid %d, victim root\n", trials, LAB_UID);
 	for (int s = 0; s < LAB_NR; s++) {
-		if (run_suite[0] && strcmp(run_suite, lab_strategy_names[s]))
+		if (!run_suite_chosen(lab_strategy_names[s]))
 			continue;
 		for (int i = 0; rng_variants[i]; i++) {
-			if (!rng_variants[i]->available())
+			if (!run_variant_chosen(i) || !rng_variants[i]->available())
 				continue;
 			/*
 			 * A deterministic run (seed=) repeats its records exactly;

@@ -160,12 +160,15 @@ static void proc_suite(const char *suite, const char *prog, const char *target, 
 	kprintf("\n%s: cycles per %s+exit+wait, %u x %u samples, measured in ring 3\n", suite,
 		suite, PROC_ENSEMBLES, PROC_SAMPLES);
 	kprintf("  %-18s %12s %12s %14s %8s\n", "rng", "median", "p99", "rng in it", "share");
-	for (int i = 0; rng_variants[i]; i++) {
+	for (int i = 0, step = 0; rng_variants[i]; i++) {
 		const struct rng_variant *v = rng_variants[i];
 		char line[BENCH_REC_SIZE], share_txt[24] = "-", rng_txt[24] = "-";
 		struct jrec r;
 		int64_t share_m = 0;
 
+		if (!run_variant_chosen(i))
+			continue;
+		kprintf("[%d/%d] %s %s ...\n", ++step, run_variant_count(), suite, v->name);
 		if (!v->available() || rng_select(v->name))
 			continue;
 		fork_rng_count = 0;
@@ -216,24 +219,26 @@ static void summary_screen(bool emulated)
 
 static bool want(const char *suite)
 {
-	return !run_suite[0] || !strcmp(run_suite, suite);
+	return run_suite_chosen(suite);
 }
 
 void job_bench(void)
 {
-	static const char *const suites[] = {"timer", "rng", "fork", "spawn", "aslr"};
+	/* variants=: the chosen ones, in the registry's order */
+	static const struct rng_variant *chosen[BENCH_RUN_ROWS + 1];
 	uint32_t n = PROC_ENSEMBLES * PROC_SAMPLES;
 	struct bench_cpu cpu;
-	bool known = !run_suite[0];
+	unsigned nchosen = 0;
+	char err[200];
 
-	for (unsigned i = 0; i < 5; i++)
-		known |= !strcmp(run_suite, suites[i]);
-	if (!known) {
-		kprintf("aslrbench: bad command line: bad value '%s' for suite in mode=bench "
-			"(accepted: timer|rng|fork|spawn|aslr)\n",
-			run_suite);
+	if (run_suite_check("timer|rng|fork|spawn|aslr", err, sizeof(err))) {
+		kprintf("aslrbench: bad command line: %s\n", err);
 		machine_exit(EXIT_CMDLINE);
 	}
+	for (int i = 0; rng_variants[i] && nchosen < BENCH_RUN_ROWS; i++)
+		if (run_variant_chosen(i))
+			chosen[nchosen++] = rng_variants[i];
+	chosen[nchosen] = NULL;
 	bench_cpu_detect(&cpu);
 	bench_config_init(&cfg, &cpu);
 	cfg.irqs_off = true;
@@ -251,7 +256,7 @@ void job_bench(void)
 	/* The floor is needed by every later suite, so it always runs. */
 	bench_suite_timer(&cfg, &run);
 	if (want("rng"))
-		bench_suite_rng(&cfg, rng_variants, "rng: get_random_int() per variant", &run);
+		bench_suite_rng(&cfg, chosen, "rng: get_random_int() per variant", &run);
 	submit_cap = n;
 	submitted[0] = alloc_u32(n);
 	submitted[1] = alloc_u32(n);
