@@ -107,7 +107,7 @@ case $smp in '' | *[!0-9]* | 0) usage_error "--smp needs a CPU count" ;; esac
 case $accel in auto | kvm | tcg) ;; *) usage_error "--accel must be auto, kvm or tcg" ;; esac
 # The kernel's own parser and key table, on the host: a bad line fails here
 # with the kernel's message, before QEMU starts; "help" lists every key.
-[ "$have_cmdline" = 0 ] || "$here/scripts/check-cmdline.sh" "$cmdline" || { rc=$?; exit $((rc == 100 ? 0 : rc)); }
+[ "$have_cmdline" = 0 ] || "$here/scripts/check-cmdline.sh" ${log:+--log "$log"} "$cmdline" || { rc=$?; exit $((rc == 100 ? 0 : rc)); }
 vga_args=(-vga std)
 if [ -n "$resolution" ]; then
 	case $resolution in

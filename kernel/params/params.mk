@@ -20,3 +20,12 @@ $(HOST)/params: kernel/params/host/params.c kernel/params/params.c kernel/params
 	@echo "  HOSTCC  $@"
 	$(Q)$(HOST_CC) $(HOST_CFLAGS) -o $@ kernel/params/host/params.c kernel/params/params.c \
 		$(RNG_HOST_LIB)
+
+# The parser's host unit test (Check).
+HOST_TESTS += $(HOST)/test_params
+$(HOST)/test_params: tests/params/test_params.c kernel/params/params.c kernel/params/param.h \
+		$(RNG_HOST_LIB) $(RNG_HDRS)
+	@mkdir -p $(@D)
+	@echo "  HOSTCC  $@"
+	$(Q)$(HOST_CC) $(HOST_CFLAGS) $(CHECK_CFLAGS) -o $@ tests/params/test_params.c \
+		kernel/params/params.c $(RNG_HOST_LIB) $(CHECK_LIBS)
