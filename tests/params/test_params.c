@@ -193,7 +193,8 @@ int main(void)
 	tcase_add_test(tc, help_names_every_key);
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);
-	srunner_run_all(sr, CK_NORMAL);
+	srunner_set_tap(sr, "-");
+	srunner_run_all(sr, CK_SILENT);
 	failed = srunner_ntests_failed(sr);
 	srunner_free(sr);
 	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
