@@ -35,7 +35,7 @@ help:
 	@echo '  host-all           only the host tools and host tests (build/host/)'
 	@echo '  iso                build/aslrbench.iso, the hybrid ISO (CD or USB stick)'
 	@echo '  img                build/aslrbench.img, the raw GPT disk image'
-	@echo '  run                boot the ISO in QEMU with its default command line (make iso first)'
+	@echo '  run                boot the ISO in QEMU with its default command line, or ARGS="k=v ..." (ARGS=help lists the keys)'
 	@echo '  test               every test: host suites and QEMU boots; TAP on stdout and in build/test.tap, JUnit in build/test-results.xml'
 	@echo '  test-host          only the host suites (no QEMU boot of the test table)'
 	@echo '  test-qemu          only the QEMU boots; T=NAME one boot, G=GROUP a group (scripts/test.sh --list)'
@@ -76,7 +76,8 @@ deps:
 
 run: deps
 	$(Q)$(MAKE) --no-print-directory iso
-	$(Q)scripts/run-qemu.sh --iso $(BUILD)/aslrbench.iso --timeout 120
+	$(Q)scripts/run-qemu.sh --iso $(BUILD)/aslrbench.iso --timeout 120 \
+		$(if $(ARGS),--cmdline '$(ARGS)')
 
 # deps first, then a fresh make: fragments query pkg-config at parse time.
 # The build's lines go to stderr: stdout is TAP (and the summary line) only.
