@@ -22,10 +22,10 @@ run() {
 names() { awk '{ print $1 }' "$tmp/out" | tr '\n' ' ' | sed 's/ $//'; }
 
 # ---- the boot table and selection ------------------------------------------
-all="cd usb img-usb smp2 bad-cmdline no-kernel bench deterministic attack-deterministic attack-collision shell-fixed shell-leak keyboard shell-busybox attack fault-report fuzz fuzz-plant linux linux-shell vfs initramfs-bad initramfs-add init-exec init-dynamic init-glibc-dynamic init-exit-code init-bad-interp init-noexec init-args-alone init-musl init-glibc init-busybox exec-add badinput linux-console paxtest"
+all="cd usb img-usb smp2 bad-cmdline variants no-kernel bench deterministic attack-deterministic attack-collision shell-fixed shell-leak keyboard shell-busybox attack fault-report fuzz fuzz-plant linux linux-shell vfs initramfs-bad initramfs-add init-exec init-dynamic init-glibc-dynamic init-exit-code init-bad-interp init-noexec init-args-alone init-musl init-glibc init-busybox exec-add badinput linux-console paxtest"
 run $T --list
 [[ $rc -eq 0 && $(names) == "$all" ]]
-tap_check $? "--list: the 36 boots of tests/qemu/boots.conf, in order" "exit $rc" "$out"
+tap_check $? "--list: the 37 boots of tests/qemu/boots.conf, in order" "exit $rc" "$out"
 run $T --list --group errors
 [[ $rc -eq 0 && $(names) == "bad-cmdline no-kernel fault-report init-exit-code init-bad-interp init-noexec init-args-alone" ]]
 tap_check $? "--list --group errors: the seven error boots" "$out"
