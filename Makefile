@@ -36,7 +36,7 @@ help:
 	@echo '  host-all           only the host tools and host tests (build/host/)'
 	@echo '  iso                build/aslrbench.iso, the hybrid ISO (CD or USB stick)'
 	@echo '  img                build/aslrbench.img, the raw GPT disk image'
-	@echo '  run                build the ISO and boot it in QEMU with its default command line; the log in build/run-DATE.log'
+	@echo '  run                build the ISO and boot it in QEMU with its default command line, or ARGS="k=v ..." (ARGS=help lists the keys); the log in build/run-DATE.log'
 	@echo '  test               every test: host suites and QEMU boots; TAP on stdout and in build/test.tap, JUnit in build/test-results.xml'
 	@echo '  test-host          only the host suites (no QEMU boot of the test table)'
 	@echo '  test-qemu          only the QEMU boots; T=NAME one boot, G=GROUP a group (scripts/test.sh --list)'
@@ -64,6 +64,7 @@ include common/common.mk
 include rng/rng.mk
 include bench/bench.mk
 include kernel/kernel.mk
+include kernel/params/params.mk
 include boot/boot.mk
 include tests/linux/linux.mk
 include userland/userland.mk
@@ -83,7 +84,8 @@ run:
 	$(Q)scripts/deps.sh --run
 	$(Q)$(MAKE) --no-print-directory iso
 	$(Q)log=$(BUILD)/run-$$(date +%Y%m%d-%H%M%S).log; st=0; \
-	scripts/run-qemu.sh --iso $(BUILD)/aslrbench.iso --timeout 120 --log $$log || st=$$?; \
+	scripts/run-qemu.sh --iso $(BUILD)/aslrbench.iso --timeout 120 --log $$log \
+		$(if $(ARGS),--cmdline '$(ARGS)') || st=$$?; \
 	echo "make run: the serial log, every record: $$log (scripts/report.py $$log)" >&2; \
 	exit $$st
 

@@ -190,9 +190,46 @@ static int measure_variant(const struct bench_config *warm, const struct bench_c
 	return failed;
 }
 
+/* Appends s to line (cut at size); returns the new length. */
+static size_t put_str(char *line, size_t at, size_t size, const char *s)
+{
+	while (*s && at + 1 < size)
+		line[at++] = *s++;
+	line[at] = '\0';
+	return at;
+}
+
+static size_t put_dec(char *line, size_t at, size_t size, unsigned v)
+{
+	char d[12];
+	int i = (int)sizeof(d) - 1;
+
+	d[i] = '\0';
+	do
+		d[--i] = (char)('0' + v % 10);
+	while ((v /= 10));
+	return put_str(line, at, size, d + i);
+}
+
+/* A readable line per variant before its records: "[3/9] sha1-mackall ...". */
+static void progress(unsigned k, unsigned n, const char *name)
+{
+	char line[96];
+	size_t at = put_str(line, 0, sizeof(line), "[");
+
+	at = put_dec(line, at, sizeof(line), k);
+	at = put_str(line, at, sizeof(line), "/");
+	at = put_dec(line, at, sizeof(line), n);
+	at = put_str(line, at, sizeof(line), "] ");
+	at = put_str(line, at, sizeof(line), name);
+	put_str(line, at, sizeof(line), " ...");
+	bench_emit(line);
+}
+
 int bench_suite_rng(const struct bench_config *cfg, const struct rng_variant *const *list,
 		    const char *title, struct bench_run *run)
 {
+	unsigned step = 0, steps = 0;
 	struct bench_config warm = *cfg, cold = *cfg, batch = *cfg;
 	struct bench_target cold_t = {.setup = flush_images, .samples = cfg->cold_samples};
 	struct bench_target warm_t = {0};
@@ -222,6 +259,8 @@ int bench_suite_rng(const struct bench_config *cfg, const struct rng_variant *co
 		cold.overhead = (uint32_t)ovh;
 	}
 
+	for (v = list; *v; v++)
+		steps += !cfg->only || streq(cfg->only, (*v)->name);
 	for (; *list; list++) {
 		const struct rng_variant *v = *list;
 		struct bench_row *row;
@@ -229,6 +268,7 @@ int bench_suite_rng(const struct bench_config *cfg, const struct rng_variant *co
 
 		if (cfg->only && !streq(cfg->only, v->name))
 			continue;
+		progress(++step, steps, v->name);
 		row = bench_run_row(run, v->name);
 		if (!row) {
 			bench_emit("bench: table full, variant not measured");

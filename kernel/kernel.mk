@@ -19,8 +19,8 @@ KERNEL_C += kernel/attack/lab.c
 # kernel/measure/: the benchmark job, the ASLR suite, the experiment policy
 KERNEL_C += kernel/measure/aslr_stats.c kernel/measure/aslr_suite.c kernel/measure/job.c \
 	kernel/measure/platform.c kernel/measure/policy.c kernel/measure/summary_screen.c
-# kernel/boot/: the boot command line
-KERNEL_C += kernel/boot/cmdline.c
+# kernel/params/: the boot parameters' table and its one parser (lib layer)
+KERNEL_C += kernel/params/params.c
 # kernel/char/: get_random_int(): the kernel side of rng/
 KERNEL_C += kernel/char/random.c
 # kernel/console/: framebuffer console, keyboard, serial
@@ -42,6 +42,8 @@ KERNEL_C += kernel/lib/panic.c kernel/lib/printk.c kernel/lib/string.c kernel/li
 KERNEL_C += kernel/mm/ioremap.c kernel/mm/layout.c kernel/mm/mm.c kernel/mm/mmap.c \
 	kernel/mm/mprotect.c kernel/mm/mremap.c kernel/mm/pmm.c kernel/mm/uaccess.c kernel/mm/vdso.c \
 	kernel/mm/vmm.c
+# kernel/run/: what this run does (mode=, suite=, samples=, variants=)
+KERNEL_C += kernel/run/run.c
 # kernel/security/: the ptrace access rules
 KERNEL_C += kernel/security/ptrace.c kernel/security/ptrace_rules.c
 # kernel/syscall/: the system calls

@@ -27,9 +27,10 @@ import re
 import sys
 
 LAYERS = [
-    # lib: printk/panic, strings, formatting, errno; the boot command line
-    # and the loader's hand-off; the user/kernel ABI (uapi).
-    ("lib", ["kernel/lib", "kernel/boot", "kernel/uapi"]),
+    # lib: printk/panic, strings, formatting, errno; the boot parameters
+    # parser (params, below lib: printk declares parameters too); the
+    # user/kernel ABI (uapi).
+    ("lib", ["kernel/params", "kernel/lib", "kernel/uapi"]),
     ("arch", ["kernel/arch"]),
     # char (random.c: get_random_int) sits below mm, whose layout code draws
     # from it; the ASLR rule sets (aslr/) implement mm's struct aslr_rules and
@@ -38,7 +39,8 @@ LAYERS = [
     ("proc", ["kernel/task", "kernel/security"]),
     ("fs", ["kernel/console", "kernel/fs"]),
     ("syscall", ["kernel/syscall"]),
-    ("jobs", ["kernel/init", "kernel/measure", "kernel/attack", "kernel/test"]),
+    # run: what the run does (mode=, suite=, variants=...), read by every job.
+    ("jobs", ["kernel/run", "kernel/init", "kernel/measure", "kernel/attack", "kernel/test"]),
 ]
 
 # Code outside kernel/ that the kernel links: freestanding, never includes

@@ -143,6 +143,9 @@ if [ "$secure_boot" != off ]; then
 	machine=q35,smm=on
 fi
 [ -z "$vars" ] || OVMF_VARS=$vars
+# The kernel's own parser and key table, on the host: a bad line fails here
+# with the kernel's message, before QEMU starts; "help" lists every key.
+[ "$have_cmdline" = 0 ] || "$here/scripts/check-cmdline.sh" ${log:+--log "$log"} "$cmdline" || { rc=$?; exit $((rc == 100 ? 0 : rc)); }
 vga_args=(-vga std)
 if [ -n "$resolution" ]; then
 	case $resolution in

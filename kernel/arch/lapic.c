@@ -9,6 +9,12 @@
 #include "kernel/arch/cpu.h"
 #include "kernel/arch/lapic.h"
 #include "kernel/arch/page.h"
+#include "kernel/params/param.h"
+
+/* Linux's maxcpus=; stored: this kernel starts the boot CPU only. */
+uint32_t setup_max_cpus;
+param_uint(cpus, setup_max_cpus, 1, 4096, "",
+	   "at most N CPUs (none: no limit); this kernel starts one");
 
 #define REG_EOI	      0x0b0
 #define REG_SVR	      0x0f0

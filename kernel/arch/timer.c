@@ -8,6 +8,7 @@
  */
 #include "kernel/arch/cpu.h"
 #include "kernel/arch/timer.h"
+#include "kernel/params/param.h"
 #include "kernel/arch/traps.h"
 
 #define PIC1_CMD  0x20
@@ -22,7 +23,9 @@
 volatile uint64_t jiffies;
 void (*timer_tick_hook)(bool from_user);
 void (*timer_watchdog_hook)(void);
-static unsigned cur_hz;
+static uint32_t cur_hz;
+param_uint(hz, cur_hz, 20, 10000, "250",
+	   "timer interrupts per second (2.6.29's default config: 250)");
 static uint16_t divisor;
 
 static void pic_remap(void)
@@ -53,14 +56,13 @@ static void tick(struct trap_frame *f)
 		timer_tick_hook((f->cs & 3) == 3);
 }
 
-void timer_init(unsigned hz)
+void timer_init(void)
 {
-	uint32_t d = (uint32_t)((PIT_HZ + hz / 2) / hz);
+	uint32_t d = (uint32_t)((PIT_HZ + cur_hz / 2) / cur_hz);
 
 	if (d > 0xffff)
 		d = 0xffff;
 	divisor = (uint16_t)d;
-	cur_hz = hz;
 	pic_remap();
 	irq_register(IRQ_BASE, tick);
 	outb(PIT_CMD, 0x34); /* channel 0, lo/hi, mode 2 */

@@ -6,7 +6,7 @@
 
 extern volatile uint64_t jiffies;
 
-void timer_init(unsigned hz);
+void timer_init(void); /* at hz= */
 unsigned timer_hz(void);
 uint64_t timer_actual_mhz(void); /* the PIT's exact rate, in mHz */
 /* A watchdog's check, on every tick before the scheduler's (mode=fuzz). */

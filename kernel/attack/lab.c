@@ -27,7 +27,7 @@
 #include "kernel/arch/tsc.h"
 #include "kernel/attack/lab.h"
 #include "kernel/measure/aslr_suite.h"
-#include "kernel/boot/cmdline.h"
+#include "kernel/run/run.h"
 #include "kernel/lib/printk.h"
 #include "kernel/lib/errno.h"
 #include "kernel/arch/machine_exit.h"
@@ -281,10 +281,9 @@ static int lab_cells(void)
 	int strategies = 0, variants = 0;
 
 	for (int s = 0; s < LAB_NR; s++)
-		strategies += !boot_cmdline.suite[0] ||
-			      !strcmp(boot_cmdline.suite, lab_strategy_names[s]);
+		strategies += run_suite_chosen(lab_strategy_names[s]);
 	for (int i = 0; rng_variants[i]; i++)
-		variants += rng_variants[i]->available();
+		variants += run_variant_chosen(i) && rng_variants[i]->available();
 	return strategies * variants * 4;
 }
 
@@ -300,23 +299,35 @@ static void lab_progress(int k, int n, uint64_t t0, int s, const char *rng, int 
 
 void job_attack(void)
 {
-	uint32_t trials = boot_cmdline.samples ? boot_cmdline.samples : 100;
+	uint32_t trials = run_samples ? run_samples : 100;
 	int failed = 0, k = 0, n = lab_cells();
 	uint64_t t0 = rdtsc();
+	char accepted[200] = "", err[300];
 
+	for (int s = 0; s < LAB_NR; s++) {
+		if (s)
+			strlcpy(accepted + strlen(accepted), "|",
+				sizeof(accepted) - strlen(accepted));
+		strlcpy(accepted + strlen(accepted), lab_strategy_names[s],
+			sizeof(accepted) - strlen(accepted));
+	}
+	if (run_suite_check(accepted, err, sizeof(err))) {
+		kprintf("aslrbench: bad command line: %s\n", err);
+		machine_exit(EXIT_CMDLINE);
+	}
 	kprintf("attack lab: %u trials per cell; attacker uid %d, victim root\n", trials, LAB_UID);
 	for (int s = 0; s < LAB_NR; s++) {
-		if (boot_cmdline.suite[0] && strcmp(boot_cmdline.suite, lab_strategy_names[s]))
+		if (!run_suite_chosen(lab_strategy_names[s]))
 			continue;
 		for (int i = 0; rng_variants[i]; i++) {
-			if (!rng_variants[i]->available())
+			if (!run_variant_chosen(i) || !rng_variants[i]->available())
 				continue;
 			/*
 			 * A deterministic run (seed=) repeats its records exactly;
 			 * RDRAND's output does not come from the seed, so its cells
 			 * are left out there rather than made to vary.
 			 */
-			if (boot_cmdline.seed_len && !strcmp(rng_variants[i]->name, "rdrand")) {
+			if (random_boot_seed.len && !strcmp(rng_variants[i]->name, "rdrand")) {
 				kprintf("attack: %s rdrand skipped: seed= run, its output is not "
 					"reproducible\n",
 					lab_strategy_names[s]);
@@ -372,15 +383,15 @@ static long lab_shell_cell(uint64_t ustrategy, uint64_t urng)
 /* aslr [N] from the shell: the ASLR entropy suite with N spawns per cell (default 200). */
 static long lab_shell_aslr(uint64_t samples)
 {
-	uint32_t saved = boot_cmdline.samples;
+	uint32_t saved = run_samples;
 	unsigned measured = 0, failed = 0;
 
 	if (!capable(CAP_SYS_ADMIN))
 		return -EPERM;
 	if (samples > 100000)
 		return -EINVAL;
-	boot_cmdline.samples = samples ? (uint32_t)samples : 200;
+	run_samples = samples ? (uint32_t)samples : 200;
 	aslr_suite(&measured, &failed);
-	boot_cmdline.samples = saved;
+	run_samples = saved;
 	return failed ? -EIO : 0;
 }

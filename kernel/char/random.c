@@ -10,14 +10,18 @@
 #include "kernel/arch/cpu.h"
 #include "kernel/arch/fpu.h"
 #include "kernel/arch/timer.h"
-#include "kernel/boot/cmdline.h"
-#include "kernel/boot/boot_info.h"
+#include "kernel/arch/boot_info.h"
 #include "kernel/lib/printk.h"
 #include "kernel/lib/string.h"
 #include "kernel/lib/errno.h"
 #include "rng/variants.h"
 
 static const struct rng_variant *cur;
+
+int random_boot_variant;
+struct param_hex random_boot_seed;
+param_rng(rng, random_boot_variant, "chacha20-batched", "the RNG the running system uses");
+param_hex(seed, random_boot_seed, PARAM_HEX_MAX, "fixed seed, hex: a deterministic run");
 static const char *seed_source = "none";
 static int ready;
 
@@ -84,10 +88,10 @@ static size_t gather_seed(uint8_t *buf, size_t cap)
 	size_t n = 0;
 	uint32_t r[4];
 
-	if (boot_cmdline.seed_len) {
-		memcpy(buf, boot_cmdline.seed, boot_cmdline.seed_len);
+	if (random_boot_seed.len) {
+		memcpy(buf, random_boot_seed.bytes, random_boot_seed.len);
 		seed_source = "cmdline";
-		return boot_cmdline.seed_len;
+		return random_boot_seed.len;
 	}
 	if (boot_info_copy.seed_len) {
 		memcpy(buf, boot_info_copy.seed, boot_info_copy.seed_len);
@@ -118,13 +122,13 @@ static size_t gather_seed(uint8_t *buf, size_t cap)
 	return n;
 }
 
-int random_init(const char *variant, char *err, unsigned long errlen)
+int random_init(char *err, unsigned long errlen)
 {
 	uint8_t seed[128];
 	size_t n;
 
-	plat.hz = boot_cmdline.hz;
-	if (boot_cmdline.seed_len)
+	plat.hz = timer_hz();
+	if (random_boot_seed.len)
 		cycles_base = rdtsc();
 	rng_set_platform(&plat);
 	n = gather_seed(seed, sizeof(seed));
@@ -134,6 +138,8 @@ int random_init(const char *variant, char *err, unsigned long errlen)
 	if (rdrand_stuck()) /* Linux 5.10's warning; RDRAND stays in use */
 		kprintf("RDRAND gives funky smelling output, might consider not using it by "
 			"booting with \"nordrand\"\n");
+	const char *variant = rng_variants[random_boot_variant]->name;
+
 	switch (rng_select(variant)) {
 	case 0:
 		return 0;

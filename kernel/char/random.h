@@ -14,7 +14,14 @@
  * drivers/char/random.c; rng/ holds the generators themselves, which build
  * on the host too.
  */
-int random_init(const char *variant, char *err, unsigned long errlen);
+#include "kernel/params/param.h"
+
+/* rng=: the variant the running system uses (an index into rng_variants[]) */
+extern int random_boot_variant;
+/* seed=: deterministic runs (empty: seeded from the firmware and the CPU) */
+extern struct param_hex random_boot_seed;
+
+int random_init(char *err, unsigned long errlen); /* selects rng= */
 unsigned int get_random_int(void);
 const struct rng_variant *rng_current(void);
 int rng_select(const char *name); /* -EINVAL unknown, -ENODEV unavailable */

@@ -8,9 +8,10 @@
 #include "kernel/arch/fw_cfg.h"
 #include "kernel/arch/timer.h"
 #include "kernel/arch/tsc.h"
-#include "kernel/boot/boot_info.h"
+#include "kernel/arch/boot_info.h"
 #include "kernel/init/boot_record.h"
-#include "kernel/boot/cmdline.h"
+#include "kernel/fs/proc/internal.h"
+#include "kernel/run/run.h"
 #include "kernel/lib/printk.h"
 #include "kernel/console/serial.h"
 #include "kernel/mm/layout.h"
@@ -32,7 +33,7 @@ static const char *warnings(const struct bench_cpu *c, char *buf, size_t len)
 	buf[0] = '\0';
 	if (!c->invariant_tsc)
 		n += (size_t)ksnprintf(buf + n, len - n, "%stsc_not_invariant", n ? "," : "");
-	if (c->hypervisor && !boot_cmdline.seed_len && n < len)
+	if (c->hypervisor && !random_boot_seed.len && n < len)
 		n += (size_t)ksnprintf(buf + n, len - n, "%semulated_cycles", n ? "," : "");
 	if (!serial_present() && n < len)
 		n += (size_t)ksnprintf(buf + n, len - n, "%sno_serial", n ? "," : "");
@@ -137,14 +138,14 @@ void emit_boot_record(void)
 	jrec_bool(&r, "rdtscp", c.rdtscp);
 	jrec_u64(&r, "hz", timer_hz());
 	jrec_fixed(&r, "hz_actual", (int64_t)timer_actual_mhz(), 3);
-	jrec_str(&r, "mode", mode_name(boot_cmdline.mode));
-	jrec_str(&r, "rng", boot_cmdline.rng);
+	jrec_str(&r, "mode", mode_name(run_mode));
+	jrec_str(&r, "rng", rng_variants[random_boot_variant]->name);
 	jrec_str(&r, "seed_source", rng_seed_source());
-	jrec_bool(&r, "deterministic", boot_cmdline.seed_len != 0);
-	jrec_u64(&r, "proc_leak_fix", (uint64_t)boot_cmdline.proc_leak_fix);
-	jrec_u64(&r, "randomize_va_space", (uint64_t)boot_cmdline.randomize_va_space);
-	jrec_str(&r, "aslr_profile", boot_cmdline.aslr_ia32 ? "ia32" : "x86_64");
-	jrec_str(&r, "aslr_rules", aslr_rules_name(boot_cmdline.aslr_rules));
+	jrec_bool(&r, "deterministic", random_boot_seed.len != 0);
+	jrec_u64(&r, "proc_leak_fix", (uint64_t)proc_leak_fix);
+	jrec_u64(&r, "randomize_va_space", (uint64_t)randomize_va_space);
+	jrec_str(&r, "aslr_profile", aslr_ia32 ? "ia32" : "x86_64");
+	jrec_str(&r, "aslr_rules", aslr_rules_name(aslr_rules));
 	jrec_u64(&r, "mem_free_pages", pmm_free_count());
 	jrec_u64(&r, "mmap_entries", bi->mmap_count);
 	jrec_u64(&r, "efi_seed_bytes", bi->seed_len);
@@ -164,7 +165,7 @@ void emit_boot_record(void)
 	if (!c.invariant_tsc)
 		kprintf("warning: the TSC is not invariant; cycle counts may drift with "
 			"frequency changes\n");
-	if (c.hypervisor && !boot_cmdline.seed_len)
+	if (c.hypervisor && !random_boot_seed.len)
 		kprintf("note: running under a hypervisor; without --deterministic the cycle "
 			"counts measure the emulator, not the guest code\n");
 }

@@ -6,7 +6,7 @@
  */
 #include "kernel/attack/lab.h"
 #include "kernel/measure/job.h"
-#include "kernel/boot/cmdline.h"
+#include "kernel/run/run.h"
 #include "kernel/fs/vfs.h"
 #include "kernel/lib/printk.h"
 #include "kernel/lib/errno.h"
@@ -21,11 +21,10 @@
 
 static __attribute__((noreturn)) void job_test(void)
 {
-	int failed = ktest_run_all(boot_cmdline.suite);
+	int failed = ktest_run_all(run_suite);
 
 	if (failed < 0) {
-		kprintf("aslrbench: bad command line: no test matches suite=%s\n",
-			boot_cmdline.suite);
+		kprintf("aslrbench: bad command line: no test matches suite=%s\n", run_suite);
 		machine_exit(EXIT_CMDLINE);
 	}
 	machine_exit(failed ? EXIT_FAILED : EXIT_OK);
@@ -36,7 +35,7 @@ long sys_aslrbench_job(const struct syscall_args *a)
 	(void)a;
 	if (current->pid != 1)
 		return -EPERM;
-	switch (boot_cmdline.mode) {
+	switch (run_mode) {
 	case MODE_TEST:
 		job_test();
 	case MODE_BENCH:
@@ -50,7 +49,7 @@ long sys_aslrbench_job(const struct syscall_args *a)
 	default:
 		/* Named, not faked: a mode this build does not hold says so. */
 		kprintf("aslrbench: mode=%s is not implemented in this build\n",
-			mode_name(boot_cmdline.mode));
+			mode_name(run_mode));
 		machine_exit(EXIT_FAILED);
 	}
 }
@@ -76,7 +75,7 @@ long sys_aslrbench_test(const struct syscall_args *a)
 {
 	static const char junk[64] = "0123456789abcdef0123456789abcdef0123456789abcdef012345678";
 
-	if (boot_cmdline.mode != MODE_TEST)
+	if (run_mode != MODE_TEST)
 		return -ENOSYS;
 	switch (a->a0) {
 	case ASLRBENCH_TEST_SMASH_STACK:

@@ -15,10 +15,10 @@
 #include "kernel/arch/timer.h"
 #include "kernel/arch/traps.h"
 #include "kernel/arch/tsc.h"
-#include "kernel/boot/boot_info.h"
+#include "kernel/arch/boot_info.h"
 #include "kernel/init/boot_record.h"
 #include "kernel/init/init_path.h"
-#include "kernel/boot/cmdline.h"
+#include "kernel/params/param.h"
 #include "kernel/console/fbcon.h"
 #include "kernel/console/keyboard.h"
 #include "kernel/lib/printk.h"
@@ -74,7 +74,10 @@ static void parse_cmdline_or_die(void)
 {
 	char err[320];
 
-	if (cmdline_parse(boot_info_copy.cmdline, err, sizeof(err)) == 0)
+	const char *rest = parse_args(boot_info_copy.cmdline, __params_start, __params_end, 0, err,
+				      sizeof(err));
+
+	if (rest && init_path_set_args(rest, err, sizeof(err)) == 0)
 		return;
 	kprintf("aslrbench: bad command line: %s\n", err);
 	kprintf("aslrbench: the command line was: \"%s\"\n", boot_info_copy.cmdline);
@@ -119,7 +122,7 @@ static void start_init(void)
 	idle_task.dumpable = 1;
 	for (int fd = 0; fd < 3; fd++)
 		idle_task.files[fd] = console_file();
-	pid = boot_cmdline.init[0] ? start_init_path() : spawn_prog("init", 1, argv);
+	pid = init_path[0] ? start_init_path() : spawn_prog("init", 1, argv);
 	if (pid != 1) {
 		kprintf("aslrbench: cannot start init (%ld)\n", pid);
 		machine_exit(EXIT_PANIC);
@@ -158,15 +161,11 @@ __attribute__((noreturn)) void kmain(struct boot_info *bi, uint64_t phys_base)
 	kbd_init();
 	lapic_init();
 	parse_cmdline_or_die();
-	/* the ASLR knobs; tests and the lab switch them with policy_select() */
-	randomize_va_space = boot_cmdline.randomize_va_space;
-	aslr_ia32 = boot_cmdline.aslr_ia32;
-	aslr_rules = boot_cmdline.aslr_rules;
-	timer_init(boot_cmdline.hz);
+	timer_init();
 	tsc_init();
 	vdso_init(); /* after tsc_init: [vvar] holds the clock's rate */
 	irq_enable();
-	if (random_init(boot_cmdline.rng, err, sizeof(err))) {
+	if (random_init(err, sizeof(err))) {
 		kprintf("aslrbench: bad command line: %s\n", err);
 		machine_exit(EXIT_CMDLINE);
 	}

@@ -10,6 +10,14 @@
 
 #include "kernel/lib/printk.h"
 #include "kernel/lib/string.h"
+#include "kernel/params/param.h"
+
+/* Linux's loglevel= and quiet: which printk levels reach the console. */
+uint32_t console_loglevel = CONSOLE_LOGLEVEL_DEFAULT;
+int console_quiet;
+param_uint(loglevel, console_loglevel, 0, 8, "7",
+	   "the console shows printk levels below this (Linux's; 8: all, dmesg has everything)");
+param_flag(quiet, console_quiet, "as Linux's quiet: the console shows levels below 4 only");
 
 void (*console_serial_write)(const char *s, size_t n);
 void (*console_screen_write)(const char *s, size_t n);
@@ -43,7 +51,6 @@ void console_puts(const char *s)
 static char log_buf[LOG_BUF_LEN];
 static uint64_t next, first;
 static bool mid_line;
-int console_loglevel = CONSOLE_LOGLEVEL_DEFAULT;
 void (*log_wake)(void);
 
 static void log_putc(char c)
@@ -131,7 +138,9 @@ void printk(const char *fmt, ...)
 	n = format(buf, sizeof(buf), &level, fmt, ap);
 	va_end(ap);
 	log_store(level, buf, n);
-	if (level < console_loglevel)
+	if ((uint32_t)level < (console_quiet && console_loglevel == CONSOLE_LOGLEVEL_DEFAULT
+				       ? CONSOLE_LOGLEVEL_QUIET
+				       : console_loglevel))
 		console_write(buf, n);
 }
 

@@ -37,7 +37,13 @@ void kprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void console_write(const char *s, size_t n);
 void console_puts(const char *s); /* s plus a newline */
 
-extern int console_loglevel; /* loglevel= (0-8), `quiet`; syslog(2) action 8 */
+/*
+ * The console shows levels below console_loglevel (loglevel=, 0-8; syslog(2)
+ * action 8); `quiet` (console_quiet) makes it CONSOLE_LOGLEVEL_QUIET while
+ * loglevel= is left at its default.
+ */
+extern uint32_t console_loglevel;
+extern int console_quiet;
 
 /*
  * The log, as syslog(2) reads it: "<N>text\n" per line, the oldest lines

@@ -50,7 +50,7 @@
 #include "kernel/measure/aslr_stats.h"
 #include "kernel/measure/aslr_suite.h"
 #include "kernel/measure/policy.h"
-#include "kernel/boot/cmdline.h"
+#include "kernel/run/run.h"
 #include "kernel/lib/printk.h"
 #include "kernel/lib/errno.h"
 #include "kernel/lib/string.h"
@@ -315,7 +315,7 @@ static void print_row(const struct rng_variant *v, const struct aslr_profile *p,
 
 void aslr_suite(unsigned *measured, unsigned *failed)
 {
-	uint32_t n = boot_cmdline.samples ? boot_cmdline.samples : ASLR_DEFAULT_SAMPLES;
+	uint32_t n = run_samples ? run_samples : ASLR_DEFAULT_SAMPLES;
 	struct policy want, saved;
 	struct aslr_layout *lay;
 	uint64_t *vals, t_all = jiffies;
@@ -343,9 +343,12 @@ void aslr_suite(unsigned *measured, unsigned *failed)
 		"over the rule's range\n");
 	kprintf("  %-17s %-7s %-13s %8s %5s %7s %5s %7s  %-16s %s\n", "rng", "profile", "region",
 		"distinct", "bits", "entropy", "exp", "chi2_p", "min", "max");
-	for (int vi = 0; rng_variants[vi]; vi++) {
+	for (int vi = 0, step = 0; rng_variants[vi]; vi++) {
 		const struct rng_variant *v = rng_variants[vi];
 
+		if (!run_variant_chosen(vi))
+			continue;
+		kprintf("[%d/%d] aslr %s ...\n", ++step, run_variant_count(), v->name);
 		want.rng = v;
 		if (!v->available() || policy_select(&want, 0)) {
 			kprintf("  %-17s unavailable on this CPU\n", v->name);

@@ -24,7 +24,7 @@
 #include "kernel/measure/aslr_suite.h"
 #include "kernel/measure/job.h"
 #include "kernel/measure/policy.h"
-#include "kernel/boot/cmdline.h"
+#include "kernel/run/run.h"
 #include "kernel/lib/printk.h"
 #include "kernel/lib/errno.h"
 #include "kernel/arch/machine_exit.h"
@@ -163,12 +163,15 @@ static void proc_suite(const char *suite, const char *prog, const char *target, 
 	kprintf("  %-18s %12s %12s %14s %8s\n", "rng", "median", "p99", "rng in it", "share");
 	policy_current(&want);
 	policy_select(&want, &saved);
-	for (int i = 0; rng_variants[i]; i++) {
+	for (int i = 0, step = 0; rng_variants[i]; i++) {
 		const struct rng_variant *v = rng_variants[i];
 		char line[BENCH_REC_SIZE], share_txt[24] = "-", rng_txt[24] = "-";
 		struct jrec r;
 		int64_t share_m = 0;
 
+		if (!run_variant_chosen(i))
+			continue;
+		kprintf("[%d/%d] %s %s ...\n", ++step, run_variant_count(), suite, v->name);
 		want.rng = v;
 		if (!v->available() || policy_select(&want, 0))
 			continue;
@@ -220,31 +223,33 @@ static void summary_screen(bool emulated)
 
 static bool want(const char *suite)
 {
-	return !boot_cmdline.suite[0] || !strcmp(boot_cmdline.suite, suite);
+	return run_suite_chosen(suite);
 }
 
 void job_bench(void)
 {
-	static const char *const suites[] = {"timer", "rng", "fork", "spawn", "aslr"};
+	/* variants=: the chosen ones, in the registry's order */
+	static const struct rng_variant *chosen[BENCH_RUN_ROWS + 1];
 	uint32_t n = PROC_ENSEMBLES * PROC_SAMPLES;
 	struct bench_cpu cpu;
-	bool known = !boot_cmdline.suite[0];
+	unsigned nchosen = 0;
+	char err[200];
 
-	for (unsigned i = 0; i < 5; i++)
-		known |= !strcmp(boot_cmdline.suite, suites[i]);
-	if (!known) {
-		kprintf("aslrbench: bad command line: bad value '%s' for suite in mode=bench "
-			"(accepted: timer|rng|fork|spawn|aslr)\n",
-			boot_cmdline.suite);
+	if (run_suite_check("timer|rng|fork|spawn|aslr", err, sizeof(err))) {
+		kprintf("aslrbench: bad command line: %s\n", err);
 		machine_exit(EXIT_CMDLINE);
 	}
+	for (int i = 0; rng_variants[i] && nchosen < BENCH_RUN_ROWS; i++)
+		if (run_variant_chosen(i))
+			chosen[nchosen++] = rng_variants[i];
+	chosen[nchosen] = NULL;
 	bench_cpu_detect(&cpu);
 	bench_config_init(&cfg, &cpu);
 	cfg.irqs_off = true;
-	if (boot_cmdline.samples)
-		cfg.samples = boot_cmdline.samples;
-	if (boot_cmdline.ensembles)
-		cfg.ensembles = boot_cmdline.ensembles;
+	if (run_samples)
+		cfg.samples = run_samples;
+	if (run_ensembles)
+		cfg.ensembles = run_ensembles;
 	cfg.flush[0].lo = __kernel_start;
 	cfg.flush[0].hi = __kernel_end;
 	cfg.nflush = 1;
@@ -255,7 +260,7 @@ void job_bench(void)
 	/* The floor is needed by every later suite, so it always runs. */
 	bench_suite_timer(&cfg, &run);
 	if (want("rng"))
-		bench_suite_rng(&cfg, rng_variants, "rng: get_random_int() per variant", &run);
+		bench_suite_rng(&cfg, chosen, "rng: get_random_int() per variant", &run);
 	submit_cap = n;
 	submitted[0] = alloc_u32(n);
 	submitted[1] = alloc_u32(n);
@@ -277,6 +282,6 @@ void job_bench(void)
 	if (want("aslr"))
 		aslr_suite(&run.measured, &run.failed);
 	bench_emit_summary(&run, run.failed ? 1 : 0);
-	summary_screen(cpu.hypervisor && !boot_cmdline.seed_len);
+	summary_screen(cpu.hypervisor && !random_boot_seed.len);
 	machine_exit(run.failed ? EXIT_FAILED : EXIT_OK);
 }

@@ -9,7 +9,7 @@
 #include "kernel/lib/string.h"
 #include "kernel/lib/vsprintf.h"
 #include "kernel/arch/tsc.h"
-#include "kernel/boot/boot_info.h"
+#include "kernel/arch/boot_info.h"
 
 static const struct bench_row *find_row(const struct bench_run *run, const char *name)
 {

@@ -21,6 +21,7 @@
  * the vDSO's and AT_RANDOM, as in both kernels), 1 = stack, offset, mmap,
  * exe, 2 = also brk.
  */
+#include "kernel/params/param.h"
 #include "kernel/mm/layout.h"
 
 #define SZ_128M (128ULL << 20)
@@ -28,6 +29,11 @@
 int randomize_va_space = 2;
 int aslr_ia32;
 int aslr_rules;
+param_enum(randomize_va_space, randomize_va_space, "0|1|2", "2",
+	   "as /proc/sys/kernel/randomize_va_space: 0 none, 1 no brk, 2 all");
+param_enum(aslr_profile, aslr_ia32, "x86_64|ia32", "x86_64", "the process layout exec builds");
+param_enum(aslr_rules, aslr_rules, "2.6.29|6.x", "2.6.29",
+	   "which kernel's ASLR rules exec follows");
 
 extern const struct aslr_rules *const __aslr_rules_start[], *const __aslr_rules_end[];
 

@@ -1,7 +1,9 @@
 /* ptrace_may_access for real tasks: their credentials through ptrace_rule(). */
 #include "kernel/security/ptrace.h"
+#include "kernel/params/param.h"
 
 int ptrace_scope;
+param_enum(ptrace_scope, ptrace_scope, "0|1|2|3", "0", "Yama (Linux 3.4)");
 
 bool capable(int cap)
 {

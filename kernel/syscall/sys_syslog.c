@@ -142,20 +142,22 @@ long sys_syslog(const struct syscall_args *a)
 		clear_pos = log_end();
 		return 0;
 	case SYSLOG_ACTION_CONSOLE_OFF:
+		console_quiet = 0;
 		if (saved_console_loglevel == -1)
-			saved_console_loglevel = console_loglevel;
+			saved_console_loglevel = (int)console_loglevel;
 		console_loglevel = MINIMUM_CONSOLE_LOGLEVEL;
 		return 0;
 	case SYSLOG_ACTION_CONSOLE_ON:
 		if (saved_console_loglevel != -1) {
-			console_loglevel = saved_console_loglevel;
+			console_loglevel = (uint32_t)saved_console_loglevel;
 			saved_console_loglevel = -1;
 		}
 		return 0;
 	case SYSLOG_ACTION_CONSOLE_LEVEL:
 		if (len < 1 || len > 8)
 			return -EINVAL;
-		console_loglevel = len < MINIMUM_CONSOLE_LOGLEVEL ? MINIMUM_CONSOLE_LOGLEVEL : len;
+		console_loglevel = (uint32_t)(len < MINIMUM_CONSOLE_LOGLEVEL ? MINIMUM_CONSOLE_LOGLEVEL : len);
+		console_quiet = 0;
 		saved_console_loglevel = -1;
 		return 0;
 	case SYSLOG_ACTION_SIZE_UNREAD:

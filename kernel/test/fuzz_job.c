@@ -20,7 +20,8 @@
 #include "kernel/arch/timer.h"
 #include "kernel/arch/traps.h"
 #include "kernel/lib/panic.h"
-#include "kernel/boot/cmdline.h"
+#include "kernel/run/run.h"
+#include "kernel/params/param.h"
 #include "kernel/lib/printk.h"
 #include "kernel/lib/errno.h"
 #include "kernel/arch/machine_exit.h"
@@ -120,12 +121,17 @@ static void print_notes(void)
 static bool planted_leak;
 static uint64_t max_wait_ms; /* the run's longest root wait for the CPU, for its record */
 
+static uint32_t fuzz_calls, fuzz_seconds;
+param_uint(calls, fuzz_calls, 1, 1000000000, "", "mode=fuzz: stop after this many calls");
+param_uint(seconds, fuzz_seconds, 1, 604800, "",
+	   "mode=fuzz: stop after this many seconds (a week at most)");
+
 /* fuzz_note(seed, index): the fuzzer is about to make call `index`. */
 long sys_fuzz_note(const struct syscall_args *a)
 {
 	int slot = (int)(current - tasks);
 
-	if (boot_cmdline.mode != MODE_FUZZ)
+	if (run_mode != MODE_FUZZ)
 		return -ENOSYS;
 	if (planted_leak && a->a2 == 1000)
 		pmm_alloc_page();
@@ -552,25 +558,23 @@ static uint64_t base_seed(void)
 {
 	uint64_t s = 0;
 
-	if (!boot_cmdline.seed_len)
+	if (!random_boot_seed.len)
 		return rdtsc() ^ ((uint64_t)get_random_int() << 32);
-	for (size_t i = 0; i < boot_cmdline.seed_len && i < 8; i++)
-		s = s << 8 | boot_cmdline.seed[i];
+	for (size_t i = 0; i < random_boot_seed.len && i < 8; i++)
+		s = s << 8 | random_boot_seed.bytes[i];
 	return s;
 }
 
 __attribute__((noreturn)) void job_fuzz(void)
 {
 	uint64_t seed = base_seed(), t0 = jiffies, hz = timer_hz(), k;
-	uint64_t secs = boot_cmdline.seconds ? boot_cmdline.seconds
-			: boot_cmdline.calls ? 0
-					     : DEFAULT_S;
+	uint64_t secs = fuzz_seconds ? fuzz_seconds : fuzz_calls ? 0 : DEFAULT_S;
 	const char *system_rng = rng_current()->name;
 	enum fail r = F_NONE;
 	char line[320];
 
-	planted_leak = !strcmp(boot_cmdline.suite, "plant-leak");
-	if (boot_cmdline.suite[0] && !planted_leak) {
+	planted_leak = !strcmp(run_suite, "plant-leak");
+	if (run_suite[0] && !planted_leak) {
 		kprintf("aslrbench: bad command line: mode=fuzz knows suite=plant-leak only\n");
 		machine_exit(EXIT_CMDLINE);
 	}
@@ -579,7 +583,7 @@ __attribute__((noreturn)) void job_fuzz(void)
 			"page\n");
 	kprintf("fuzz: base seed %016lx; %d processes per program (uid 0, 1000, 1000), %d calls "
 		"each; stop after %u calls / %lu s\n",
-		seed, NPROCS, PROG_CALLS, boot_cmdline.calls, secs);
+		seed, NPROCS, PROG_CALLS, fuzz_calls, secs);
 	fs_note_base();
 	last_progress = jiffies;
 	timer_watchdog_hook = watchdog;
@@ -598,7 +602,7 @@ __attribute__((noreturn)) void job_fuzz(void)
 				minimise(pseed, r);
 			break;
 		}
-		if ((boot_cmdline.calls && total_calls >= boot_cmdline.calls) ||
+		if ((fuzz_calls && total_calls >= fuzz_calls) ||
 		    (secs && jiffies - t0 >= secs * hz))
 			break;
 	}

@@ -12,7 +12,7 @@
 #include "kernel/measure/aslr_stats.h"
 #include "kernel/measure/aslr_suite.h"
 #include "kernel/measure/policy.h"
-#include "kernel/boot/cmdline.h"
+#include "kernel/run/run.h"
 #include "kernel/lib/printk.h"
 #include "kernel/lib/string.h"
 #include "kernel/mm/layout.h"
@@ -267,7 +267,7 @@ static enum ktest_result aslr_ipid_collision(struct ktest_ctx *t)
 
 	if (select_policy(&s, 0, 2, 0))
 		return ktest_fail(t, "policy_select");
-	test_platform.hz = boot_cmdline.hz;
+	test_platform.hz = timer_hz();
 	/*
 	 * Pids stay below 32768, so every injected jiffies value (sum - pid) lies
 	 * ahead of now and never wraps, and within the key period as long as the

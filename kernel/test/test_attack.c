@@ -6,7 +6,8 @@
  */
 #include "common/cpu.h"
 #include "kernel/attack/lab.h"
-#include "kernel/boot/cmdline.h"
+#include "kernel/run/run.h"
+#include "kernel/char/random.h"
 #include "kernel/lib/printk.h"
 #include "kernel/test/ktest.h"
 
@@ -75,7 +76,7 @@ static bool machine_timing(void)
 	struct bench_cpu c;
 
 	bench_cpu_detect(&c);
-	return !c.hypervisor || boot_cmdline.seed_len != 0;
+	return !c.hypervisor || random_boot_seed.len != 0;
 }
 
 static enum ktest_result attack_collision_ipid(struct ktest_ctx *t)

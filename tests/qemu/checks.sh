@@ -6,6 +6,21 @@
 # per run) and the stanza's arguments as "$@"; it reports through the
 # driver's pass / fail / tap_suite.
 
+# variants=: every bench record of the log that is about a variant (the
+# timer floor's "rng" is "none") names one of the chosen ones, and
+# each of them has one.
+check_only_variants() {
+	local got want
+	got=$(grep -a '^@@ {"type":"bench"' "${boot_logs[0]}" | grep -ao '"rng":"[^"]*"' | grep -v '"rng":"none"' |
+		sort -u | sed 's/"rng":"\(.*\)"/\1/' | tr '\n' ' ')
+	want=$(printf '%s\n' "$@" | sort -u | tr '\n' ' ')
+	if [ "$got" = "$want" ]; then
+		pass "qemu/$boot: bench records for $want only"
+	else
+		fail "qemu/$boot: bench records of the chosen variants" "got '$got', want '$want'"
+	fi
+}
+
 # Two runs gave the same "@@" records, byte for byte.
 check_identical_records() {
 	local a=${boot_logs[0]} b=${boot_logs[1]:-} d="$logs/qemu-$boot.diff"

@@ -10,7 +10,7 @@
 #include "kernel/arch/cpu.h"
 #include "kernel/arch/timer.h"
 #include "kernel/arch/tsc.h"
-#include "kernel/boot/cmdline.h"
+#include "kernel/params/param.h"
 #include "kernel/lib/errno.h"
 #include "kernel/fs/proc/internal.h"
 #include "kernel/fs/proc/path.h"
@@ -25,6 +25,9 @@
 
 int proc_leak_fix = 1;
 int hidepid;
+param_enum(proc_leak_fix, proc_leak_fix, "0|1", "1",
+	   "1: the 2009 /proc/PID/stat patch applied (eip/esp hidden)");
+param_enum(hidepid, hidepid, "0|1|2", "0", "Linux 3.3's /proc mount option");
 uint64_t idle_ticks; /* ticks the idle task ran: /proc/uptime's second field */
 
 /* The sleeping points of this kernel, named as their Linux counterparts (kallsyms). */

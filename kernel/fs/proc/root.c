@@ -15,7 +15,6 @@
  * at every read); stat and wchan apply the 2009 patch's per-field gate
  * themselves.
  */
-#include "kernel/boot/cmdline.h"
 #include "kernel/lib/errno.h"
 #include "kernel/fs/file.h"
 #include "kernel/fs/proc/internal.h"
@@ -236,8 +235,5 @@ long proc_open(const char *path, int flags, struct file **out)
 
 void proc_init_fs(void)
 {
-	proc_leak_fix = boot_cmdline.proc_leak_fix;
-	hidepid = boot_cmdline.hidepid;
-	ptrace_scope = boot_cmdline.ptrace_scope;
 	proc_mount();
 }

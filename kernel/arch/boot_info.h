@@ -1,5 +1,5 @@
-#ifndef KERNEL_BOOT_BOOT_INFO_H
-#define KERNEL_BOOT_BOOT_INFO_H
+#ifndef KERNEL_ARCH_BOOT_INFO_H
+#define KERNEL_ARCH_BOOT_INFO_H
 
 #include "boot/boot_info.h"
 
