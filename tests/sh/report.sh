@@ -194,6 +194,9 @@ tap_run "db filter --machine: one machine" eq "$(csv_rows "$tmp/dbm/results.csv"
 tap_run "db filter --variant" runs 0 --db "$db" --variant md4-2.6.30 --out "$tmp/dbv"
 tap_run "db filter --variant: other variants gone" lacks "$tmp/dbv/report.md" "| chacha20-batched |"
 tap_run "db filter --variant: boots kept" has "$tmp/dbv/report.md" "### \`$fx/desktop.log\`"
+tap_run "db filter --variant nosuch: exit 2" runs 2 --db "$db" --variant nosuch --out "$tmp/dbn"
+tap_run "db filter --variant nosuch: names the known values" has "$tmp/stderr" "known: chacha20-batched,"
+tap_run "db filter --variant nosuch: no report written" eval "[ ! -e '$tmp/dbn/report.md' ]"
 tap_run "db filter --version (tag prefix)" runs 0 --db "$db" --version v0.9 --out "$tmp/dbt"
 tap_run "db filter --version: only that build" eq "$(csv_rows "$tmp/dbt/results.csv")" 8
 tap_run "db filter --since today" runs 0 --db "$db" --since "$(date -u +%F)" --list
@@ -244,6 +247,7 @@ tap_run "compare: ns table flags below resolution" has "$tmp/cm/compare.md" "| r
 tap_run "--help: exit 0" runs 0 --help
 tap_run "--help: full usage on stdout" has "$tmp/stdout" "report.py ingest [--db DB] [--machine NAME] LOG..."
 tap_run "--help: filters described" has "$tmp/stdout" "--since/--until YYYY-MM-DD"
+tap_run "--help: usage printed once" eq "$(grep -c 'report.py ingest \[--db DB\]' "$tmp/stdout")" 1
 tap_run "ingest --help: exit 0, stdout" runs 0 ingest --help
 tap_run "ingest --help: usage" has "$tmp/stdout" "usage: report.py ingest"
 tap_run "no arguments: usage error on stderr" runs 2
