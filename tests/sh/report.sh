@@ -165,6 +165,15 @@ tap_run "compare: missing value dash" has "$c/compare.md" "| fork | md4-2.6.30 |
 tap_run "compare: 12 metric rows, in cycles and in ns" eq "$(grep -cE '^\| (rng|fork|timer) \|' "$c/compare.md")" 24
 tap_run "compare: ns table, emulated column empty" has "$c/compare.md" "| rng | md4-2.6.30 | cycles_per_call | – | 28.9 | – |"
 tap_run "compare: label falls back to file name" eval "'$compare' '$fx/tests-only.log' '$fx/qemu.log' --out '$c' | grep -qF '| suite | rng | metric | tests-only.log | QEMU'"
+# Two runs of one machine: each its own legend entry (and colour), told apart.
+mkdir -p "$tmp/two"
+cp "$fx/qemu.log" "$tmp/two/run1.log"
+cp "$fx/qemu.log" "$tmp/two/run2.log"
+tap_run "compare two runs of one machine: exit 0" eval "'$compare' '$tmp/two/run1.log' '$tmp/two/run2.log' --out '$tmp/two/out' >/dev/null 2>&1"
+if "$py" -c 'import matplotlib' 2>/dev/null; then
+    tap_run "compare two runs: one legend entry per run" has "$tmp/two/out/compare.md" \
+        "legend: QEMU Virtual CPU version 2.5+ · run1.log ⚠ EMULATED; QEMU Virtual CPU version 2.5+ · run2.log ⚠ EMULATED;"
+fi
 tap_run "compare: no args is a usage error" eval "! '$compare' 2>/dev/null"
 tap_run "compare --help: exit 0" eval "'$compare' --help >'$tmp/ch.out' 2>/dev/null"
 tap_run "compare --help: usage on stdout" has "$tmp/ch.out" "usage: compare.sh LOG1 LOG2"
