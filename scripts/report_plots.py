@@ -20,9 +20,6 @@ import os
 import re
 import textwrap
 
-# Variants whose output Linux treats as cryptographically secure, for
-# records that lack the `secure` field (rng/*.c `.secure`).
-SECURE_VARIANTS = {"chacha20-batched", "urandom-2.6.29", "rdrand"}
 Z95 = 1.959964  # two-sided 95 % normal quantile, for the Wilson interval
 
 
@@ -54,9 +51,19 @@ def wilson(successes, trials, z=Z95):
 
 
 def is_secure(r):
-    if "secure" in r and r["secure"] is not None:
-        return truthy(r["secure"])
-    return r.get("rng") in SECURE_VARIANTS
+    """The record's own `secure` flag (the kernel's rng/*.c `.secure`)."""
+    return r.get("secure") is not None and truthy(r["secure"])
+
+
+def fill_secure(records):
+    """Older logs' fork/spawn/aslr records carry no `secure` flag: take it
+    from a record of the same log and variant that does (the rng suite's),
+    never from a list kept here, which would drift from rng/."""
+    known = {(r.get("source"), r.get("rng")): r["secure"] for r in records
+             if r.get("secure") is not None}
+    for r in records:
+        if r.get("secure") is None and (r.get("source"), r.get("rng")) in known:
+            r["secure"] = known[(r.get("source"), r.get("rng"))]
 
 
 def below_resolution(r, machine):
@@ -409,6 +416,7 @@ def make_plots(records, logs, out_dir, prog):
     Skipped plots are said on stderr (why) and noted in the Markdown."""
     import sys
     lines, made = ["## Plots", ""], []
+    fill_secure(records)
     try:
         import matplotlib
         matplotlib.use("Agg")

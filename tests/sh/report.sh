@@ -174,6 +174,18 @@ if "$py" -c 'import matplotlib' 2>/dev/null; then
     tap_run "compare two runs: one legend entry per run" has "$tmp/two/out/compare.md" \
         "legend: QEMU Virtual CPU version 2.5+ · run1.log ⚠ EMULATED; QEMU Virtual CPU version 2.5+ · run2.log ⚠ EMULATED;"
 fi
+# The secure flag comes from the records: a fork record without one takes
+# its log's rng record's flag (chacha20-wide is secure; no list decides it).
+tap_run "secure flag from the records, not a list" "$py" -c '
+import sys; sys.path.insert(0, sys.argv[1])
+import report_plots as p
+recs = [{"source": "a", "type": "bench", "suite": "rng", "rng": "chacha20-wide", "secure": True},
+        {"source": "a", "type": "bench", "suite": "fork", "rng": "chacha20-wide"},
+        {"source": "a", "type": "bench", "suite": "fork", "rng": "md4-2.6.30", "secure": False},
+        {"source": "b", "type": "bench", "suite": "fork", "rng": "chacha20-batched"}]
+p.fill_secure(recs)
+assert [p.is_secure(r) for r in recs] == [True, True, False, False], recs
+assert not hasattr(p, "SECURE_VARIANTS")' "$root/scripts"
 tap_run "compare: no args is a usage error" eval "! '$compare' 2>/dev/null"
 tap_run "compare --help: exit 0" eval "'$compare' --help >'$tmp/ch.out' 2>/dev/null"
 tap_run "compare --help: usage on stdout" has "$tmp/ch.out" "usage: compare.sh LOG1 LOG2"
