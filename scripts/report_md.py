@@ -176,7 +176,10 @@ def section_tests(records):
     other = len(tests) - sum(count.values())
     rows = [("test records", len(tests)), ("pass", count["pass"]), ("fail", count["fail"]),
             ("skip", count["skip"])] + ([("unknown result", other)] if other else [])
-    out += [md_table(["", "count"], rows), ""]
+    # A count of 0 beside a summary's "passed 46" reads as a contradiction:
+    # without per-test records, say so and give the summary alone.
+    out += [md_table(["", "count"], rows), ""] if tests else \
+        ["_No per-test record in the log: the counts are the summary record's._", ""]
     for s in sums:
         out.append(f"Summary record (`{s['source']}`): passed {fmt(s.get('passed'))}, "
                    f"failed {fmt(s.get('failed'))}, skipped {fmt(s.get('skipped'))}, "
