@@ -211,15 +211,17 @@ def write_report(logs, records, out_dir, path, plots=True):
     lines += [f"Logs: {', '.join(f'`{lg.name}`' for lg in logs)}. Records: "
               + ", ".join(f"{t} {n}" for t, n in counts.items())
               + f". Warnings: {sum(lg.nwarn for lg in logs)}.", ""]
+    # The summary and the plots first; the long tables (boots, ASLR) after,
+    # where a reader who wants the figures looks them up.
+    plot_lines, pngs = report_plots.make_plots(records, logs, out_dir, PROG) if plots \
+        else ([], [])
+    lines += plot_lines
     lines += section_boot(logs)
     lines += section_bench(records, logs)
     lines += section_aslr(records)
     lines += section_attack(records)
     lines += report_paxtest.section(records)
     lines += section_tests(records)
-    plot_lines, pngs = report_plots.make_plots(records, logs, out_dir, PROG) if plots \
-        else ([], [])
-    lines += plot_lines
     with open(path, "w", encoding="utf-8") as fh:
         fh.write("\n".join(lines).rstrip() + "\n")
     return lines, pngs

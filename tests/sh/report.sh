@@ -126,6 +126,7 @@ tap_run "tests-only log: failure listed" has "$t/report.md" "| sched.fork_canary
 tap_run "tests-only log: plots skipped with a note" has "$t/report.md" "_Plots skipped: no bench, aslr or attack records to plot._"
 tap_run "tests-only log: skip said on stderr" has "$tmp/stderr" "report: note: plots skipped: no bench, aslr or attack records"
 tap_run "summary without test records: no 'test records 0'" eval "'$py' '$report' '$fx/desktop.log' --out '$tmp/ds' 2>/dev/null >&2 && grep -qF 'No per-test record in the log' '$tmp/ds/report.md' && ! grep -qF '| test records | 0 |' '$tmp/ds/report.md'"
+tap_run "report.md: plots before the long tables" eval "'$py' '$report' '$fx/qemu.log' --out '$tmp/po' 2>/dev/null >&2 && [ \$(grep -n '^## Plots' '$tmp/po/report.md' | cut -d: -f1) -lt \$(grep -n '^## ' '$tmp/po/report.md' | grep -v Plots | sed -n 1p | cut -d: -f1) ]"
 tap_run "tests-only log: no PNG written" eq "$(find "$t" -name '*.png' | wc -l)" 0
 tap_run "tests-only log: CSV rows" eq "$(csv_rows "$t/results.csv")" 6
 
