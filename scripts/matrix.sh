@@ -77,6 +77,19 @@ check_list() { # check_list OPTION VALUE REGEX
 	for v in "${items[@]}"; do [[ $v =~ $3 ]] || die "$1: bad value '$v'"; done
 }
 check_list --variants "$variants" '^[a-z0-9.-]+$'
+# The names the kernel knows, from the same rng/ sources (rngtool list), so a
+# misspelt variant stops here, dry run included, not after the first boots.
+if [ -n "$variants" ]; then
+	rngtool=$here/build/host/rngtool
+	[ -x "$rngtool" ] || make -C "$here" -s build/host/rngtool >&2 ||
+		die "--variants: cannot build $rngtool to check the names"
+	known=$("$rngtool" list | awk '{print $1}')
+	IFS=, read -ra items <<<"$variants"
+	for v in "${items[@]}"; do
+		grep -qxF -- "$v" <<<"$known" ||
+			die "--variants: unknown variant '$v' (known: $(paste -sd, <<<"$known" | sed 's/,/, /g'))"
+	done
+fi
 check_list --profiles "$profiles" '^(x86_64|ia32)$'
 check_list --hz "$hzs" '^[0-9]+$'
 check_list --seeds "$seeds" '^[0-9a-fA-F]+$'

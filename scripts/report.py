@@ -140,6 +140,14 @@ def logs_from_db(args):
         err(str(e))
         return None, None
     ids = results_store.select_logs(db, args.machine, args.version, args.since, args.until)
+    if args.variant:
+        # A misspelt variant would silently give a report of boot and test
+        # records only: refuse it and name the values the store holds.
+        known = results_store.known_variants(db)
+        if args.variant not in known:
+            err(f"--variant {args.variant}: no such variant in {args.db}; known: "
+                f"{', '.join(known) or '(none)'}")
+            return None, None
     logs = []
     for log_id in ids:
         path, machine, records = results_store.load_log_records(db, log_id, args.variant)
@@ -168,7 +176,8 @@ def main(argv=None):
     ap = argparse.ArgumentParser(prog="report.py",
                                  description=__doc__.split("\n\n")[0].replace("\n", " "),
                                  usage="\n" + __doc__.split("usage:\n")[1].split("\n\n")[0],
-                                 epilog="\n".join(__doc__.split("\n\n")[1:]),
+                                 # the usage paragraph is the usage= above: not twice
+                                 epilog="\n\n".join(__doc__.split("\n\n")[2:]),
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("logs", nargs="*", metavar="LOG", help="serial log file(s)")
     ap.add_argument("--out", default="build/report", metavar="DIR",

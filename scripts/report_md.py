@@ -176,7 +176,10 @@ def section_tests(records):
     other = len(tests) - sum(count.values())
     rows = [("test records", len(tests)), ("pass", count["pass"]), ("fail", count["fail"]),
             ("skip", count["skip"])] + ([("unknown result", other)] if other else [])
-    out += [md_table(["", "count"], rows), ""]
+    # A count of 0 beside a summary's "passed 46" reads as a contradiction:
+    # without per-test records, say so and give the summary alone.
+    out += [md_table(["", "count"], rows), ""] if tests else \
+        ["_No per-test record in the log: the counts are the summary record's._", ""]
     for s in sums:
         out.append(f"Summary record (`{s['source']}`): passed {fmt(s.get('passed'))}, "
                    f"failed {fmt(s.get('failed'))}, skipped {fmt(s.get('skipped'))}, "
@@ -208,15 +211,17 @@ def write_report(logs, records, out_dir, path, plots=True):
     lines += [f"Logs: {', '.join(f'`{lg.name}`' for lg in logs)}. Records: "
               + ", ".join(f"{t} {n}" for t, n in counts.items())
               + f". Warnings: {sum(lg.nwarn for lg in logs)}.", ""]
+    # The summary and the plots first; the long tables (boots, ASLR) after,
+    # where a reader who wants the figures looks them up.
+    plot_lines, pngs = report_plots.make_plots(records, logs, out_dir, PROG) if plots \
+        else ([], [])
+    lines += plot_lines
     lines += section_boot(logs)
     lines += section_bench(records, logs)
     lines += section_aslr(records)
     lines += section_attack(records)
     lines += report_paxtest.section(records)
     lines += section_tests(records)
-    plot_lines, pngs = report_plots.make_plots(records, logs, out_dir, PROG) if plots \
-        else ([], [])
-    lines += plot_lines
     with open(path, "w", encoding="utf-8") as fh:
         fh.write("\n".join(lines).rstrip() + "\n")
     return lines, pngs

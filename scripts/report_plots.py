@@ -20,9 +20,6 @@ import os
 import re
 import textwrap
 
-# Variants whose output Linux treats as cryptographically secure, for
-# records that lack the `secure` field (rng/*.c `.secure`).
-SECURE_VARIANTS = {"chacha20-batched", "urandom-2.6.29", "rdrand"}
 Z95 = 1.959964  # two-sided 95 % normal quantile, for the Wilson interval
 
 
@@ -54,9 +51,19 @@ def wilson(successes, trials, z=Z95):
 
 
 def is_secure(r):
-    if "secure" in r and r["secure"] is not None:
-        return truthy(r["secure"])
-    return r.get("rng") in SECURE_VARIANTS
+    """The record's own `secure` flag (the kernel's rng/*.c `.secure`)."""
+    return r.get("secure") is not None and truthy(r["secure"])
+
+
+def fill_secure(records):
+    """Older logs' fork/spawn/aslr records carry no `secure` flag: take it
+    from a record of the same log and variant that does (the rng suite's),
+    never from a list kept here, which would drift from rng/."""
+    known = {(r.get("source"), r.get("rng")): r["secure"] for r in records
+             if r.get("secure") is not None}
+    for r in records:
+        if r.get("secure") is None and (r.get("source"), r.get("rng")) in known:
+            r["secure"] = known[(r.get("source"), r.get("rng"))]
 
 
 def below_resolution(r, machine):
@@ -98,19 +105,27 @@ class Machines:
     """Machine identity per log: label, colour, clock, emulation."""
 
     def __init__(self, logs):
+        # One colour and one legend entry per run (log): two runs of one
+        # machine must not share a colour, or their bars read as one series.
+        # Runs of the same machine are told apart by version and log name.
         self.by_source, order = {}, []
-        for lg in logs:
+        names = [lg.machine() for lg in logs]
+        for i, lg in enumerate(logs):
             boot = next(iter(lg.boots()), {})
-            name = lg.machine()
-            if name not in order:
-                order.append(name)
+            name = names[i]
+            label = name
+            if names.count(name) > 1:
+                label += " · " + " · ".join(str(x) for x in (
+                    boot.get("version"), os.path.basename(lg.name)) if x)
+            if label in order:
+                label += f" #{i + 1}"
+            order.append(label)
             self.by_source[lg.name] = {
-                "name": name, "tsc_hz": num(boot.get("tsc_hz")),
+                "name": label, "machine": name, "tsc_hz": num(boot.get("tsc_hz")),
                 "tsc_step": num(boot.get("tsc_step")),
                 "emulated": lg.emulated(), "deterministic": bool(lg.deterministic()),
+                "colour": f"C{i % 10}",
             }
-        for m in self.by_source.values():
-            m["colour"] = f"C{order.index(m['name']) % 10}"
         self.order = order
 
     def of(self, r):
@@ -170,7 +185,7 @@ def plot_metric(plt, rows, machines, suite, metric, field, path):
     height = 0.8 / max(len(g) for g in groups.values())
     nbars = sum(len(g) for g in groups.values())
     fig, ax = plt.subplots(figsize=(9, 2.6 + 0.32 * nbars + 0.3 * len(used)))
-    below_any, values, yticks = False, [], []
+    below_any, values, yticks, labels_at = False, [], [], []
     for gi, v in enumerate(variants):
         grp = groups[v]
         for bi, r in enumerate(grp):
@@ -213,18 +228,25 @@ def plot_metric(plt, rows, machines, suite, metric, field, path):
                 text = f"{fmt_val(raw)} emulator cyc"
             else:
                 text = fmt_val(raw)
-            end = max(val, hi * scale) if hi is not None else val
-            ax.text(end, y, f"  {text} · {n_text(r)}", va="center", fontsize="x-small")
-            values += [val] + ([hi * scale] if hi is not None else [])
+            if hi is not None:
+                text += f" · p99 {fmt_val(hi)}"  # the whisker may pass the edge
+            labels_at.append((val, hi * scale if hi is not None else val, y,
+                              f"  {text} · {n_text(r)}"))
+            values.append(val)
         yticks.append(v + (" (secure)" if any(is_secure(r) for r in grp) else ""))
     ax.set_yticks(range(len(variants)), yticks)
     ax.invert_yaxis()
+    # A linear axis: a bar's length is its value only there.  The scale is
+    # the bars' (medians), not the p99 whiskers, which would shrink the bars
+    # to slivers; a whisker past the edge is clipped and its value is in the
+    # label.
     positive = [x for x in values if x > 0]
-    if positive and max(positive) / min(positive) > 30:
-        ax.set_xscale("log")
-        ax.set_xlim(min(positive) / 2, max(positive) * 30)  # room for the labels
-    elif positive:
-        ax.set_xlim(0, max(positive) * 2.2)
+    right = max(positive) * 1.6 if positive else None  # room for the labels
+    if right:
+        ax.set_xlim(0, right)
+    for val, hi, y, text in labels_at:  # after the whisker, if it is in view
+        ax.text(max(val, hi) if right is None or hi < right * 0.8 else val, y, text,
+                va="center", fontsize="x-small")
     whisker = ", whisker min–p99" if field == "median" else ""
     ax.set_xlabel(f"{metric} — {'median ' if field == 'median' else ''}{unit}{whisker}")
     single = used[0] if len(used) == 1 else None
@@ -394,6 +416,7 @@ def make_plots(records, logs, out_dir, prog):
     Skipped plots are said on stderr (why) and noted in the Markdown."""
     import sys
     lines, made = ["## Plots", ""], []
+    fill_secure(records)
     try:
         import matplotlib
         matplotlib.use("Agg")

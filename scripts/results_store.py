@@ -166,6 +166,13 @@ def load_log_records(db, log_id, variant=None):
     return row["path"], row["machine_override"], out
 
 
+def known_variants(db):
+    """The rng variants of the stored bench/aslr/attack records, sorted."""
+    return [r[0] for r in db.execute(
+        "SELECT DISTINCT rng FROM records WHERE type IN ('bench', 'aslr', 'attack') "
+        "AND rng IS NOT NULL AND rng != '' ORDER BY rng")]
+
+
 def summary_rows(db, log_ids):
     """One row per boot of the selected logs, for `report.py --db DB --list`."""
     if not log_ids:

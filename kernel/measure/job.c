@@ -186,6 +186,7 @@ static void proc_suite(const char *suite, const char *prog, const char *target, 
 			continue;
 		}
 		bench_record_begin(&r, line, sizeof(line), &res, suite, v->name, metric, "cycles");
+		jrec_bool(&r, "secure", v->secure); /* as the rng suite's records */
 		if (fork_rng_cap && fork_rng_count == n &&
 		    !stats_of(fork_rng_samples, PROC_ENSEMBLES, PROC_SAMPLES, lfence_floor(),
 			      &rres)) {

@@ -125,6 +125,8 @@ tap_run "tests-only log: counts" has "$t/report.md" "| pass | 5 |"
 tap_run "tests-only log: failure listed" has "$t/report.md" "| sched.fork_canary | child canary equals parent's |"
 tap_run "tests-only log: plots skipped with a note" has "$t/report.md" "_Plots skipped: no bench, aslr or attack records to plot._"
 tap_run "tests-only log: skip said on stderr" has "$tmp/stderr" "report: note: plots skipped: no bench, aslr or attack records"
+tap_run "summary without test records: no 'test records 0'" eval "'$py' '$report' '$fx/desktop.log' --out '$tmp/ds' 2>/dev/null >&2 && grep -qF 'No per-test record in the log' '$tmp/ds/report.md' && ! grep -qF '| test records | 0 |' '$tmp/ds/report.md'"
+tap_run "report.md: plots before the long tables" eval "'$py' '$report' '$fx/qemu.log' --out '$tmp/po' 2>/dev/null >&2 && [ \$(grep -n '^## Plots' '$tmp/po/report.md' | cut -d: -f1) -lt \$(grep -n '^## ' '$tmp/po/report.md' | grep -v Plots | sed -n 1p | cut -d: -f1) ]"
 tap_run "tests-only log: no PNG written" eq "$(find "$t" -name '*.png' | wc -l)" 0
 tap_run "tests-only log: CSV rows" eq "$(csv_rows "$t/results.csv")" 6
 
@@ -165,6 +167,27 @@ tap_run "compare: missing value dash" has "$c/compare.md" "| fork | md4-2.6.30 |
 tap_run "compare: 12 metric rows, in cycles and in ns" eq "$(grep -cE '^\| (rng|fork|timer) \|' "$c/compare.md")" 24
 tap_run "compare: ns table, emulated column empty" has "$c/compare.md" "| rng | md4-2.6.30 | cycles_per_call | – | 28.9 | – |"
 tap_run "compare: label falls back to file name" eval "'$compare' '$fx/tests-only.log' '$fx/qemu.log' --out '$c' | grep -qF '| suite | rng | metric | tests-only.log | QEMU'"
+# Two runs of one machine: each its own legend entry (and colour), told apart.
+mkdir -p "$tmp/two"
+cp "$fx/qemu.log" "$tmp/two/run1.log"
+cp "$fx/qemu.log" "$tmp/two/run2.log"
+tap_run "compare two runs of one machine: exit 0" eval "'$compare' '$tmp/two/run1.log' '$tmp/two/run2.log' --out '$tmp/two/out' >/dev/null 2>&1"
+if "$py" -c 'import matplotlib' 2>/dev/null; then
+    tap_run "compare two runs: one legend entry per run" has "$tmp/two/out/compare.md" \
+        "legend: QEMU Virtual CPU version 2.5+ · run1.log ⚠ EMULATED; QEMU Virtual CPU version 2.5+ · run2.log ⚠ EMULATED;"
+fi
+# The secure flag comes from the records: a fork record without one takes
+# its log's rng record's flag (chacha20-wide is secure; no list decides it).
+tap_run "secure flag from the records, not a list" "$py" -c '
+import sys; sys.path.insert(0, sys.argv[1])
+import report_plots as p
+recs = [{"source": "a", "type": "bench", "suite": "rng", "rng": "chacha20-wide", "secure": True},
+        {"source": "a", "type": "bench", "suite": "fork", "rng": "chacha20-wide"},
+        {"source": "a", "type": "bench", "suite": "fork", "rng": "md4-2.6.30", "secure": False},
+        {"source": "b", "type": "bench", "suite": "fork", "rng": "chacha20-batched"}]
+p.fill_secure(recs)
+assert [p.is_secure(r) for r in recs] == [True, True, False, False], recs
+assert not hasattr(p, "SECURE_VARIANTS")' "$root/scripts"
 tap_run "compare: no args is a usage error" eval "! '$compare' 2>/dev/null"
 tap_run "compare --help: exit 0" eval "'$compare' --help >'$tmp/ch.out' 2>/dev/null"
 tap_run "compare --help: usage on stdout" has "$tmp/ch.out" "usage: compare.sh LOG1 LOG2"
@@ -194,6 +217,9 @@ tap_run "db filter --machine: one machine" eq "$(csv_rows "$tmp/dbm/results.csv"
 tap_run "db filter --variant" runs 0 --db "$db" --variant md4-2.6.30 --out "$tmp/dbv"
 tap_run "db filter --variant: other variants gone" lacks "$tmp/dbv/report.md" "| chacha20-batched |"
 tap_run "db filter --variant: boots kept" has "$tmp/dbv/report.md" "### \`$fx/desktop.log\`"
+tap_run "db filter --variant nosuch: exit 2" runs 2 --db "$db" --variant nosuch --out "$tmp/dbn"
+tap_run "db filter --variant nosuch: names the known values" has "$tmp/stderr" "known: chacha20-batched,"
+tap_run "db filter --variant nosuch: no report written" eval "[ ! -e '$tmp/dbn/report.md' ]"
 tap_run "db filter --version (tag prefix)" runs 0 --db "$db" --version v0.9 --out "$tmp/dbt"
 tap_run "db filter --version: only that build" eq "$(csv_rows "$tmp/dbt/results.csv")" 8
 tap_run "db filter --since today" runs 0 --db "$db" --since "$(date -u +%F)" --list
@@ -244,6 +270,7 @@ tap_run "compare: ns table flags below resolution" has "$tmp/cm/compare.md" "| r
 tap_run "--help: exit 0" runs 0 --help
 tap_run "--help: full usage on stdout" has "$tmp/stdout" "report.py ingest [--db DB] [--machine NAME] LOG..."
 tap_run "--help: filters described" has "$tmp/stdout" "--since/--until YYYY-MM-DD"
+tap_run "--help: usage printed once" eq "$(grep -c 'report.py ingest \[--db DB\]' "$tmp/stdout")" 1
 tap_run "ingest --help: exit 0, stdout" runs 0 ingest --help
 tap_run "ingest --help: usage" has "$tmp/stdout" "usage: report.py ingest"
 tap_run "no arguments: usage error on stderr" runs 2

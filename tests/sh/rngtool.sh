@@ -157,6 +157,20 @@ else
 	tap_check 1 "python3 and tests/ref/crng_ref.py needed for the chacha20-batched vectors"
 fi
 
+bad "bench unknown variant" bench 100 md4-2.6.3
+bad "bench N of 0" bench 0
+# A bad argument is the error and one line of usage, not the whole text.
+"$tool" bench md4-2.6.3 2>&1 >/dev/null | wc -l | grep -qx 2
+tap_check $? "bench unknown variant: two lines on stderr"
+# bench VARIANT...: only the named variants, in the order given.
+outp=$("$tool" bench 1000 md4-2.6.30 prandom 2>&1)
+[ "$(echo "$outp" | awk '!/^#/ {print $1}' | paste -sd,)" = "md4-2.6.30,prandom" ] &&
+	echo "$outp" | awk '!/^#/ && !($2 > 0) {exit 1}'
+tap_check $? "bench 1000 md4-2.6.30 prandom: those two, cycles > 0"
+outp=$("$tool" bench md4-2.6.30 2>&1)
+[ "$(echo "$outp" | grep -vc '^#')" = 1 ] && echo "$outp" | grep -q '^# .* of 1000000 calls'
+tap_check $? "bench md4-2.6.30: one variant, default N"
+
 # --help and --version: stdout, exit 0 (errors stay on stderr, exit 2).
 outp=$("$tool" --help 2>/dev/null)
 tap_check $? "--help exits 0"
