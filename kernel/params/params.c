@@ -9,6 +9,7 @@
  *
  * Freestanding: the host's build/host/params links this file unchanged.
  */
+#include "common/hex.h"
 #include "kernel/params/param.h"
 #include "rng/rng.h"
 
@@ -224,17 +225,6 @@ static int parse_uint(const char *s, uint32_t max, uint32_t *out)
 	return 0;
 }
 
-static int hexval(char c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
-}
-
 static int parse_hex(const char *s, uint32_t max, struct param_hex *out)
 {
 	size_t n = slen(s);
@@ -243,7 +233,8 @@ static int parse_hex(const char *s, uint32_t max, struct param_hex *out)
 	if (n % 2 || n / 2 > max || n / 2 > sizeof(h.bytes))
 		return -1;
 	for (size_t i = 0; i < n / 2; i++) {
-		int hi = hexval(s[2 * i]), lo = hexval(s[2 * i + 1]);
+		int hi = hex_to_bin((unsigned char)s[2 * i]),
+		    lo = hex_to_bin((unsigned char)s[2 * i + 1]);
 
 		if (hi < 0 || lo < 0)
 			return -1;
