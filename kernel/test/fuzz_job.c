@@ -354,7 +354,9 @@ static void fs_note_base(void)
  * The system RNG of a program: each program runs under one variant, in
  * turn by its seed, so a default run reaches every variant's code (the
  * SIMD refill of chacha20-wide, the 2.6.29 pool's locks...) and a replay of
- * a program meets the variant it met.
+ * a program meets the variant it met.  `variants=` narrows the turn, so a
+ * long run can stay on one variant's code paths; a replay must then be given
+ * the same `variants=`.
  */
 static const char *program_rng(uint64_t pseed)
 {
@@ -362,8 +364,11 @@ static const char *program_rng(uint64_t pseed)
 	int n = 0;
 
 	for (int i = 0; rng_variants[i]; i++)
-		if (!rng_variants[i]->available || rng_variants[i]->available())
+		if ((!rng_variants[i]->available || rng_variants[i]->available()) &&
+		    run_variant_chosen(i))
 			avail[n++] = rng_variants[i];
+	if (!n) /* every chosen variant is missing here (rdrand): the system's */
+		return rng_current()->name;
 	return avail[pseed % (uint64_t)n]->name;
 }
 
@@ -565,13 +570,39 @@ static uint64_t base_seed(void)
 	return s;
 }
 
+/*
+ * What a replay needs besides the seed: the variants= narrowing and the rule
+ * set, when not the defaults (" variants=a,b aslr_rules=6.x"; "" otherwise).
+ */
+static const char *replay_context(void)
+{
+	static char buf[192];
+	size_t len = 0;
+
+	buf[0] = '\0';
+	if (run_variant_count() != RNG_NR_VARIANTS) {
+		len = strlcpy(buf, " variants=", sizeof(buf));
+		for (int i = 0, first = 1; rng_variants[i] && len < sizeof(buf); i++)
+			if (run_variant_chosen(i)) {
+				len += ksnprintf(buf + len, sizeof(buf) - len, "%s%s",
+						 first ? "" : ",", rng_variants[i]->name);
+				first = 0;
+			}
+	}
+	if (aslr_rules_current()->id != ASLR_RULES_2629 && len < sizeof(buf))
+		ksnprintf(buf + len, sizeof(buf) - len, " aslr_rules=%s",
+			  aslr_rules_current()->name);
+	return buf;
+}
+
 __attribute__((noreturn)) void job_fuzz(void)
 {
 	uint64_t seed = base_seed(), t0 = jiffies, hz = timer_hz(), k;
 	uint64_t secs = fuzz_seconds ? fuzz_seconds : fuzz_calls ? 0 : DEFAULT_S;
 	const char *system_rng = rng_current()->name;
 	enum fail r = F_NONE;
-	char line[320];
+	const char *ctx = replay_context();
+	char line[512];
 
 	planted_leak = !strcmp(run_suite, "plant-leak");
 	if (run_suite[0] && !planted_leak) {
@@ -595,9 +626,9 @@ __attribute__((noreturn)) void job_fuzz(void)
 		r = run_program(pseed, -1, PROG_CALLS, 0, "-", false);
 		if (r != F_NONE) {
 			kprintf("fuzz: FAIL %s: program seed %016lx (program %lu, rng %s, after "
-				"%lu calls); replay: mode=fuzz seed=%016lx calls=%d\n",
+				"%lu calls); replay: mode=fuzz seed=%016lx calls=%d%s\n",
 				fail_names[r], pseed, k - 1, program_rng(pseed), total_calls, pseed,
-				NPROCS * PROG_CALLS);
+				NPROCS * PROG_CALLS, replay_context());
 			if (r != F_HANG)
 				minimise(pseed, r);
 			break;
@@ -611,8 +642,9 @@ __attribute__((noreturn)) void job_fuzz(void)
 	ksnprintf(line, sizeof(line),
 		  "@@ {\"type\":\"fuzz\",\"seed\":\"%016lx\",\"programs\":%lu,\"calls\":%lu,"
 		  "\"seconds\":%lu,\"uids\":\"0,1000,1000\",\"rng\":\"each variant in turn\","
-		  "\"max_root_wait_ms\":%lu,\"failures\":%d,\"status\":%d}\n",
-		  seed, k, total_calls, (jiffies - t0) / hz, max_wait_ms, r != F_NONE, r != F_NONE);
+		  "\"context\":\"%s\",\"max_root_wait_ms\":%lu,\"failures\":%d,\"status\":%d}\n",
+		  seed, k, total_calls, (jiffies - t0) / hz, ctx[0] ? ctx + 1 : ctx, max_wait_ms,
+		  r != F_NONE, r != F_NONE);
 	console_puts(line);
 	kprintf("fuzz: %lu programs, %lu calls, %lu s, longest root wait %lu ms, %s\n", k,
 		total_calls, (jiffies - t0) / hz, max_wait_ms,
