@@ -15,6 +15,10 @@
 #   --junit FILE       the JUnit XML (default build/test-results.xml)
 #   -h, --help         this text, on stdout; exit 0
 #
+# Boots run side by side, one emulator per CPU (TEST_JOBS=N sets how many;
+# TEST_JOBS=1 runs them one after the other); while the host suites run, the
+# boots get one CPU fewer.  Results are reported in boots.conf order.
+#
 # Output: TAP version 13 on stdout (numbered results, "# SKIP" where a
 # prerequisite is missing, the plan at the end), the same TAP in --tap FILE
 # (pure TAP: `prove -e cat build/test.tap` accepts it), JUnit XML in --junit
@@ -234,7 +238,10 @@ item_start() { # item_start LABEL [WHAT]
 	item_k=$((item_k + 1)) item_label=$1 item_t=$SECONDS
 	for ((j = item_k - 1; j < ${#items[@]}; j++)); do
 		if [ -n "${prev_secs[${items[j]}]:-}" ]; then
-			left=$((left + prev_secs[${items[j]}]))
+			case ${items[j]} in
+			qemu/*) left=$((left + prev_secs[${items[j]}] / ${emulators:-1})) ;; # boots run side by side
+			*) left=$((left + prev_secs[${items[j]}])) ;;
+			esac
 		else
 			unknown=$((unknown + 1))
 		fi
@@ -275,15 +282,14 @@ trap 'heartbeat_stop; rm -f "$tap_part" "$durations_new" "${untracked_before:-}"
 
 # ---- host suites ---------------------------------------------------------------
 host_suites=()
+item_of() { case $1 in tests/sh/*) echo "sh/$(basename "$1" .sh)" ;; *) echo "host/$(basename "$1")" ;; esac; }
 if [ "$run_host" = 1 ]; then
 	for t in ${HOST_TESTS:-}; do host_suites+=("$t"); done
 	for t in tests/sh/*.sh; do
 		# stray-files runs last, against the snapshot taken before the first suite
 		[ ! -x "$t" ] || [ "$t" = tests/sh/stray-files.sh ] || host_suites+=("$t")
 	done
-	for t in "${host_suites[@]}"; do
-		case $t in tests/sh/*) items+=("sh/$(basename "$t" .sh)") ;; *) items+=("host/$(basename "$t")") ;; esac
-	done
+	for t in "${host_suites[@]}"; do items+=("$(item_of "$t")"); done
 	items+=(reproducible-images shellcheck)
 fi
 for i in "${selected[@]}"; do items+=("qemu/${b_name[i]}"); done
@@ -296,7 +302,9 @@ host_tests() {
 		tests/sh/*) name=$(basename "$t" .sh) log="$logs/sh-$name.log" ;;
 		*) name=$(basename "$t") log="$logs/host-$name.log" ;;
 		esac
-		item_start "${items[item_k]}"
+		reap_boots
+		launch_boots $((emulators - 1))
+		item_start "$(item_of "$t")"
 		if [ ! -x "$t" ]; then
 			skip "$name" "$t not built (make host-all)"
 		else
@@ -310,6 +318,8 @@ host_tests() {
 	done
 
 	# The image recipe is reproducible: same inputs, same bytes.
+	reap_boots
+	launch_boots $((emulators - 1))
 	item_start reproducible-images
 	local r1 r2 d
 	if [ ! -r build/boot/BOOTX64.EFI ] || [ ! -r build/kernel.esp.elf ]; then
@@ -334,6 +344,8 @@ host_tests() {
 	fi
 	item_end
 
+	reap_boots
+	launch_boots $((emulators - 1))
 	item_start shellcheck
 	log="$logs/shellcheck.log"
 	if ! command -v shellcheck >/dev/null; then
@@ -390,59 +402,157 @@ boot_one() {
 	fi
 }
 
-run_boot() {
-	local i=$1 name=${b_name[$1]} img why r log keys="" input="" pids=() sts=() p st line check_name what
-	local -a args flags
-	case ${b_image[i]} in
-	iso) img=build/aslrbench.iso ;;
-	img) img=build/aslrbench.img ;;
-	nokernel) img=build/nokernel.iso ;;
-	esac
-	what="${b_cmdline[i]:-default command line}, timeout ${b_timeout[i]}s"
-	[ "${b_runs[i]}" = 1 ] || what+=", ${b_runs[i]} runs in parallel"
-	item_start "qemu/$name" "booting ($what)"
-	why=$(boot_missing "$img")
-	if [ -n "$why" ]; then
-		skip "qemu/$name" "$why"
-		item_end
-		return
-	fi
+# ---- QEMU boots, several at once ----------------------------------------------
+# Boots run in the background, up to $emulators emulators at a time (one per core:
+# TEST_JOBS, default the number of CPUs); a boot with "runs N" takes N of
+# them.  While the host suites run in the foreground the boots get one core
+# fewer.  Results are judged in boots.conf order, so the TAP does not depend
+# on which boot finishes first.
+emulators=${TEST_JOBS:-$(nproc 2>/dev/null || echo 1)}
+case $emulators in '' | *[!0-9]* | 0) die "TEST_JOBS must be a positive number, got '$emulators'" ;; esac
+declare -A lane_pid=() lane_need=() lane_t0=()
+lanes_used=0 next_launch=0
+
+boot_args() { # boot_args I: run-qemu.sh's arguments for boot I, in the array args
+	local i=$1 keys
+	local -a flags
 	read -ra flags <<<"${b_flags[i]}"
-	args=(--iso "$img" --timeout "${b_timeout[i]}" "${flags[@]}")
+	args=(--iso "$(boot_image "$i")" --timeout "${b_timeout[i]}" "${flags[@]}")
 	[ "${b_has_cmdline[i]}" = 0 ] || args+=(--cmdline "${b_cmdline[i]}")
 	if [ -n "${b_keys[i]}" ]; then
 		printf -v keys '%b' "${b_keys[i]}"
 		args+=(--keys "$keys")
 	fi
+}
+
+boot_log() { # boot_log I R: the log of run R (1-based) of boot I
+	if [ "${b_runs[$1]}" = 1 ]; then echo "$logs/qemu-${b_name[$1]}.log"; else echo "$logs/qemu-${b_name[$1]}-$2.log"; fi
+}
+
+# Starts boot I in the background; its runs write their exit statuses to
+# LOG.status, and the boot its seconds to qemu-NAME.secs when all are done.
+launch_boot() {
+	local i=$1 name=${b_name[$1]} input="" r what
+	local -a args
+	what="${b_cmdline[i]:-default command line}, timeout ${b_timeout[i]}s"
+	[ "${b_runs[i]}" = 1 ] || what+=", ${b_runs[i]} runs in parallel"
+	item_start "qemu/$name" "booting ($what)"
+	rm -f "$logs/qemu-$name.secs"
+	for ((r = 1; r <= b_runs[i]; r++)); do rm -f "$(boot_log "$i" "$r").status"; done
+	boot_args "$i"
 	[ -z "${b_stdin[i]}" ] || printf -v input '%b' "${b_stdin[i]}"
-	# One run in the foreground; several (runs N) in parallel, in the background.
-	boot_logs=() sts=()
-	heartbeat_start
-	for ((r = 1; r <= b_runs[i]; r++)); do
-		if [ "${b_runs[i]}" = 1 ]; then log="$logs/qemu-$name.log"; else log="$logs/qemu-$name-$r.log"; fi
-		boot_logs+=("$log")
-		if [ "${b_runs[i]}" = 1 ]; then
-			boot_one "$log" "$input" "${args[@]}"
-			sts+=($?)
-		else
-			boot_one "$log" "$input" "${args[@]}" &
-			pids+=($!)
+	(
+		t=$SECONDS
+		for ((r = 1; r <= b_runs[i]; r++)); do
+			log=$(boot_log "$i" "$r")
+			(
+				boot_one "$log" "$input" "${args[@]}"
+				echo $? >"$log.status"
+			) &
+		done
+		wait
+		echo $((SECONDS - t)) >"$logs/qemu-$name.secs"
+	) &
+	lane_pid[$i]=$! lane_need[$i]=${b_runs[i]} lane_t0[$i]=$SECONDS
+	[ "${lane_need[$i]}" -le "$emulators" ] || lane_need[$i]=$emulators
+	lanes_used=$((lanes_used + lane_need[$i]))
+}
+
+# Starts the next boots while they fit in CAP emulators (a boot needing more
+# than CAP starts alone once nothing else runs).
+launch_boots() {
+	local cap=$1 i need why
+	while [ "$next_launch" -lt "${#selected[@]}" ]; do
+		i=${selected[next_launch]}
+		need=${b_runs[i]}
+		[ "$need" -le "$emulators" ] || need=$emulators
+		if [ "$lanes_used" -gt 0 ] && [ $((lanes_used + need)) -gt "$cap" ]; then break; fi
+		[ "$cap" -gt 0 ] || break
+		next_launch=$((next_launch + 1))
+		why=$(boot_missing "$(boot_image "$i")")
+		if [ -n "$why" ]; then
+			item_start "qemu/${b_name[i]}" "skipped: $why"
+			lane_pid[$i]=skipped
+			continue
+		fi
+		launch_boot "$i"
+	done
+}
+
+boot_image() {
+	case ${b_image[$1]} in
+	iso) echo build/aslrbench.iso ;;
+	img) echo build/aslrbench.img ;;
+	nokernel) echo build/nokernel.iso ;;
+	esac
+}
+
+# Frees the emulators of the boots that have ended.
+reap_boots() {
+	local i
+	for i in "${!lane_pid[@]}"; do
+		case ${lane_pid[$i]} in skipped | reaped) continue ;; esac
+		# the .secs file is the boot's last act (kill -0 alone would see a zombie)
+		[ -e "$logs/qemu-${b_name[i]}.secs" ] || ! kill -0 "${lane_pid[$i]}" 2>/dev/null || continue
+		wait "${lane_pid[$i]}" 2>/dev/null
+		lane_pid[$i]=reaped
+		lanes_used=$((lanes_used - lane_need[$i]))
+	done
+}
+
+# Waits for boot I, starting others as emulators free up; every 30 s says
+# which boots are still running.
+await_boot() {
+	local i=$1 t=$SECONDS j running
+	while :; do
+		reap_boots
+		launch_boots "$emulators"
+		case ${lane_pid[$i]:-} in skipped | reaped) return ;; esac
+		sleep 0.5
+		if [ $(((SECONDS - t) % 30)) -eq 29 ] && [ "$SECONDS" != "${last_beat:-}" ]; then
+			last_beat=$SECONDS running=""
+			for j in "${!lane_pid[@]}"; do
+				case ${lane_pid[$j]} in skipped | reaped) ;; *) running+=" ${b_name[j]} ($(hms $((SECONDS - lane_t0[$j]))))" ;; esac
+			done
+			printf '      ... still running:%s\n' "$running" >&2
 		fi
 	done
-	for p in "${pids[@]}"; do
-		wait "$p"
-		sts+=($?)
+}
+
+# Stops every boot still running (Ctrl-C, kill): run-qemu.sh stops its QEMU on TERM.
+kill_tree() {
+	local c
+	for c in $(pgrep -P "$1" 2>/dev/null); do kill_tree "$c"; done
+	kill -TERM "$1" 2>/dev/null
+}
+stop_boots() {
+	local i
+	for i in "${!lane_pid[@]}"; do
+		case ${lane_pid[$i]} in skipped | reaped) ;; *) kill_tree "${lane_pid[$i]}" ;; esac
 	done
-	heartbeat_stop
-	for ((r = 0; r < ${#sts[@]}; r++)); do
-		st=${sts[r]}
-		log=${boot_logs[r]}
+}
+trap 'stop_boots; exit 130' INT TERM
+
+# The results of boot I, once it has ended.
+judge_boot() {
+	local i=$1 name=${b_name[$1]} r log st line check_name what secs
+	local -a args
+	await_boot "$i"
+	if [ "${lane_pid[$i]}" = skipped ]; then
+		skip "qemu/$name" "$(boot_missing "$(boot_image "$i")")"
+		return
+	fi
+	boot_logs=()
+	for ((r = 1; r <= b_runs[i]; r++)); do
+		log=$(boot_log "$i" "$r")
+		boot_logs+=("$log")
+		st=$(cat "$log.status" 2>/dev/null) || st=""
 		what="exit status"
-		[ "${b_runs[i]}" = 1 ] || what="run $((r + 1)) exit status"
-		if [ "$st" -eq "${b_status[i]}" ]; then
+		[ "${b_runs[i]}" = 1 ] || what="run $r exit status"
+		if [ "$st" = "${b_status[i]}" ]; then
 			pass "qemu/$name: $what $st"
 		else
-			fail "qemu/$name: $what" "run-qemu.sh exited $st, expected ${b_status[i]} (log: $log, stderr: $log.err)"
+			fail "qemu/$name: $what" "run-qemu.sh exited ${st:-?}, expected ${b_status[i]} (log: $log, stderr: $log.err)"
 		fi
 	done
 	# shellcheck disable=SC2034 # read by the checks (tests/qemu/checks.sh)
@@ -459,7 +569,9 @@ run_boot() {
 		check_name=$(echo "${args[0]}" | tr - _)
 		"check_$check_name" "${args[@]:1}"
 	done <<<"${b_check[i]}"
-	item_end
+	secs=$(cat "$logs/qemu-$name.secs" 2>/dev/null) || secs=0
+	printf '%s\t%s\n' "qemu/$name" "$secs" >>"$durations_new"
+	done_secs=$((done_secs + secs))
 }
 
 # Which untracked files the tree holds before any test runs: a test that
@@ -470,7 +582,7 @@ tests/sh/stray-files.sh --snapshot "$untracked_before"
 
 emit "TAP version 13"
 [ "$run_host" = 0 ] || host_tests
-for i in "${selected[@]}"; do run_boot "$i"; done
+for i in "${selected[@]}"; do judge_boot "$i"; done
 if [ "$run_host" = 1 ]; then
 	item_start sh/stray-files
 	tests/sh/stray-files.sh --since "$untracked_before" >"$logs/sh-stray-files.log" 2>&1 </dev/null
