@@ -28,7 +28,16 @@
 struct task_struct idle_task;
 void (*sched_tick_hook)(void);
 static uint64_t slice_end;
+
+static void set_need_resched(struct task_struct *t)
+{
+	if (!t->need_resched)
+		t->resched_since = jiffies;
+	t->need_resched = true;
+}
 uint64_t sched_max_wait_root;
+uint64_t sched_max_resched_delay;
+int sched_max_resched_pid;
 int sched_max_wait_behind; /* the pid that had the CPU when that wait ended */
 static uint8_t fpu_init_state[512] __attribute__((aligned(16)));
 
@@ -51,11 +60,11 @@ static void timer_tick(bool from_user)
 
 		if (t->state == TASK_INTERRUPTIBLE && t->sleep_until && jiffies >= t->sleep_until) {
 			wake_up_process(t);
-			cur->need_resched = true;
+			set_need_resched(cur);
 		}
 	}
 	if (cur == &idle_task || jiffies >= slice_end)
-		cur->need_resched = true;
+		set_need_resched(cur);
 }
 
 /* get_random_int()'s pid (random/ sits below tasks): 0 for the boot context, as Linux's swapper. */
@@ -123,12 +132,23 @@ static void context_switch(struct task_struct *prev, struct task_struct *next)
 	__switch_to_asm(&prev->kernel_rsp, next->kernel_rsp);
 }
 
-static void note_wait(struct task_struct *prev, struct task_struct *next)
+static void note_wait(struct task_struct *prev, struct task_struct *next, bool was_asked)
 {
+	uint64_t asked = prev->resched_since;
+
 	if (next->runnable_since && next->cred.euid == 0 &&
 	    jiffies - next->runnable_since > sched_max_wait_root) {
 		sched_max_wait_root = jiffies - next->runnable_since;
 		sched_max_wait_behind = prev->pid;
+	}
+	/* prev's delay counts from when it was asked and next was waiting */
+	if (was_asked && prev != &idle_task && next != &idle_task && next->runnable_since) {
+		if (next->runnable_since > asked)
+			asked = next->runnable_since;
+		if (jiffies - asked > sched_max_resched_delay) {
+			sched_max_resched_delay = jiffies - asked;
+			sched_max_resched_pid = prev->pid;
+		}
 	}
 	next->runnable_since = 0;
 }
@@ -137,6 +157,7 @@ void schedule(void)
 {
 	uint64_t flags = irq_save();
 	struct task_struct *prev = current, *next;
+	bool was_asked = prev->need_resched;
 
 	prev->need_resched = false;
 	next = pick_next(prev);
@@ -147,7 +168,7 @@ void schedule(void)
 	if (next != prev) {
 		if (prev->state == TASK_RUNNING && prev != &idle_task)
 			prev->runnable_since = jiffies; /* preempted: runnable from now */
-		note_wait(prev, next);
+		note_wait(prev, next, was_asked);
 		context_switch(prev, next);
 	}
 	irq_restore(flags);
@@ -249,6 +270,12 @@ void start_task(struct task_struct *t)
 {
 	t->state = TASK_RUNNING;
 	t->runnable_since = jiffies;
+}
+
+void cond_resched(void)
+{
+	if (current->need_resched)
+		schedule();
 }
 
 void preempt_from_user(void)

@@ -41,6 +41,18 @@ extern uint64_t idle_ticks;
  */
 extern uint64_t sched_max_wait_root;
 extern int sched_max_wait_behind; /* the pid that had the CPU when that wait ended */
+/*
+ * The longest a task kept the CPU, in ticks, after the scheduler asked for it
+ * back while another task was runnable: the kernel's longest stretch without
+ * a preemption point (Linux's preemptoff latency, on a kernel that is not
+ * preemptible).  Ticks, not the TSC: on a loaded host an emulated CPU gets
+ * fewer ticks for the same work, never more, so this does not grow with the
+ * host's load the way wall time does.
+ */
+extern uint64_t sched_max_resched_delay;
+extern int sched_max_resched_pid; /* the task that held the CPU that long */
+/* A preemption point for long kernel loops: gives the CPU away if asked to. */
+void cond_resched(void);
 
 /* Called first on every timer tick: the tty polls its input here (fs/ sits above). */
 extern void (*sched_tick_hook)(void);

@@ -76,6 +76,7 @@ struct task_struct {
 	uint64_t stack_canary;
 	int exit_code; /* wait4 status encoding */
 	bool need_resched;
+	uint64_t resched_since;	 /* jiffies when need_resched was last set while clear */
 	bool woken;		 /* woken from a sleep since it last ran: runs first */
 	uint64_t runnable_since; /* jiffies when it last became runnable, 0 while it runs */
 	bool sig_wakeable;	 /* in sleep_on_interruptible: a signal ends the sleep */

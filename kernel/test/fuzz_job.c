@@ -53,6 +53,13 @@
  * copied whole) without failing for the host's load.
  */
 #define LATENCY_MAX_MS 5000
+/*
+ * The longest a task may keep the CPU in the kernel after the scheduler asked
+ * for it back (sched_max_resched_delay, counted in ticks, which a loaded host
+ * does not stretch): what a system call without a preemption point costs the
+ * others, measured where it happens.
+ */
+#define PREEMPT_MAX_MS 1000
 
 enum fail {
 	F_NONE,
@@ -68,7 +75,8 @@ enum fail {
 	F_INODES,
 	F_POOLS,
 	F_FPU,
-	F_LATENCY
+	F_LATENCY,
+	F_PREEMPT
 };
 static const char *const fail_names[] = {
 	"none",
@@ -84,7 +92,9 @@ static const char *const fail_names[] = {
 	"inode leak (an unlinked file still held: a leaked fd or mapping reference)",
 	"inode or name pool not back to its baseline once the fuzzer's files were removed",
 	"fpu (a system call changed a process's SSE registers)",
-	"latency (a root task waited longer than the bound for the CPU)"};
+	"latency (a root task waited longer than the bound for the CPU)",
+	"preempt (a task kept the CPU in the kernel longer than the bound after it was asked to "
+	"give it up)"};
 
 struct note {
 	int pid;
@@ -119,7 +129,8 @@ static void print_notes(void)
  * a third argument of 1000 leaks a page.  The fuzzer's own notes pass 0.
  */
 static bool planted_leak;
-static uint64_t max_wait_ms; /* the run's longest root wait for the CPU, for its record */
+static uint64_t max_wait_ms;  /* the run's longest root wait for the CPU, for its record */
+static uint64_t max_delay_ms; /* the run's longest preemption delay, for its record */
 
 static uint32_t fuzz_calls, fuzz_seconds;
 param_uint(calls, fuzz_calls, 1, 1000000000, "", "mode=fuzz: stop after this many calls");
@@ -401,6 +412,7 @@ static enum fail run_program(uint64_t pseed, int only, uint64_t ncalls, uint64_t
 	fs_reset();
 	snap(&before);
 	sched_max_wait_root = 0;
+	sched_max_resched_delay = 0;
 	ksnprintf(n, sizeof(n), "%lu", ncalls);
 	ksnprintf(f, sizeof(f), "%lu", from);
 	for (int p = 0; p < NPROCS; p++) {
@@ -445,6 +457,15 @@ static enum fail run_program(uint64_t pseed, int only, uint64_t ncalls, uint64_t
 			sched_max_wait_root * 1000 / timer_hz(), LATENCY_MAX_MS,
 			sched_max_wait_behind, behind_note(sched_max_wait_behind));
 		r = F_LATENCY;
+	}
+	if (sched_max_resched_delay * 1000 / timer_hz() > max_delay_ms)
+		max_delay_ms = sched_max_resched_delay * 1000 / timer_hz();
+	if (r == F_NONE && sched_max_resched_delay * 1000 / timer_hz() > PREEMPT_MAX_MS) {
+		kprintf("fuzz: pid %d kept the CPU %lu ms in the kernel after it was asked to give "
+			"it up (bound %d ms)%s\n",
+			sched_max_resched_pid, sched_max_resched_delay * 1000 / timer_hz(),
+			PREEMPT_MAX_MS, behind_note(sched_max_resched_pid));
+		r = F_PREEMPT;
 	}
 	if (r == F_INODES)
 		vfs_print_orphans();
@@ -642,12 +663,14 @@ __attribute__((noreturn)) void job_fuzz(void)
 	ksnprintf(line, sizeof(line),
 		  "@@ {\"type\":\"fuzz\",\"seed\":\"%016lx\",\"programs\":%lu,\"calls\":%lu,"
 		  "\"seconds\":%lu,\"uids\":\"0,1000,1000\",\"rng\":\"each variant in turn\","
-		  "\"context\":\"%s\",\"max_root_wait_ms\":%lu,\"failures\":%d,\"status\":%d}\n",
+		  "\"context\":\"%s\",\"max_root_wait_ms\":%lu,\"max_preempt_delay_ms\":%lu,"
+		  "\"failures\":%d,\"status\":%d}\n",
 		  seed, k, total_calls, (jiffies - t0) / hz, ctx[0] ? ctx + 1 : ctx, max_wait_ms,
-		  r != F_NONE, r != F_NONE);
+		  max_delay_ms, r != F_NONE, r != F_NONE);
 	console_puts(line);
-	kprintf("fuzz: %lu programs, %lu calls, %lu s, longest root wait %lu ms, %s\n", k,
-		total_calls, (jiffies - t0) / hz, max_wait_ms,
+	kprintf("fuzz: %lu programs, %lu calls, %lu s, longest root wait %lu ms, longest "
+		"preemption delay %lu ms, %s\n",
+		k, total_calls, (jiffies - t0) / hz, max_wait_ms, max_delay_ms,
 		r == F_NONE ? "no failure" : fail_names[r]);
 	machine_exit(r == F_NONE ? EXIT_OK : EXIT_FAILED);
 }
