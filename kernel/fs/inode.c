@@ -153,10 +153,14 @@ static bool is_hole(uint64_t va)
 static void ramfs_shrink_pages(struct inode *ino, uint64_t from)
 {
 	uint64_t base = window_of(ino), pa;
+	bool batch = ino->ram.pages > from + VMM_FLUSH_CEILING;
 
 	for (uint64_t p = from; p < ino->ram.pages; p++) {
-		if (!vmm_unmap_page(vmm_kernel_pml4(), base + p * PAGE_SIZE, &pa) &&
-		    pa != zero_page) {
+		uint64_t va = base + p * PAGE_SIZE;
+		int rc = batch ? vmm_clear_page(vmm_kernel_pml4(), va, &pa)
+			       : vmm_unmap_page(vmm_kernel_pml4(), va, &pa);
+
+		if (!rc && pa != zero_page) {
 			pmm_free_page(pa);
 			ramfs_pages--;
 			ino->ram.blocks--;
@@ -165,6 +169,9 @@ static void ramfs_shrink_pages(struct inode *ino, uint64_t from)
 		if ((p + 1) % 512 == 0 || p + 1 == ino->ram.pages)
 			vmm_free_table(vmm_kernel_pml4(), base + p * PAGE_SIZE);
 	}
+	/* before anything can reuse a freed page: nothing read the window meanwhile */
+	if (batch)
+		vmm_flush_all();
 	if (from < ino->ram.pages)
 		ino->ram.pages = from;
 	if (!ino->ram.pages)

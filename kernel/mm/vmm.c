@@ -92,19 +92,35 @@ static void flush_if_live(uint64_t pml4, uint64_t va)
 
 int vmm_map_page(uint64_t pml4, uint64_t va, uint64_t pa, uint64_t flags)
 {
-	uint64_t *pte;
+	uint64_t *pte, old;
 
 	if ((va | pa) & (PAGE_SIZE - 1))
 		return -EINVAL;
 	pte = vmm_walk(pml4, va, true);
 	if (!pte)
 		return -ENOMEM;
+	old = *pte;
 	*pte = pa | flags | PTE_P;
-	flush_if_live(pml4, va);
+	/*
+	 * No TLB entry is made from a not-present entry (SDM vol. 3, 4.10.4.3),
+	 * so only a present one needs the flush; a 64 MiB ftruncate maps 16,384
+	 * hole pages and paid an invlpg for each.
+	 */
+	if (old & PTE_P)
+		flush_if_live(pml4, va);
 	return 0;
 }
 
 int vmm_unmap_page(uint64_t pml4, uint64_t va, uint64_t *pa_out)
+{
+	int rc = vmm_clear_page(pml4, va, pa_out);
+
+	if (!rc)
+		flush_if_live(pml4, va);
+	return rc;
+}
+
+int vmm_clear_page(uint64_t pml4, uint64_t va, uint64_t *pa_out)
 {
 	uint64_t *pte = vmm_walk(pml4, va, false);
 
@@ -113,8 +129,20 @@ int vmm_unmap_page(uint64_t pml4, uint64_t va, uint64_t *pa_out)
 	if (pa_out)
 		*pa_out = *pte & PTE_ADDR;
 	*pte = 0;
-	flush_if_live(pml4, va);
 	return 0;
+}
+
+/*
+ * Every TLB entry, global ones too (CR4.PGE off and on): cheaper than an
+ * invlpg per page past a few dozen pages, as Linux's
+ * tlb_single_page_flush_ceiling (33) says.
+ */
+void vmm_flush_all(void)
+{
+	uint64_t cr4 = read_cr4();
+
+	write_cr4(cr4 & ~(1ULL << 7));
+	write_cr4(cr4);
 }
 
 /*

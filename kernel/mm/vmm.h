@@ -27,6 +27,10 @@ uint64_t vmm_kernel_pml4(void);
 /* Page-table operations on any address space (pml4 is physical). */
 int vmm_map_page(uint64_t pml4, uint64_t va, uint64_t pa, uint64_t flags);
 int vmm_unmap_page(uint64_t pml4, uint64_t va, uint64_t *pa_out);
+/* vmm_unmap_page without the flush: the caller flushes (vmm_flush_all) */
+int vmm_clear_page(uint64_t pml4, uint64_t va, uint64_t *pa_out);
+void vmm_flush_all(void);
+#define VMM_FLUSH_CEILING 33 /* pages: past this, one full flush beats invlpg each */
 int vmm_translate(uint64_t pml4, uint64_t va, uint64_t *pa_out, uint64_t *flags_out);
 /* Unmaps every present user page in [start, end), skipping absent tables; the count. */
 uint64_t vmm_unmap_range(uint64_t pml4, uint64_t start, uint64_t end, void (*put)(uint64_t pa));

@@ -3,6 +3,7 @@
 #include "kernel/arch/cpu.h"
 #include "kernel/arch/tsc.h"
 #include "kernel/lib/errno.h"
+#include "kernel/mm/pmm.h"
 #include "kernel/mm/uaccess.h"
 #include "kernel/char/random.h"
 #include "kernel/task/sched.h"
@@ -135,6 +136,13 @@ long sys_getrandom(const struct syscall_args *a)
 		if (copy_to_user(a->a0 + done, buf, n))
 			return done ? (long)done : -EFAULT;
 		done += n;
+		/* Linux 6.6 get_random_bytes_user: a signal ends a long read, and it
+		 * gives up the CPU every page, so 32 MiB do not hold it for seconds */
+		if (done < len && done % PAGE_SIZE == 0) {
+			if (signal_pending(current))
+				break;
+			cond_resched();
+		}
 	}
 	return (long)done;
 }

@@ -120,6 +120,7 @@ void syscall_dispatch(struct trap_frame *f)
 	long ret = -ENOSYS;
 
 	current->regs = f;
+	current->syscall_nr = nr;
 	if (fn && fn != sys_ni_syscall)
 		ret = fn(&a);
 	else

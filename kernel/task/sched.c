@@ -6,7 +6,11 @@
  * a few well-known points (wait, sleep, console read), non-preemption means
  * no locks beyond masking interrupts around what the timer touches.  A
  * spinning user task still cannot starve anyone: the timer sets
- * need_resched and the switch happens on the way back to ring 3.
+ * need_resched and the switch happens on the way back to ring 3.  A system
+ * call that loops over a size the caller chose calls cond_resched() between
+ * steps where it holds nothing (getrandom, as Linux does every page), and
+ * note_wait() measures how long the CPU was kept after it was asked for, so
+ * the fuzzer finds the loops that do not.
  *
  * A task woken from a sleep runs before the round robin resumes, and a
  * timer wake-up ends the current slice: Linux's wakeup preemption in its
@@ -38,6 +42,7 @@ static void set_need_resched(struct task_struct *t)
 uint64_t sched_max_wait_root;
 uint64_t sched_max_resched_delay;
 int sched_max_resched_pid;
+unsigned sched_max_resched_nr;
 int sched_max_wait_behind; /* the pid that had the CPU when that wait ended */
 static uint8_t fpu_init_state[512] __attribute__((aligned(16)));
 
@@ -148,6 +153,7 @@ static void note_wait(struct task_struct *prev, struct task_struct *next, bool w
 		if (jiffies - asked > sched_max_resched_delay) {
 			sched_max_resched_delay = jiffies - asked;
 			sched_max_resched_pid = prev->pid;
+			sched_max_resched_nr = prev->syscall_nr;
 		}
 	}
 	next->runnable_since = 0;

@@ -45,12 +45,12 @@ extern int sched_max_wait_behind; /* the pid that had the CPU when that wait end
  * The longest a task kept the CPU, in ticks, after the scheduler asked for it
  * back while another task was runnable: the kernel's longest stretch without
  * a preemption point (Linux's preemptoff latency, on a kernel that is not
- * preemptible).  Ticks, not the TSC: on a loaded host an emulated CPU gets
- * fewer ticks for the same work, never more, so this does not grow with the
- * host's load the way wall time does.
+ * preemptible).  Unlike sched_max_wait_root it does not count the turns of
+ * other runnable tasks, only the stretch one task held the CPU in the kernel.
  */
 extern uint64_t sched_max_resched_delay;
-extern int sched_max_resched_pid; /* the task that held the CPU that long */
+extern int sched_max_resched_pid;     /* the task that held the CPU that long */
+extern unsigned sched_max_resched_nr; /* and the system call it had entered last */
 /* A preemption point for long kernel loops: gives the CPU away if asked to. */
 void cond_resched(void);
 

@@ -77,6 +77,7 @@ struct task_struct {
 	int exit_code; /* wait4 status encoding */
 	bool need_resched;
 	uint64_t resched_since;	 /* jiffies when need_resched was last set while clear */
+	unsigned syscall_nr;	 /* the system call it entered last (the latency report) */
 	bool woken;		 /* woken from a sleep since it last ran: runs first */
 	uint64_t runnable_since; /* jiffies when it last became runnable, 0 while it runs */
 	bool sig_wakeable;	 /* in sleep_on_interruptible: a signal ends the sleep */

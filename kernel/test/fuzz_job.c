@@ -131,6 +131,7 @@ static void print_notes(void)
 static bool planted_leak;
 static uint64_t max_wait_ms;  /* the run's longest root wait for the CPU, for its record */
 static uint64_t max_delay_ms; /* the run's longest preemption delay, for its record */
+static unsigned max_delay_nr; /* the system call the task that kept the CPU was in */
 
 static uint32_t fuzz_calls, fuzz_seconds;
 param_uint(calls, fuzz_calls, 1, 1000000000, "", "mode=fuzz: stop after this many calls");
@@ -458,13 +459,16 @@ static enum fail run_program(uint64_t pseed, int only, uint64_t ncalls, uint64_t
 			sched_max_wait_behind, behind_note(sched_max_wait_behind));
 		r = F_LATENCY;
 	}
-	if (sched_max_resched_delay * 1000 / timer_hz() > max_delay_ms)
+	if (sched_max_resched_delay * 1000 / timer_hz() > max_delay_ms) {
 		max_delay_ms = sched_max_resched_delay * 1000 / timer_hz();
+		max_delay_nr = sched_max_resched_nr;
+	}
 	if (r == F_NONE && sched_max_resched_delay * 1000 / timer_hz() > PREEMPT_MAX_MS) {
 		kprintf("fuzz: pid %d kept the CPU %lu ms in the kernel after it was asked to give "
-			"it up (bound %d ms)%s\n",
+			"it up (bound %d ms), its last system call %s%s\n",
 			sched_max_resched_pid, sched_max_resched_delay * 1000 / timer_hz(),
-			PREEMPT_MAX_MS, behind_note(sched_max_resched_pid));
+			PREEMPT_MAX_MS, syscall_name(sched_max_resched_nr),
+			behind_note(sched_max_resched_pid));
 		r = F_PREEMPT;
 	}
 	if (r == F_INODES)
@@ -664,9 +668,10 @@ __attribute__((noreturn)) void job_fuzz(void)
 		  "@@ {\"type\":\"fuzz\",\"seed\":\"%016lx\",\"programs\":%lu,\"calls\":%lu,"
 		  "\"seconds\":%lu,\"uids\":\"0,1000,1000\",\"rng\":\"each variant in turn\","
 		  "\"context\":\"%s\",\"max_root_wait_ms\":%lu,\"max_preempt_delay_ms\":%lu,"
+		  "\"max_preempt_syscall\":\"%s\","
 		  "\"failures\":%d,\"status\":%d}\n",
 		  seed, k, total_calls, (jiffies - t0) / hz, ctx[0] ? ctx + 1 : ctx, max_wait_ms,
-		  max_delay_ms, r != F_NONE, r != F_NONE);
+		  max_delay_ms, syscall_name(max_delay_nr), r != F_NONE, r != F_NONE);
 	console_puts(line);
 	kprintf("fuzz: %lu programs, %lu calls, %lu s, longest root wait %lu ms, longest "
 		"preemption delay %lu ms, %s\n",
