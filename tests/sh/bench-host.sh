@@ -73,6 +73,10 @@ while read -r name; do
 	fi
 done <"$tmp/names"
 
+# One median per ensemble (--ensembles 2), for the reports' intervals.
+check "bench records carry ens_medians, one per ensemble" \
+	'"suite":"rng","rng":"md4-2.6.30","metric":"cycles_per_call",.*"ensembles":2,.*"ens_medians":\[[0-9.]*,[0-9.]*\]'
+
 for peer in getrandom-syscall arc4random openssl-RAND_bytes libsodium-randombytes_random; do
 	check "peer $peer measured" "\"rng\":\"$peer\",\"metric\":\"cycles_per_call\",\"unit\""
 done
