@@ -60,6 +60,8 @@ check "boot record from linux with irqs_off:false" \
 	'^{"type":"boot","platform":"linux",.*"irqs_off":false'
 check "boot record has tsc_hz, invariant_tsc, hypervisor, kernel" \
 	'"invariant_tsc":[a-z]*,"hypervisor":[a-z]*,.*"tsc_hz":[0-9]*,.*"kernel":"'
+check "boot record names version and time (UTC)" \
+	'"version":"[^"]*","time":"[0-9]\{4\}-[0-9]\{2\}-[0-9]\{2\}T[0-9]\{2\}:[0-9]\{2\}:[0-9]\{2\}Z"'
 check "timer floor record" '"suite":"timer","rng":"none","metric":"cycles_per_call"'
 
 fields='"min":[0-9.]*,"median":[0-9.]*,"mean":[0-9.]*,"p99":[0-9.]*,"max":[0-9.]*,"var":[0-9.]*,"ensembles":2,"samples":10,'
