@@ -263,7 +263,7 @@ tap_run "no matplotlib: noted in the report" has "$tmp/nm/report.md" "_Plots ski
 
 tap_run "--html of one log: exit 0" runs 0 "$fx/qemu.log" --html --out "$tmp/h1"
 tap_run "--html of one log: page with embedded plots" eq "$(grep -o 'src="data:image/png;base64,' "$tmp/h1/report.html" | wc -l)" 6
-tap_run "--html of one log: tables" has "$tmp/h1/report.html" "<td>chacha20.rfc8439</td><td>block 2 word 5: expected 0x1234abcd got 0x5678ef01 | lane 3</td>"
+tap_run "--html of one log: tables" has "$tmp/h1/report.html" "<td>chacha20.rfc8439</td><td class=\"long\">block 2 word 5: expected 0x1234abcd got 0x5678ef01 | lane 3</td>"
 tap_run "compare: ns table flags below resolution" has "$tmp/cm/compare.md" "| rng | prandom | cycles_per_call | ⚠ below resolution (< 0.277) | 2.09 |"
 
 # --- command line ---
