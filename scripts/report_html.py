@@ -21,8 +21,8 @@ h1{font-size:1.6em;margin:.6em 0 .3em}h2{font-size:1.3em;margin-top:1.6em;
 table{border-collapse:collapse;font-size:.85em;min-width:50%}
 th,td{border:1px solid #bbb;padding:3px 6px;text-align:left;white-space:nowrap;
  font-variant-numeric:tabular-nums}
-th{background:#eef;white-space:normal;vertical-align:bottom;min-width:5em}
-td.long{white-space:normal;min-width:14em}
+th{background:#eef;white-space:normal;vertical-align:bottom}
+th.long{min-width:9em}td.long{white-space:normal;min-width:14em}
 tr:nth-child(even) td{background:#f7f7f7}
 blockquote{margin:1em 0;padding:.5em 1em;background:#fff4e0;border-left:4px solid #e69500}
 figure{margin:1em 0}figure img{max-width:100%;height:auto;border:1px solid #ddd}
@@ -46,13 +46,15 @@ def inline(text):
     return "".join(out)
 
 
-# A cell of prose (a reason, a failure's detail) wraps; figures never do.
+# A cell of prose (a reason, a failure's detail) wraps, and so does a header,
+# the longer ones (a run's label) kept wide enough not to stack one word a
+# line; figures never wrap.
 LONG_CELL = 40
 
 
-def td(text):
+def cell(tag, text):
     cls = ' class="long"' if len(text) > LONG_CELL else ""
-    return f"<td{cls}>{inline(text)}</td>"
+    return f"<{tag}{cls}>{inline(text)}</{tag}>"
 
 
 def split_row(line):
@@ -84,8 +86,8 @@ def to_html(md_lines, out_dir, title):
                 rows.append(split_row(lines[i]))
                 i += 1
             body.append('<div class="tbl"><table><thead><tr>' +
-                        "".join(f"<th>{inline(c)}</th>" for c in head) + "</tr></thead><tbody>" +
-                        "".join("<tr>" + "".join(td(c) for c in r) + "</tr>"
+                        "".join(cell("th", c) for c in head) + "</tr></thead><tbody>" +
+                        "".join("<tr>" + "".join(cell("td", c) for c in r) + "</tr>"
                                 for r in rows) + "</tbody></table></div>")
             continue
         m = re.match(r"^(#{1,3}) (.*)$", ln)
