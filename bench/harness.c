@@ -153,6 +153,28 @@ static void put_scaled(struct jrec *r, const char *key, unsigned __int128 milli,
 		bench_jrec_milli(r, key, per <= 1 ? milli : stats_muldiv(milli, 1, per));
 }
 
+/*
+ * The per-ensemble medians, scaled as "median": the data a reader needs for
+ * an interval (a bootstrap over ensembles); the summary figures alone hide
+ * how much a median moves from one ensemble to the next.
+ */
+static void put_ens_medians(struct jrec *r, const struct bench_result *res, uint32_t per)
+{
+	const struct bench_stats *st = &res->st;
+	int64_t v[BENCH_ENS_MEDIANS];
+	uint32_t n = st->ens_medians <= BENCH_ENS_MEDIANS ? st->ens_medians : BENCH_ENS_MEDIANS;
+
+	if (!n)
+		return;
+	for (uint32_t e = 0; e < n; e++)
+		v[e] = per <= 1 ? st->ens_median_m[e]
+				: (int64_t)stats_muldiv((unsigned __int128)st->ens_median_m[e], 1,
+							per);
+	jrec_fixed_array(r, "ens_medians", v, n, 3);
+	if (n < res->ensembles)
+		jrec_bool(r, "ens_medians_capped", true);
+}
+
 void bench_record_begin(struct jrec *r, char *buf, size_t size, const struct bench_result *res,
 			const char *suite, const char *rng, const char *metric, const char *unit)
 {
@@ -192,6 +214,7 @@ void bench_record_begin(struct jrec *r, char *buf, size_t size, const struct ben
 	jrec_u64(r, "clamped", res->clamped);
 	if (res->saturated)
 		jrec_u64(r, "saturated", res->saturated);
+	put_ens_medians(r, res, per);
 }
 
 void bench_record_emit(struct jrec *r)

@@ -94,11 +94,13 @@ uint32_t bench_subtract(uint32_t *s, uint64_t n, uint32_t overhead);
  * Records: bench_record_begin writes type "bench" and every field
  * docs/design.md ("Log records") promises
  * (suite, rng, metric, min, median, mean, p99, max, var, ensembles,
- * samples) plus unit, overhead, var_of_min, var_of_var, serialise, n,
- * irqs_off; the caller may add fields with jrec_*() and then calls
- * bench_record_emit.  `buf` should hold BENCH_REC_SIZE bytes.
+ * samples, ens_medians) plus unit, overhead, var_of_min, var_of_var,
+ * serialise, n, irqs_off; the caller may add fields with jrec_*() and then
+ * calls bench_record_emit.  `buf` should hold BENCH_REC_SIZE bytes: room for
+ * the largest record (BENCH_ENS_MEDIANS medians of 2^32-1 cycles, every
+ * optional field; tests/bench/test_bench.c's record_worst_case_fits checks it).
  */
-#define BENCH_REC_SIZE 1024
+#define BENCH_REC_SIZE 2048
 void bench_record_begin(struct jrec *r, char *buf, size_t size, const struct bench_result *res,
 			const char *suite, const char *rng, const char *metric, const char *unit);
 void bench_record_emit(struct jrec *r);

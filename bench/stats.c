@@ -92,6 +92,14 @@ static uint64_t round_whole(unsigned __int128 milli)
 	return q > BENCH_VAR_CAP ? BENCH_VAR_CAP : (uint64_t)q;
 }
 
+/* Median * 1000 of n sorted samples: the mean of the two middle ones when n is even. */
+static int64_t sorted_median_m(const uint32_t *s, uint64_t n)
+{
+	if (n & 1)
+		return (int64_t)s[n / 2] * 1000;
+	return ((int64_t)s[n / 2 - 1] + s[n / 2]) * 500;
+}
+
 int stats_compute(uint32_t *s, uint32_t ensembles, uint32_t per, uint64_t *work,
 		  struct bench_stats *st)
 {
@@ -101,8 +109,9 @@ int stats_compute(uint32_t *s, uint32_t ensembles, uint32_t per, uint64_t *work,
 	if (!ensembles || !per || ensembles > BENCH_MAX_ENSEMBLES || n > BENCH_MAX_SAMPLES)
 		return -1;
 	st->var_of_var_capped = false;
+	st->ens_medians = ensembles < BENCH_ENS_MEDIANS ? ensembles : BENCH_ENS_MEDIANS;
 	for (uint32_t e = 0; e < ensembles; e++) {
-		const uint32_t *b = s + (uint64_t)e * per;
+		uint32_t *b = s + (uint64_t)e * per;
 		unsigned __int128 esum = 0, esq = 0;
 		uint32_t emin = b[0];
 
@@ -123,6 +132,11 @@ int stats_compute(uint32_t *s, uint32_t ensembles, uint32_t per, uint64_t *work,
 		msq += (unsigned __int128)mins[e] * mins[e];
 		vsum += vars[e];
 		vsq += (unsigned __int128)vars[e] * vars[e];
+		/* The sums above are taken; the block's order no longer matters. */
+		if (e < st->ens_medians) {
+			stats_sort_u32(b, per);
+			st->ens_median_m[e] = sorted_median_m(b, per);
+		}
 	}
 	st->n = n;
 	st->mean_m = (int64_t)stats_muldiv(sum, 1000, n);
@@ -133,10 +147,7 @@ int stats_compute(uint32_t *s, uint32_t ensembles, uint32_t per, uint64_t *work,
 	stats_sort_u32(s, n);
 	st->min = s[0];
 	st->max = s[n - 1];
-	if (n & 1)
-		st->median_m = (int64_t)s[n / 2] * 1000;
-	else
-		st->median_m = ((int64_t)s[n / 2 - 1] + s[n / 2]) * 500;
+	st->median_m = sorted_median_m(s, n);
 	st->p99 = s[(99 * n + 99) / 100 - 1];
 	return 0;
 }

@@ -163,6 +163,22 @@ void jrec_fixed(struct jrec *r, const char *key, int64_t val, unsigned decimals)
 	finish_field(r, mark);
 }
 
+void jrec_fixed_array(struct jrec *r, const char *key, const int64_t *vals, size_t n,
+		      unsigned decimals)
+{
+	char num[48];
+	size_t mark = field(r, key);
+
+	put(r, "[", 1);
+	for (size_t i = 0; i < n; i++) {
+		if (i)
+			put(r, ",", 1);
+		put(r, num, fmt_fixed(num, vals[i], decimals));
+	}
+	put(r, "]", 1);
+	finish_field(r, mark);
+}
+
 const char *jrec_end(struct jrec *r)
 {
 	const char *tail = r->full ? JREC_TAIL : "}";

@@ -26,6 +26,9 @@ void jrec_i64(struct jrec *r, const char *key, int64_t val);
 void jrec_bool(struct jrec *r, const char *key, bool val);
 /* val / 10^decimals written as a decimal number, e.g. (12345, 3) -> 12.345 */
 void jrec_fixed(struct jrec *r, const char *key, int64_t val, unsigned decimals);
+/* An array of such numbers, e.g. [1.500,2.000]: all of it, or (no room) none. */
+void jrec_fixed_array(struct jrec *r, const char *key, const int64_t *vals, size_t n,
+		      unsigned decimals);
 /* Closes the object; returns the NUL-terminated line (without newline). */
 const char *jrec_end(struct jrec *r);
 

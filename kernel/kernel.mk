@@ -11,7 +11,7 @@ KERNEL_C :=
 # kernel/arch/: x86_64: descriptors, interrupts, the local APIC, timers, page tables
 KERNEL_C += kernel/arch/acpi.c kernel/arch/fpu.c kernel/arch/fw_cfg.c kernel/arch/gdt.c kernel/arch/idt.c \
 	kernel/arch/lapic.c kernel/arch/machine_exit.c kernel/arch/page.c kernel/arch/pat.c \
-	kernel/arch/timer.c kernel/arch/traps.c kernel/arch/tsc.c
+	kernel/arch/rtc.c kernel/arch/timer.c kernel/arch/traps.c kernel/arch/tsc.c
 # kernel/aslr/: the ASLR rules, one file per Linux version
 KERNEL_C += kernel/aslr/linux_2_6_29.c kernel/aslr/linux_6_x.c
 # kernel/attack/: the attack lab (mode=attack)

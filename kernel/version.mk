@@ -30,6 +30,10 @@ $(BUILD)/gen/version.o: $(VERSION_C)
 $(HOST)/rngtool: $(VERSION_C)
 $(HOST)/rngtool: HOST_CFLAGS += -DASLRBENCH_VERSION='"$(ASLRBENCH_VERSION)"'
 
+# bench-host's boot record names its version too: the generated file is
+# linked in (its recipe compiles every .c prerequisite).
+$(HOST)/bench-host: $(VERSION_C)
+
 # Whatever depends on FORCE is always remade (phony: the Makefile's empty
 # .SECONDARY would otherwise let a missing FORCE count as up to date).
 .PHONY: FORCE

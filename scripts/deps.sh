@@ -50,6 +50,7 @@ packages=(
 	dieharder ent                      # RNG statistics
 	libssl-dev libsodium-dev           # bench-host peers
 	python3-matplotlib                 # log -> report and plots
+	python3-numpy python3-scipy        # compare: the change column's bootstrap interval
 	chromium                           # renders the HTML report in the tests
 	parallel                           # scripts/matrix.sh, make rng-quality
 	shellcheck                         # script lint in the tests

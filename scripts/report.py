@@ -5,7 +5,9 @@ a results store.
 usage:
   report.py LOG... [--out DIR] [--html]        full report of the logs
   report.py --compare LOG... [--out DIR] [--html]
-                                               machines side by side (compare.md)
+                                               runs side by side, with each run's change
+                                               from the first and its 95 % interval
+                                               (compare.md)
   report.py ingest [--db DB] [--machine NAME] LOG...
                                                add the logs to the results store
   report.py --db DB [--list] [FILTERS] [--compare] [--html] [--out DIR]
@@ -14,7 +16,7 @@ usage:
 FILTERS: --machine TEXT (substring of the machine name or CPU model),
   --variant NAME (bench/aslr/attack records of that rng only), --version V
   (exact, or a tag's later builds V-N-gHASH), --since/--until YYYY-MM-DD
-  (ingest date: logs carry no wall-clock time).
+  (the ingest date: older logs carry no wall-clock time).
 
 Outputs in DIR (default build/report): results.csv, results.json, report.md
 (or compare.md), one PNG per plot, and with --html report.html (compare.html):
@@ -33,13 +35,16 @@ paxtest records.
 Bad records are warned about on stderr (`report: warning: LOG:LINE: reason`)
 and skipped.  Exit status: 0 done; 1 no record found; 2 a usage error, an
 unreadable log or an unusable database.  Plots need python3-matplotlib (Debian's
-/usr/bin/python3); without it they are skipped and stderr says so.
+/usr/bin/python3); without it they are skipped and stderr says so.  The
+comparison's intervals need numpy and scipy (python3-numpy, python3-scipy);
+without them each ratio says "no interval" and why.
 """
 
 import argparse
 import os
 import sys
 
+import report_compare
 import report_html
 import report_md
 import report_paxtest
@@ -175,7 +180,7 @@ def main(argv=None):
         return cmd_paxtest(argv[1:])
     ap = argparse.ArgumentParser(prog="report.py",
                                  description=__doc__.split("\n\n")[0].replace("\n", " "),
-                                 usage="\n" + __doc__.split("usage:\n")[1].split("\n\n")[0],
+                                 usage="\n" + __doc__.split("usage:\n")[1].split("\n\n")[0].replace("%", "%%"),
                                  # the usage paragraph is the usage= above: not twice
                                  epilog="\n\n".join(__doc__.split("\n\n")[2:]),
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -183,8 +188,9 @@ def main(argv=None):
     ap.add_argument("--out", default="build/report", metavar="DIR",
                     help="output directory (default build/report)")
     ap.add_argument("--compare", action="store_true",
-                    help="compare.md (+ plots): one column per machine, median per "
-                    "(suite, rng, metric)")
+                    help="compare.md (+ plots): one column per log, median per "
+                    "(suite, rng, metric), each log's change from the first with a 95%% "
+                    "interval")
     ap.add_argument("--html", action="store_true",
                     help="also write report.html / compare.html (self-contained)")
     ap.add_argument("--db", metavar="DB", help="report from the results store instead of logs")
@@ -234,7 +240,7 @@ def main(argv=None):
     try:
         os.makedirs(args.out, exist_ok=True)
         if args.compare:
-            lines = report_md.compare_markdown(logs)
+            lines = report_compare.compare_markdown(logs)
             plot_lines, _ = report_md.report_plots.make_plots(records, logs, args.out, PROG)
             lines += plot_lines
             text = "\n".join(lines).rstrip() + "\n"

@@ -13,13 +13,17 @@ import re
 
 CSS = """
 body{font-family:system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;margin:0 auto;
- max-width:1100px;padding:0 12px 40px;line-height:1.45;color:#111;background:#fff}
+ max-width:1360px;padding:0 12px 40px;line-height:1.45;color:#111;background:#fff}
+p,blockquote,ul,h1,h2{max-width:1100px}
 h1{font-size:1.6em;margin:.6em 0 .3em}h2{font-size:1.3em;margin-top:1.6em;
  border-bottom:1px solid #ccc}h3{font-size:1.05em}
 .tbl{overflow-x:auto;-webkit-overflow-scrolling:touch;margin:.5em 0 1em}
 table{border-collapse:collapse;font-size:.85em;min-width:50%}
-th,td{border:1px solid #bbb;padding:3px 6px;text-align:left;white-space:nowrap}
-th{background:#eef}tr:nth-child(even) td{background:#f7f7f7}
+th,td{border:1px solid #bbb;padding:3px 6px;text-align:left;white-space:nowrap;
+ font-variant-numeric:tabular-nums}
+th{background:#eef;white-space:normal;vertical-align:bottom}
+th.long{min-width:9em}td.long{white-space:normal;min-width:14em}
+tr:nth-child(even) td{background:#f7f7f7}
 blockquote{margin:1em 0;padding:.5em 1em;background:#fff4e0;border-left:4px solid #e69500}
 figure{margin:1em 0}figure img{max-width:100%;height:auto;border:1px solid #ddd}
 figcaption{font-size:.85em;color:#444}code{background:#f2f2f2;padding:0 3px}
@@ -40,6 +44,17 @@ def inline(text):
         t = re.sub(r"(?<![\w])_(.+?)_(?![\w])", r"<em>\1</em>", t)
         out.append(t)
     return "".join(out)
+
+
+# A cell of prose (a reason, a failure's detail) wraps, and so does a header,
+# the longer ones (a run's label) kept wide enough not to stack one word a
+# line; figures never wrap.
+LONG_CELL = 40
+
+
+def cell(tag, text):
+    cls = ' class="long"' if len(text) > LONG_CELL else ""
+    return f"<{tag}{cls}>{inline(text)}</{tag}>"
 
 
 def split_row(line):
@@ -71,8 +86,8 @@ def to_html(md_lines, out_dir, title):
                 rows.append(split_row(lines[i]))
                 i += 1
             body.append('<div class="tbl"><table><thead><tr>' +
-                        "".join(f"<th>{inline(c)}</th>" for c in head) + "</tr></thead><tbody>" +
-                        "".join("<tr>" + "".join(f"<td>{inline(c)}</td>" for c in r) + "</tr>"
+                        "".join(cell("th", c) for c in head) + "</tr></thead><tbody>" +
+                        "".join("<tr>" + "".join(cell("td", c) for c in r) + "</tr>"
                                 for r in rows) + "</tbody></table></div>")
             continue
         m = re.match(r"^(#{1,3}) (.*)$", ln)

@@ -214,6 +214,39 @@ def num_or(val, default):
     return default if n is None else n
 
 
+def run_time(boot, seconds=False):
+    """The boot record's `time` (ISO 8601) as "YYYY-MM-DD HH:MM", or None."""
+    t = boot.get("time") if boot else None
+    if not isinstance(t, str) or len(t) < 16 or t[10] != "T":
+        return None
+    zone = " UTC" if t.endswith("Z") else ""
+    return t[:10] + " " + t[11:19 if seconds else 16] + zone
+
+
+def run_labels(logs):
+    """One label per log, different for every log: the machine's name; for a
+    machine with more than one log, the run's time and version from its boot
+    record; the time to the second, then the file name, where still equal."""
+    boots = [next(iter(lg.boots()), None) or {} for lg in logs]
+    labels = [lg.machine() for lg in logs]
+
+    def widen(extra):
+        old = list(labels)
+        for i, lab in enumerate(old):
+            parts = [p for p in extra(i) if p]
+            if old.count(lab) > 1 and parts:
+                labels[i] = " · ".join([lab] + parts)
+
+    widen(lambda i: (run_time(boots[i]), boots[i].get("version")))
+    old = list(labels)
+    for i, lab in enumerate(old):  # the same minute: to the second
+        if old.count(lab) > 1 and run_time(boots[i]):
+            labels[i] = lab.replace(run_time(boots[i]), run_time(boots[i], True), 1)
+    widen(lambda i: (os.path.basename(logs[i].name),))
+    widen(lambda i: (f"#{i + 1}",))
+    return labels
+
+
 def flag(val):
     """A JSON value as a boolean (true/1/"yes"...); None when absent."""
     if val is None:

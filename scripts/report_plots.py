@@ -20,6 +20,8 @@ import os
 import re
 import textwrap
 
+from report_logs import run_labels
+
 Z95 = 1.959964  # two-sided 95 % normal quantile, for the Wilson interval
 
 
@@ -107,21 +109,13 @@ class Machines:
     def __init__(self, logs):
         # One colour and one legend entry per run (log): two runs of one
         # machine must not share a colour, or their bars read as one series.
-        # Runs of the same machine are told apart by version and log name.
-        self.by_source, order = {}, []
-        names = [lg.machine() for lg in logs]
+        # Runs of one machine are told apart as the comparison's columns are
+        # (report_logs.run_labels: time and version, then the file name).
+        self.by_source, order = {}, run_labels(logs)
         for i, lg in enumerate(logs):
             boot = next(iter(lg.boots()), {})
-            name = names[i]
-            label = name
-            if names.count(name) > 1:
-                label += " · " + " · ".join(str(x) for x in (
-                    boot.get("version"), os.path.basename(lg.name)) if x)
-            if label in order:
-                label += f" #{i + 1}"
-            order.append(label)
             self.by_source[lg.name] = {
-                "name": label, "machine": name, "tsc_hz": num(boot.get("tsc_hz")),
+                "name": order[i], "machine": lg.machine(), "tsc_hz": num(boot.get("tsc_hz")),
                 "tsc_step": num(boot.get("tsc_step")),
                 "emulated": lg.emulated(), "deterministic": bool(lg.deterministic()),
                 "colour": f"C{i % 10}",

@@ -12,8 +12,9 @@ Python's own sqlite3.  Schema (version 1):
     records every record (boot records included) in log order, tied to the
             boot it follows (`boot_id` NULL before the first boot record).
 
-Dates: a log carries no wall-clock time (the kernel has no RTC reading), so
-the date filters apply to when the log was ingested (`logs.ingested_at`, UTC).
+Dates: logs older than the boot record's `time` (the RTC's, or bench-host's
+clock) carry no wall-clock time, so the date filters apply to when a log was
+ingested (`logs.ingested_at`, UTC), the same for every log.
 """
 
 import datetime

@@ -14,6 +14,7 @@
 #include <sys/mman.h>
 #include <sys/random.h>
 #include <sys/utsname.h>
+#include <time.h>
 
 #include "bench/host/peers.h"
 #include "bench/host/platform_linux.h"
@@ -165,17 +166,26 @@ static uint64_t image_bytes(const struct bench_config *cfg)
 	return n;
 }
 
+/* kernel/version.mk's generated version.c: `git describe` at build time. */
+extern const char aslrbench_version[];
+
 static void boot_record(const struct bench_cpu *cpu, const struct bench_config *cfg,
 			const struct opts *o, int pinned, const char *sched, uint64_t tsc_hz)
 {
-	char buf[BENCH_REC_SIZE];
+	char buf[BENCH_REC_SIZE], when[32];
 	struct utsname u;
 	struct jrec r;
+	time_t now = time(NULL);
+	struct tm tm;
 
 	if (uname(&u))
 		strcpy(u.release, "unknown");
 	jrec_begin(&r, buf, sizeof(buf), "boot");
 	jrec_str(&r, "platform", "linux");
+	jrec_str(&r, "version", aslrbench_version);
+	/* When the run started, UTC: tells two runs of one build on one machine apart. */
+	if (gmtime_r(&now, &tm) && strftime(when, sizeof(when), "%Y-%m-%dT%H:%M:%SZ", &tm))
+		jrec_str(&r, "time", when);
 	bench_jrec_cpu(&r, cpu, cfg);
 	jrec_u64(&r, "tsc_hz", tsc_hz);
 	jrec_str(&r, "tsc_hz_method", "CLOCK_MONOTONIC_RAW");

@@ -6,6 +6,7 @@
 #include "kernel/arch/acpi.h"
 #include "common/jrec.h"
 #include "kernel/arch/fw_cfg.h"
+#include "kernel/arch/rtc.h"
 #include "kernel/arch/timer.h"
 #include "kernel/arch/tsc.h"
 #include "kernel/arch/boot_info.h"
@@ -127,6 +128,13 @@ void emit_boot_record(void)
 	jrec_begin(&r, line, sizeof(line), "boot");
 	jrec_str(&r, "platform", "aslrbench");
 	provenance_fields(&r, bi);
+	/*
+	 * When the run started, by the RTC: what tells two runs of one build on
+	 * one machine apart.  Not in a seeded (deterministic) run, whose records
+	 * must be the same, byte for byte, every time.
+	 */
+	if (!random_boot_seed.len && !rtc_iso8601(buf, sizeof(buf)))
+		jrec_str(&r, "time", buf);
 	jrec_str(&r, "cpu_vendor", c.vendor);
 	jrec_str(&r, "cpu_model", c.brand);
 	jrec_u64(&r, "cpu_family", c.family);

@@ -17,7 +17,7 @@
 #include "bench/text.h"
 
 /* ---- fake platform ---- */
-static char last[2048], all[16384];
+static char last[BENCH_REC_SIZE + 64], all[16384];
 static unsigned emitted, irq_saves, irq_restores;
 static size_t scratch_limit = 1 << 20;
 
@@ -59,8 +59,8 @@ static void reset(void)
 
 static void stats_of(const uint32_t *in, uint32_t E, uint32_t S, struct bench_stats *st)
 {
-	uint32_t s[4096];
-	uint64_t work[64];
+	static uint32_t s[4096];
+	static uint64_t work[2 * 4096];
 
 	ck_assert_uint_le((uint64_t)E * S, 4096);
 	memcpy(s, in, sizeof(uint32_t) * E * S);
@@ -103,6 +103,42 @@ START_TEST(stats_even_ensembles)
 	ck_assert_uint_eq((uint64_t)st.var_of_min_m, 250);
 	ck_assert_uint_eq((uint64_t)st.var_of_var_m, 2250);
 	ck_assert(!st.var_of_var_capped);
+}
+END_TEST
+
+START_TEST(stats_ensemble_medians)
+{
+	/* ensembles {9,1,5} {2,8,4} {7,7,3}: medians 5, 4, 7, in run order */
+	const uint32_t a[] = {9, 1, 5, 2, 8, 4, 7, 7, 3};
+	/* ensembles {1,3} {6,2}: even blocks, the mean of the middle two */
+	const uint32_t b[] = {1, 3, 6, 2};
+	struct bench_stats st;
+
+	stats_of(a, 3, 3, &st);
+	ck_assert_uint_eq(st.ens_medians, 3);
+	ck_assert_int_eq(st.ens_median_m[0], 5000);
+	ck_assert_int_eq(st.ens_median_m[1], 4000);
+	ck_assert_int_eq(st.ens_median_m[2], 7000);
+	ck_assert_int_eq(st.median_m, 5000); /* the whole run's, unchanged */
+	stats_of(b, 2, 2, &st);
+	ck_assert_uint_eq(st.ens_medians, 2);
+	ck_assert_int_eq(st.ens_median_m[0], 2000);
+	ck_assert_int_eq(st.ens_median_m[1], 4000);
+}
+END_TEST
+
+START_TEST(stats_ensemble_medians_capped)
+{
+	static uint32_t a[(BENCH_ENS_MEDIANS + 6) * 2];
+	struct bench_stats st;
+
+	for (uint32_t i = 0; i < sizeof(a) / sizeof(a[0]); i++)
+		a[i] = i; /* ensemble e is {2e, 2e+1}: median 2e + 0.5 */
+	stats_of(a, BENCH_ENS_MEDIANS + 6, 2, &st);
+	ck_assert_uint_eq(st.ens_medians, BENCH_ENS_MEDIANS);
+	ck_assert_int_eq(st.ens_median_m[0], 500);
+	ck_assert_int_eq(st.ens_median_m[BENCH_ENS_MEDIANS - 1],
+			 (2 * (BENCH_ENS_MEDIANS - 1)) * 1000 + 500);
 }
 END_TEST
 
@@ -312,9 +348,10 @@ static void fake_result(struct bench_result *res, const uint32_t *s, uint32_t E,
 START_TEST(record_has_design_fields)
 {
 	static const char *const keys[] = {
-		"type",	    "suite",	  "rng",	"metric",    "min",	  "median",
-		"mean",	    "p99",	  "max",	"var",	     "ensembles", "samples",
-		"overhead", "var_of_min", "var_of_var", "serialise", "unit",	  "irqs_off",
+		"type",	     "suite",	"rng",	    "metric",	   "min",
+		"median",    "mean",	"p99",	    "max",	   "var",
+		"ensembles", "samples", "overhead", "var_of_min",  "var_of_var",
+		"serialise", "unit",	"irqs_off", "ens_medians",
 	};
 	const uint32_t a[] = {1, 3, 2, 6};
 	struct bench_result res;
@@ -337,6 +374,52 @@ START_TEST(record_has_design_fields)
 	ck_assert_ptr_nonnull(strstr(last, "\"var_of_var\":2.250,"));
 	ck_assert_ptr_nonnull(strstr(last, "\"serialise\":\"lfence\""));
 	ck_assert_ptr_nonnull(strstr(last, "\"suite\":\"rng\",\"rng\":\"md4-2.6.30\""));
+	/* one median per ensemble ({1,3} and {2,6}), scaled as "median" */
+	ck_assert_ptr_nonnull(strstr(last, "\"ens_medians\":[2.000,4.000]"));
+	ck_assert_ptr_null(strstr(last, "ens_medians_capped"));
+}
+END_TEST
+
+/*
+ * The largest record the kernel writes must fit BENCH_REC_SIZE whole: the
+ * most per-ensemble medians, every one 2^32-1 cycles (14 characters), the
+ * variances as large as they get, every optional field of the harness, the
+ * rng suite's and the fork suite's extras.
+ */
+START_TEST(record_worst_case_fits)
+{
+	static uint32_t a[(BENCH_ENS_MEDIANS + 1) * 3];
+	struct bench_result res;
+	struct jrec r;
+	char buf[BENCH_REC_SIZE];
+	const char *line;
+
+	for (uint32_t i = 0; i < sizeof(a) / sizeof(a[0]); i++)
+		a[i] = i % 3 == 0 ? 0 : UINT32_MAX; /* {0, max, max}: median max */
+	reset();
+	fake_result(&res, a, BENCH_ENS_MEDIANS + 1, 3);
+	res.overhead = UINT32_MAX;
+	res.clamped = UINT32_MAX;
+	res.saturated = UINT32_MAX;
+	res.st.var_of_var_capped = true;
+	res.st.var_of_min_m = res.st.var_m;
+	res.st.var_of_var_m = res.st.var_m;
+	bench_record_begin(&r, buf, sizeof(buf), &res, "spawn", "chacha20-batched",
+			   "cycles_per_call_batched", "cycles");
+	jrec_bool(&r, "available", true);
+	jrec_bool(&r, "secure", true);
+	jrec_u64(&r, "batch", UINT32_MAX);
+	jrec_str(&r, "cold", "clflush-images");
+	jrec_u64(&r, "flushed_bytes", UINT64_MAX);
+	bench_jrec_milli(&r, "rng_share_pct", (unsigned __int128)INT64_MAX);
+	bench_jrec_milli(&r, "rng_cycles_median", (unsigned __int128)INT64_MAX);
+	bench_record_emit(&r);
+	line = last;
+	ck_assert_msg(!strstr(line, "truncated"), "%zu bytes, truncated: %s", strlen(line), line);
+	ck_assert_ptr_nonnull(strstr(line, "\"ens_medians\":[4294967295.000,"));
+	ck_assert_ptr_nonnull(strstr(line, "\"ens_medians_capped\":true"));
+	ck_assert_ptr_nonnull(strstr(line, "\"rng_cycles_median\":"));
+	ck_assert_int_eq(line[strlen(line) - 1], '}');
 }
 END_TEST
 
@@ -352,6 +435,7 @@ START_TEST(record_per_byte_scaling)
 	ck_assert_ptr_nonnull(strstr(last, "\"min\":1.000,\"median\":1.500,\"mean\":1.500,"
 					   "\"p99\":2.000,\"max\":2.000,\"var\":0.250,"));
 	ck_assert_ptr_nonnull(strstr(last, "\"per_sample\":4096"));
+	ck_assert_ptr_nonnull(strstr(last, "\"ens_medians\":[1.500]"));
 }
 END_TEST
 
@@ -499,6 +583,8 @@ static Suite *bench_suite(void)
 
 	tcase_add_test(tc, stats_odd);
 	tcase_add_test(tc, stats_even_ensembles);
+	tcase_add_test(tc, stats_ensemble_medians);
+	tcase_add_test(tc, stats_ensemble_medians_capped);
 	tcase_add_test(tc, stats_rounding);
 	tcase_add_test(tc, stats_p99_nearest_rank);
 	tcase_add_test(tc, stats_sort_random);
@@ -513,6 +599,7 @@ static Suite *bench_suite(void)
 	tcase_add_test(tc, text_columns);
 	tcase_add_test(tc, record_has_design_fields);
 	tcase_add_test(tc, record_per_byte_scaling);
+	tcase_add_test(tc, record_worst_case_fits);
 	tcase_add_test(tc, measure_counts);
 	tcase_add_test(tc, measure_overhead_clamped);
 	tcase_add_test(tc, measure_errors);

@@ -60,6 +60,8 @@ check "boot record from linux with irqs_off:false" \
 	'^{"type":"boot","platform":"linux",.*"irqs_off":false'
 check "boot record has tsc_hz, invariant_tsc, hypervisor, kernel" \
 	'"invariant_tsc":[a-z]*,"hypervisor":[a-z]*,.*"tsc_hz":[0-9]*,.*"kernel":"'
+check "boot record names version and time (UTC)" \
+	'"version":"[^"]*","time":"[0-9]\{4\}-[0-9]\{2\}-[0-9]\{2\}T[0-9]\{2\}:[0-9]\{2\}:[0-9]\{2\}Z"'
 check "timer floor record" '"suite":"timer","rng":"none","metric":"cycles_per_call"'
 
 fields='"min":[0-9.]*,"median":[0-9.]*,"mean":[0-9.]*,"p99":[0-9.]*,"max":[0-9.]*,"var":[0-9.]*,"ensembles":2,"samples":10,'
@@ -72,6 +74,10 @@ while read -r name; do
 		check "$name: cycles_per_call with every statistic" "$head,\"unit\":\"cycles\",$fields"
 	fi
 done <"$tmp/names"
+
+# One median per ensemble (--ensembles 2), for the reports' intervals.
+check "bench records carry ens_medians, one per ensemble" \
+	'"suite":"rng","rng":"md4-2.6.30","metric":"cycles_per_call",.*"ensembles":2,.*"ens_medians":\[[0-9.]*,[0-9.]*\]'
 
 for peer in getrandom-syscall arc4random openssl-RAND_bytes libsodium-randombytes_random; do
 	check "peer $peer measured" "\"rng\":\"$peer\",\"metric\":\"cycles_per_call\",\"unit\""

@@ -32,6 +32,7 @@ fi
 exec qemu-system-x86_64 "$@"
 WRAP
 chmod +x "$tmp/qemu"
+started=$(date -u +%s)
 QEMU=$tmp/qemu "$root/scripts/run-qemu.sh" --iso "$iso" --timeout 120 \
 	--cmdline "mode=bench suite=timer samples=20" --log "$tmp/boot.log" >/dev/null 2>&1
 tap_run "boot with provenance ran" grep -q '^@@ {"type":"boot"' "$tmp/boot.log"
@@ -52,6 +53,19 @@ tap_run "version is a git describe baked into the image" eval "in_image '$v' && 
 d=$(field build_date)
 tap_run "build_date is baked into the image, not now" \
 	eval "in_image '$d' && matches '$d' '^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}Z$'"
+# The RTC's wall clock (QEMU's is UTC): the boot began after $started and
+# within the boot's own time limit.
+near_start() {
+	local t
+	t=$(date -u -d "$1" +%s 2>/dev/null) || { echo "'$1' is not a date"; return 1; }
+	if [ "$t" -lt $((started - 5)) ] || [ "$t" -gt $((started + 130)) ]; then
+		echo "'$1' is not between the boot's start and its time limit"
+		return 1
+	fi
+}
+t=$(field time)
+tap_run "time is the RTC's, ISO 8601, when the boot ran" \
+	eval "matches '$t' '^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}$' && near_start '$t'"
 tap_run "fw_vendor from the UEFI system table" eq "$(field fw_vendor)" "EDK II"
 tap_run "uefi_revision major.minor" matches "$(field uefi_revision)" '^2\.[0-9]+(\.[0-9])?$'
 ovmf=$(dpkg-query -W -f='${Version}' ovmf 2>/dev/null || echo unknown)

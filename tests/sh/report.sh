@@ -161,12 +161,12 @@ c=$tmp/c
 tap_run "compare: exit 0" "$compare" "$fx/qemu.log" "$fx/real-machine.log" "$fx/qemu-deterministic.log" --out "$c"
 hdr=$(grep -m1 '^| suite | rng | metric |' "$c/compare.md")
 tap_run "compare: one column per log" eq "$hdr" \
-    "| suite | rng | metric | QEMU Virtual CPU version 2.5+ ⚠ | Intel(R) Core(TM) i5-8250U CPU @ 1.60GHz | QEMU TCG icount |"
+    "| suite | rng | metric | A: QEMU Virtual CPU version 2.5+ ⚠ | B: Intel(R) Core(TM) i5-8250U CPU @ 1.60GHz | C: QEMU TCG icount | B ÷ A (95% interval) | C ÷ A (95% interval) |"
 tap_run "compare: medians side by side" has "$c/compare.md" "| rng | md4-2.6.30 | cycles_per_call | 290 | 52 | 402 |"
 tap_run "compare: missing value dash" has "$c/compare.md" "| fork | md4-2.6.30 | cycles_per_fork | 45180 | 31250 | – |"
 tap_run "compare: 12 metric rows, in cycles and in ns" eq "$(grep -cE '^\| (rng|fork|timer) \|' "$c/compare.md")" 24
 tap_run "compare: ns table, emulated column empty" has "$c/compare.md" "| rng | md4-2.6.30 | cycles_per_call | – | 28.9 | – |"
-tap_run "compare: label falls back to file name" eval "'$compare' '$fx/tests-only.log' '$fx/qemu.log' --out '$c' | grep -qF '| suite | rng | metric | tests-only.log | QEMU'"
+tap_run "compare: label falls back to file name" eval "'$compare' '$fx/tests-only.log' '$fx/qemu.log' --out '$c' | grep -qF '| suite | rng | metric | A: tests-only.log | B: QEMU'"
 # Two runs of one machine: each its own legend entry (and colour), told apart.
 mkdir -p "$tmp/two"
 cp "$fx/qemu.log" "$tmp/two/run1.log"
@@ -263,7 +263,7 @@ tap_run "no matplotlib: noted in the report" has "$tmp/nm/report.md" "_Plots ski
 
 tap_run "--html of one log: exit 0" runs 0 "$fx/qemu.log" --html --out "$tmp/h1"
 tap_run "--html of one log: page with embedded plots" eq "$(grep -o 'src="data:image/png;base64,' "$tmp/h1/report.html" | wc -l)" 6
-tap_run "--html of one log: tables" has "$tmp/h1/report.html" "<td>chacha20.rfc8439</td><td>block 2 word 5: expected 0x1234abcd got 0x5678ef01 | lane 3</td>"
+tap_run "--html of one log: tables" has "$tmp/h1/report.html" "<td>chacha20.rfc8439</td><td class=\"long\">block 2 word 5: expected 0x1234abcd got 0x5678ef01 | lane 3</td>"
 tap_run "compare: ns table flags below resolution" has "$tmp/cm/compare.md" "| rng | prandom | cycles_per_call | ⚠ below resolution (< 0.277) | 2.09 |"
 
 # --- command line ---
