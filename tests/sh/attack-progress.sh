@@ -9,7 +9,6 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 # shellcheck source=SCRIPTDIR/lib/tap.sh
 . "$root/tests/sh/lib/tap.sh"
-eq() { [[ $1 == "$2" ]] || { echo "expected '$2', got '$1'"; return 1; }; }
 iso=$root/build/aslrbench.iso
 if [ ! -s "$iso" ]; then
 	echo "1..0 # SKIP build/aslrbench.iso not built (make iso)"

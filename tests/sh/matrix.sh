@@ -11,7 +11,6 @@ trap 'rm -rf "$tmp"' EXIT
 # shellcheck source=SCRIPTDIR/lib/tap.sh
 . "$root/tests/sh/lib/tap.sh"
 has() { grep -qF -- "$2" "$1" || { echo "missing in $1: $2"; cat "$1"; return 1; }; }
-eq() { [[ $1 == "$2" ]] || { echo "expected '$2', got '$1'"; return 1; }; }
 runs() { # runs RC ARGS...
 	local want=$1 rc=0
 	shift

@@ -10,7 +10,6 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 # shellcheck source=SCRIPTDIR/lib/tap.sh
 . "$root/tests/sh/lib/tap.sh"
-eq() { [[ $1 == "$2" ]] || { echo "expected '$2', got '$1'"; return 1; }; }
 matches() { [[ $1 =~ $2 ]] || { echo "'$1' does not match $2"; return 1; }; }
 field() { python3 -c 'import json,sys
 for l in open(sys.argv[1], errors="replace"):

@@ -17,8 +17,6 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 # shellcheck source=SCRIPTDIR/lib/tap.sh
 . "$root/tests/sh/lib/tap.sh"
-has() { grep -qF -- "$2" "$1" || { echo "missing in $1: $2"; return 1; }; }
-eq() { [[ $1 == "$2" ]] || { echo "expected '$2', got '$1'"; return 1; }; }
 
 if ! "$py" -c 'import numpy, scipy' 2>/dev/null; then
 	echo "1..0 # SKIP needs python3-numpy and python3-scipy (scripts/deps.sh installs them)"

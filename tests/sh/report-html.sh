@@ -13,8 +13,6 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 # shellcheck source=SCRIPTDIR/lib/tap.sh
 . "$root/tests/sh/lib/tap.sh"
-has() { grep -qF -- "$2" "$1" || { echo "missing in $1: $2"; return 1; }; }
-eq() { [[ $1 == "$2" ]] || { echo "expected '$2', got '$1'"; return 1; }; }
 chrome() { # chrome WIDTHxHEIGHT ARGS...: one headless run, its own profile
 	local size=$1 prof
 	shift

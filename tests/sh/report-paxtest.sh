@@ -15,7 +15,6 @@ trap 'rm -rf "$tmp"' EXIT
 # shellcheck source=SCRIPTDIR/lib/tap.sh
 . "$root/tests/sh/lib/tap.sh"
 has() { grep -qxF -- "$2" "$1" || { echo "no line in $1: $2"; cat "$1"; return 1; }; }
-eq() { [[ $1 == "$2" ]] || { echo "expected '$2', got '$1'"; return 1; }; }
 runs() { # runs WANT_RC ARGS...: report.py, stdout to $tmp/md, stderr to $tmp/err
 	local want=$1 rc=0
 	shift

@@ -14,9 +14,6 @@ trap 'rm -rf "$tmp"' EXIT
 
 # shellcheck source=SCRIPTDIR/lib/tap.sh
 . "$root/tests/sh/lib/tap.sh"
-has() { grep -qF -- "$2" "$1" || { echo "missing in $1: $2"; return 1; }; }
-lacks() { ! grep -qF -- "$2" "$1" || { echo "unexpected in $1: $2"; return 1; }; }
-eq() { [[ $1 == "$2" ]] || { echo "expected '$2', got '$1'"; return 1; }; }
 csv_rows() { "$py" -c 'import csv,sys; print(sum(1 for _ in csv.DictReader(open(sys.argv[1], newline=""))))' "$1"; }
 # results.json: strict parse (no NaN), then "type=count ..." sorted.
 json_counts() {

@@ -9,7 +9,6 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 # shellcheck source=SCRIPTDIR/lib/tap.sh
 . "$root/tests/sh/lib/tap.sh"
-eq() { [[ $1 == "$2" ]] || { echo "expected '$2', got '$1'"; return 1; }; }
 export MTOOLS_SKIP_CHECK=1 SOURCE_DATE_EPOCH=0
 
 efi=$root/build/boot/BOOTX64.EFI

@@ -12,6 +12,9 @@
 #                            output (stdout and stderr, 30 lines) as DIAG
 #   tap_done                 the plan if none yet; returns 0 when nothing
 #                            failed, 1 otherwise (end a test with it)
+#   has FILE TEXT            FILE holds TEXT (a fixed string); else says so
+#   lacks FILE TEXT          FILE does not hold TEXT
+#   eq GOT WANT              the two strings are equal; else says both
 # TAP_TO_STDERR=1 sends the lines to stderr (a report on stdout, say).
 # tap_n and tap_failed hold the counts.
 
@@ -85,3 +88,7 @@ tap_done() {
 	fi
 	[ "$tap_failed" -eq 0 ]
 }
+
+has() { grep -qF -- "$2" "$1" || { echo "missing in $1: $2"; return 1; }; }
+lacks() { ! grep -qF -- "$2" "$1" || { echo "unexpected in $1: $2"; return 1; }; }
+eq() { [ "$1" = "$2" ] || { echo "expected '$2', got '$1'"; return 1; }; }
