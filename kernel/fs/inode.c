@@ -12,6 +12,7 @@
 #include "kernel/mm/pmm.h"
 #include "kernel/mm/vmm.h"
 #include "kernel/task/fail_nth.h"
+#include "kernel/task/sched.h"
 #include "kernel/task/task.h"
 
 static struct inode inodes[NR_INODES];
@@ -225,6 +226,24 @@ int ramfs_prepare_write(struct inode *ino, uint64_t off, uint64_t n)
 		ino->ram.blocks++;
 	}
 	return 0;
+}
+
+bool inode_lockable(const struct inode *ino)
+{
+	return ino && ino->ramfs && S_ISREG(ino->mode);
+}
+
+void inode_lock(struct inode *ino)
+{
+	while (ino->locked)
+		sleep_on(&ino->locked, inode_lock);
+	ino->locked = true;
+}
+
+void inode_unlock(struct inode *ino)
+{
+	ino->locked = false;
+	wake_up(&ino->locked);
 }
 
 void iput(struct inode *ino)

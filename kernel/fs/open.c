@@ -246,8 +246,11 @@ long do_filp_open(struct inode *start, const char *path, int flags, uint32_t mod
 		rc = -EISDIR;
 	else if (!created)
 		rc = inode_permission(ino, acc_mask(flags));
-	if (!rc && (flags & O_TRUNC) && S_ISREG(ino->mode) && ino->ramfs)
+	if (!rc && (flags & O_TRUNC) && inode_lockable(ino)) {
+		inode_lock(ino);
 		rc = ramfs_truncate(ino, 0);
+		inode_unlock(ino);
+	}
 	if (!rc)
 		rc = open_inode(ino, flags, pre, out);
 	else if (pre)

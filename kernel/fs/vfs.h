@@ -116,6 +116,12 @@ struct inode {
 	 * reference instead of holding orphans forever.
 	 */
 	bool dead;
+	/*
+	 * Linux's i_rwsem taken for writing: held by write() and truncate on a
+	 * regular ramfs file, so that a write that gives up the CPU between
+	 * pages is still one step to every other writer and truncate.
+	 */
+	bool locked;
 	union {
 		struct {
 			struct dentry *children; /* directories */
@@ -153,6 +159,11 @@ void vfs_print_orphans(void);
 void vfs_inode_map(uint8_t map[NR_INODES]);
 void vfs_print_new_inodes(const uint8_t before[NR_INODES]); /* each one, for the fuzzer's report */
 void iput(struct inode *ino);
+/* The write lock (inode->locked): sleeps while another task holds it. */
+void inode_lock(struct inode *ino);
+void inode_unlock(struct inode *ino);
+/* Whether write and truncate take the lock: regular ramfs files. */
+bool inode_lockable(const struct inode *ino);
 int ramfs_lookup(struct inode *dir, const char *name, struct inode **out);
 /* Links ino into dir under name; -EEXIST, -ENOSPC, -ENAMETOOLONG. */
 int ramfs_link(struct inode *dir, const char *name, struct inode *ino);

@@ -65,6 +65,8 @@ long sys_fchmod(const struct syscall_args *a)
 
 static long truncate_inode(struct inode *ino, int64_t len)
 {
+	long rc;
+
 	if (len < 0)
 		return -EINVAL;
 	if (S_ISDIR(ino->mode))
@@ -73,7 +75,10 @@ static long truncate_inode(struct inode *ino, int64_t len)
 		return -EINVAL;
 	if ((uint64_t)len > FILE_SIZE_MAX)
 		return -EFBIG;
-	return ramfs_truncate(ino, (uint64_t)len);
+	inode_lock(ino); /* not in the middle of another task's write */
+	rc = ramfs_truncate(ino, (uint64_t)len);
+	inode_unlock(ino);
+	return rc;
 }
 
 long sys_truncate(const struct syscall_args *a)

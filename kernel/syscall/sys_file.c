@@ -7,9 +7,12 @@
 #include "kernel/fs/pipe.h"
 #include "kernel/fs/vfs.h"
 #include "kernel/lib/errno.h"
+#include "kernel/mm/pmm.h"
 #include "kernel/mm/uaccess.h"
 #include "kernel/syscall/fs_common.h"
 #include "kernel/syscall/syscall.h"
+#include "kernel/task/sched.h"
+#include "kernel/task/signal.h"
 #include "kernel/task/task.h"
 
 #define CHUNK	   512
@@ -43,8 +46,26 @@ static bool seekable(const struct file *f)
 	return f->data || (f->inode && S_ISREG(f->inode->mode));
 }
 
-static long do_read(struct file *f, uint64_t ubuf, size_t len)
+/*
+ * A long read or write gives up the CPU between pages and stops on SIGKILL,
+ * as Linux 6.6's filemap_read and generic_perform_write do (cond_resched,
+ * fatal_signal_pending): a 64 MiB write to a ramfs file from a fresh
+ * mapping held the CPU for 3.9 s.  Not in pread/pwrite and sendfile with an
+ * offset, which move f->pos for the length of the call.  True: stop.
+ */
+static bool rw_resched(bool may_yield, uint64_t *steps)
 {
+	if (!may_yield || ++*steps % (PAGE_SIZE / CHUNK))
+		return false;
+	if (current->sigpending & sigmask(SIGKILL))
+		return true;
+	cond_resched();
+	return false;
+}
+
+static long do_read(struct file *f, uint64_t ubuf, size_t len, bool may_yield)
+{
+	uint64_t steps = 0;
 	char buf[CHUNK];
 	size_t done = 0;
 
@@ -71,16 +92,39 @@ static long do_read(struct file *f, uint64_t ubuf, size_t len)
 		if (got > 0 && copy_to_user(ubuf + done, buf, (size_t)got))
 			return done ? (long)done : -EFAULT;
 		done += (size_t)got;
-		if ((size_t)got < n || !seekable(f))
+		if ((size_t)got < n || !seekable(f) || rw_resched(may_yield, &steps))
 			break;
 	}
 	return (long)done;
 }
 
-static long do_write(struct file *f, uint64_t ubuf, size_t len)
+/* The chunks of one write: 0, or the error that ended it (*done counts what was written). */
+static long write_chunks(struct file *f, uint64_t ubuf, size_t len, bool may_yield, char *buf,
+			 size_t *done, uint64_t *steps)
+{
+	while (*done < len) {
+		size_t n = len - *done < CHUNK ? len - *done : CHUNK;
+		long w;
+
+		if (copy_from_user(buf, ubuf + *done, n))
+			return -EFAULT;
+		w = f->ops->write(f, buf, n);
+		if (w < 0)
+			return w;
+		*done += (size_t)w;
+		if (rw_resched(may_yield, steps))
+			break;
+	}
+	return 0;
+}
+
+static long do_write(struct file *f, uint64_t ubuf, size_t len, bool may_yield)
 {
 	char buf[CHUNK];
 	size_t done = 0;
+	uint64_t steps = 0;
+	bool lock = inode_lockable(f->inode);
+	long rc;
 
 	/* Linux 6.6's vfs_write: not opened for writing is EBADF, no write op EINVAL. */
 	if ((f->f_flags & O_ACCMODE) == O_RDONLY)
@@ -91,32 +135,26 @@ static long do_write(struct file *f, uint64_t ubuf, size_t len)
 		len = MAX_RW;
 	if (!access_ok(ubuf, len))
 		return -EFAULT;
-	while (done < len) {
-		size_t n = len - done < CHUNK ? len - done : CHUNK;
-		long w;
-
-		if (copy_from_user(buf, ubuf + done, n))
-			return done ? (long)done : -EFAULT;
-		w = f->ops->write(f, buf, n);
-		if (w < 0)
-			return done ? (long)done : w;
-		done += (size_t)w;
-	}
-	return (long)done;
+	if (lock)
+		inode_lock(f->inode);
+	rc = write_chunks(f, ubuf, len, may_yield, buf, &done, &steps);
+	if (lock)
+		inode_unlock(f->inode);
+	return done ? (long)done : rc;
 }
 
 long sys_read(const struct syscall_args *a)
 {
 	struct file *f = fget(a->a0);
 
-	return f ? do_read(f, a->a1, a->a2) : -EBADF;
+	return f ? do_read(f, a->a1, a->a2, true) : -EBADF;
 }
 
 long sys_write(const struct syscall_args *a)
 {
 	struct file *f = fget(a->a0);
 
-	return f ? do_write(f, a->a1, a->a2) : -EBADF;
+	return f ? do_write(f, a->a1, a->a2, true) : -EBADF;
 }
 
 /* pread64/pwrite64: at an offset, leaving the file position alone. */
@@ -138,7 +176,7 @@ static long do_positioned(const struct syscall_args *a, bool write)
 	flags = f->f_flags;
 	f->pos = (uint64_t)off;
 	/* O_APPEND stays: Linux's pwrite appends on such a file too (pwrite(2), BUGS). */
-	rc = write ? do_write(f, a->a1, a->a2) : do_read(f, a->a1, a->a2);
+	rc = write ? do_write(f, a->a1, a->a2, false) : do_read(f, a->a1, a->a2, false);
 	f->pos = saved;
 	f->f_flags = flags;
 	return rc;
@@ -167,7 +205,8 @@ long sys_sendfile(const struct syscall_args *a)
 {
 	struct file *out = fget(a->a0), *in = fget(a->a1);
 	size_t count = a->a3, done = 0;
-	uint64_t saved = 0;
+	uint64_t saved = 0, steps = 0;
+	bool lock;
 	char buf[CHUNK];
 	int64_t off;
 	long rc = 0;
@@ -187,6 +226,9 @@ long sys_sendfile(const struct syscall_args *a)
 	}
 	if (count > MAX_RW)
 		count = MAX_RW;
+	lock = inode_lockable(out->inode);
+	if (lock)
+		inode_lock(out->inode);
 	while (done < count) {
 		size_t n = count - done < CHUNK ? count - done : CHUNK;
 		long got = in->ops->read(in, buf, n), w;
@@ -203,9 +245,11 @@ long sys_sendfile(const struct syscall_args *a)
 			break;
 		}
 		done += (size_t)w;
-		if (w < got)
+		if (w < got || rw_resched(!a->a2, &steps))
 			break;
 	}
+	if (lock)
+		inode_unlock(out->inode);
 	if (a->a2) {
 		off = (int64_t)in->pos;
 		in->pos = saved;
@@ -249,7 +293,7 @@ static long do_iov(const struct syscall_args *a, bool write)
 			return done ? done : -EFAULT;
 		if (!v.len)
 			continue;
-		rc = write ? do_write(f, v.base, v.len) : do_read(f, v.base, v.len);
+		rc = write ? do_write(f, v.base, v.len, true) : do_read(f, v.base, v.len, true);
 		if (rc < 0)
 			return done ? done : rc;
 		done += rc;
