@@ -146,13 +146,13 @@ void vmm_flush_all(void)
 }
 
 /*
- * Clears every present leaf in [start, end) of the user half, handing each
- * page to put(); absent tables are skipped whole, so the cost follows what
- * is mapped, not the length (an unmap of all 128 TiB of an empty address
- * space looks at 256 PML4 entries).  Returns the number of pages cleared.
+ * Visits every present leaf in [start, end) of the user half; absent tables
+ * are skipped whole, so the cost follows what is mapped, not the length (all
+ * 128 TiB of an empty address space is 256 PML4 entries), as Linux's page
+ * walks skip pmd_none.  Returns the number of leaves visited.
  */
-static uint64_t unmap_level(uint64_t *t, int shift, uint64_t base, uint64_t start, uint64_t end,
-			    void (*put)(uint64_t pa))
+static uint64_t walk_level(uint64_t *t, int shift, uint64_t base, uint64_t start, uint64_t end,
+			   void (*visit)(uint64_t *pte, void *ctx), void *ctx)
 {
 	uint64_t span = 1ULL << shift, n = 0;
 	unsigned lo = (unsigned)((start > base ? start - base : 0) >> shift);
@@ -165,24 +165,42 @@ static uint64_t unmap_level(uint64_t *t, int shift, uint64_t base, uint64_t star
 		if (!(e & PTE_P) || (shift > 12 && (e & PTE_PS)))
 			continue;
 		if (shift == 12) {
-			t[i] = 0;
-			put(e & PTE_ADDR);
+			visit(&t[i], ctx);
 			n++;
 		} else {
-			n += unmap_level(phys_to_virt(e & PTE_ADDR), shift - 9, va, start, end,
-					 put);
+			n += walk_level(phys_to_virt(e & PTE_ADDR), shift - 9, va, start, end,
+					visit, ctx);
 		}
 	}
 	return n;
 }
 
-uint64_t vmm_unmap_range(uint64_t pml4, uint64_t start, uint64_t end, void (*put)(uint64_t pa))
+uint64_t vmm_for_each_pte(uint64_t pml4, uint64_t start, uint64_t end,
+			  void (*visit)(uint64_t *pte, void *ctx), void *ctx)
 {
-	uint64_t n;
-
 	if (start >= end || end > 0x0000800000000000ULL)
 		return 0;
-	n = unmap_level(phys_to_virt(pml4), 39, 0, start, end, put);
+	return walk_level(phys_to_virt(pml4), 39, 0, start, end, visit, ctx);
+}
+
+struct unmap_ctx {
+	void (*put)(uint64_t pa);
+};
+
+static void unmap_one(uint64_t *pte, void *ctx)
+{
+	uint64_t pa = *pte & PTE_ADDR;
+
+	*pte = 0;
+	((struct unmap_ctx *)ctx)->put(pa);
+}
+
+/* Clears every present leaf in [start, end), handing each page to put(). */
+uint64_t vmm_unmap_range(uint64_t pml4, uint64_t start, uint64_t end, void (*put)(uint64_t pa))
+{
+	struct unmap_ctx c = {put};
+	uint64_t n = vmm_for_each_pte(pml4, start, end, unmap_one, &c);
+
 	if (n && pml4 == (read_cr3() & PTE_ADDR))
 		write_cr3(read_cr3()); /* user pages are not global: this flushes them */
 	return n;

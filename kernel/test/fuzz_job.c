@@ -456,9 +456,11 @@ static enum fail run_program(uint64_t pseed, int only, uint64_t ncalls, uint64_t
 		max_wait_ms = sched_max_wait_root * 1000 / timer_hz();
 	if (r == F_NONE && sched_max_wait_root * 1000 / timer_hz() > LATENCY_MAX_MS) {
 		kprintf("fuzz: a root task waited %lu ms for the CPU (bound %d ms), until pid %d "
-			"gave it up%s\n",
+			"gave it up%s; longest preemption delay %lu ms (pid %d, %s)\n",
 			sched_max_wait_root * 1000 / timer_hz(), LATENCY_MAX_MS,
-			sched_max_wait_behind, behind_note(sched_max_wait_behind));
+			sched_max_wait_behind, behind_note(sched_max_wait_behind),
+			sched_max_resched_delay * 1000 / timer_hz(), sched_max_resched_pid,
+			syscall_name(sched_max_resched_nr));
 		r = F_LATENCY;
 	}
 	if (sched_max_resched_delay * 1000 / timer_hz() > max_delay_ms) {
