@@ -98,33 +98,13 @@ static long do_read(struct file *f, uint64_t ubuf, size_t len, bool may_yield)
 	return (long)done;
 }
 
-/* The chunks of one write: 0, or the error that ended it (*done counts what was written). */
-static long write_chunks(struct file *f, uint64_t ubuf, size_t len, bool may_yield, char *buf,
-			 size_t *done, uint64_t *steps)
-{
-	while (*done < len) {
-		size_t n = len - *done < CHUNK ? len - *done : CHUNK;
-		long w;
-
-		if (copy_from_user(buf, ubuf + *done, n))
-			return -EFAULT;
-		w = f->ops->write(f, buf, n);
-		if (w < 0)
-			return w;
-		*done += (size_t)w;
-		if (rw_resched(may_yield, steps))
-			break;
-	}
-	return 0;
-}
-
 static long do_write(struct file *f, uint64_t ubuf, size_t len, bool may_yield)
 {
 	char buf[CHUNK];
 	size_t done = 0;
 	uint64_t steps = 0;
 	bool lock = inode_lockable(f->inode);
-	long rc;
+	long rc = 0;
 
 	/* Linux 6.6's vfs_write: not opened for writing is EBADF, no write op EINVAL. */
 	if ((f->f_flags & O_ACCMODE) == O_RDONLY)
@@ -137,7 +117,23 @@ static long do_write(struct file *f, uint64_t ubuf, size_t len, bool may_yield)
 		return -EFAULT;
 	if (lock)
 		inode_lock(f->inode);
-	rc = write_chunks(f, ubuf, len, may_yield, buf, &done, &steps);
+	while (done < len) {
+		size_t n = len - done < CHUNK ? len - done : CHUNK;
+		long w;
+
+		if (copy_from_user(buf, ubuf + done, n)) {
+			rc = -EFAULT;
+			break;
+		}
+		w = f->ops->write(f, buf, n);
+		if (w < 0) {
+			rc = w;
+			break;
+		}
+		done += (size_t)w;
+		if (rw_resched(may_yield, &steps))
+			break;
+	}
 	if (lock)
 		inode_unlock(f->inode);
 	return done ? (long)done : rc;
