@@ -406,7 +406,7 @@ static enum fail run_program(uint64_t pseed, int only, uint64_t ncalls, uint64_t
 	char seeds[NPROCS][20], uidstr[NPROCS][8], n[16], f[16];
 	long pids[NPROCS] = {0};
 	struct snapshot before, after;
-	uint64_t start = jiffies;
+	uint64_t start = jiffies, delay_ms;
 	enum fail r = F_NONE;
 	int status;
 	long rc;
@@ -450,6 +450,7 @@ static enum fail run_program(uint64_t pseed, int only, uint64_t ncalls, uint64_t
 	}
 	fs_reset();
 	snap(&after);
+	delay_ms = sched_max_resched_delay * 1000 / timer_hz();
 	if (r == F_NONE)
 		r = compare(&before, &after);
 	if (sched_max_wait_root * 1000 / timer_hz() > max_wait_ms)
@@ -458,21 +459,19 @@ static enum fail run_program(uint64_t pseed, int only, uint64_t ncalls, uint64_t
 		kprintf("fuzz: a root task waited %lu ms for the CPU (bound %d ms), until pid %d "
 			"gave it up%s; longest preemption delay %lu ms (pid %d, %s)\n",
 			sched_max_wait_root * 1000 / timer_hz(), LATENCY_MAX_MS,
-			sched_max_wait_behind, behind_note(sched_max_wait_behind),
-			sched_max_resched_delay * 1000 / timer_hz(), sched_max_resched_pid,
-			syscall_name(sched_max_resched_nr));
+			sched_max_wait_behind, behind_note(sched_max_wait_behind), delay_ms,
+			sched_max_resched_pid, syscall_name(sched_max_resched_nr));
 		r = F_LATENCY;
 	}
-	if (sched_max_resched_delay * 1000 / timer_hz() > max_delay_ms) {
-		max_delay_ms = sched_max_resched_delay * 1000 / timer_hz();
+	if (delay_ms > max_delay_ms) {
+		max_delay_ms = delay_ms;
 		max_delay_nr = sched_max_resched_nr;
 	}
-	if (r == F_NONE && sched_max_resched_delay * 1000 / timer_hz() > PREEMPT_MAX_MS) {
+	if (r == F_NONE && delay_ms > PREEMPT_MAX_MS) {
 		kprintf("fuzz: pid %d kept the CPU %lu ms in the kernel after it was asked to give "
 			"it up (bound %d ms), its last system call %s%s\n",
-			sched_max_resched_pid, sched_max_resched_delay * 1000 / timer_hz(),
-			PREEMPT_MAX_MS, syscall_name(sched_max_resched_nr),
-			behind_note(sched_max_resched_pid));
+			sched_max_resched_pid, delay_ms, PREEMPT_MAX_MS,
+			syscall_name(sched_max_resched_nr), behind_note(sched_max_resched_pid));
 		r = F_PREEMPT;
 	}
 	if (r == F_INODES)
