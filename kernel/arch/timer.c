@@ -22,7 +22,7 @@
 
 volatile uint64_t jiffies;
 void (*timer_tick_hook)(bool from_user);
-void (*timer_watchdog_hook)(void);
+void (*timer_watchdog_hook)(const struct trap_frame *f);
 static uint32_t cur_hz;
 param_uint(hz, cur_hz, 20, 10000, "250",
 	   "timer interrupts per second (2.6.29's default config: 250)");
@@ -51,7 +51,7 @@ static void tick(struct trap_frame *f)
 	 * without IRQF_SAMPLE_RANDOM; input events feed the pool (tty_poll).
 	 */
 	if (timer_watchdog_hook)
-		timer_watchdog_hook();
+		timer_watchdog_hook(f);
 	if (timer_tick_hook)
 		timer_tick_hook((f->cs & 3) == 3);
 }

@@ -4,13 +4,15 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+struct trap_frame;
+
 extern volatile uint64_t jiffies;
 
 void timer_init(void); /* at hz= */
 unsigned timer_hz(void);
 uint64_t timer_actual_mhz(void); /* the PIT's exact rate, in mHz */
 /* A watchdog's check, on every tick before the scheduler's (mode=fuzz). */
-extern void (*timer_watchdog_hook)(void);
+extern void (*timer_watchdog_hook)(const struct trap_frame *f);
 /* Called on every tick after jiffies advanced (the scheduler hooks in here). */
 extern void (*timer_tick_hook)(bool from_user);
 

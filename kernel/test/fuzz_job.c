@@ -156,7 +156,7 @@ long sys_fuzz_note(const struct syscall_args *a)
 	return 0;
 }
 
-static void watchdog(void)
+static void watchdog(const struct trap_frame *f)
 {
 	if (watching && jiffies - last_progress > (uint64_t)WATCHDOG_S * timer_hz()) {
 		watching = false;
@@ -165,7 +165,12 @@ static void watchdog(void)
 			"or every fuzz process asleep for good)\n",
 			WATCHDOG_S);
 		/* The tick interrupted whatever hangs: name it. */
-		kprintf("fuzz: on the CPU: pid %d (%s)\n", current->pid, current->comm);
+		/* Ring and rip tell a kernel loop from a user one; the counts a fault loop. */
+		kprintf("fuzz: on the CPU: pid %d (%s), in %s mode at rip %lx; utime %lu stime %lu "
+			"ticks, %lu minor faults, last trap %lu at %lx\n",
+			current->pid, current->comm, (f->cs & 3) == 3 ? "user" : "kernel", f->rip,
+			current->utime, current->stime, current->min_flt, current->trap_nr,
+			current->cr2);
 		print_notes();
 		machine_exit(EXIT_FAILED);
 	}
@@ -184,7 +189,7 @@ static bool proc_reads(void)
 
 	if (do_filp_open(0, "/proc/1/stat", O_RDONLY, 0, &f))
 		return false;
-	n = f->ops->read(f, buf, sizeof(buf));
+	n = f->ops->read(f, buf, sizeof(buf), &f->pos);
 	file_put(f);
 	return n > 0;
 }
