@@ -9,6 +9,7 @@
 #include "kernel/task/fail_nth.h"
 #include "kernel/mm/pmm.h"
 #include "kernel/mm/vmm.h"
+#include "kernel/task/sched.h"
 #include "kernel/task/task.h"
 
 #define NR_FILES 256
@@ -63,29 +64,51 @@ void files_init(void)
 	task_file_put = file_put;
 }
 
-long file_read_snapshot(struct file *f, char *kbuf, size_t n)
+static bool atomic_pos(const struct file *f)
+{
+	return f->inode && (S_ISREG(f->inode->mode) || S_ISDIR(f->inode->mode));
+}
+
+void file_pos_lock(struct file *f)
+{
+	if (!atomic_pos(f))
+		return;
+	while (f->pos_locked)
+		sleep_on(&f->pos_locked, file_pos_lock);
+	f->pos_locked = true;
+}
+
+void file_pos_unlock(struct file *f)
+{
+	if (!atomic_pos(f))
+		return;
+	f->pos_locked = false;
+	wake_up(&f->pos_locked);
+}
+
+long file_read_snapshot(struct file *f, char *kbuf, size_t n, uint64_t *pos)
 {
 	size_t left;
 
-	if (f->pos >= f->size)
+	if (*pos >= f->size)
 		return 0;
-	left = f->size - f->pos;
+	left = f->size - *pos;
 	if (n > left)
 		n = left;
-	memcpy(kbuf, f->data + f->pos, n);
-	f->pos += n;
+	memcpy(kbuf, f->data + *pos, n);
+	*pos += n;
 	return (long)n;
 }
 
-static long console_read(struct file *f, char *kbuf, size_t n)
+static long console_read(struct file *f, char *kbuf, size_t n, uint64_t *pos)
 {
-	(void)f;
+	(void)f, (void)pos;
 	return n_tty_read(kbuf, n);
 }
 
-static long console_write_op(struct file *f, const char *kbuf, size_t n)
+static long console_write_op(struct file *f, const char *kbuf, size_t n, uint64_t *pos)
 {
-	(void)f;
+	(void)f, (void)pos;
 	console_write(kbuf, n);
 	return (long)n;
 }

@@ -16,9 +16,14 @@
 
 struct file;
 
+/*
+ * read and write move *pos, as Linux's ppos: &f->pos for read/write, the
+ * caller's own offset for pread/pwrite and sendfile with an offset, so a
+ * positioned call never touches the position others sharing the file see.
+ */
 struct file_ops {
-	long (*read)(struct file *f, char *kbuf, size_t n);
-	long (*write)(struct file *f, const char *kbuf, size_t n);
+	long (*read)(struct file *f, char *kbuf, size_t n, uint64_t *pos);
+	long (*write)(struct file *f, const char *kbuf, size_t n, uint64_t *pos);
 	void (*release)(struct file *f);
 };
 
@@ -33,6 +38,7 @@ struct file {
 	bool seq;	     /* a seq_file of Linux's (/proc/<pid>/stat, maps...): no SEEK_END */
 	bool pending;	     /* /proc: data made at the first read, with the reader's creds */
 	struct inode *inode; /* what fstat describes (a reference), or NULL */
+	bool pos_locked;     /* a read, write or lseek holds the position (f_pos_lock) */
 	unsigned f_flags;    /* open(2) flags: the access mode (read and write check it first:
 			      * EBADF, as Linux's f_mode), O_APPEND, O_NONBLOCK */
 };
@@ -42,11 +48,18 @@ struct file *file_alloc(const struct file_ops *ops, long *err);
 void file_discard(struct file *f);
 void file_get(struct file *f);
 void file_put(struct file *f);
+/*
+ * The position lock (Linux 6.6's f_pos_lock, taken by fdget_pos for files
+ * with FMODE_ATOMIC_POS: regular files and directories): held across a
+ * read, write or lseek, which may yield between pages.  Other files pass.
+ */
+void file_pos_lock(struct file *f);
+void file_pos_unlock(struct file *f);
 /* Lets fork and exit (the task layer, below fs) take and drop file references. */
 void files_init(void);
 /* The console (fds 0, 1, 2 of every task started by the kernel). */
 struct file *console_file(void);
 /* Serves a snapshot: used by the read op of generated files. */
-long file_read_snapshot(struct file *f, char *kbuf, size_t n);
+long file_read_snapshot(struct file *f, char *kbuf, size_t n, uint64_t *pos);
 
 #endif

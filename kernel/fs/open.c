@@ -11,66 +11,66 @@
 
 extern const struct file_ops console_ops;
 
-static long ramfs_read(struct file *f, char *kbuf, size_t n)
+static long ramfs_read(struct file *f, char *kbuf, size_t n, uint64_t *pos)
 {
 	struct inode *ino = f->inode;
 
-	if (f->pos >= ino->size)
+	if (*pos >= ino->size)
 		return 0;
-	if (n > ino->size - f->pos)
-		n = ino->size - f->pos;
-	memcpy(kbuf, ino->ram.data + f->pos, n);
-	f->pos += n;
+	if (n > ino->size - *pos)
+		n = ino->size - *pos;
+	memcpy(kbuf, ino->ram.data + *pos, n);
+	*pos += n;
 	return (long)n;
 }
 
-static long ramfs_write(struct file *f, const char *kbuf, size_t n)
+static long ramfs_write(struct file *f, const char *kbuf, size_t n, uint64_t *pos)
 {
 	struct inode *ino = f->inode;
 	uint64_t old_size = ino->size;
 	int rc;
 
 	if (f->f_flags & O_APPEND)
-		f->pos = ino->size;
+		*pos = ino->size;
 	/* Linux's generic_write_checks: EFBIG at the limit, a short write before it. */
-	if (f->pos >= FILE_SIZE_MAX)
+	if (*pos >= FILE_SIZE_MAX)
 		return -EFBIG;
-	if (n > FILE_SIZE_MAX - f->pos)
-		n = FILE_SIZE_MAX - f->pos;
-	if (f->pos + n > ino->size && (rc = ramfs_truncate(ino, f->pos + n)))
+	if (n > FILE_SIZE_MAX - *pos)
+		n = FILE_SIZE_MAX - *pos;
+	if (*pos + n > ino->size && (rc = ramfs_truncate(ino, *pos + n)))
 		return rc;
-	if ((rc = ramfs_prepare_write(ino, f->pos, n))) {
+	if ((rc = ramfs_prepare_write(ino, *pos, n))) {
 		ramfs_truncate(ino, old_size); /* a failed write leaves the size as it was */
 		return rc;
 	}
-	memcpy(ino->ram.data + f->pos, kbuf, n);
-	f->pos += n;
+	memcpy(ino->ram.data + *pos, kbuf, n);
+	*pos += n;
 	ino->mtime = ino->ctime = vfs_now();
 	return (long)n;
 }
 
-static long dir_read(struct file *f, char *kbuf, size_t n)
+static long dir_read(struct file *f, char *kbuf, size_t n, uint64_t *pos)
 {
-	(void)f, (void)kbuf, (void)n;
+	(void)f, (void)kbuf, (void)n, (void)pos;
 	return -EISDIR;
 }
 
-static long null_read(struct file *f, char *kbuf, size_t n)
+static long null_read(struct file *f, char *kbuf, size_t n, uint64_t *pos)
 {
-	(void)f, (void)kbuf, (void)n;
+	(void)f, (void)kbuf, (void)n, (void)pos;
 	return 0;
 }
 
-static long zero_read(struct file *f, char *kbuf, size_t n)
+static long zero_read(struct file *f, char *kbuf, size_t n, uint64_t *pos)
 {
-	(void)f;
+	(void)f, (void)pos;
 	memset(kbuf, 0, n);
 	return (long)n;
 }
 
-static long sink_write(struct file *f, const char *kbuf, size_t n)
+static long sink_write(struct file *f, const char *kbuf, size_t n, uint64_t *pos)
 {
-	(void)f, (void)kbuf;
+	(void)f, (void)kbuf, (void)pos;
 	return (long)n;
 }
 

@@ -31,8 +31,9 @@ struct pipe {
 
 static struct pipe pipes[NR_PIPES];
 
-static long pipe_read(struct file *f, char *kbuf, size_t n)
+static long pipe_read(struct file *f, char *kbuf, size_t n, uint64_t *pos)
 {
+	(void)pos; /* a pipe has no position */
 	struct pipe *p = f->inode->priv;
 	size_t got = 0;
 
@@ -54,8 +55,9 @@ static long pipe_read(struct file *f, char *kbuf, size_t n)
 	return (long)got;
 }
 
-static long pipe_write(struct file *f, const char *kbuf, size_t n)
+static long pipe_write(struct file *f, const char *kbuf, size_t n, uint64_t *pos)
 {
+	(void)pos;
 	struct pipe *p = f->inode->priv;
 	size_t done = 0;
 

@@ -48,14 +48,16 @@ static bool seekable(const struct file *f)
 
 /*
  * A long read or write gives up the CPU between pages and stops on SIGKILL,
- * as Linux 6.6's filemap_read and generic_perform_write do (cond_resched,
- * fatal_signal_pending): a 64 MiB write to a ramfs file from a fresh
- * mapping held the CPU for 3.9 s.  Not in pread/pwrite and sendfile with an
- * offset, which move f->pos for the length of the call.  True: stop.
+ * as Linux 6.6's generic_perform_write (cond_resched after each page,
+ * fatal_signal_pending before it) and filemap_read (cond_resched per batch
+ * of folios, filemap_get_pages' fatal_signal_pending) do: a 64 MiB write to
+ * a ramfs file from a fresh mapping held the CPU for 3.9 s.  Every call
+ * yields, positioned ones too: they move their own offset, never f->pos.
+ * True: stop.
  */
-static bool rw_resched(bool may_yield, uint64_t *steps)
+static bool rw_resched(uint64_t *steps)
 {
-	if (!may_yield || ++*steps % (PAGE_SIZE / CHUNK))
+	if (++*steps % (PAGE_SIZE / CHUNK))
 		return false;
 	if (current->sigpending & sigmask(SIGKILL))
 		return true;
@@ -63,7 +65,7 @@ static bool rw_resched(bool may_yield, uint64_t *steps)
 	return false;
 }
 
-static long do_read(struct file *f, uint64_t ubuf, size_t len, bool may_yield)
+static long do_read(struct file *f, uint64_t ubuf, size_t len, uint64_t *pos)
 {
 	uint64_t steps = 0;
 	char buf[CHUNK];
@@ -85,20 +87,20 @@ static long do_read(struct file *f, uint64_t ubuf, size_t len, bool may_yield)
 		return -EFAULT;
 	while (done < len) {
 		size_t n = len - done < CHUNK ? len - done : CHUNK;
-		long got = f->ops->read(f, buf, n);
+		long got = f->ops->read(f, buf, n, pos);
 
 		if (got < 0)
 			return done ? (long)done : got;
 		if (got > 0 && copy_to_user(ubuf + done, buf, (size_t)got))
 			return done ? (long)done : -EFAULT;
 		done += (size_t)got;
-		if ((size_t)got < n || !seekable(f) || rw_resched(may_yield, &steps))
+		if ((size_t)got < n || !seekable(f) || rw_resched(&steps))
 			break;
 	}
 	return (long)done;
 }
 
-static long do_write(struct file *f, uint64_t ubuf, size_t len, bool may_yield)
+static long do_write(struct file *f, uint64_t ubuf, size_t len, uint64_t *pos)
 {
 	char buf[CHUNK];
 	size_t done = 0;
@@ -125,13 +127,13 @@ static long do_write(struct file *f, uint64_t ubuf, size_t len, bool may_yield)
 			rc = -EFAULT;
 			break;
 		}
-		w = f->ops->write(f, buf, n);
+		w = f->ops->write(f, buf, n, pos);
 		if (w < 0) {
 			rc = w;
 			break;
 		}
 		done += (size_t)w;
-		if (rw_resched(may_yield, &steps))
+		if (rw_resched(&steps))
 			break;
 	}
 	if (lock)
@@ -139,28 +141,43 @@ static long do_write(struct file *f, uint64_t ubuf, size_t len, bool may_yield)
 	return done ? (long)done : rc;
 }
 
+/*
+ * read and write at the file position, held by Linux 6.6's fdget_pos
+ * (f_pos_lock) for the whole call: with the call yielding between pages,
+ * another task sharing the file waits rather than interleave with it.
+ */
 long sys_read(const struct syscall_args *a)
 {
 	struct file *f = fget(a->a0);
+	long rc;
 
-	return f ? do_read(f, a->a1, a->a2, true) : -EBADF;
+	if (!f)
+		return -EBADF;
+	file_pos_lock(f);
+	rc = do_read(f, a->a1, a->a2, &f->pos);
+	file_pos_unlock(f);
+	return rc;
 }
 
 long sys_write(const struct syscall_args *a)
 {
 	struct file *f = fget(a->a0);
+	long rc;
 
-	return f ? do_write(f, a->a1, a->a2, true) : -EBADF;
+	if (!f)
+		return -EBADF;
+	file_pos_lock(f);
+	rc = do_write(f, a->a1, a->a2, &f->pos);
+	file_pos_unlock(f);
+	return rc;
 }
 
-/* pread64/pwrite64: at an offset, leaving the file position alone. */
+/* pread64/pwrite64: at an offset of their own, leaving the file position alone. */
 static long do_positioned(const struct syscall_args *a, bool write)
 {
 	struct file *f = fget(a->a0);
 	int64_t off = (int64_t)a->a3;
-	uint64_t saved;
-	unsigned flags;
-	long rc;
+	uint64_t pos;
 
 	if (!f)
 		return -EBADF;
@@ -168,14 +185,9 @@ static long do_positioned(const struct syscall_args *a, bool write)
 		return -ESPIPE;
 	if (off < 0)
 		return -EINVAL;
-	saved = f->pos;
-	flags = f->f_flags;
-	f->pos = (uint64_t)off;
+	pos = (uint64_t)off;
 	/* O_APPEND stays: Linux's pwrite appends on such a file too (pwrite(2), BUGS). */
-	rc = write ? do_write(f, a->a1, a->a2, false) : do_read(f, a->a1, a->a2, false);
-	f->pos = saved;
-	f->f_flags = flags;
-	return rc;
+	return write ? do_write(f, a->a1, a->a2, &pos) : do_read(f, a->a1, a->a2, &pos);
 }
 
 long sys_pread64(const struct syscall_args *a)
@@ -201,7 +213,7 @@ long sys_sendfile(const struct syscall_args *a)
 {
 	struct file *out = fget(a->a0), *in = fget(a->a1);
 	size_t count = a->a3, done = 0;
-	uint64_t saved = 0, steps = 0;
+	uint64_t off_pos = 0, *ipos, steps = 0;
 	bool lock;
 	char buf[CHUNK];
 	int64_t off;
@@ -217,38 +229,41 @@ long sys_sendfile(const struct syscall_args *a)
 			return -EFAULT;
 		if (off < 0)
 			return -EINVAL;
-		saved = in->pos;
-		in->pos = (uint64_t)off;
+		off_pos = (uint64_t)off;
 	}
+	ipos = a->a2 ? &off_pos : &in->pos;
 	if (count > MAX_RW)
 		count = MAX_RW;
+	if (!a->a2)
+		file_pos_lock(in);
 	lock = inode_lockable(out->inode);
 	if (lock)
 		inode_lock(out->inode);
 	while (done < count) {
 		size_t n = count - done < CHUNK ? count - done : CHUNK;
-		long got = in->ops->read(in, buf, n), w;
+		long got = in->ops->read(in, buf, n, ipos), w;
 
 		if (got <= 0) {
 			rc = got;
 			break;
 		}
-		w = out->ops->write(out, buf, (size_t)got);
+		w = out->ops->write(out, buf, (size_t)got, &out->pos);
 		/* What was read but not written goes back to the input. */
-		in->pos -= (uint64_t)(got - (w > 0 ? w : 0));
+		*ipos -= (uint64_t)(got - (w > 0 ? w : 0));
 		if (w < 0) {
 			rc = w;
 			break;
 		}
 		done += (size_t)w;
-		if (w < got || rw_resched(!a->a2, &steps))
+		if (w < got || rw_resched(&steps))
 			break;
 	}
 	if (lock)
 		inode_unlock(out->inode);
+	if (!a->a2)
+		file_pos_unlock(in);
 	if (a->a2) {
-		off = (int64_t)in->pos;
-		in->pos = saved;
+		off = (int64_t)off_pos;
 		if (copy_to_user(a->a2, &off, sizeof(off)))
 			return -EFAULT;
 	}
@@ -259,14 +274,11 @@ struct iovec {
 	uint64_t base, len;
 };
 
-static long do_iov(const struct syscall_args *a, bool write)
+static long do_iov(struct file *f, const struct syscall_args *a, bool write)
 {
-	struct file *f = fget(a->a0);
 	uint64_t total = 0;
 	long done = 0;
 
-	if (!f)
-		return -EBADF;
 	if (a->a2 > IOV_MAX)
 		return -EINVAL;
 	/* Linux checks every length first: a negative or overflowing sum is EINVAL. */
@@ -289,7 +301,8 @@ static long do_iov(const struct syscall_args *a, bool write)
 			return done ? done : -EFAULT;
 		if (!v.len)
 			continue;
-		rc = write ? do_write(f, v.base, v.len, true) : do_read(f, v.base, v.len, true);
+		rc = write ? do_write(f, v.base, v.len, &f->pos)
+			   : do_read(f, v.base, v.len, &f->pos);
 		if (rc < 0)
 			return done ? done : rc;
 		done += rc;
@@ -299,14 +312,28 @@ static long do_iov(const struct syscall_args *a, bool write)
 	return done;
 }
 
+/* The whole vector under the position lock, as Linux 6.6's do_readv/do_writev (fdget_pos). */
+static long iov_locked(const struct syscall_args *a, bool write)
+{
+	struct file *f = fget(a->a0);
+	long rc;
+
+	if (!f)
+		return -EBADF;
+	file_pos_lock(f);
+	rc = do_iov(f, a, write);
+	file_pos_unlock(f);
+	return rc;
+}
+
 long sys_readv(const struct syscall_args *a)
 {
-	return do_iov(a, false);
+	return iov_locked(a, false);
 }
 
 long sys_writev(const struct syscall_args *a)
 {
-	return do_iov(a, true);
+	return iov_locked(a, true);
 }
 
 static long do_open(int dirfd, uint64_t upath, int flags, uint32_t mode)
@@ -358,14 +385,11 @@ long sys_close(const struct syscall_args *a)
 	return 0;
 }
 
-long sys_lseek(const struct syscall_args *a)
+static long do_lseek(struct file *f, const struct syscall_args *a)
 {
-	struct file *f = fget(a->a0);
 	int64_t off = (int64_t)a->a1;
 	uint64_t size;
 
-	if (!f)
-		return -EBADF;
 	if (f->inode && S_ISDIR(f->inode->mode)) {
 		/* A directory's position is an entry index: only rewinding makes sense. */
 		if (a->a2 != SEEK_SET || off < 0)
@@ -394,6 +418,20 @@ long sys_lseek(const struct syscall_args *a)
 		return -EINVAL;
 	f->pos = (uint64_t)off;
 	return off;
+}
+
+/* lseek waits for a read or write in progress on the same file (fdget_pos). */
+long sys_lseek(const struct syscall_args *a)
+{
+	struct file *f = fget(a->a0);
+	long rc;
+
+	if (!f)
+		return -EBADF;
+	file_pos_lock(f);
+	rc = do_lseek(f, a);
+	file_pos_unlock(f);
+	return rc;
 }
 
 static long do_dup2(uint64_t oldfd, uint64_t newfd, bool cloexec)

@@ -38,6 +38,8 @@ LINUX_PROGS += lx_procread=$(BUILD)/user/linux/lx_procread
 LINUX_PROGS += lx_bigwrite=$(BUILD)/user/linux/lx_bigwrite
 # A rename the sticky bit refuses, 1,100 times (tests/linux/lx_sticky.c).
 LINUX_PROGS += lx_sticky=$(BUILD)/user/linux/lx_sticky
+# Long reads and writes yield and keep the position (tests/linux/lx_rwyield.c, kernel only).
+LINUX_PROGS += lx_rwyield=$(BUILD)/user/linux/lx_rwyield
 LINUX_FILES := $(foreach p,$(LINUX_PROGS),$(lastword $(subst =, ,$(p))))
 
 $(BUILD)/user/linux/lx_musl: tests/linux/lx_test.c
@@ -115,6 +117,11 @@ $(BUILD)/user/linux/lx_procread: tests/linux/lx_procread.c
 	$(Q)musl-gcc -static $(LINUX_CFLAGS) -o $@ $<
 
 $(BUILD)/user/linux/lx_bigwrite: tests/linux/lx_bigwrite.c
+	@mkdir -p $(@D)
+	@echo "  MUSLCC  $@"
+	$(Q)musl-gcc -static $(LINUX_CFLAGS) -o $@ $<
+
+$(BUILD)/user/linux/lx_rwyield: tests/linux/lx_rwyield.c
 	@mkdir -p $(@D)
 	@echo "  MUSLCC  $@"
 	$(Q)musl-gcc -static $(LINUX_CFLAGS) -o $@ $<

@@ -262,9 +262,9 @@ static long proc_readlink(struct inode *ino, char *buf, size_t n)
 	return proc_readlink_copy(buf, n, tmp);
 }
 
-static long proc_dir_read(struct file *f, char *kbuf, size_t n)
+static long proc_dir_read(struct file *f, char *kbuf, size_t n, uint64_t *pos)
 {
-	(void)f, (void)kbuf, (void)n;
+	(void)f, (void)kbuf, (void)n, (void)pos;
 	return -EISDIR;
 }
 

@@ -27,7 +27,7 @@
 
 static long generate(int node, struct task_struct *task, char *buf);
 
-static long proc_read(struct file *f, char *kbuf, size_t n)
+static long proc_read(struct file *f, char *kbuf, size_t n, uint64_t *pos)
 {
 	if (f->pending) {
 		struct task_struct *task = find_task_by_pid(f->pid);
@@ -41,11 +41,11 @@ static long proc_read(struct file *f, char *kbuf, size_t n)
 		f->size = (size_t)len < PROC_BUF - 1 ? (size_t)len : PROC_BUF - 1;
 		f->pending = false;
 	}
-	return file_read_snapshot(f, kbuf, n);
+	return file_read_snapshot(f, kbuf, n, pos);
 }
 
 /* maps: made anew at every read from the file position (task_mmu.c), for the same reader only. */
-static long maps_read(struct file *f, char *kbuf, size_t n)
+static long maps_read(struct file *f, char *kbuf, size_t n, uint64_t *pos)
 {
 	struct task_struct *task = find_task_by_pid(f->pid);
 	long got;
@@ -54,13 +54,14 @@ static long maps_read(struct file *f, char *kbuf, size_t n)
 		return 0;
 	if (!ptrace_may_access(task, PTRACE_MODE_READ))
 		return -EACCES;
-	got = proc_pid_maps_read(task, f->pos, kbuf, n);
-	f->pos += (uint64_t)got;
+	got = proc_pid_maps_read(task, *pos, kbuf, n);
+	*pos += (uint64_t)got;
 	return got;
 }
 
-static long sysctl_write(struct file *f, const char *kbuf, size_t n)
+static long sysctl_write(struct file *f, const char *kbuf, size_t n, uint64_t *pos)
 {
+	(void)pos;
 	return proc_sysctl_write(f->node, kbuf, n);
 }
 
@@ -69,13 +70,14 @@ static long sysctl_write(struct file *f, const char *kbuf, size_t n)
  * 0x hex, a trailing newline allowed) arms the task's N-th allocation from
  * now to fail; 0 disarms.  Reads show the value when the file was opened.
  */
-static long fail_nth_write(struct file *f, const char *kbuf, size_t n)
+static long fail_nth_write(struct file *f, const char *kbuf, size_t n, uint64_t *pos)
 {
 	struct task_struct *task = find_task_by_pid(f->pid);
 	uint64_t v = 0;
 	size_t i = 0, len = n;
 	unsigned base = 10;
 
+	(void)pos; /* the value is the whole write, wherever the position is */
 	if (!task)
 		return -ESRCH;
 	if (len && kbuf[len - 1] == '\n')
