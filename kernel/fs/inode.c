@@ -150,8 +150,21 @@ static bool is_hole(uint64_t va)
 	return !vmm_translate(vmm_kernel_pml4(), va & ~(PAGE_SIZE - 1), &pa, 0) && pa == zero_page;
 }
 
-/* Unmaps the file's pages from page `from` on, frees the real ones and their page tables. */
-static void ramfs_shrink_pages(struct inode *ino, uint64_t from)
+/*
+ * Growing or shrinking a 64 MiB file maps or clears 16,384 entries of its
+ * window, hundreds of milliseconds under emulation: truncate gives up the
+ * CPU every 2 MiB, as Linux 6.6's shmem_undo_range does between batches
+ * (growing is O(1) there; here holes are mapped).  The caller holds the
+ * inode lock; a grown file's size changes after its pages exist, a shrunk
+ * one's before they go, so a reader never reaches a page being changed.
+ */
+#define RESCHED_PAGES 512
+
+/*
+ * Unmaps the file's pages from page `from` on, frees the real ones and their
+ * page tables; with may_yield (truncate) a preemption point every 2 MiB.
+ */
+static void ramfs_shrink_pages(struct inode *ino, uint64_t from, bool may_yield)
 {
 	uint64_t base = window_of(ino), pa;
 	bool batch = ino->ram.pages > from + VMM_FLUSH_CEILING;
@@ -169,6 +182,12 @@ static void ramfs_shrink_pages(struct inode *ino, uint64_t from)
 		/* the table of a 2 MiB block goes with its last page */
 		if ((p + 1) % 512 == 0 || p + 1 == ino->ram.pages)
 			vmm_free_table(vmm_kernel_pml4(), base + p * PAGE_SIZE);
+		/* no stale entry to a freed page may outlive the yield */
+		if (may_yield && (p + 1 - from) % RESCHED_PAGES == 0 && current->need_resched) {
+			if (batch)
+				vmm_flush_all();
+			cond_resched();
+		}
 	}
 	/* before anything can reuse a freed page: nothing read the window meanwhile */
 	if (batch)
@@ -179,9 +198,10 @@ static void ramfs_shrink_pages(struct inode *ino, uint64_t from)
 		ino->ram.data = 0;
 }
 
+/* No yield: iput frees a file in the middle of a rename or an unlink. */
 static void ramfs_free_data(struct inode *ino)
 {
-	ramfs_shrink_pages(ino, 0);
+	ramfs_shrink_pages(ino, 0, false);
 }
 
 /* Extends the file to `pages` with holes; on failure (page tables) it keeps its size. */
@@ -192,10 +212,13 @@ static int ramfs_grow_pages(struct inode *ino, uint64_t pages)
 	for (uint64_t p = old; p < pages; p++) {
 		if (vmm_map_page(vmm_kernel_pml4(), base + p * PAGE_SIZE, zero_page,
 				 PTE_G | PTE_NX)) {
-			ramfs_shrink_pages(ino, old);
+			ramfs_shrink_pages(ino, old, false);
 			return -ENOMEM;
 		}
 		ino->ram.pages = p + 1;
+		ino->ram.data = (char *)base;
+		if ((p + 1 - old) % RESCHED_PAGES == 0)
+			cond_resched();
 	}
 	ino->ram.data = (char *)base;
 	return 0;
@@ -407,7 +430,9 @@ int ramfs_truncate(struct inode *ino, uint64_t size)
 		/* the tail of the last page reads as zeros if the file grows again */
 		if (size % PAGE_SIZE && !is_hole((uint64_t)ino->ram.data + size))
 			memset(ino->ram.data + size, 0, PAGE_SIZE - size % PAGE_SIZE);
-		ramfs_shrink_pages(ino, pages);
+		/* the new size first, as truncate_setsize: a reader never reaches a cleared page */
+		ino->size = size;
+		ramfs_shrink_pages(ino, pages, true);
 	}
 	ino->size = size;
 	ino->mtime = ino->ctime = vfs_now();
