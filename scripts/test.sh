@@ -425,6 +425,12 @@ boot_args() { # boot_args I: run-qemu.sh's arguments for boot I, in the array ar
 	fi
 }
 
+boot_need() { # boot_need I: the emulators boot I takes (its runs, at most all of them)
+	local need=${b_runs[$1]}
+	[ "$need" -le "$emulators" ] || need=$emulators
+	echo "$need"
+}
+
 boot_log() { # boot_log I R: the log of run R (1-based) of boot I
 	if [ "${b_runs[$1]}" = 1 ]; then echo "$logs/qemu-${b_name[$1]}.log"; else echo "$logs/qemu-${b_name[$1]}-$2.log"; fi
 }
@@ -453,8 +459,7 @@ launch_boot() {
 		wait
 		echo $((SECONDS - t)) >"$logs/qemu-$name.secs"
 	) &
-	lane_pid[$i]=$! lane_need[$i]=${b_runs[i]} lane_t0[$i]=$SECONDS
-	[ "${lane_need[$i]}" -le "$emulators" ] || lane_need[$i]=$emulators
+	lane_pid[$i]=$! lane_need[$i]=$(boot_need "$i") lane_t0[$i]=$SECONDS
 	lanes_used=$((lanes_used + lane_need[$i]))
 }
 
@@ -464,8 +469,7 @@ launch_boots() {
 	local cap=$1 i need why
 	while [ "$next_launch" -lt "${#selected[@]}" ]; do
 		i=${selected[next_launch]}
-		need=${b_runs[i]}
-		[ "$need" -le "$emulators" ] || need=$emulators
+		need=$(boot_need "$i")
 		if [ "$lanes_used" -gt 0 ] && [ $((lanes_used + need)) -gt "$cap" ]; then break; fi
 		[ "$cap" -gt 0 ] || break
 		next_launch=$((next_launch + 1))

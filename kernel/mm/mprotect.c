@@ -32,10 +32,12 @@ static void merge_vmas(struct mm_struct *mm)
 	}
 }
 
-static void protect_one(uint64_t *pte, void *ctx)
+static void protect_one(uint64_t *pte, uint64_t va, void *ctx)
 {
 	uint32_t flags = *(const uint32_t *)ctx;
 	uint64_t e = *pte & ~(PTE_W | PTE_NX | PTE_U);
+
+	(void)va;
 
 	if (flags & (VM_READ | VM_WRITE | VM_EXEC))
 		e |= PTE_U;

@@ -16,45 +16,46 @@
 #include "kernel/mm/vma.h"
 #include "kernel/mm/vmm.h"
 
-/* The leaf entry for va, or NULL with *next past the absent table that holds it. */
-static uint64_t *find_leaf(uint64_t pml4, uint64_t va, uint64_t *next)
+/* The move's two passes over the source's present entries (vmm_for_each_pte). */
+struct move_ctx {
+	uint64_t pml4, delta; /* destination = source + delta */
+	bool failed;
+};
+
+static void prepare_one(uint64_t *pte, uint64_t va, void *ctx)
 {
-	uint64_t *t = phys_to_virt(pml4);
+	struct move_ctx *c = ctx;
 
-	for (int shift = 39; shift > 12; shift -= 9) {
-		uint64_t e = t[(va >> shift) & 511];
+	(void)pte;
+	if (!c->failed && !vmm_walk(c->pml4, va + c->delta, true))
+		c->failed = true;
+}
 
-		if (!(e & PTE_P) || (e & PTE_PS)) {
-			*next = (va | ((1ULL << shift) - 1)) + 1;
-			return 0;
-		}
-		t = phys_to_virt(e & PTE_ADDR);
-	}
-	*next = va + PAGE_SIZE;
-	return &t[(va >> 12) & 511];
+static void move_one(uint64_t *pte, uint64_t va, void *ctx)
+{
+	struct move_ctx *c = ctx;
+	uint64_t *dst = vmm_walk(c->pml4, va + c->delta, false);
+
+	*dst = *pte;
+	*pte = 0;
 }
 
 /*
  * Moves the present entries of [old, old + len) to new: first every table
  * the destination needs (ENOMEM before anything moved), then the entries.
+ * Both passes skip absent tables, as Linux's move_page_tables skips
+ * pmd_none, so the cost follows what is mapped, not the length.
  */
 static int move_ptes(struct mm_struct *mm, uint64_t old, uint64_t new, uint64_t len)
 {
-	uint64_t va, next, *src, *dst;
+	struct move_ctx c = {mm->pml4, new - old, false};
 
-	for (va = old; va < old + len && va >= old; va = next) {
-		src = find_leaf(mm->pml4, va, &next);
-		if (src && (*src & PTE_P) && !vmm_walk(mm->pml4, new + (va - old), true))
-			return -ENOMEM;
-	}
-	for (va = old; va < old + len && va >= old; va = next) {
-		src = find_leaf(mm->pml4, va, &next);
-		if (!src || !(*src & PTE_P))
-			continue;
-		dst = vmm_walk(mm->pml4, new + (va - old), false);
-		*dst = *src;
-		*src = 0;
-	}
+	if (old + len < old)
+		return -ENOMEM;
+	vmm_for_each_pte(mm->pml4, old, old + len, prepare_one, &c);
+	if (c.failed)
+		return -ENOMEM;
+	vmm_for_each_pte(mm->pml4, old, old + len, move_one, &c);
 	return 0;
 }
 

@@ -152,7 +152,7 @@ void vmm_flush_all(void)
  * walks skip pmd_none.  Returns the number of leaves visited.
  */
 static uint64_t walk_level(uint64_t *t, int shift, uint64_t base, uint64_t start, uint64_t end,
-			   void (*visit)(uint64_t *pte, void *ctx), void *ctx)
+			   void (*visit)(uint64_t *pte, uint64_t va, void *ctx), void *ctx)
 {
 	uint64_t span = 1ULL << shift, n = 0;
 	unsigned lo = (unsigned)((start > base ? start - base : 0) >> shift);
@@ -165,7 +165,7 @@ static uint64_t walk_level(uint64_t *t, int shift, uint64_t base, uint64_t start
 		if (!(e & PTE_P) || (shift > 12 && (e & PTE_PS)))
 			continue;
 		if (shift == 12) {
-			visit(&t[i], ctx);
+			visit(&t[i], va, ctx);
 			n++;
 		} else {
 			n += walk_level(phys_to_virt(e & PTE_ADDR), shift - 9, va, start, end,
@@ -176,7 +176,7 @@ static uint64_t walk_level(uint64_t *t, int shift, uint64_t base, uint64_t start
 }
 
 uint64_t vmm_for_each_pte(uint64_t pml4, uint64_t start, uint64_t end,
-			  void (*visit)(uint64_t *pte, void *ctx), void *ctx)
+			  void (*visit)(uint64_t *pte, uint64_t va, void *ctx), void *ctx)
 {
 	if (start >= end || end > 0x0000800000000000ULL)
 		return 0;
@@ -187,8 +187,9 @@ struct unmap_ctx {
 	void (*put)(uint64_t pa);
 };
 
-static void unmap_one(uint64_t *pte, void *ctx)
+static void unmap_one(uint64_t *pte, uint64_t va, void *ctx)
 {
+	(void)va;
 	uint64_t pa = *pte & PTE_ADDR;
 
 	*pte = 0;

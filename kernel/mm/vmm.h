@@ -35,7 +35,7 @@ int vmm_translate(uint64_t pml4, uint64_t va, uint64_t *pa_out, uint64_t *flags_
 /* Unmaps every present user page in [start, end), skipping absent tables; the count. */
 /* Calls visit on every present user-half leaf in [start, end), skipping absent tables. */
 uint64_t vmm_for_each_pte(uint64_t pml4, uint64_t start, uint64_t end,
-			  void (*visit)(uint64_t *pte, void *ctx), void *ctx);
+			  void (*visit)(uint64_t *pte, uint64_t va, void *ctx), void *ctx);
 uint64_t vmm_unmap_range(uint64_t pml4, uint64_t start, uint64_t end, void (*put)(uint64_t pa));
 uint64_t *vmm_walk(uint64_t pml4, uint64_t va, bool create); /* leaf PTE or NULL */
 /* Frees the last-level table that maps va (its 2 MiB) when no entry in it is present. */
