@@ -30,22 +30,22 @@
 #include "lx_check.h"
 
 /* include/uapi/linux/futex.h (musl-gcc has no kernel headers) */
-#define FUTEX_WAIT		   0
-#define FUTEX_WAKE		   1
-#define FUTEX_REQUEUE		   3
-#define FUTEX_CMP_REQUEUE	   4
-#define FUTEX_WAKE_OP		   5
-#define FUTEX_WAIT_BITSET	   9
-#define FUTEX_WAKE_BITSET	   10
-#define FUTEX_PRIVATE_FLAG	   128
-#define FUTEX_CLOCK_REALTIME	   256
-#define FUTEX_WAIT_PRIVATE	   (FUTEX_WAIT | FUTEX_PRIVATE_FLAG)
-#define FUTEX_WAKE_PRIVATE	   (FUTEX_WAKE | FUTEX_PRIVATE_FLAG)
-#define FUTEX_WAKE_OP_PRIVATE	   (FUTEX_WAKE_OP | FUTEX_PRIVATE_FLAG)
-#define FUTEX_WAIT_BITSET_PRIVATE  (FUTEX_WAIT_BITSET | FUTEX_PRIVATE_FLAG)
-#define FUTEX_BITSET_MATCH_ANY	   0xffffffffu
-#define FUTEX_WAITERS		   0x80000000u
-#define FUTEX_OWNER_DIED	   0x40000000u
+#define FUTEX_WAIT		  0
+#define FUTEX_WAKE		  1
+#define FUTEX_REQUEUE		  3
+#define FUTEX_CMP_REQUEUE	  4
+#define FUTEX_WAKE_OP		  5
+#define FUTEX_WAIT_BITSET	  9
+#define FUTEX_WAKE_BITSET	  10
+#define FUTEX_PRIVATE_FLAG	  128
+#define FUTEX_CLOCK_REALTIME	  256
+#define FUTEX_WAIT_PRIVATE	  (FUTEX_WAIT | FUTEX_PRIVATE_FLAG)
+#define FUTEX_WAKE_PRIVATE	  (FUTEX_WAKE | FUTEX_PRIVATE_FLAG)
+#define FUTEX_WAKE_OP_PRIVATE	  (FUTEX_WAKE_OP | FUTEX_PRIVATE_FLAG)
+#define FUTEX_WAIT_BITSET_PRIVATE (FUTEX_WAIT_BITSET | FUTEX_PRIVATE_FLAG)
+#define FUTEX_BITSET_MATCH_ANY	  0xffffffffu
+#define FUTEX_WAITERS		  0x80000000u
+#define FUTEX_OWNER_DIED	  0x40000000u
 struct robust_list {
 	struct robust_list *next;
 };
@@ -228,7 +228,8 @@ static void test_errors(void)
 	struct timespec rel = ts_of(50000000ULL), abs_ts;
 	void *gone = mmap(0, PG, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
 
-	check(err_is(futex(&w, FUTEX_WAIT, 4, 0, 0, 0), EAGAIN), "FUTEX_WAIT on a changed word: EAGAIN");
+	check(err_is(futex(&w, FUTEX_WAIT, 4, 0, 0, 0), EAGAIN),
+	      "FUTEX_WAIT on a changed word: EAGAIN");
 	check(err_is(futex(&w, FUTEX_WAIT_PRIVATE, 4, 0, 0, 0), EAGAIN),
 	      "FUTEX_WAIT_PRIVATE on a changed word: EAGAIN");
 	t0 = now_ns(CLOCK_MONOTONIC);
@@ -255,7 +256,8 @@ static void test_errors(void)
 	      "WAIT_BITSET with a deadline long past: ETIMEDOUT");
 	check(err_is(futex(&w, FUTEX_WAIT, 4, &bad, 0, 0), EINVAL),
 	      "tv_nsec of 10^9: EINVAL (before the word is read)");
-	check(err_is(futex(&w, FUTEX_WAIT, 5, (void *)8, 0, 0), EFAULT), "a bad timeout pointer: EFAULT");
+	check(err_is(futex(&w, FUTEX_WAIT, 5, (void *)8, 0, 0), EFAULT),
+	      "a bad timeout pointer: EFAULT");
 	check(err_is(futex((char *)&w + 1, FUTEX_WAKE, 1, 0, 0, 0), EINVAL),
 	      "a misaligned word: EINVAL");
 	check(err_is(futex((void *)0xffffffff81000000UL, FUTEX_WAKE, 1, 0, 0, 0), EFAULT),
@@ -267,8 +269,10 @@ static void test_errors(void)
 	      "a shared FUTEX_WAKE on an unmapped page: EFAULT");
 	check(futex(gone, FUTEX_WAKE_PRIVATE, 1, 0, 0, 0) == 0,
 	      "a private FUTEX_WAKE on an unmapped page: 0 (the memory is not read)");
-	check(err_is(futex(&w, FUTEX_WAIT_BITSET, 5, 0, 0, 0), EINVAL), "WAIT_BITSET, bitset 0: EINVAL");
-	check(err_is(futex(&w, FUTEX_WAKE_BITSET, 1, 0, 0, 0), EINVAL), "WAKE_BITSET, bitset 0: EINVAL");
+	check(err_is(futex(&w, FUTEX_WAIT_BITSET, 5, 0, 0, 0), EINVAL),
+	      "WAIT_BITSET, bitset 0: EINVAL");
+	check(err_is(futex(&w, FUTEX_WAKE_BITSET, 1, 0, 0, 0), EINVAL),
+	      "WAKE_BITSET, bitset 0: EINVAL");
 	check(err_is(futex2(&w, FUTEX_REQUEUE, 1, -1, &w, 0), EINVAL),
 	      "REQUEUE with nr_requeue < 0: EINVAL");
 	check(err_is(futex(&w, FUTEX_WAKE | FUTEX_CLOCK_REALTIME, 1, 0, 0, 0), ENOSYS),
@@ -304,8 +308,9 @@ static void test_eintr(int timed)
 		sa.sa_handler = on_usr1; /* no SA_RESTART */
 		sigaction(SIGUSR1, &sa, 0);
 		__atomic_add_fetch(&sh->ready[5 + timed], 1, __ATOMIC_SEQ_CST);
-		_exit(err_is(futex(&mine, FUTEX_WAIT_PRIVATE, 0, timed ? &ts : 0, 0, 0), EINTR) ? 0
-												: 1);
+		_exit(err_is(futex(&mine, FUTEX_WAIT_PRIVATE, 0, timed ? &ts : 0, 0, 0), EINTR)
+			      ? 0
+			      : 1);
 	}
 	wait_ready(5 + timed, 1);
 	/* until it is gone: a signal that came before its wait would leave it waiting */
@@ -366,10 +371,12 @@ static void test_robust(void)
 		head.futex_offset = (long)offsetof(struct robust_mutex, word);
 		head.list_op_pending = 0;
 		sh->lock.link.next = &head.list;
-		__atomic_store_n(&sh->lock.word, (uint32_t)getpid() | FUTEX_WAITERS, __ATOMIC_SEQ_CST);
+		__atomic_store_n(&sh->lock.word, (uint32_t)getpid() | FUTEX_WAITERS,
+				 __ATOMIC_SEQ_CST);
 		if (syscall(SYS_set_robust_list, &head, sizeof(head)))
 			_exit(2);
-		if (syscall(SYS_get_robust_list, 0, &got, &len) || got != &head || len != sizeof(head))
+		if (syscall(SYS_get_robust_list, 0, &got, &len) || got != &head ||
+		    len != sizeof(head))
 			_exit(3);
 		__atomic_add_fetch(&sh->ready[3], 1, __ATOMIC_SEQ_CST);
 		msleep(300);
@@ -383,7 +390,8 @@ static void test_robust(void)
 
 		_exit(r == 0 ? 0 : 1);
 	}
-	check(child_status(owner) == 0, "set_robust_list then get_robust_list(0): the same head, 24");
+	check(child_status(owner) == 0,
+	      "set_robust_list then get_robust_list(0): the same head, 24");
 	check(child_status(waiter) == 0, "the robust lock's owner dies: its waiter is woken");
 	check(sh->lock.word == (FUTEX_OWNER_DIED | FUTEX_WAITERS),
 	      "the word: FUTEX_OWNER_DIED | FUTEX_WAITERS, the owner's tid gone");
