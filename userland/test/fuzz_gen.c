@@ -602,7 +602,7 @@ void gen_call(struct call *c, uint64_t idx)
 		/*
 		 * A wait never goes without a short timeout (another fork may never
 		 * wake it): up to 20 ms, relative for WAIT, absolute for the others;
-		 * or an unreadable one.
+		 * or an unreadable one (EFAULT).
 		 */
 		if (cmd == 0 || cmd == 6 || cmd == 9 || cmd == 11 || cmd == 13) {
 			int64_t now[2] = {0, 0};
@@ -618,6 +618,8 @@ void gen_call(struct call *c, uint64_t idx)
 			if (below(16) == 0)
 				tsbuf[1] = below(2) ? -1 : 1000000000; /* EINVAL */
 			c->a[3] = below(8) ? (uint64_t)tsbuf : gen_badptr();
+			if (!c->a[3])
+				c->a[3] = 8; /* unreadable, not NULL: NULL is no timeout at all */
 		}
 		break;
 	}
