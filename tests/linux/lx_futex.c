@@ -100,7 +100,8 @@ static void msleep(long ms)
 /* The shared page: words the tests use, and flags a child raises when it is about to wait. */
 struct shared {
 	uint32_t w[8];
-	uint32_t ready[8];
+	uint32_t ready[12];
+	uint32_t handled; /* SA_RESTART handler runs */
 	uint32_t tid;
 	uint32_t pad;
 	struct robust_mutex {
@@ -323,6 +324,62 @@ static void test_eintr(int timed)
 		    : "a signal with a handler ends FUTEX_WAIT: EINTR");
 }
 
+static void on_usr1_count(int sig)
+{
+	(void)sig;
+	__atomic_add_fetch(&sh->handled, 1, __ATOMIC_SEQ_CST);
+}
+
+/*
+ * SA_RESTART: an untimed FUTEX_WAIT (-ERESTARTSYS) is restarted after the
+ * handler and goes on waiting until a wake; a timed one
+ * (-ERESTART_RESTARTBLOCK) ends with EINTR all the same, as Linux 6.6.
+ */
+static void test_sa_restart(int timed)
+{
+	pid_t pid = fork();
+	long n = 0;
+	int st = -1;
+
+	if (pid == 0) {
+		struct sigaction sa;
+		struct timespec ts = ts_of(5000000000ULL);
+		long r;
+
+		memset(&sa, 0, sizeof(sa));
+		sa.sa_handler = on_usr1_count;
+		sa.sa_flags = SA_RESTART;
+		sigaction(SIGUSR1, &sa, 0);
+		__atomic_add_fetch(&sh->ready[8 + timed], 1, __ATOMIC_SEQ_CST);
+		r = futex(&sh->w[6 + timed], FUTEX_WAIT, 0, timed ? &ts : 0, 0, 0);
+		_exit(timed ? !err_is(r, EINTR) : r != 0);
+	}
+	wait_ready(8 + timed, 1);
+	sh->handled = 0;
+	kill(pid, SIGUSR1);
+	for (int k = 0; k < 400 && !__atomic_load_n(&sh->handled, __ATOMIC_SEQ_CST); k++)
+		msleep(5);
+	msleep(50);
+	if (!timed) {
+		check(waitpid(pid, &st, WNOHANG) == 0,
+		      "SA_RESTART: after its handler an untimed FUTEX_WAIT waits on");
+		for (int k = 0; k < 400 && n == 0; k++) {
+			n = futex(&sh->w[6], FUTEX_WAKE, 1, 0, 0, 0);
+			if (!n)
+				msleep(5);
+		}
+	}
+	for (int k = 0; k < 100 && waitpid(pid, &st, WNOHANG) == 0; k++)
+		msleep(20);
+	if (pid > 0 && !WIFEXITED(st)) {
+		kill(pid, SIGKILL);
+		waitpid(pid, &st, 0);
+	}
+	check(WIFEXITED(st) && WEXITSTATUS(st) == 0 && sh->handled == 1,
+	      timed ? "SA_RESTART: a timed FUTEX_WAIT still ends with EINTR"
+		    : "SA_RESTART: the restarted wait returns 0 on a wake");
+}
+
 /* The vfork child: a moment, then it exits, and the kernel clears and wakes the tid word. */
 static int vfork_child(void *arg)
 {
@@ -414,6 +471,8 @@ int main(void)
 	test_errors();
 	test_eintr(0);
 	test_eintr(1);
+	test_sa_restart(0);
+	test_sa_restart(1);
 	test_clear_tid();
 	test_robust();
 	return summary("lx_futex");
