@@ -18,7 +18,6 @@
  * (at most one per task), whatever nr_wake and nr_requeue say.
  */
 #include "kernel/lib/errno.h"
-#include "kernel/arch/cpu.h"
 #include "kernel/arch/timer.h"
 #include "kernel/mm/mm.h"
 #include "kernel/mm/pmm.h"
@@ -121,12 +120,10 @@ static void __futex_unqueue(struct futex_q *q)
 /* Linux's futex_unqueue: 1 if q was still queued (not woken), 0 if a waker took it. */
 static int futex_unqueue(struct futex_q *q)
 {
-	uint64_t flags = irq_save();
 	int was = q->queued;
 
 	if (was)
 		__futex_unqueue(q);
-	irq_restore(flags);
 	return was;
 }
 
@@ -375,13 +372,4 @@ int futex_nr_queued(void)
 		for (struct futex_q *q = futex_queues[i].first; q; q = q->next)
 			n++;
 	return n;
-}
-
-bool futex_task_queued(const struct task_struct *t)
-{
-	for (unsigned i = 0; i < sizeof(futex_queues) / sizeof(futex_queues[0]); i++)
-		for (struct futex_q *q = futex_queues[i].first; q; q = q->next)
-			if (q->task == t)
-				return true;
-	return false;
 }

@@ -76,8 +76,6 @@ long futex_wake_op(uint64_t uaddr1, unsigned flags, uint64_t uaddr2, int nr_wake
 		   uint32_t op);
 /* Waiters queued now, on every key (the fuzzer's check that none is left behind). */
 int futex_nr_queued(void);
-/* The task's waiter, if it is queued on one (the same check, per task). */
-bool futex_task_queued(const struct task_struct *t);
 
 /*
  * Exit (and exec) of t, which is current, before its mm goes: the robust
