@@ -39,6 +39,7 @@
 #define ELOOP	     40
 #define EOVERFLOW    75 /* mmap: offset + length wraps */
 #define ELIBBAD	     80
-#define EOPNOTSUPP   95 /* mmap: MAP_SHARED_VALIDATE with an unknown flag */
+#define EOPNOTSUPP   95	 /* mmap: MAP_SHARED_VALIDATE with an unknown flag */
+#define ETIMEDOUT    110 /* futex: the wait's timeout passed */
 
 #endif

@@ -90,7 +90,7 @@ void mm_put(struct mm_struct *mm)
 	mm->users = 0;
 }
 
-/* Copies one table level for fork; leaf pages become shared copy-on-write. */
+/* Copies one table level for fork; private leaf pages become shared copy-on-write. */
 static int dup_level(uint64_t *dst, uint64_t *src, int level)
 {
 	for (int i = 0; i < (level == 4 ? 256 : 512); i++) {
@@ -99,7 +99,8 @@ static int dup_level(uint64_t *dst, uint64_t *src, int level)
 		if (!(e & PTE_P))
 			continue;
 		if (level == 1) {
-			if (e & PTE_W)
+			/* MAP_SHARED: both sides write the one frame (no COW). */
+			if ((e & PTE_W) && !(e & PTE_SHARED))
 				e = (e & ~PTE_W) | PTE_COW;
 			src[i] = e;
 			page_ref_get(e & PTE_ADDR);
@@ -186,7 +187,11 @@ int handle_mm_fault(struct mm_struct *mm, uint64_t addr, bool write)
 		} else {
 			memset(phys_to_virt(pa), 0, PAGE_SIZE);
 		}
-		*pte = pa | vma_pte_flags(v);
+		/*
+		 * A VM_SHARED page absent here was added by mremap after mmap
+		 * populated the region: shared with the forks that follow.
+		 */
+		*pte = pa | vma_pte_flags(v) | ((v->flags & VM_SHARED) ? PTE_SHARED : 0);
 		mm->rss_pages++;
 		if (account_minor_fault)
 			account_minor_fault();
@@ -272,6 +277,32 @@ int mm_put_user(struct mm_struct *mm, uint64_t va, const void *src, uint64_t len
 		s += n;
 		va += n;
 		len -= n;
+	}
+	return 0;
+}
+
+int mm_populate_shared(struct mm_struct *mm, uint64_t start, uint64_t end)
+{
+	struct vm_area *v = find_vma(mm, start);
+
+	if (!v || !(v->flags & VM_SHARED) || end > v->end || ((start | end) & (PAGE_SIZE - 1)))
+		return -EINVAL;
+	for (uint64_t va = start; va < end; va += PAGE_SIZE) {
+		uint64_t *pte = vmm_walk(mm->pml4, va, true), pa, f = vma_pte_flags(v) | PTE_SHARED;
+
+		if (!pte)
+			return -ENOMEM;
+		if (*pte & PTE_P)
+			continue;
+		pa = pmm_alloc_page();
+		if (!pa)
+			return -ENOMEM;
+		memset(phys_to_virt(pa), 0, PAGE_SIZE);
+		/* PROT_NONE: present for the kernel only, as mprotect leaves such a page */
+		if (!(v->flags & (VM_READ | VM_WRITE | VM_EXEC)))
+			f &= ~PTE_U;
+		*pte = pa | f;
+		mm->rss_pages++;
 	}
 	return 0;
 }

@@ -19,6 +19,8 @@
 #define VM_WRITE     2
 #define VM_EXEC	     4
 #define VM_GROWSDOWN 8
+/* MAP_SHARED|MAP_ANONYMOUS: its pages are shared with fork relatives, never copied on write */
+#define VM_SHARED 16
 
 /* VMA_FILE: mmap of a file; VMA_EXE may be file-backed too (vm_file set). */
 enum vma_kind { VMA_ANON, VMA_EXE, VMA_HEAP, VMA_STACK, VMA_FILE, VMA_VDSO, VMA_VVAR };
@@ -141,5 +143,12 @@ long mm_mremap(struct mm_struct *mm, uint64_t addr, uint64_t old_len, uint64_t n
 bool mm_range_free(struct mm_struct *mm, uint64_t start, uint64_t end);
 uint64_t mm_get_unmapped_area(struct mm_struct *mm, uint64_t len);
 int mm_nr_free(void);
+/*
+ * MAP_SHARED|MAP_ANONYMOUS: gives every absent page of [start, end) (inside
+ * one VM_SHARED region) its frame now, so that a fork later shares it
+ * (Linux's shmem object, reduced to the pages present at fork).  The syscall
+ * layer calls it a chunk at a time with preemption points between; -ENOMEM.
+ */
+int mm_populate_shared(struct mm_struct *mm, uint64_t start, uint64_t end);
 
 #endif

@@ -5,7 +5,7 @@
  * rewritten at once so the hardware enforces it: no write without PROT_WRITE, NX without PROT_EXEC,
  * and PROT_NONE pages lose their user bit (Linux's _PAGE_PROTNONE clears the present bit instead;
  * here the page stays present for the kernel, which has no SMAP).  A page still shared with a fork
- * relative gains write access as copy-on-write, never directly.
+ * relative gains write access as copy-on-write, never directly, unless it is a MAP_SHARED page.
  */
 #include "kernel/arch/cpu.h"
 #include "kernel/lib/errno.h"
@@ -44,7 +44,7 @@ static void protect_one(uint64_t *pte, uint64_t va, void *ctx)
 	if (!(flags & VM_EXEC))
 		e |= PTE_NX;
 	if ((flags & VM_WRITE) && !(e & PTE_COW)) {
-		if (page_ref_count(e & PTE_ADDR) > 1)
+		if (page_ref_count(e & PTE_ADDR) > 1 && !(e & PTE_SHARED))
 			e |= PTE_COW; /* shared with a fork relative: copy on write */
 		else
 			e |= PTE_W;

@@ -7,19 +7,20 @@
 #include "boot/boot_info.h"
 #include "kernel/arch/page.h" /* phys_to_virt, PHYS_OFFSET */
 
-#define PTE_P	 (1ULL << 0)
-#define PTE_W	 (1ULL << 1)
-#define PTE_U	 (1ULL << 2)
-#define PTE_PWT	 (1ULL << 3)
-#define PTE_PCD	 (1ULL << 4)
-#define PTE_A	 (1ULL << 5)
-#define PTE_D	 (1ULL << 6)
-#define PTE_PS	 (1ULL << 7)
-#define PTE_PAT	 (1ULL << 7) /* in a 4 KiB PTE; the same bit is PS in a PDE */
-#define PTE_G	 (1ULL << 8)
-#define PTE_COW	 (1ULL << 9) /* software bit: copy on write */
-#define PTE_NX	 (1ULL << 63)
-#define PTE_ADDR 0x000ffffffffff000ULL
+#define PTE_P	   (1ULL << 0)
+#define PTE_W	   (1ULL << 1)
+#define PTE_U	   (1ULL << 2)
+#define PTE_PWT	   (1ULL << 3)
+#define PTE_PCD	   (1ULL << 4)
+#define PTE_A	   (1ULL << 5)
+#define PTE_D	   (1ULL << 6)
+#define PTE_PS	   (1ULL << 7)
+#define PTE_PAT	   (1ULL << 7) /* in a 4 KiB PTE; the same bit is PS in a PDE */
+#define PTE_G	   (1ULL << 8)
+#define PTE_COW	   (1ULL << 9)	/* software bit: copy on write */
+#define PTE_SHARED (1ULL << 10) /* software bit: a VM_SHARED page, fork shares it writable */
+#define PTE_NX	   (1ULL << 63)
+#define PTE_ADDR   0x000ffffffffff000ULL
 
 void vmm_init(void);
 uint64_t vmm_kernel_pml4(void);

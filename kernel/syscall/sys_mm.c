@@ -1,8 +1,8 @@
 /*
- * mmap (anonymous and file-backed MAP_PRIVATE), munmap, brk and mprotect,
- * with Linux 6.6's checks in its order (arch/x86 sys_mmap, ksys_mmap_pgoff,
- * do_mmap, __get_unmapped_area).  Not implemented, with the errno a user
- * sees: MAP_SHARED of anything (anonymous: EINVAL; a file: ENODEV, see
+ * mmap (anonymous, MAP_SHARED anonymous and file-backed MAP_PRIVATE),
+ * munmap, brk and mprotect, with Linux 6.6's checks in its order (arch/x86
+ * sys_mmap, ksys_mmap_pgoff, do_mmap, __get_unmapped_area).  Not
+ * implemented, with the errno a user sees: MAP_SHARED of a file (ENODEV, see
  * kernel/fs/filemap.h), MAP_GROWSDOWN and MAP_HUGETLB (EINVAL).
  */
 #include "kernel/fs/filemap.h"
@@ -10,6 +10,7 @@
 #include "kernel/mm/mm.h"
 #include "kernel/mm/pmm.h"
 #include "kernel/syscall/fs_common.h"
+#include "kernel/task/sched.h"
 #include "kernel/task/task.h"
 #include "kernel/syscall/syscall.h"
 
@@ -59,6 +60,30 @@ static uint64_t unmapped_area(struct mm_struct *mm, uint64_t hint, uint64_t len)
 	return mm_get_unmapped_area(mm, len);
 }
 
+/*
+ * MAP_SHARED|MAP_ANONYMOUS: Linux backs it with a shmem file whose pages
+ * fork relatives find at fault time; here every page is given its frame at
+ * mmap, so a fork shares them all (mm_populate_shared), 64 pages between
+ * preemption points.  Out of memory half-way: the mapping goes, ENOMEM.
+ */
+#define SHARED_POPULATE_CHUNK (64 * PAGE_SIZE)
+static int map_shared_anon(struct mm_struct *mm, uint64_t addr, uint64_t len)
+{
+	for (uint64_t at = addr; at < addr + len; at += SHARED_POPULATE_CHUNK) {
+		uint64_t n = addr + len - at < SHARED_POPULATE_CHUNK ? addr + len - at
+								     : SHARED_POPULATE_CHUNK;
+		/* a CLONE_VM relative may have unmapped it while this one was preempted */
+		int rc = mm_populate_shared(mm, at, at + n);
+
+		if (rc) {
+			mm_unmap_range(mm, addr, addr + len);
+			return rc == -EINVAL ? -ENOMEM : rc;
+		}
+		cond_resched();
+	}
+	return 0;
+}
+
 long sys_mmap(const struct syscall_args *a)
 {
 	struct mm_struct *mm = current->mm;
@@ -67,6 +92,7 @@ long sys_mmap(const struct syscall_args *a)
 	enum vma_kind kind = VMA_ANON;
 	struct file *f = 0;
 	bool shared;
+	uint32_t vm;
 	int rc;
 
 	if (off & (PAGE_SIZE - 1))
@@ -115,14 +141,16 @@ long sys_mmap(const struct syscall_args *a)
 		} else {
 			f = 0;
 		}
-	} else if (shared) {
-		return -EINVAL; /* MAP_SHARED|MAP_ANONYMOUS (shmem): not implemented */
+	} else if (shared && len / PAGE_SIZE >= pmm_free_count()) {
+		return -ENOMEM; /* its pages are allocated now (map_shared_anon) */
 	}
+	vm = prot_to_vm(prot) | (shared && !f ? VM_SHARED : 0);
 	if (flags & MAP_FIXED)
-		rc = mm_map_fixed(mm, addr, addr + len, prot_to_vm(prot), kind, ops, f,
-				  f ? off : 0);
+		rc = mm_map_fixed(mm, addr, addr + len, vm, kind, ops, f, f ? off : 0);
 	else
-		rc = mm_map_file(mm, addr, addr + len, prot_to_vm(prot), kind, ops, f, f ? off : 0);
+		rc = mm_map_file(mm, addr, addr + len, vm, kind, ops, f, f ? off : 0);
+	if (!rc && (vm & VM_SHARED))
+		rc = map_shared_anon(mm, addr, len);
 	return rc ? rc : (long)addr;
 }
 

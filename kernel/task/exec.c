@@ -19,6 +19,7 @@
 #include "kernel/mm/pmm.h"
 #include "kernel/mm/vdso.h"
 #include "kernel/char/random.h"
+#include "kernel/task/futex.h"
 #include "kernel/task/process.h"
 #include "kernel/task/sched.h"
 #include "kernel/task/signal.h"
@@ -247,6 +248,7 @@ long do_execve_req(const struct exec_request *r)
 
 	if (rc)
 		return rc;
+	mm_release(t); /* exec_mm_release: the old mm's robust list and tid word */
 	t->mm = mm;
 	write_cr3(mm->pml4);
 	mm_put(old);

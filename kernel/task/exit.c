@@ -7,6 +7,7 @@
 #include "kernel/lib/errno.h"
 #include "kernel/arch/machine_exit.h"
 #include "kernel/mm/mm.h"
+#include "kernel/task/futex.h"
 #include "kernel/task/process.h"
 #include "kernel/task/sched.h"
 #include "kernel/task/signal.h"
@@ -46,13 +47,7 @@ void do_exit(int status)
 			task_file_put(t->files[i]);
 		t->files[i] = 0;
 	}
-	/* CLONE_CHILD_CLEARTID / set_tid_address: the tid word is zeroed (no futex wake: no
-	 * threads). */
-	if (t->clear_child_tid && t->mm) {
-		int zero = 0;
-
-		mm_put_user(t->mm, t->clear_child_tid, &zero, sizeof(zero));
-	}
+	mm_release(t); /* the robust list; the clear-tid word zeroed and woken */
 	vfork_release(t);
 	t->close_on_exec = 0;
 	if (t->cwd)

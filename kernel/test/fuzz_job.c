@@ -33,6 +33,7 @@
 #include "kernel/mm/pmm.h"
 #include "kernel/char/random.h"
 #include "kernel/syscall/exec_file.h"
+#include "kernel/task/futex.h"
 #include "kernel/task/process.h"
 #include "kernel/task/sched.h"
 #include "kernel/syscall/syscall.h"
@@ -78,7 +79,8 @@ enum fail {
 	F_POOLS,
 	F_FPU,
 	F_LATENCY,
-	F_PREEMPT
+	F_PREEMPT,
+	F_FUTEX
 };
 static const char *const fail_names[] = {
 	"none",
@@ -203,6 +205,7 @@ struct snapshot {
 	int dumpable;
 	unsigned int fail_nth;
 	uint64_t bad_irets;
+	int futex_queued; /* waiters on every futex: none once the program's processes are gone */
 	char comm[TASK_COMM_LEN];
 };
 
@@ -232,6 +235,7 @@ static void snap(struct snapshot *s)
 	s->dumpable = me->dumpable;
 	s->fail_nth = me->fail_nth;
 	s->bad_irets = bad_irets;
+	s->futex_queued = futex_nr_queued();
 	memcpy(s->comm, me->comm, sizeof(s->comm));
 }
 
@@ -246,6 +250,8 @@ static enum fail compare(const struct snapshot *a, const struct snapshot *b)
 		return F_INIT;
 	if (b->tasks != a->tasks)
 		return F_TASKS;
+	if (b->futex_queued != a->futex_queued)
+		return F_FUTEX;
 	if (b->mms != a->mms)
 		return F_MMS;
 	if (b->inodes != a->inodes)

@@ -40,6 +40,9 @@ LINUX_PROGS += lx_bigwrite=$(BUILD)/user/linux/lx_bigwrite
 LINUX_PROGS += lx_sticky=$(BUILD)/user/linux/lx_sticky
 # Long reads and writes yield and keep the position (tests/linux/lx_rwyield.c, kernel only).
 LINUX_PROGS += lx_rwyield=$(BUILD)/user/linux/lx_rwyield
+# futex(2) between processes on a MAP_SHARED page (tests/linux/lx_futex.c), static musl and glibc.
+LINUX_PROGS += lx_futex_musl=$(BUILD)/user/linux/lx_futex_musl \
+	lx_futex_glibc=$(BUILD)/user/linux/lx_futex_glibc
 LINUX_FILES := $(foreach p,$(LINUX_PROGS),$(lastword $(subst =, ,$(p))))
 
 $(BUILD)/user/linux/lx_musl: tests/linux/lx_test.c
@@ -130,6 +133,16 @@ $(BUILD)/user/linux/lx_sticky: tests/linux/lx_sticky.c
 	@mkdir -p $(@D)
 	@echo "  MUSLCC  $@"
 	$(Q)musl-gcc -static $(LINUX_CFLAGS) -o $@ $<
+
+$(BUILD)/user/linux/lx_futex_musl: tests/linux/lx_futex.c tests/linux/lx_check.h
+	@mkdir -p $(@D)
+	@echo "  MUSLCC  $@"
+	$(Q)musl-gcc -static $(LINUX_CFLAGS) -o $@ $<
+
+$(BUILD)/user/linux/lx_futex_glibc: tests/linux/lx_futex.c tests/linux/lx_check.h
+	@mkdir -p $(@D)
+	@echo "  CC      $@"
+	$(Q)gcc -static $(LINUX_CFLAGS) -o $@ $<
 
 $(BUILD)/user/linux/lx_bad: tests/linux/lx_bad.c
 	@mkdir -p $(@D)

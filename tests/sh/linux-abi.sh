@@ -149,6 +149,16 @@ for p in lx_fpu lx_deaddir lx_errno; do
 	tap_check $? "$p: prints its summary line"
 done
 
+# futex(2) between processes, static musl and static glibc: one summary name.
+for p in lx_futex_musl lx_futex_glibc; do
+	out=$(make -s --no-print-directory "build/user/linux/$p" 2>&1)
+	tap_check $? "build $p" "$out"
+	log=$(timeout 60 "build/user/linux/$p" 2>&1)
+	tap_check $? "$p: every check passes on the host" "$(grep -v '^ok ' <<<"$log")"
+	grep -q "^lx_futex: [0-9]* passed, 0 failed$" <<<"$log"
+	tap_check $? "$p: prints its summary line"
+done
+
 # /proc/1 read after dropping root: the host's Linux follows the 6.x rules.
 out=$(make -s --no-print-directory build/user/linux/lx_procread 2>&1)
 tap_check $? "build lx_procread" "$out"

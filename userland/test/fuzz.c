@@ -354,6 +354,8 @@ int main(int argc, char **argv)
 	straddle = (uint64_t)guard;
 	for (size_t i = 0; i < SCRATCH_LEN; i++)
 		scratch[i] = (char)(i * 7);
+	m = sys(__NR_mmap, 0, 4096, 3, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	futex_page = m < 0 ? 0 : (uint64_t)m;
 	open_map_file();
 	run(ncalls, from);
 	while (sys(__NR_wait4, -1, &status, 0, 0) > 0)

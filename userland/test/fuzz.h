@@ -27,6 +27,11 @@ extern int nfd, npid, nmap;
 extern int map_fd;	  /* a file of /tmp, unlinked, for file-backed mmap (-1: none) */
 extern uint64_t straddle; /* the end of the scratch, where the PROT_NONE guard starts */
 extern char *scratch;
+/*
+ * A MAP_SHARED page mapped before the first call: the program's forks share
+ * it, so futex calls on its words meet across processes (0: none).
+ */
+extern uint64_t futex_page;
 
 uint64_t rnd(void);
 uint64_t below(uint64_t n);

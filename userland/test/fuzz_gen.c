@@ -17,6 +17,7 @@
 uint64_t state, straddle, resv_fd[MAX_RES], resv_pid[MAX_RES], map_addr[MAX_RES], map_len[MAX_RES];
 int depth, unpriv, nfd, npid, nmap, map_fd = -1;
 char *scratch;
+uint64_t futex_page;
 static char pathbuf[320], pathbuf2[64];
 static int64_t tsbuf[4];
 static char *argvbuf[4];
@@ -252,6 +253,36 @@ static uint64_t gen_timespec(void)
 }
 
 /*
+ * A futex word: mostly one of the shared page's eight (the forks meet there)
+ * or the scratch's (private to each process), at times misaligned or bad.
+ */
+static uint64_t gen_futex_word(void)
+{
+	uint64_t base = below(3) ? futex_page : (uint64_t)scratch, w = 4 * below(8);
+
+	switch (below(8)) {
+	case 0:
+		return base + w + 1 + below(3);
+	case 1:
+		return gen_badptr();
+	default:
+		return base ? base + w : (uint64_t)scratch + w;
+	}
+}
+
+/* What the word holds now (a wait with it sleeps), or a value it likely does not. */
+static uint64_t gen_futex_val(uint64_t word)
+{
+	uint64_t r = below(4);
+
+	if (r && !(word & 3) && word >= (uint64_t)scratch && word + 4 <= straddle)
+		return *(volatile uint32_t *)word;
+	if (r && !(word & 3) && futex_page && word >= futex_page && word + 4 <= futex_page + 4096)
+		return *(volatile uint32_t *)word;
+	return gen_int();
+}
+
+/*
  * A forged rt_sigframe (fuzz.c makes the call in a child, on this frame):
  * random bytes, with rip the landing stub (which exits 0), random, in the
  * kernel or non-canonical; rsp, flags, cs, the fpstate pointer (at times a
@@ -346,7 +377,8 @@ static int own_memory(uint64_t a, uint64_t len, uint64_t sp)
 
 	return overlaps(a, len, sp - (1 << 20), sp + (16 << 20)) ||
 	       overlaps(a, len, code - (16 << 20), (uint64_t)pathbuf + (16 << 20)) ||
-	       overlaps(a, len, (uint64_t)scratch, straddle + 4096);
+	       overlaps(a, len, (uint64_t)scratch, straddle + 4096) ||
+	       (futex_page && overlaps(a, len, futex_page, futex_page + 4096));
 }
 
 /* clone's flags: the fork family as glibc, musl and posix_spawn use it, or random bits. */
@@ -552,6 +584,45 @@ void gen_call(struct call *c, uint64_t idx)
 		c->a[2] = gen_timespec(); /* short, or unreadable: an absolute time is long past */
 		c->a[3] = gen_ptr();
 		break;
+	case __NR_futex: {
+		/* WAIT WAKE REQUEUE CMP_REQUEUE WAKE_OP WAIT_BITSET WAKE_BITSET, or any op */
+		static const uint64_t ops[] = {0, 1, 3, 4, 5, 9, 10};
+		uint64_t cmd;
+
+		c->a[0] = gen_futex_word();
+		c->a[1] = below(8) ? ops[below(7)] | (below(2) ? 128 : 0) | (below(8) ? 0 : 256)
+				   : gen_int();
+		c->a[2] = below(2) ? gen_futex_val(c->a[0]) : below(2) ? below(3) : 0x7fffffff;
+		c->a[3] = below(2) ? below(3) : below(2) ? 0x7fffffff : gen_int(); /* nr_requeue */
+		c->a[4] = gen_futex_word();
+		c->a[5] = below(2) ? 0xffffffff : below(2) ? 1 + below(7) : gen_int(); /* bitset */
+		if (below(4) == 0)
+			c->a[5] = gen_futex_val(c->a[4]); /* CMP_REQUEUE's value */
+		cmd = (uint32_t)c->a[1] & ~384u;	  /* the kernel reads op as an int */
+		/*
+		 * A wait never goes without a short timeout (another fork may never
+		 * wake it): up to 20 ms, relative for WAIT, absolute for the others;
+		 * or an unreadable one (EFAULT).
+		 */
+		if (cmd == 0 || cmd == 6 || cmd == 9 || cmd == 11 || cmd == 13) {
+			int64_t now[2] = {0, 0};
+
+			if (cmd != 0)
+				sys(__NR_clock_gettime, (c->a[1] & 256) ? 0 : 1, (long)now, 0);
+			tsbuf[0] = now[0];
+			tsbuf[1] = now[1] + (int64_t)below(20000000);
+			if (tsbuf[1] >= 1000000000) {
+				tsbuf[0]++;
+				tsbuf[1] -= 1000000000;
+			}
+			if (below(16) == 0)
+				tsbuf[1] = below(2) ? -1 : 1000000000; /* EINVAL */
+			c->a[3] = below(8) ? (uint64_t)tsbuf : gen_badptr();
+			if (!c->a[3])
+				c->a[3] = 8; /* unreadable, not NULL: NULL is no timeout at all */
+		}
+		break;
+	}
 	case __NR_set_robust_list:
 		c->a[0] = gen_ptr();
 		c->a[1] = below(2) ? 24 : gen_len();

@@ -56,7 +56,8 @@ static size_t show_map_vma(const struct mm_struct *mm, const struct vm_area *v, 
 	}
 	len = ksnprintf(line, n, "%08lx-%08lx %c%c%c%c %08lx %02x:%02x %lu ", v->start, v->end,
 			(v->flags & VM_READ) ? 'r' : '-', (v->flags & VM_WRITE) ? 'w' : '-',
-			(v->flags & VM_EXEC) ? 'x' : '-', 'p', v->pgoff, dev >> 8, dev & 0xff, ino);
+			(v->flags & VM_EXEC) ? 'x' : '-', (v->flags & VM_SHARED) ? 's' : 'p',
+			v->pgoff, dev >> 8, dev & 0xff, ino);
 	if (name) {
 		/* pad_len_spaces: names start at column 73 on 64-bit. */
 		int pad = 73 - len;

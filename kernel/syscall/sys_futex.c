@@ -1,0 +1,113 @@
+/*
+ * futex(2) and get_robust_list(2), as Linux 6.6's kernel/futex/syscalls.c:
+ * the timeout read and checked, the op word decoded; the work is
+ * kernel/task/futex.c's.  set_robust_list is in sys_linux.c.
+ *
+ * The PI operations (LOCK_PI, UNLOCK_PI, TRYLOCK_PI, WAIT_REQUEUE_PI,
+ * CMP_REQUEUE_PI, LOCK_PI2) and FUTEX_FD (gone since 2.6.26) return ENOSYS:
+ * glibc uses PI futexes only for PTHREAD_PRIO_INHERIT mutexes.
+ */
+#include "kernel/arch/timer.h"
+#include "kernel/arch/tsc.h"
+#include "kernel/lib/errno.h"
+#include "kernel/mm/uaccess.h"
+#include "kernel/security/ptrace.h"
+#include "kernel/task/futex.h"
+#include "kernel/syscall/syscall.h"
+#include "kernel/uapi/time_types.h"
+
+#define NSEC	     1000000000ULL
+#define FUTEX_MAX_NS (1000000ULL * NSEC) /* about 11 days: longer than any run, as nanosleep */
+
+static bool futex_cmd_has_timeout(int cmd)
+{
+	return cmd == FUTEX_WAIT || cmd == FUTEX_LOCK_PI || cmd == FUTEX_LOCK_PI2 ||
+	       cmd == FUTEX_WAIT_BITSET || cmd == FUTEX_WAIT_REQUEUE_PI;
+}
+
+/*
+ * futex_init_timeout, then the deadline as the jiffy the sleep ends at:
+ * FUTEX_WAIT's timeout is relative, WAIT_BITSET's absolute on
+ * CLOCK_MONOTONIC, or CLOCK_REALTIME with FUTEX_CLOCK_REALTIME (both count
+ * from boot here, see sys_misc.c).  A partial tick is not a tick: +1.
+ */
+static int futex_init_timeout(int cmd, uint64_t utime, uint64_t *until)
+{
+	struct __kernel_timespec ts;
+	uint64_t now = ktime_get_ns(), ns, hz = timer_hz();
+
+	if (copy_from_user(&ts, utime, sizeof(ts)))
+		return -EFAULT;
+	if (ts.tv_sec < 0 || ts.tv_nsec < 0 || ts.tv_nsec >= (int64_t)NSEC)
+		return -EINVAL; /* timespec64_valid */
+	ns = (uint64_t)ts.tv_sec > FUTEX_MAX_NS / NSEC
+		     ? FUTEX_MAX_NS
+		     : (uint64_t)ts.tv_sec * NSEC + (uint64_t)ts.tv_nsec;
+	if (cmd != FUTEX_WAIT) /* absolute: what is left of it */
+		ns = ns > now ? ns - now : 0;
+	if (ns > FUTEX_MAX_NS)
+		ns = FUTEX_MAX_NS;
+	*until = ns ? jiffies + (ns * hz + NSEC - 1) / NSEC + 1 : jiffies;
+	if (!*until)
+		*until = 1; /* 0 would mean no timeout */
+	return 0;
+}
+
+long sys_futex(const struct syscall_args *a)
+{
+	uint64_t uaddr = a->a0, utime = a->a3, uaddr2 = a->a4, until = 0;
+	int op = (int)a->a1, cmd = op & FUTEX_CMD_MASK;
+	uint32_t val = (uint32_t)a->a2, val3 = (uint32_t)a->a5, val2 = (uint32_t)utime;
+	unsigned flags = 0;
+
+	if (utime && futex_cmd_has_timeout(cmd)) {
+		int rc = futex_init_timeout(cmd, utime, &until);
+
+		if (rc)
+			return rc;
+	}
+	/* do_futex */
+	if (!(op & FUTEX_PRIVATE_FLAG))
+		flags |= FLAGS_SHARED;
+	if (op & FUTEX_CLOCK_REALTIME) {
+		flags |= FLAGS_CLOCKRT;
+		if (cmd != FUTEX_WAIT_BITSET && cmd != FUTEX_WAIT_REQUEUE_PI &&
+		    cmd != FUTEX_LOCK_PI2)
+			return -ENOSYS;
+	}
+	switch (cmd) {
+	case FUTEX_WAIT:
+		val3 = FUTEX_BITSET_MATCH_ANY;
+		__attribute__((fallthrough));
+	case FUTEX_WAIT_BITSET:
+		return futex_wait(uaddr, flags, val, until, val3);
+	case FUTEX_WAKE:
+		val3 = FUTEX_BITSET_MATCH_ANY;
+		__attribute__((fallthrough));
+	case FUTEX_WAKE_BITSET:
+		return futex_wake(uaddr, flags, (int)val, val3);
+	case FUTEX_REQUEUE:
+		return futex_requeue(uaddr, flags, uaddr2, (int)val, (int)val2, 0);
+	case FUTEX_CMP_REQUEUE:
+		return futex_requeue(uaddr, flags, uaddr2, (int)val, (int)val2, &val3);
+	case FUTEX_WAKE_OP:
+		return futex_wake_op(uaddr, flags, uaddr2, (int)val, (int)val2, val3);
+	}
+	return -ENOSYS;
+}
+
+/* Linux 6.6's get_robust_list: ESRCH, EPERM without ptrace read access, then the two words. */
+long sys_get_robust_list(const struct syscall_args *a)
+{
+	int pid = (int)a->a0;
+	struct task_struct *p = pid ? find_task_by_pid(pid) : current;
+	uint64_t len = 24; /* sizeof(struct robust_list_head) */
+
+	if (!p || p->state == TASK_UNUSED)
+		return -ESRCH;
+	if (!ptrace_may_access(p, PTRACE_MODE_READ))
+		return -EPERM;
+	if (copy_to_user(a->a2, &len, sizeof(len)))
+		return -EFAULT;
+	return copy_to_user(a->a1, &p->robust_list, sizeof(p->robust_list)) ? -EFAULT : 0;
+}
