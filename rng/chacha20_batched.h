@@ -13,7 +13,8 @@
  * by _get_random_bytes(96): 32 bytes from the fast-key-erasure block, then one
  * chacha20_block() under the detached state.
  */
-#define CRNG_BATCH_WORDS (CHACHA_BLOCK_SIZE * 3 / (2 * 4))
+#define CRNG_BATCH_BYTES (CHACHA_BLOCK_SIZE * 3 / 2)
+#define CRNG_BATCH_WORDS (CRNG_BATCH_BYTES / 4)
 
 /*
  * chacha20-wide (beyond Linux): one refill computes CRNG_WIDE_BATCH_BLOCKS

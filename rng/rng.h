@@ -49,6 +49,14 @@ struct rng_variant {
 	void (*init)(const void *seed, size_t len);
 	uint32_t (*get_u32)(void);		  /* what get_random_int() returns */
 	void (*get_bytes)(void *buf, size_t len); /* bulk path, may be NULL */
+	/*
+	 * get_random_u64() and get_random_u16() of Linux 6.x, each from its own
+	 * batch (chacha20-batched).  NULL for a generator with one 32-bit
+	 * output: kernel/char/random.c then makes a u64 or u16 request one
+	 * get_u32() call (zero-extended; the low 16 bits).
+	 */
+	uint64_t (*get_u64)(void);
+	uint16_t (*get_u16)(void);
 };
 
 /* NULL-terminated, in the order of docs/design.md's "RNG variants" table */
