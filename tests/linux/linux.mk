@@ -38,6 +38,8 @@ LINUX_PROGS += lx_procread=$(BUILD)/user/linux/lx_procread
 LINUX_PROGS += lx_bigwrite=$(BUILD)/user/linux/lx_bigwrite
 # A rename the sticky bit refuses, 1,100 times (tests/linux/lx_sticky.c).
 LINUX_PROGS += lx_sticky=$(BUILD)/user/linux/lx_sticky
+# Where a static PIE and its brk land, per rule set (tests/linux/lx_layout.c, gcc -static-pie).
+LINUX_PROGS += lx_layout=$(BUILD)/user/linux/lx_layout
 LINUX_FILES := $(foreach p,$(LINUX_PROGS),$(lastword $(subst =, ,$(p))))
 
 $(BUILD)/user/linux/lx_musl: tests/linux/lx_test.c
@@ -113,6 +115,11 @@ $(BUILD)/user/linux/lx_procread: tests/linux/lx_procread.c
 	@mkdir -p $(@D)
 	@echo "  MUSLCC  $@"
 	$(Q)musl-gcc -static $(LINUX_CFLAGS) -o $@ $<
+
+$(BUILD)/user/linux/lx_layout: tests/linux/lx_layout.c tests/linux/lx_check.h
+	@mkdir -p $(@D)
+	@echo "  GLIBCC  $@"
+	$(Q)gcc -static-pie -fPIE $(LINUX_CFLAGS) -o $@ $<
 
 $(BUILD)/user/linux/lx_bigwrite: tests/linux/lx_bigwrite.c
 	@mkdir -p $(@D)
