@@ -44,6 +44,7 @@
 #include "kernel/task/process.h"
 #include "kernel/task/task.h"
 #include "kernel/test/ktest.h"
+#include "rng/chacha20_batched.h"
 #include "rng/variants.h"
 
 #define P     4096ULL
@@ -89,6 +90,7 @@ static uint64_t pa(uint64_t v)
 
 struct expect {
 	uint64_t mmap, stack, arg, argp, exe, vdso, sp, brk, canary;
+	uint8_t at_random[16];
 };
 
 /* first: the first PT_LOAD's pages (elf_map's size); span: the image's, page aligned */
@@ -121,14 +123,24 @@ static void recompute_2629(int ia32, uint64_t first, uint64_t span, struct expec
 	e->brk = pa(draw() % (32ULL << 20) + e->exe + span);
 }
 
-static uint64_t u64_of(void) /* get_random_long() from a 32-bit-only variant */
+static uint64_t md4_u64(void) /* get_random_long() from a 32-bit-only variant */
 {
 	return draw();
 }
 
-static uint32_t below_8192(void) /* the u16 path of get_random_u32_below(8192) */
+static uint16_t md4_u16(void) /* get_random_u16() from a 32-bit-only variant */
 {
-	return (8192u * (uint16_t)draw()) >> 16;
+	return (uint16_t)draw();
+}
+
+/* where recompute_6x takes get_random_long(), get_random_u16() and AT_RANDOM from */
+static uint64_t (*u64_of)(void) = md4_u64;
+static uint16_t (*u16_of)(void) = md4_u16;
+static void (*at_random_of)(uint8_t *out, size_t len); /* NULL: not compared */
+
+static uint32_t below_8192(void) /* get_random_u32_below(8192): the u16 path, a power of two */
+{
+	return (8192u * u16_of()) >> 16;
 }
 
 static void recompute_6x(int ia32, uint64_t span, struct expect *e)
@@ -148,6 +160,8 @@ static void recompute_6x(int ia32, uint64_t span, struct expect *e)
 	e->exe = e->mmap - span; /* a loader: mmap(total_size), top-down */
 	e->vdso = 0;
 	e->sp = (e->argp - below_8192()) & ~15ULL;
+	if (at_random_of) /* create_elf_tables' get_random_bytes(16), before the brk */
+		at_random_of(e->at_random, sizeof(e->at_random));
 	e->brk = pa(dyn) + ((u64_of() % (ia32 ? 8192u : 262144u)) << 12);
 }
 
@@ -237,3 +251,138 @@ static enum ktest_result aslr_draw_order(struct ktest_ctx *t)
 	return res;
 }
 KTEST(aslr_draw_order);
+
+/*
+ * The same spawn under 6.x with rng=chacha20-batched, every value exact:
+ * the canary, the mmap bases, the stack top and the brk from the u64 batch,
+ * both arch_align_stack draws from the u16 batch, AT_RANDOM from
+ * get_random_bytes(16).  The model below is Linux 6.12 drivers/char/random.c
+ * written out again on the ChaCha20 block function (RFC 8439, checked by
+ * tests/rng): crng_fast_key_erasure (:318-338), crng_make_state (:340-395:
+ * a stale per-CPU crng takes its key from the base key by fast key
+ * erasure first), _get_random_bytes (:397-430: 32 bytes from the erasure
+ * block, then blocks of the detached state), DEFINE_BATCHED_ENTROPY
+ * (:490-544: 96 bytes a batch, 12 u64 or 48 u16, read from index 0).  The
+ * CRNG starts from a known base key with every batch stale
+ * (crng_replay_init), jiffies held so that no reseed falls due.
+ */
+static uint8_t m_base[32], m_cpu[32];
+static int m_cpu_stale;
+static uint8_t m_b64[96], m_b16[96];
+static unsigned m_p64, m_p16;
+
+static void m_erasure(uint8_t key[32], uint32_t st[16], uint8_t *out, size_t n)
+{
+	uint8_t blk[64];
+
+	chacha_init_consts(st);
+	memcpy(&st[4], key, 32);
+	st[12] = st[13] = st[14] = st[15] = 0;
+	chacha20_block(st, blk);
+	memcpy(key, blk, 32);
+	memcpy(out, blk + 32, n);
+}
+
+static void m_get_bytes(uint8_t *out, size_t len)
+{
+	uint32_t st[16];
+	uint8_t blk[64];
+	size_t first = len < 32 ? len : 32;
+
+	if (m_cpu_stale) {
+		m_erasure(m_base, st, m_cpu, 32);
+		m_cpu_stale = 0;
+	}
+	m_erasure(m_cpu, st, out, first);
+	for (out += first, len -= first; len; len -= len < 64 ? len : 64, out += 64) {
+		chacha20_block(st, blk);
+		memcpy(out, blk, len < 64 ? len : 64);
+	}
+}
+
+static uint64_t m_u64(void)
+{
+	uint64_t v = 0;
+
+	if (m_p64 >= 12) {
+		m_get_bytes(m_b64, sizeof(m_b64));
+		m_p64 = 0;
+	}
+	for (int i = 7; i >= 0; i--)
+		v = v << 8 | m_b64[8 * m_p64 + i];
+	m_p64++;
+	return v;
+}
+
+static uint16_t m_u16(void)
+{
+	uint16_t v;
+
+	if (m_p16 >= 48) {
+		m_get_bytes(m_b16, sizeof(m_b16));
+		m_p16 = 0;
+	}
+	v = (uint16_t)(m_b16[2 * m_p16] | m_b16[2 * m_p16 + 1] << 8);
+	m_p16++;
+	return v;
+}
+
+static enum ktest_result aslr_draws_crng_6x(struct ktest_ctx *t)
+{
+	static const uint8_t key[32] = {0x10, 0x32, 0x54, 0x76, 0x98, 0xba, 0xdc, 0xfe,
+					0x01, 0x23, 0x45, 0x67, 0x89, 0xab, 0xcd, 0xef,
+					0xf0, 0xe1, 0xd2, 0xc3, 0xb4, 0xa5, 0x96, 0x87,
+					0x78, 0x69, 0x5a, 0x4b, 0x3c, 0x2d, 0x1e, 0x0f};
+	char *argv[] = {"t_nop"};
+	struct policy want, saved;
+	enum ktest_result res = KTEST_PASS;
+	struct task_struct *c;
+	struct expect e;
+	const char *bad;
+	uint64_t span = 0;
+	int status;
+	long pid;
+
+	policy_current(&want);
+	want.rng = &rng_variant_chacha20_batched;
+	want.aslr_rules = ASLR_RULES_6X;
+	want.aslr_ia32 = 0;
+	want.randomize_va_space = 2;
+	if (policy_select(&want, &saved))
+		return ktest_skip(t, "chacha20-batched unavailable");
+	fixed_jiffies = jiffies;
+	fx.hz = timer_hz();
+	rng_set_platform(&fx);
+	crng_replay_init(key);
+	memcpy(m_base, key, sizeof(key));
+	m_cpu_stale = 1;
+	m_p64 = m_p16 = ~0U;
+	pid = spawn_prog("t_nop", 1, argv);
+	c = pid > 0 ? find_task_by_pid((int)pid) : 0;
+	if (!c || !c->mm) {
+		res = ktest_fail(t, "spawn: %ld", pid);
+		goto out;
+	}
+	for (int i = 0; i < c->mm->nvmas; i++)
+		if (c->mm->vmas[i].kind == VMA_EXE && c->mm->vmas[i].end - c->mm->exe_base > span)
+			span = c->mm->vmas[i].end - c->mm->exe_base;
+	u64_of = m_u64;
+	u16_of = m_u16;
+	at_random_of = m_get_bytes;
+	recompute_6x(0, span, &e);
+	u64_of = md4_u64;
+	u16_of = md4_u16;
+	at_random_of = 0;
+	bad = compare(c->mm, c->stack_canary, &e);
+	if (bad)
+		res = ktest_fail(t, "6.x/chacha20-batched: %s differs from Linux 6.12's batches",
+				 bad);
+	else if (memcmp(c->mm->at_random, e.at_random, sizeof(e.at_random)))
+		res = ktest_fail(t, "6.x/chacha20-batched: AT_RANDOM differs");
+	do_wait((int)pid, 0, &status, 0, 0);
+out:
+	rng_set_platform(random_platform());
+	policy_restore(&saved);
+	return res;
+}
+KTEST(aslr_draws_crng_6x);
