@@ -24,8 +24,8 @@ volatile uint64_t jiffies;
 void (*timer_tick_hook)(bool from_user);
 void (*timer_watchdog_hook)(void);
 static uint32_t cur_hz;
-param_uint(hz, cur_hz, 20, 10000, "250",
-	   "timer interrupts per second (2.6.29's default config: 250)");
+param_uint(hz, cur_hz, 20, 10000, "",
+	   "timer interrupts per second (default: aslr_rules= kernel's x86_64 defconfig, 1000)");
 static uint16_t divisor;
 
 static void pic_remap(void)
@@ -56,9 +56,13 @@ static void tick(struct trap_frame *f)
 		timer_tick_hook((f->cs & 3) == 3);
 }
 
-void timer_init(void)
+void timer_init(unsigned default_hz)
 {
-	uint32_t d = (uint32_t)((PIT_HZ + cur_hz / 2) / cur_hz);
+	uint32_t d;
+
+	if (!cur_hz) /* no hz= on the command line: the rule set's */
+		cur_hz = default_hz;
+	d = (uint32_t)((PIT_HZ + cur_hz / 2) / cur_hz);
 
 	if (d > 0xffff)
 		d = 0xffff;

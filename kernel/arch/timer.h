@@ -6,7 +6,7 @@
 
 extern volatile uint64_t jiffies;
 
-void timer_init(void); /* at hz= */
+void timer_init(unsigned default_hz); /* at hz=, or default_hz without one */
 unsigned timer_hz(void);
 uint64_t timer_actual_mhz(void); /* the PIT's exact rate, in mHz */
 /* A watchdog's check, on every tick before the scheduler's (mode=fuzz). */

@@ -95,6 +95,8 @@ struct aslr_rules {
 	bool brk_rounds_up;
 	/* dup_task_struct's stack canary: get_random_int() (2.6.29), get_random_canary() (6.x) */
 	uint64_t (*stack_canary)(void);
+	/* CONFIG_HZ of that kernel's arch/x86/configs/x86_64_defconfig: the default hz= */
+	unsigned hz;
 };
 
 /* The stack canary fork gives a new task, as the selected rule set draws it. */
