@@ -1,10 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * chacha20_batched.c - get_random_u32() of Linux 6.x on one CPU, bit for bit.
+ * chacha20_batched.c - get_random_u32(), get_random_u16() and get_random_u64()
+ * of Linux 6.x on one CPU, bit for bit.
  *
  * Followed line by line: Linux 6.6 drivers/char/random.c (crng_fast_key_erasure,
  * crng_make_state, _get_random_bytes, DEFINE_BATCHED_ENTROPY(u32),
- * crng_reseed, crng_reseed_interval).  The structure has been the same since
+ * crng_reseed, crng_reseed_interval), the same in 6.12 (the rule set
+ * aslr_rules=6.x follows), whose u16 and u64 batches (random.c:541-544)
+ * are here too.  The structure has been the same since
  * 5.18 (batches of CHACHA_BLOCK_SIZE * 3 / 2 bytes); 6.1 moved the periodic
  * reseed from crng_make_state() into a delayed work item.
  *

@@ -9,7 +9,8 @@
 
 /*
  * chacha20-batched (Linux 6.6 drivers/char/random.c, DEFINE_BATCHED_ENTROPY):
- * u32 entropy[CHACHA_BLOCK_SIZE * 3 / (2 * sizeof(u32))] = 24 words, refilled
+ * u32 entropy[CHACHA_BLOCK_SIZE * 3 / (2 * sizeof(u32))] = 24 words (and the
+ * same 96 bytes as 48 u16 or 12 u64 in their own batches), each refilled
  * by _get_random_bytes(96): 32 bytes from the fast-key-erasure block, then one
  * chacha20_block() under the detached state.
  */
@@ -33,7 +34,7 @@ struct crng_debug {
 	unsigned long base_generation, generation, batch_generation;
 	unsigned int position; /* next batch word handed out */
 	unsigned int batch_words;
-	uint64_t refills;
+	uint64_t refills;		       /* batch refills, of any width */
 	uint32_t batch[CRNG_WIDE_BATCH_WORDS]; /* first batch_words are used */
 };
 
