@@ -8,7 +8,7 @@
  *   0 canary           dup_task_struct at fork (kernel/fork.c:1170):
  *                      get_random_canary() = get_random_long() & CANARY_MASK
  *                      (0xffffffffffffff00): u64
- *   1 mmap_base        setup_new_exec -> arch_pick_mmap_layout (mmap.c:122-140):
+ *   1 mmap_base        setup_new_exec -> arch_pick_mmap_layout (mmap.c:129-151):
  *                      arch_rnd(mmap64_rnd_bits = 28), then the compat base
  *                      arch_rnd(mmap32_rnd_bits = 8), both for every exec;
  *                      arch_rnd = get_random_long() & mask: two u64.  gap =

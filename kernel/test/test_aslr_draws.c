@@ -258,9 +258,9 @@ KTEST(aslr_draw_order);
  * both arch_align_stack draws from the u16 batch, AT_RANDOM from
  * get_random_bytes(16).  The model below is Linux 6.12 drivers/char/random.c
  * written out again on the ChaCha20 block function (RFC 8439, checked by
- * tests/rng): crng_fast_key_erasure (:318-338), crng_make_state (:340-395:
+ * tests/rng): crng_fast_key_erasure (:308-324), crng_make_state (:331-387:
  * a stale per-CPU crng takes its key from the base key by fast key
- * erasure first), _get_random_bytes (:397-430: 32 bytes from the erasure
+ * erasure first), _get_random_bytes (:389-419: 32 bytes from the erasure
  * block, then blocks of the detached state), DEFINE_BATCHED_ENTROPY
  * (:490-544: 96 bytes a batch, 12 u64 or 48 u16, read from index 0).  The
  * CRNG starts from a known base key with every batch stale
