@@ -93,7 +93,7 @@ static void crng_fast_key_erasure(uint8_t key[CHACHA_KEY_SIZE],
 /* 6.6 crng_reseed_interval(): HZ-spaced early, uptime / 2 until 120 s, then 60 s */
 static uint64_t crng_reseed_interval(uint64_t now)
 {
-	uint64_t hz = rng_hz(), uptime = now / hz;
+	uint64_t hz = rng_hz(), uptime = rng_uptime_seconds(now);
 
 	if (early_boot) {
 		if (uptime >= CRNG_RESEED_SECONDS * 2)

@@ -24,7 +24,8 @@ struct rng_platform {
 	uint32_t (*current_pid)(void);
 	uint64_t (*jiffies)(void);
 	uint64_t (*get_cycles)(void);
-	uint32_t hz; /* jiffies per second, for the 300 s re-key */
+	uint32_t hz;		  /* jiffies per second, for the 300 s re-key */
+	uint64_t initial_jiffies; /* jiffies at boot (Linux's INITIAL_JIFFIES): uptime's zero */
 	/*
 	 * SIMD in the kernel: simd_begin saves the interrupted task's FPU/SSE
 	 * state and returns true when SIMD may be used until simd_end (the

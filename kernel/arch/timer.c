@@ -21,6 +21,7 @@
 #define IRQ_BASE  32
 
 volatile uint64_t jiffies;
+uint64_t initial_jiffies;
 void (*timer_tick_hook)(bool from_user);
 void (*timer_watchdog_hook)(void);
 static uint32_t cur_hz;
@@ -62,6 +63,8 @@ void timer_init(unsigned default_hz)
 
 	if (!cur_hz) /* no hz= on the command line: the rule set's */
 		cur_hz = default_hz;
+	initial_jiffies = (uint32_t)(-300 * (int32_t)cur_hz);
+	jiffies = initial_jiffies;
 	d = (uint32_t)((PIT_HZ + cur_hz / 2) / cur_hz);
 
 	if (d > 0xffff)

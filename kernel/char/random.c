@@ -128,6 +128,7 @@ int random_init(char *err, unsigned long errlen)
 	size_t n;
 
 	plat.hz = timer_hz();
+	plat.initial_jiffies = initial_jiffies;
 	if (random_boot_seed.len)
 		cycles_base = rdtsc();
 	rng_set_platform(&plat);

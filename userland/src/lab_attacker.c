@@ -316,6 +316,7 @@ static void collision_child(int idx, long pool, long hz)
 	char vpid[12], *argv[] = {"lab_attacker", "report", 0};
 	int victim = find_victim(hz, (int)(sys(__NR_getpid) + pool - idx));
 	uint64_t seen = now_jiffies(), cs, first, last, n, target;
+	uint64_t initial = (uint32_t)(-300 * (int32_t)hz);
 
 	/*
 	 * Only a child whose pid is below the victim's can reach its pid +
@@ -327,8 +328,9 @@ static void collision_child(int idx, long pool, long hz)
 		exit(1);
 	snprintf(vpid, sizeof(vpid), "%d", victim);
 	cs = stat_field(vpid, 22, 0);
-	first = (cs * (uint64_t)hz + 99) / 100;	     /* ceil(cs * hz / 100) */
-	last = ((cs + 1) * (uint64_t)hz + 99) / 100; /* the last, + a tick late */
+	/* stat counts from boot; jiffies from INITIAL_JIFFIES, (u32)(-300 * HZ) */
+	first = initial + (cs * (uint64_t)hz + 99) / 100;      /* ceil(cs * hz / 100) */
+	last = initial + ((cs + 1) * (uint64_t)hz + 99) / 100; /* the last, + a tick late */
 	if (last > seen)
 		last = seen; /* it had started when we saw it */
 	n = last >= first ? last - first + 1 : 1;
