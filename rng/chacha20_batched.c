@@ -1,10 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * chacha20_batched.c - get_random_u32() of Linux 6.x on one CPU, bit for bit.
+ * chacha20_batched.c - get_random_u32(), get_random_u16() and get_random_u64()
+ * of Linux 6.x on one CPU, bit for bit.
  *
  * Followed line by line: Linux 6.6 drivers/char/random.c (crng_fast_key_erasure,
  * crng_make_state, _get_random_bytes, DEFINE_BATCHED_ENTROPY(u32),
- * crng_reseed, crng_reseed_interval).  The structure has been the same since
+ * crng_reseed, crng_reseed_interval), the same in 6.12 (the rule set
+ * aslr_rules=6.x follows), whose u16 and u64 batches (random.c:541-544)
+ * are here too.  The structure has been the same since
  * 5.18 (batches of CHACHA_BLOCK_SIZE * 3 / 2 bytes); 6.1 moved the periodic
  * reseed from crng_make_state() into a delayed work item.
  *
@@ -42,12 +45,22 @@ static struct {
 	unsigned long generation;
 } crngs = {.generation = ULONG_MAX_};
 
-/* 6.6: DEFINE_PER_CPU(struct batch_u32, batched_entropy_u32) = { .position = UINT_MAX } */
-static struct {
-	uint32_t entropy[CRNG_BATCH_WORDS];
-	unsigned long generation;
-	unsigned int position;
-} batched_entropy_u32 = {.position = UINT_MAX_};
+/*
+ * 6.12 (and 6.6): DEFINE_BATCHED_ENTROPY(u16), (u32), (u64): one batch per
+ * width, each CHACHA_BLOCK_SIZE * 3 / 2 = 96 bytes (48 u16, 24 u32, 12 u64),
+ * .position = UINT_MAX.  Each refills on its own, from _get_random_bytes().
+ */
+#define DEFINE_BATCH(type, words)                                                                  \
+	static struct {                                                                            \
+		type entropy[words];                                                               \
+		unsigned long generation;                                                          \
+		unsigned int position;                                                             \
+	} batched_entropy_##type = {.position = UINT_MAX_}
+
+DEFINE_BATCH(uint16_t, CRNG_BATCH_BYTES / 2);
+DEFINE_BATCH(uint32_t, CRNG_BATCH_WORDS);
+DEFINE_BATCH(uint64_t, CRNG_BATCH_BYTES / 8);
+#define batched_entropy_u32 batched_entropy_uint32_t
 
 /* the delayed work "next_reseed" and its stand-in for the input pool */
 static uint64_t next_reseed_jiffies;
@@ -80,7 +93,7 @@ static void crng_fast_key_erasure(uint8_t key[CHACHA_KEY_SIZE],
 /* 6.6 crng_reseed_interval(): HZ-spaced early, uptime / 2 until 120 s, then 60 s */
 static uint64_t crng_reseed_interval(uint64_t now)
 {
-	uint64_t hz = rng_hz(), uptime = now / hz;
+	uint64_t hz = rng_hz(), uptime = rng_uptime_seconds(now);
 
 	if (early_boot) {
 		if (uptime >= CRNG_RESEED_SECONDS * 2)
@@ -183,40 +196,65 @@ static void get_random_bytes(void *buf, size_t len)
 	_get_random_bytes(buf, len);
 }
 
-/* 6.6 get_random_u32() (DEFINE_BATCHED_ENTROPY(u32)) once crng_ready() */
-static uint32_t get_random_u32(void)
-{
-	uint32_t ret;
-	unsigned long next_gen;
-
-	crng_reseed_if_due();
-	next_gen = base_crng.generation;
-	if (batched_entropy_u32.position >= CRNG_BATCH_WORDS ||
-	    next_gen != batched_entropy_u32.generation) {
-		uint8_t bytes[sizeof(batched_entropy_u32.entropy)];
-		unsigned int i;
-
-		_get_random_bytes(bytes, sizeof(bytes));
-		for (i = 0; i < CRNG_BATCH_WORDS; i++) /* the u32 array, little endian */
-			batched_entropy_u32.entropy[i] = get_le32(bytes + 4 * i);
-		rng_memzero_explicit(bytes, sizeof(bytes));
-		batched_entropy_u32.position = 0;
-		batched_entropy_u32.generation = next_gen;
-		crng_refills++;
+/*
+ * 6.12 drivers/char/random.c:510-537, get_random_##type() once crng_ready():
+ * refill when the batch is used up or the base generation moved, serve the
+ * next entry, wipe it.  The entries are the bytes of _get_random_bytes() read
+ * as little-endian integers, as Linux's array on x86.
+ */
+#define DEFINE_GET_BATCHED(type, name)                                                             \
+	static type name(void)                                                                     \
+	{                                                                                          \
+		type ret;                                                                          \
+		unsigned long next_gen;                                                            \
+		unsigned int n = sizeof(batched_entropy_##type.entropy) / sizeof(type);            \
+                                                                                                   \
+		crng_reseed_if_due();                                                              \
+		next_gen = base_crng.generation;                                                   \
+		if (batched_entropy_##type.position >= n ||                                        \
+		    next_gen != batched_entropy_##type.generation) {                               \
+			uint8_t bytes[sizeof(batched_entropy_##type.entropy)];                     \
+                                                                                                   \
+			_get_random_bytes(bytes, sizeof(bytes));                                   \
+			for (unsigned int i = 0; i < n; i++)                                       \
+				batched_entropy_##type.entropy[i] =                                \
+					(type)get_le_n(bytes + sizeof(type) * i, sizeof(type));    \
+			rng_memzero_explicit(bytes, sizeof(bytes));                                \
+			batched_entropy_##type.position = 0;                                       \
+			batched_entropy_##type.generation = next_gen;                              \
+			crng_refills++;                                                            \
+		}                                                                                  \
+		ret = batched_entropy_##type.entropy[batched_entropy_##type.position];             \
+		batched_entropy_##type.entropy[batched_entropy_##type.position] = 0;               \
+		++batched_entropy_##type.position;                                                 \
+		return ret;                                                                        \
 	}
-	ret = batched_entropy_u32.entropy[batched_entropy_u32.position];
-	batched_entropy_u32.entropy[batched_entropy_u32.position] = 0;
-	++batched_entropy_u32.position;
-	return ret;
+
+/* little-endian bytes to an integer of 2, 4 or 8 bytes */
+static uint64_t get_le_n(const uint8_t *p, size_t n)
+{
+	uint64_t v = 0;
+
+	while (n--)
+		v = v << 8 | p[n];
+	return v;
 }
+
+DEFINE_GET_BATCHED(uint16_t, get_random_u16)
+DEFINE_GET_BATCHED(uint32_t, get_random_u32)
+DEFINE_GET_BATCHED(uint64_t, get_random_u64)
 
 /* ---- seeding ------------------------------------------------------------------ */
 static void crng_reset_cpu(void)
 {
 	rng_memzero_explicit(&crngs, sizeof(crngs));
 	crngs.generation = ULONG_MAX_;
+	rng_memzero_explicit(&batched_entropy_uint16_t, sizeof(batched_entropy_uint16_t));
+	batched_entropy_uint16_t.position = UINT_MAX_;
 	rng_memzero_explicit(&batched_entropy_u32, sizeof(batched_entropy_u32));
 	batched_entropy_u32.position = UINT_MAX_;
+	rng_memzero_explicit(&batched_entropy_uint64_t, sizeof(batched_entropy_uint64_t));
+	batched_entropy_uint64_t.position = UINT_MAX_;
 	crng_refills = 0;
 }
 
@@ -299,4 +337,6 @@ const struct rng_variant rng_variant_chacha20_batched = {
 	.init = crng_init,
 	.get_u32 = get_random_u32,
 	.get_bytes = get_random_bytes,
+	.get_u64 = get_random_u64,
+	.get_u16 = get_random_u16,
 };

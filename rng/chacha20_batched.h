@@ -9,11 +9,13 @@
 
 /*
  * chacha20-batched (Linux 6.6 drivers/char/random.c, DEFINE_BATCHED_ENTROPY):
- * u32 entropy[CHACHA_BLOCK_SIZE * 3 / (2 * sizeof(u32))] = 24 words, refilled
+ * u32 entropy[CHACHA_BLOCK_SIZE * 3 / (2 * sizeof(u32))] = 24 words (and the
+ * same 96 bytes as 48 u16 or 12 u64 in their own batches), each refilled
  * by _get_random_bytes(96): 32 bytes from the fast-key-erasure block, then one
  * chacha20_block() under the detached state.
  */
-#define CRNG_BATCH_WORDS (CHACHA_BLOCK_SIZE * 3 / (2 * 4))
+#define CRNG_BATCH_BYTES (CHACHA_BLOCK_SIZE * 3 / 2)
+#define CRNG_BATCH_WORDS (CRNG_BATCH_BYTES / 4)
 
 /*
  * chacha20-wide (beyond Linux): one refill computes CRNG_WIDE_BATCH_BLOCKS
@@ -32,7 +34,7 @@ struct crng_debug {
 	unsigned long base_generation, generation, batch_generation;
 	unsigned int position; /* next batch word handed out */
 	unsigned int batch_words;
-	uint64_t refills;
+	uint64_t refills;		       /* batch refills, of any width */
 	uint32_t batch[CRNG_WIDE_BATCH_WORDS]; /* first batch_words are used */
 };
 

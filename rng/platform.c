@@ -69,6 +69,11 @@ uint64_t rng_get_cycles(void)
 	return platform->get_cycles ? platform->get_cycles() : default_cycles();
 }
 
+uint64_t rng_uptime_seconds(uint64_t now)
+{
+	return (now - platform->initial_jiffies) / rng_hz();
+}
+
 uint32_t rng_hz(void)
 {
 	return platform->hz ? platform->hz : 250;

@@ -24,7 +24,8 @@ struct rng_platform {
 	uint32_t (*current_pid)(void);
 	uint64_t (*jiffies)(void);
 	uint64_t (*get_cycles)(void);
-	uint32_t hz; /* jiffies per second, for the 300 s re-key */
+	uint32_t hz;		  /* jiffies per second, for the 300 s re-key */
+	uint64_t initial_jiffies; /* jiffies at boot (Linux's INITIAL_JIFFIES): uptime's zero */
 	/*
 	 * SIMD in the kernel: simd_begin saves the interrupted task's FPU/SSE
 	 * state and returns true when SIMD may be used until simd_end (the
@@ -49,6 +50,14 @@ struct rng_variant {
 	void (*init)(const void *seed, size_t len);
 	uint32_t (*get_u32)(void);		  /* what get_random_int() returns */
 	void (*get_bytes)(void *buf, size_t len); /* bulk path, may be NULL */
+	/*
+	 * get_random_u64() and get_random_u16() of Linux 6.x, each from its own
+	 * batch (chacha20-batched).  NULL for a generator with one 32-bit
+	 * output: kernel/char/random.c then makes a u64 or u16 request one
+	 * get_u32() call (zero-extended; the low 16 bits).
+	 */
+	uint64_t (*get_u64)(void);
+	uint16_t (*get_u16)(void);
 };
 
 /* NULL-terminated, in the order of docs/design.md's "RNG variants" table */

@@ -66,6 +66,8 @@ uint64_t rng_get_cycles(void);
 bool rng_simd_begin(void); /* true: SIMD usable until rng_simd_end() */
 void rng_simd_end(void);
 uint32_t rng_hz(void);
+/* seconds since boot at jiffies @now (jiffies start at the platform's initial_jiffies) */
+uint64_t rng_uptime_seconds(uint64_t now);
 
 /*
  * Fold seed material of any length into @n words: byte k goes into word

@@ -21,11 +21,12 @@
 #define IRQ_BASE  32
 
 volatile uint64_t jiffies;
+uint64_t initial_jiffies;
 void (*timer_tick_hook)(bool from_user);
 void (*timer_watchdog_hook)(const struct trap_frame *f);
 static uint32_t cur_hz;
-param_uint(hz, cur_hz, 20, 10000, "250",
-	   "timer interrupts per second (2.6.29's default config: 250)");
+param_uint(hz, cur_hz, 20, 10000, "",
+	   "timer interrupts per second (default: aslr_rules= kernel's x86_64 defconfig, 1000)");
 static uint16_t divisor;
 
 static void pic_remap(void)
@@ -56,9 +57,15 @@ static void tick(struct trap_frame *f)
 		timer_tick_hook((f->cs & 3) == 3);
 }
 
-void timer_init(void)
+void timer_init(unsigned default_hz)
 {
-	uint32_t d = (uint32_t)((PIT_HZ + cur_hz / 2) / cur_hz);
+	uint32_t d;
+
+	if (!cur_hz) /* no hz= on the command line: the rule set's */
+		cur_hz = default_hz;
+	initial_jiffies = (uint32_t)(-300 * (int32_t)cur_hz);
+	jiffies = initial_jiffies;
+	d = (uint32_t)((PIT_HZ + cur_hz / 2) / cur_hz);
 
 	if (d > 0xffff)
 		d = 0xffff;

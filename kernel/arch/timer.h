@@ -7,8 +7,15 @@
 struct trap_frame;
 
 extern volatile uint64_t jiffies;
+/*
+ * Linux's INITIAL_JIFFIES, ((unsigned long)(unsigned int)(-300 * HZ))
+ * (include/linux/jiffies.h:167 of 2.6.29, :320 of 6.12): where jiffies
+ * start, so that their low 32 bits wrap five minutes after boot.  Time since
+ * boot is jiffies - initial_jiffies.
+ */
+extern uint64_t initial_jiffies;
 
-void timer_init(void); /* at hz= */
+void timer_init(unsigned default_hz); /* at hz=, or default_hz without one */
 unsigned timer_hz(void);
 uint64_t timer_actual_mhz(void); /* the PIT's exact rate, in mHz */
 /* A watchdog's check, on every tick before the scheduler's (mode=fuzz). */

@@ -37,10 +37,16 @@
  *                      the nonblocking pool whatever get_random_int() is
  *   7 brk              arch_randomize_brk(): randomize_range(brk, brk + 32 MiB,
  *                      0), with randomize_va_space=2
- *   exe                no draw: on x86 a PIE's load_bias is 0 and the first
- *                      elf_map() lands top-down right below mmap_base, or
- *                      below the [stack] VMA (mapped first, by
- *                      setup_arg_pages) when the randomised stack lies there
+ *   exe                no draw: on x86 a PIE's load_bias is 0
+ *                      (binfmt_elf.c:839-847 of v2.6.29) and elf_map(...,
+ *                      total_size 0) maps only the first PT_LOAD, its
+ *                      p_filesz + page offset, top-down right below
+ *                      mmap_base (or below the [stack] VMA, mapped first by
+ *                      setup_arg_pages, when the randomised stack lies
+ *                      there); the later segments follow at load_bias +
+ *                      p_vaddr, above it, and the brk after them
+ *   canary             dup_task_struct at fork (kernel/fork.c:242):
+ *                      get_random_int(), before the child's exec draws
  */
 #include "kernel/mm/layout.h"
 #include "kernel/char/random.h"
@@ -82,15 +88,18 @@ static uint64_t arch_align_stack(const struct aslr_exec *x, uint64_t sp)
 	return sp & ~0xfULL;
 }
 
-/* Top-down below mmap_base; get_unmapped_area skips the [stack] VMA if it is in the way. */
-static uint64_t exe_base(const struct aslr_exec *x, const struct mm_struct *mm, uint64_t span)
+/*
+ * The first PT_LOAD top-down below mmap_base; get_unmapped_area skips the
+ * [stack] VMA if it is in the way.  load_bias += where it landed - vaddr.
+ */
+static uint64_t exe_base(const struct aslr_exec *x, const struct mm_struct *mm)
 {
-	uint64_t stack_lo = mm->stack_arg_top - STACK_VMA_SIZE, base = mm->mmap_base - span;
+	uint64_t len = x->img->first_len, stack_lo = mm->stack_arg_top - STACK_VMA_SIZE;
+	uint64_t base = mm->mmap_base - len;
 
-	(void)x;
 	if (base < mm->stack_arg_top && mm->mmap_base > stack_lo)
-		base = stack_lo - span;
-	return base;
+		base = stack_lo - len;
+	return base - x->img->start;
 }
 
 /*
@@ -120,11 +129,22 @@ static uint64_t randomize_range(const struct aslr_exec *x, uint64_t start, uint6
 	return page_align(get_random_int_for(x->pid) % (end - start) + start);
 }
 
+/* set_brk: the brk right after the last segment */
+static uint64_t brk_base(const struct aslr_exec *x, const struct mm_struct *mm)
+{
+	return page_align(mm->exe_base + x->img->end);
+}
+
 static uint64_t arch_randomize_brk(const struct aslr_exec *x, uint64_t brk)
 {
 	uint64_t b = randomize_range(x, brk, brk + (1ULL << (x->p->brk_bits + 12)));
 
 	return b ? b : brk; /* "?: mm->brk" */
+}
+
+static uint64_t stack_canary(void)
+{
+	return get_random_int();
 }
 
 static const struct aslr_rules linux_2_6_29 = {
@@ -142,7 +162,10 @@ static const struct aslr_rules linux_2_6_29 = {
 	.exe_base = exe_base,
 	.vdso_addr = vdso_addr,
 	.at_random = pool2629_get_random_bytes,
+	.brk_base = brk_base,
 	.randomize_brk = arch_randomize_brk,
 	.brk_rounds_up = true,
+	.stack_canary = stack_canary,
+	.hz = 1000, /* x86_64_defconfig:295-296 CONFIG_HZ_1000=y, CONFIG_HZ=1000 */
 };
 ASLR_RULES(linux_2_6_29);

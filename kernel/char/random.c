@@ -128,6 +128,7 @@ int random_init(char *err, unsigned long errlen)
 	size_t n;
 
 	plat.hz = timer_hz();
+	plat.initial_jiffies = initial_jiffies;
 	if (random_boot_seed.len)
 		cycles_base = rdtsc();
 	rng_set_platform(&plat);
@@ -186,6 +187,43 @@ unsigned int get_random_int_for(uint32_t pid)
 	draw_pid = pid;
 	draw_pid_set = true;
 	v = cur->get_u32();
+	draw_pid_set = false;
+	return v;
+}
+
+static uint64_t variant_u64(void)
+{
+	return cur->get_u64 ? cur->get_u64() : cur->get_u32();
+}
+
+static uint16_t variant_u16(void)
+{
+	return cur->get_u16 ? cur->get_u16() : (uint16_t)cur->get_u32();
+}
+
+uint64_t get_random_long(void)
+{
+	return variant_u64();
+}
+
+uint64_t get_random_long_for(uint32_t pid)
+{
+	uint64_t v;
+
+	draw_pid = pid;
+	draw_pid_set = true;
+	v = variant_u64();
+	draw_pid_set = false;
+	return v;
+}
+
+uint16_t get_random_u16_for(uint32_t pid)
+{
+	uint16_t v;
+
+	draw_pid = pid;
+	draw_pid_set = true;
+	v = variant_u16();
 	draw_pid_set = false;
 	return v;
 }

@@ -38,6 +38,21 @@ const struct rng_platform *random_platform(void);
  */
 unsigned int get_random_int_for(uint32_t pid);
 /*
+ * Linux 6.x's get_random_long() (get_random_u64 on x86_64) and
+ * get_random_u16(), drawn for task pid.  chacha20-batched serves them from
+ * their own batches, as Linux; a variant with one 32-bit output (the 2009
+ * generators, chacha20-wide, rdrand, prandom) makes either request one
+ * get_u32() call: zero-extended for a u64, its low 16 bits for a u16.  One
+ * call per site keeps what the 2009 argument priced (one get_random_int()
+ * per draw); every 6.x site masks or reduces the value below 2^28, so the
+ * layout it gives is distributed as from a full u64.  The exception is the
+ * 6.x stack canary (get_random_long() & CANARY_MASK): 24 random bits from
+ * such a variant, 56 from chacha20-batched.
+ */
+uint64_t get_random_long_for(uint32_t pid);
+uint16_t get_random_u16_for(uint32_t pid);
+uint64_t get_random_long(void);
+/*
  * get_random_bytes() of Linux 5.18+: the ChaCha20 CRNG (chacha20-batched),
  * whatever rng= selected; getrandom(2) and 6.x's AT_RANDOM.
  */

@@ -28,7 +28,7 @@ static const struct inode_ops ramfs_ops;
 /* Seconds since boot: there is no wall clock; stat shows it (as the epoch + uptime). */
 int64_t vfs_now(void)
 {
-	return (int64_t)(jiffies / timer_hz());
+	return (int64_t)((jiffies - initial_jiffies) / timer_hz());
 }
 
 /*

@@ -161,7 +161,7 @@ __attribute__((noreturn)) void kmain(struct boot_info *bi, uint64_t phys_base)
 	kbd_init();
 	lapic_init();
 	parse_cmdline_or_die();
-	timer_init();
+	timer_init(aslr_rules_current()->hz); /* HZ as that kernel's x86_64 defconfig */
 	tsc_init();
 	vdso_init(); /* after tsc_init: [vvar] holds the clock's rate */
 	irq_enable();

@@ -80,7 +80,9 @@ void aslr_read_layout(const struct mm_struct *mm, uint64_t canary, struct aslr_l
 	out->stack_align_sp = mm->stack_align_sp;
 	out->mmap_base = mm->mmap_base;
 	out->start_brk = mm->start_brk;
+	out->brk_base = mm->brk_base;
 	out->exe_base = mm->exe_base;
+	out->exe_in_mmap = mm->exe_in_mmap;
 	for (int i = 0; i < mm->nvmas; i++)
 		if (mm->vmas[i].kind == VMA_EXE && mm->vmas[i].end > out->exe_end)
 			out->exe_end = mm->vmas[i].end;
@@ -118,7 +120,7 @@ uint64_t aslr_region_value(const struct aslr_layout *l, enum aslr_region r)
 	case ASLR_MMAP:
 		return l->mmap_base;
 	case ASLR_BRK:
-		return l->start_brk - l->exe_end;
+		return l->start_brk - l->brk_base;
 	default:
 		return l->exe_base;
 	}
@@ -181,16 +183,16 @@ bool aslr_region_index(const struct aslr_layout *l, enum aslr_region r,
 		*idx = (top - v) / PAGE_SIZE;
 		return *idx < n;
 	case ASLR_BRK:
-		if (l->start_brk < l->exe_end)
+		if (l->start_brk < l->brk_base)
 			return false;
 		if (aslr_rules_current()->brk_rounds_up) /* randomize_range */
 			return rounded_up_index(v, PAGE_SIZE, p->brk_bits, idx);
 		*idx = v / PAGE_SIZE; /* randomize_page */
 		return v % PAGE_SIZE == 0 && *idx < n;
 	default:
-		if (!p->dyn_base) { /* 2.6.29: the exe sits below mmap_base, carrying its draw */
+		if (l->exe_in_mmap) { /* below mmap_base, carrying its draw */
 			top = aslr_mmap_top(p);
-			if (v % PAGE_SIZE || l->exe_end > l->mmap_base || l->mmap_base > top)
+			if (v % PAGE_SIZE || v >= l->mmap_base || l->mmap_base > top)
 				return false;
 			*idx = (top - l->mmap_base) / PAGE_SIZE;
 			return *idx < n;

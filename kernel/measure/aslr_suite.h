@@ -20,10 +20,13 @@ struct aslr_layout {
 	uint64_t arg_start;	 /* bprm->p: the lowest argv string, a fixed distance below */
 	uint64_t stack_align_sp; /* create_elf_tables: arch_align_stack(arg_start) */
 	uint64_t mmap_base;	 /* TASK_SIZE - gap - mmap_rnd */
-	uint64_t start_brk;	 /* randomize_range(end of exe, + 32 MiB) */
-	uint64_t exe_base;	 /* 2.6.29: mmap_base - size; 6.x: ELF_ET_DYN_BASE + mmap_rnd */
-	uint64_t exe_end;	 /* end of the highest executable segment (page aligned) */
-	uint64_t canary;	 /* the task's stack canary (drawn after the layout) */
+	uint64_t start_brk;	 /* arch_randomize_brk(brk_base) */
+	uint64_t brk_base;	 /* the brk before it: the exe's end (6.x: + a page, or a
+				    loader's ELF_ET_DYN_BASE) */
+	uint64_t exe_base; /* below mmap_base (2.6.29, 6.x loaders) or ELF_ET_DYN_BASE + rnd */
+	bool exe_in_mmap;  /* placed by mmap below mmap_base, carrying its draw */
+	uint64_t exe_end;  /* end of the highest executable segment (page aligned) */
+	uint64_t canary;   /* the task's stack canary (drawn at fork, before the layout) */
 };
 
 enum aslr_region { ASLR_STACK, ASLR_STACK_OFFSET, ASLR_MMAP, ASLR_BRK, ASLR_EXE, ASLR_NR_REGIONS };
@@ -39,8 +42,8 @@ long aslr_spawn_layout(const char *prog, struct aslr_layout *out);
  * The value a region's statistics are computed over: stack = stack_top,
  * stack_offset = (arg_start & ~15) - stack_align_sp (what create_elf_tables'
  * arch_align_stack moved sp, in whole 16-byte units), mmap = mmap_base,
- * brk = start_brk - exe_end (the brk rule's own offset; the address
- * start_brk also carries the exe base's randomness), exe = exe_base.
+ * brk = start_brk - brk_base (the brk rule's own offset; the address
+ * start_brk may also carry the exe base's randomness), exe = exe_base.
  */
 uint64_t aslr_region_value(const struct aslr_layout *l, enum aslr_region r);
 

@@ -9,13 +9,13 @@
  * no rule set changes: the arg pages (fs/exec.c setup_arg_pages: stack_top =
  * PAGE_ALIGN(arch_align_stack(stack_top)), the strings moved down with the
  * page), start_stack = bprm->p (the lowest argv string) as the vDSO's start,
- * a non-PIE (ET_EXEC) at its link address with no draw, brk right after the
- * exe, and the mmap gap's clamp.
+ * a non-PIE (ET_EXEC) at its link address with no draw, and the mmap gap's
+ * clamp.  Where the brk starts is the rule set's (6.x moves a static PIE's).
  *
- * Linux 6.6 draws get_random_long() from its u64 batch and
- * get_random_u32_below(8192) from its u16 batch; here every draw is one
- * get_random_int() of the selected variant (the widths all fit in 32 bits),
- * so 6.x is the rules and the order, not the bytes of those batches.
+ * Each rule set draws the widths its kernel draws: 2.6.29 one
+ * get_random_int() a site; 6.x (followed from Linux 6.12) get_random_long()
+ * from the u64 batch and get_random_u32_below(8192) from the u16 batch
+ * (kernel/char/random.h says what a 32-bit-only variant gives for those).
  *
  * randomize_va_space: 0 = nothing random (PF_RANDOMIZE clear: no draws but
  * the vDSO's and AT_RANDOM, as in both kernels), 1 = stack, offset, mmap,
@@ -79,12 +79,16 @@ uint64_t aslr_mmap_top(const struct aslr_profile *p)
 	return page_align(p->task_size - gap);
 }
 
-void arch_pick_mmap_layout(struct mm_struct *mm, uint64_t exe_span, uint64_t arg_bytes,
+uint64_t get_random_canary(void)
+{
+	return aslr_rules_current()->stack_canary();
+}
+
+void arch_pick_mmap_layout(struct mm_struct *mm, const struct aslr_image *img, uint64_t arg_bytes,
 			   uint32_t pid)
 {
 	const struct aslr_rules *rules = aslr_rules_current();
-	const struct aslr_exec x = {aslr_current_profile(), aslr_ia32, pid};
-	uint64_t span = page_align(exe_span);
+	const struct aslr_exec x = {aslr_current_profile(), aslr_ia32, pid, img};
 
 	/* 1: arch_pick_mmap_layout */
 	mm->mmap_base = rules->mmap_base(&x);
@@ -94,16 +98,19 @@ void arch_pick_mmap_layout(struct mm_struct *mm, uint64_t exe_span, uint64_t arg
 	/* setup_arg_pages: bprm->p -= stack_shift; mm->arg_start = bprm->p */
 	mm->arg_start = mm->stack_arg_top - arg_bytes;
 	/* ET_EXEC (binfmt_elf.c sets elf_exec) sits at its link address: no base, no draw */
-	mm->exe_base = mm->elf_exec ? 0 : rules->exe_base(&x, mm, span);
+	mm->exe_base = img->exec ? 0 : rules->exe_base(&x, mm);
+	/* placed by mmap below mmap_base (2.6.29's PIEs, 6.x's loaders), not at ELF_ET_DYN_BASE */
+	mm->exe_in_mmap = !img->exec && !(img->interp && x.p->dyn_base);
 	/* 4: arch_setup_additional_pages: vdso_addr(mm->start_stack = bprm->p) */
 	mm->start_stack = mm->arg_start; /* create_elf_tables moves it to the final sp */
 	mm->vdso_base = x.p->vdso_draw ? rules->vdso_addr(&x, mm->start_stack) : 0;
 	/* 5, 6: create_elf_tables: p = arch_align_stack(bprm->p), below the strings */
 	mm->stack_align_sp = rules->align_stack(&x, mm->arg_start);
 	rules->at_random(mm->at_random, sizeof(mm->at_random));
-	/* 7: arch_randomize_brk */
-	mm->start_brk = page_align(mm->exe_base + span);
+	/* 7: arch_randomize_brk, from where the rule set starts the brk */
+	mm->brk_base = rules->brk_base(&x, mm);
+	mm->start_brk = mm->brk_base;
 	if (randomize_va_space >= 2)
-		mm->start_brk = rules->randomize_brk(&x, mm->start_brk);
+		mm->start_brk = rules->randomize_brk(&x, mm->brk_base);
 	mm->brk = mm->start_brk;
 }

@@ -17,8 +17,23 @@
  * runs in: the pid the 2009 generators mix into every draw (in Linux, exec
  * runs in the process that gets the new layout).
  */
-void arch_pick_mmap_layout(struct mm_struct *mm, uint64_t exe_span, uint64_t arg_bytes,
+struct aslr_image;
+void arch_pick_mmap_layout(struct mm_struct *mm, const struct aslr_image *img, uint64_t arg_bytes,
 			   uint32_t pid);
+
+/*
+ * What load_elf_binary's placement reads of the program: its type, whether
+ * it names an interpreter, and the sizes elf_map maps.
+ */
+struct aslr_image {
+	uint64_t start;	    /* the lowest PT_LOAD's page (ELF_PAGESTART(first p_vaddr)) */
+	uint64_t end;	    /* the last PT_LOAD's p_vaddr + p_memsz */
+	uint64_t first_len; /* elf_map's size for the first PT_LOAD: p_filesz + page offset, aligned
+			     */
+	uint64_t align;	    /* 6.x maximum_alignment(): the largest power-of-two PT_LOAD p_align */
+	bool exec;	    /* ET_EXEC: at its link address, no draw */
+	bool interp;	    /* PT_INTERP: a program (6.x: ELF_ET_DYN_BASE), not a loader */
+};
 
 /* aslr_rules=: which kernel's rules exec follows */
 enum { ASLR_RULES_2629, ASLR_RULES_6X, ASLR_NR_RULES };
@@ -36,11 +51,12 @@ struct aslr_profile {
 	int vdso_draw; /* vdso_addr() draws (64-bit tasks only) */
 };
 
-/* What one exec's draws read besides the rule set: the task's profile and pid. */
+/* What one exec's draws read besides the rule set: the task's profile, pid and program. */
 struct aslr_exec {
 	const struct aslr_profile *p;
 	int ia32;     /* a 32-bit task (aslr_profile=ia32) */
 	uint32_t pid; /* the task exec builds the layout for */
+	const struct aslr_image *img;
 };
 
 /*
@@ -62,17 +78,29 @@ struct aslr_rules {
 	/* 3 and 5: arch_align_stack(sp), before setup_arg_pages' PAGE_ALIGN and in
 	 * create_elf_tables */
 	uint64_t (*align_stack)(const struct aslr_exec *x, uint64_t sp);
-	/* a PIE's load address (ET_DYN); mm holds mmap_base and the [stack] bounds */
-	uint64_t (*exe_base)(const struct aslr_exec *x, const struct mm_struct *mm, uint64_t span);
-	/* 4 vdso_addr(start) for a 64-bit task */
+	/*
+	 * An ET_DYN program's load_bias (x->img says whether it has an
+	 * interpreter); mm holds mmap_base and the [stack] bounds
+	 */
+	uint64_t (*exe_base)(const struct aslr_exec *x, const struct mm_struct *mm);
+	/* 4 vdso_addr(start) for a 64-bit task, where profile.vdso_draw is set */
 	uint64_t (*vdso_addr)(const struct aslr_exec *x, uint64_t start);
 	/* 6 create_elf_tables' get_random_bytes(k_rand_bytes, 16) */
 	void (*at_random)(void *buf, size_t len);
-	/* 7 arch_randomize_brk(mm) with randomize_va_space=2: the new start_brk */
+	/* 7 where the brk starts before arch_randomize_brk (mm->exe_base: the load_bias) */
+	uint64_t (*brk_base)(const struct aslr_exec *x, const struct mm_struct *mm);
+	/* arch_randomize_brk(mm) with randomize_va_space=2: the new start_brk */
 	uint64_t (*randomize_brk)(const struct aslr_exec *x, uint64_t brk);
 	/* randomize_range (2.6.29) rounds the brk up to a page, randomize_page (6.x) does not */
 	bool brk_rounds_up;
+	/* dup_task_struct's stack canary: get_random_int() (2.6.29), get_random_canary() (6.x) */
+	uint64_t (*stack_canary)(void);
+	/* CONFIG_HZ of that kernel's arch/x86/configs/x86_64_defconfig: the default hz= */
+	unsigned hz;
 };
+
+/* The stack canary fork gives a new task, as the selected rule set draws it. */
+uint64_t get_random_canary(void);
 
 /* Registers a rule set (one per kernel/aslr/ file); a pointer, as .ktests does. */
 #define ASLR_RULES(r)                                                                              \
@@ -92,7 +120,7 @@ const struct aslr_profile *aslr_profile_by_index(int ia32);
  * The [stack] VMA below stack_arg_top (exec.c), RLIMIT_STACK's 8 MiB mapped at
  * once.  Linux's is smaller at exec and grows on faults: 2.6.29's
  * setup_arg_pages expands the arg pages by EXTRA_STACK_VM_PAGES (20 pages),
- * 6.6's by 128 KiB (vm_end - RLIMIT_STACK when that is nearer).  So the
+ * 6.12's by 128 KiB (vm_end - RLIMIT_STACK when that is nearer).  So the
  * VMA's start differs (/proc/<pid>/maps), and what get_unmapped_area finds
  * free right below it (2.6.29's exe placement skips all 8 MiB); no address
  * on the stack does.

@@ -80,7 +80,9 @@ struct mm_struct {
 	uint64_t vdso;	    /* context.vdso: where the vDSO is mapped (vdso.c), 0: none */
 	uint8_t at_random[16];
 	uint64_t rss_pages;
-	bool elf_exec; /* an ET_EXEC program: at its link address, no exe-base draw */
+	bool elf_exec;	   /* an ET_EXEC program: at its link address, no exe-base draw */
+	bool exe_in_mmap;  /* the exe was placed by mmap, below mmap_base (layout.c) */
+	uint64_t brk_base; /* where the brk started before arch_randomize_brk */
 	/*
 	 * The executable's file (Linux's mm->exe_file, /proc/<pid>/exe): a
 	 * file-system inode the mm layer cannot name, held through the hooks

@@ -119,7 +119,7 @@ long sys_sysinfo(const struct syscall_args *a)
 	struct sysinfo_k si;
 
 	memset(&si, 0, sizeof(si));
-	si.uptime = (int64_t)(jiffies / timer_hz());
+	si.uptime = (int64_t)((jiffies - initial_jiffies) / timer_hz());
 	si.totalram = pmm_total_count() * PAGE_SIZE;
 	si.freeram = pmm_free_count() * PAGE_SIZE;
 	si.procs = (uint16_t)nr_tasks_in_use();

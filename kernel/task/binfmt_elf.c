@@ -154,9 +154,17 @@ int elf_check(const uint8_t *img, uint64_t size, const char *name, struct elf_in
 			continue;
 		if ((rc = check_load(ph, size, name, i, ei->type, prev_end)))
 			return rc;
-		if (!any)
+		if (!any) {
 			ei->load_off = ph->p_vaddr - ph->p_offset;
+			/* elf_map(..., total_size 0)'s size: p_filesz + ELF_PAGEOFFSET(p_vaddr) */
+			ei->first_len =
+				(ph->p_filesz + (ph->p_vaddr & (PAGE_SIZE - 1)) + PAGE_SIZE - 1) &
+				~(PAGE_SIZE - 1);
+		}
 		any = true;
+		/* 6.12 maximum_alignment(): power-of-two p_align only */
+		if (ph->p_align && !(ph->p_align & (ph->p_align - 1)) && ph->p_align > ei->align)
+			ei->align = ph->p_align;
 		if (ph->p_vaddr < lo)
 			lo = ph->p_vaddr;
 		prev_end = (ph->p_vaddr + ph->p_memsz + PAGE_SIZE - 1) & ~(PAGE_SIZE - 1);

@@ -45,8 +45,10 @@ struct elf_info {
 	uint64_t load_off; /* first PT_LOAD's p_vaddr - p_offset: where the headers sit */
 	uint64_t phoff;
 	uint16_t phnum;
-	bool exec_stack; /* PT_GNU_STACK with PF_X */
-	uint64_t start;	 /* the lowest PT_LOAD's page: total_mapping_size = end - start */
+	bool exec_stack;    /* PT_GNU_STACK with PF_X */
+	uint64_t start;	    /* the lowest PT_LOAD's page: total_mapping_size = end - start */
+	uint64_t first_len; /* the first PT_LOAD's p_filesz + page offset, page aligned */
+	uint64_t align;	    /* the largest power-of-two PT_LOAD p_align (0: none) */
 	/* PT_INTERP: the interpreter's NUL-terminated path at image + interp_off (len 0: none) */
 	uint64_t interp_off, interp_len;
 	bool is_interp;	      /* set by exec: map as the interpreter (no code/data/brk fields) */

@@ -104,6 +104,7 @@ static int build_mm(struct mm_struct *mm, const struct exec_request *r,
 		    const struct linux_binprm *bprm, uint32_t pid, uint64_t *entry, uint64_t *sp)
 {
 	struct elf_info ei;
+	struct aslr_image img;
 	uint64_t bias;
 	int rc;
 
@@ -111,7 +112,13 @@ static int build_mm(struct mm_struct *mm, const struct exec_request *r,
 		return rc;
 	/* ET_EXEC runs at its link address: no exe-base draw, brk after its end. */
 	mm->elf_exec = ei.type == ET_EXEC;
-	arch_pick_mmap_layout(mm, ei.end, exec_arg_bytes(bprm), pid);
+	img.start = ei.start;
+	img.end = ei.end;
+	img.first_len = ei.first_len;
+	img.align = ei.align;
+	img.exec = mm->elf_exec;
+	img.interp = ei.interp_len != 0;
+	arch_pick_mmap_layout(mm, &img, exec_arg_bytes(bprm), pid);
 	bias = mm->elf_exec ? 0 : mm->exe_base;
 	if ((rc = elf_map(mm, bprm, &ei, bias)))
 		return rc;
@@ -204,8 +211,13 @@ long do_spawn_req(const struct exec_request *r)
 
 	if (rc || (rc = alloc_task(&p)))
 		return rc;
-	/* Linux stamps start_time at fork, before exec draws the layout. */
+	/*
+	 * Linux stamps start_time and draws the stack canary at fork
+	 * (dup_task_struct), in the parent, before the child's exec draws the
+	 * layout: kept-state generators see the canary's call first.
+	 */
 	p->start_time = jiffies;
+	p->stack_canary = get_random_canary();
 	rc = load_program(r, p->pid, &p->mm, &regs);
 	if (rc) {
 		free_task(p);
@@ -224,7 +236,6 @@ long do_spawn_req(const struct exec_request *r)
 	task_set_comm(p, comm);
 	set_cmdline(p, r->argc, r->argv);
 	p->parent = current;
-	p->stack_canary = get_random_int();
 	fpu_init_task(p);
 	prepare_kernel_stack(p, &regs);
 	start_task(p);

@@ -1,14 +1,16 @@
 /*
  * fork: a copy of the caller with a copy-on-write address space.
  *
- * As Linux's dup_task_struct does, the child's stack canary is drawn from
- * get_random_int() here, so every fork costs one call of the selected RNG
- * variant: that call is what the 2009 argument priced against fork.
+ * As Linux's dup_task_struct does, the child's stack canary is drawn here
+ * (2.6.29: get_random_int(); 6.x: get_random_canary(), a u64), so every
+ * fork costs one call of the selected RNG variant: that call is what the
+ * 2009 argument priced against fork.
  */
 #include "common/tsc.h"
 #include "kernel/lib/errno.h"
 #include "kernel/lib/string.h"
 #include "kernel/mm/mm.h"
+#include "kernel/mm/layout.h"
 #include "kernel/char/random.h"
 #include "kernel/task/process.h"
 #include "kernel/task/sched.h"
@@ -51,7 +53,7 @@ void dup_files(struct task_struct *p, const struct task_struct *from)
 }
 
 /*
- * dup_task_struct's get_random_int(), timed while the fork suite asks for it:
+ * dup_task_struct's canary draw, timed while the fork suite asks for it:
  * the suite (a job, above this layer) installs the hook and removes it once
  * its buffer is full.
  */
@@ -63,9 +65,9 @@ static uint64_t canary_for_fork(void)
 	uint64_t t0, t1, v;
 
 	if (!sample)
-		return get_random_int();
+		return get_random_canary();
 	t0 = tsc_start_lfence();
-	v = get_random_int();
+	v = get_random_canary();
 	t1 = tsc_stop_lfence();
 	sample((uint32_t)(t1 - t0));
 	return v;

@@ -116,8 +116,9 @@ static enum ktest_result aslr_off(struct ktest_ctx *t)
 		if (l->stack_top != page_up(p->stack_top) ||
 		    l->stack_align_sp != (l->arg_start & ~0xfULL) ||
 		    l->stack_arg_top != l->stack_top || l->mmap_base != aslr_mmap_top(p) ||
-		    (p->dyn_base ? l->exe_base != p->dyn_base : l->exe_end != l->mmap_base) ||
-		    l->start_brk != l->exe_end)
+		    (l->exe_in_mmap ? !(l->exe_base < l->mmap_base && l->mmap_base <= l->exe_end)
+				    : l->exe_base != p->dyn_base) ||
+		    l->start_brk != l->brk_base)
 			return restore(&s, ktest_fail(t,
 						      "spawn %u: not the unrandomised layout "
 						      "(stack 0x%lx mmap 0x%lx exe 0x%lx)",
@@ -159,14 +160,18 @@ static const char *check_layout(const struct aslr_layout *l, const struct aslr_p
 	if (l->mmap_base % PAGE_SIZE || l->mmap_base > mtop ||
 	    l->mmap_base <= mtop - ((1ULL << p->mmap_rnd_bits) << PAGE_SHIFT))
 		return "mmap base";
-	if (l->start_brk % PAGE_SIZE || l->start_brk < l->exe_end ||
-	    l->start_brk > l->exe_end + brk_range ||
-	    (!aslr_rules_current()->brk_rounds_up && l->start_brk == l->exe_end + brk_range))
+	if (l->start_brk % PAGE_SIZE || l->start_brk < l->brk_base ||
+	    l->start_brk > l->brk_base + brk_range ||
+	    (!aslr_rules_current()->brk_rounds_up && l->start_brk == l->brk_base + brk_range))
 		return "brk";
-	if (!p->dyn_base) /* 2.6.29: mapped top-down right below mmap_base */
-		return (l->exe_end == l->mmap_base ||
-			l->exe_end == l->stack_arg_top - STACK_VMA_SIZE) &&
-				       l->exe_base % PAGE_SIZE == 0
+	if (l->brk_base % PAGE_SIZE) /* the exe's end, or a 6.x loader's ELF_ET_DYN_BASE */
+		return "brk base";
+	if (l->exe_in_mmap) /* placed by mmap: top-down right below mmap_base (or the [stack]) */
+		return l->exe_base % PAGE_SIZE == 0 &&
+				       ((l->exe_base < l->mmap_base &&
+					 l->mmap_base <= l->exe_end) ||
+					(l->exe_base < l->stack_arg_top - STACK_VMA_SIZE &&
+					 l->stack_arg_top - STACK_VMA_SIZE <= l->exe_end))
 			       ? 0
 			       : "exe base";
 	if (l->exe_base % PAGE_SIZE || l->exe_base < p->dyn_base ||

@@ -50,6 +50,27 @@ static const char *parse_count(const char *s, unsigned long long *n)
 	return NULL;
 }
 
+/* --widths 64,16,32,...: the batch each draw comes from, repeated cyclically */
+#define REPLAY_MAX_WIDTHS 64
+static const char *parse_widths(const char *s, int *w, int *nw)
+{
+	*nw = 0;
+	while (*s) {
+		char *end;
+		long v = strtol(s, &end, 10);
+
+		if (end == s || (v != 16 && v != 32 && v != 64) || *nw == REPLAY_MAX_WIDTHS)
+			return "--widths needs up to 64 of 16, 32, 64, comma separated";
+		w[(*nw)++] = (int)v;
+		s = end;
+		if (*s == ',' && s[1])
+			s++;
+		else if (*s)
+			return "--widths needs up to 64 of 16, 32, 64, comma separated";
+	}
+	return *nw ? NULL : "--widths needs up to 64 of 16, 32, 64, comma separated";
+}
+
 const char *replay_crng(int argc, char **argv)
 {
 	const struct rng_variant *v = rng_find("chacha20-batched");
@@ -57,7 +78,7 @@ const char *replay_crng(int argc, char **argv)
 	unsigned long long n = 0, k;
 	const char *err;
 	bool have_key = false;
-	int i;
+	int i, widths[REPLAY_MAX_WIDTHS] = {32}, nw = 1;
 
 	for (i = 0; i < argc; i++) {
 		if (i + 1 >= argc)
@@ -67,8 +88,11 @@ const char *replay_crng(int argc, char **argv)
 			have_key = true;
 		} else if (!strcmp(argv[i], "--count")) {
 			err = parse_count(argv[++i], &n);
+		} else if (!strcmp(argv[i], "--widths")) {
+			err = parse_widths(argv[++i], widths, &nw);
 		} else {
-			return "replay chacha20-batched: takes only --base-key HEX64 --count N";
+			return "replay chacha20-batched: takes only --base-key HEX64 --count N "
+			       "[--widths W,...]";
 		}
 		if (err)
 			return err;
@@ -78,7 +102,15 @@ const char *replay_crng(int argc, char **argv)
 	/* the default platform: jiffies stay 0, so no reseed falls due */
 	rng_set_platform(NULL);
 	crng_replay_init(key);
-	for (k = 0; k < n; k++)
-		printf("%08" PRIx32 "\n", v->get_u32());
+	for (k = 0; k < n; k++) {
+		int w = widths[k % (unsigned)nw];
+
+		if (w == 16)
+			printf("%04" PRIx16 "\n", v->get_u16());
+		else if (w == 64)
+			printf("%016" PRIx64 "\n", v->get_u64());
+		else
+			printf("%08" PRIx32 "\n", v->get_u32());
+	}
 	return NULL;
 }

@@ -43,6 +43,8 @@ LINUX_PROGS += lx_rwyield=$(BUILD)/user/linux/lx_rwyield
 # futex(2) between processes on a MAP_SHARED page (tests/linux/lx_futex.c), static musl and glibc.
 LINUX_PROGS += lx_futex_musl=$(BUILD)/user/linux/lx_futex_musl \
 	lx_futex_glibc=$(BUILD)/user/linux/lx_futex_glibc
+# Where a static PIE and its brk land, per rule set (tests/linux/lx_layout.c, gcc -static-pie).
+LINUX_PROGS += lx_layout=$(BUILD)/user/linux/lx_layout
 LINUX_FILES := $(foreach p,$(LINUX_PROGS),$(lastword $(subst =, ,$(p))))
 
 $(BUILD)/user/linux/lx_musl: tests/linux/lx_test.c
@@ -118,6 +120,11 @@ $(BUILD)/user/linux/lx_procread: tests/linux/lx_procread.c
 	@mkdir -p $(@D)
 	@echo "  MUSLCC  $@"
 	$(Q)musl-gcc -static $(LINUX_CFLAGS) -o $@ $<
+
+$(BUILD)/user/linux/lx_layout: tests/linux/lx_layout.c tests/linux/lx_check.h
+	@mkdir -p $(@D)
+	@echo "  GLIBCC  $@"
+	$(Q)gcc -static-pie -fPIE $(LINUX_CFLAGS) -o $@ $<
 
 $(BUILD)/user/linux/lx_bigwrite: tests/linux/lx_bigwrite.c
 	@mkdir -p $(@D)

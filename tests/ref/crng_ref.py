@@ -16,8 +16,12 @@ _get_random_bytes, DEFINE_BATCHED_ENTROPY), not from this project's C:
       chacha20_block() of the detached state (counter 1) for the last 64
   get_random_u32(): batch of CHACHA_BLOCK_SIZE * 3 / (2 * 4) = 24 u32
       (little endian), served from index 0, refilled when exhausted
+  get_random_u16(), get_random_u64() (Linux 6.12 DEFINE_BATCHED_ENTROPY(u16),
+      (u64)): their own 96-byte batches, 48 u16 or 12 u64, each refilled by
+      its own _get_random_bytes(96) from the same per-CPU key
 
-usage: crng_ref.py BASE_KEY_HEX64 COUNT   (one %08x per line)
+usage: crng_ref.py BASE_KEY_HEX64 COUNT [WIDTHS]  (WIDTHS: e.g. 64,16,32,
+           repeated; one value per line in 4, 8 or 16 hex digits; default 32)
        crng_ref.py --selftest             (RFC 8439 2.3.2 block vector)
 """
 import struct
@@ -70,6 +74,22 @@ def get_random_u32_stream(base_key, count):
     return out[:count]
 
 
+def get_random_mixed(base_key, count, widths):
+    """Draws from the u16/u32/u64 batches in the order WIDTHS names them."""
+    base_key, cpu_key, _ = fast_key_erasure(base_key, 32)
+    batches = {w: [] for w in (16, 32, 64)}
+    out = []
+    for k in range(count):
+        w = widths[k % len(widths)]
+        if not batches[w]:
+            cpu_key, first, state = fast_key_erasure(cpu_key, 32)
+            raw = first + chacha20_block(state)
+            n = len(raw) * 8 // w
+            batches[w] = list(struct.unpack('<%d%s' % (n, {16: 'H', 32: 'I', 64: 'Q'}[w]), raw))
+        out.append('%0*x' % (w // 4, batches[w].pop(0)))
+    return out
+
+
 def selftest():
     key = bytes(range(32))
     nonce = bytes.fromhex('000000090000004a00000000')
@@ -85,9 +105,14 @@ def main(argv):
         ok = selftest()
         print('chacha20 RFC 8439 2.3.2:', 'ok' if ok else 'MISMATCH')
         return 0 if ok else 1
-    if len(argv) != 3 or len(argv[1]) != 64:
+    if len(argv) not in (3, 4) or len(argv[1]) != 64:
         sys.stderr.write(__doc__)
         return 2
+    if len(argv) == 4:
+        widths = [int(w) for w in argv[3].split(',')]
+        for v in get_random_mixed(bytes.fromhex(argv[1]), int(argv[2]), widths):
+            print(v)
+        return 0
     for v in get_random_u32_stream(bytes.fromhex(argv[1]), int(argv[2])):
         print('%08x' % v)
     return 0

@@ -158,6 +158,17 @@ for p in lx_futex_musl lx_futex_glibc; do
 	grep -q "^lx_futex: [0-9]* passed, 0 failed$" <<<"$log"
 	tap_check $? "$p: prints its summary line"
 done
+# A static PIE's placement and brk: the host's Linux follows the 6.x rules
+# (the same binary runs in the kernel: the layout-6x boot).
+out=$(make -s --no-print-directory build/user/linux/lx_layout 2>&1)
+tap_check $? "build lx_layout" "$out"
+if [ "$(cat /proc/sys/kernel/randomize_va_space 2>/dev/null)" = 2 ]; then
+	log=$(build/user/linux/lx_layout 6.x 2>&1)
+	tap_check $? "lx_layout 6.x: a static PIE lands as Linux 6.12 puts it, on the host" \
+		"$(grep -v '^ok ' <<<"$log")"
+else
+	tap_skip "lx_layout 6.x on the host" "randomize_va_space is not 2"
+fi
 
 # /proc/1 read after dropping root: the host's Linux follows the 6.x rules.
 out=$(make -s --no-print-directory build/user/linux/lx_procread 2>&1)

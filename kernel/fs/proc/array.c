@@ -61,7 +61,8 @@ long proc_pid_stat(struct task_struct *task, char *buf)
 	f.stime = jiffies_to_clock_t(task->stime);
 	f.priority = 20;
 	f.num_threads = 1;
-	f.start_time = jiffies_to_clock_t(task->start_time);
+	/* since boot, as Linux's nsec_to_clock_t(start_time) */
+	f.start_time = jiffies_to_clock_t(task->start_time - initial_jiffies);
 	f.rsslim = ~0UL;
 	f.exit_signal = 17; /* SIGCHLD */
 	if (mm) {

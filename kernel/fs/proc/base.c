@@ -75,7 +75,8 @@ long proc_pid_cmdline(struct task_struct *task, char *buf)
 
 long proc_uptime(char *buf)
 {
-	uint64_t up = jiffies * 100 / timer_hz(), idle = idle_ticks * 100 / timer_hz();
+	uint64_t up = (jiffies - initial_jiffies) * 100 / timer_hz();
+	uint64_t idle = idle_ticks * 100 / timer_hz();
 
 	return ksnprintf(buf, PROC_BUF, "%lu.%02lu %lu.%02lu\n", up / 100, up % 100, idle / 100,
 			 idle % 100);
