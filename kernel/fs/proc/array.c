@@ -52,7 +52,7 @@ long proc_pid_stat(struct task_struct *task, char *buf)
 	f.pid = task->pid;
 	memcpy(f.comm, task->comm, sizeof(f.comm));
 	f.state = task_state_char(task);
-	f.ppid = task->parent ? task->parent->pid : 0;
+	f.ppid = task->parent ? task->parent->tgid : 0;
 	f.pgid = f.sid = 1; /* one session, led by init */
 	f.tty_pgrp = -1;
 	f.min_flt = task->min_flt;
@@ -93,7 +93,7 @@ long proc_pid_status(struct task_struct *task, char *buf)
 		      "Name:\t%s\nState:\t%s\nTgid:\t%d\nPid:\t%d\nPPid:\t%d\nTracerPid:\t0\n"
 		      "Uid:\t%u\t%u\t%u\t%u\nGid:\t%u\t%u\t%u\t%u\nFDSize:\t%d\nGroups:\t\n",
 		      task->comm, states[task->state & 3], task->pid, task->pid,
-		      task->parent ? task->parent->pid : 0, task->cred.uid, task->cred.euid,
+		      task->parent ? task->parent->tgid : 0, task->cred.uid, task->cred.euid,
 		      task->cred.suid, task->cred.fsuid, task->cred.gid, task->cred.egid,
 		      task->cred.sgid, task->cred.fsgid, NR_OPEN);
 	if (mm)
