@@ -11,7 +11,7 @@ export SOURCE_DATE_EPOCH
 # Between the two, the build installs Linux test programs (exec from
 # files): /bin/lx_exec, /bin/lx_musl, /bin/lx_glibc (static glibc),
 # /bin/lx_musl_dyn (a dynamic musl PIE), /bin/lx_glibc_dyn (a dynamic glibc
-# PIE), /bin/lx_badinterp (its
+# PIE), /bin/lx_thread_glibc_dyn (tests/linux/lx_thread.c, the same), /bin/lx_badinterp (its
 # PT_INTERP is missing); musl's dynamic linker /lib/ld-musl-x86_64.so.1
 # (Debian's musl, its own libc) and glibc's runtime as Debian lays it out:
 # /lib64/ld-linux-x86-64.so.2 -> /lib/x86_64-linux-gnu/ld-linux-x86-64.so.2
@@ -29,6 +29,7 @@ $(shell mkdir -p $(BUILD); if [ -n "$(EXTRA)" ] || [ ! -e $(INITRD_STAMP) ] || \
 $(INITRD_PROGS).stamp: $(BUILD)/user/linux/lx_exec $(BUILD)/user/linux/lx_musl \
 		$(BUILD)/user/linux/lx_musl_dyn $(BUILD)/user/linux/lx_glibc_dyn \
 		$(BUILD)/user/linux/lx_badinterp $(BUILD)/user/linux/lx_glibc \
+		$(BUILD)/user/linux/lx_thread_glibc_dyn \
 		/lib/ld-musl-x86_64.so.1 $(INITRD_GLIBC) iso/iso.mk
 	@echo "  INSTALL $(INITRD_PROGS)"
 	$(Q)rm -rf $(INITRD_PROGS) && mkdir -p $(INITRD_PROGS)/bin $(INITRD_PROGS)/lib64 \

@@ -146,7 +146,8 @@ void do_exit(int status)
 
 /*
  * do_group_exit (Linux 6.6): the first caller sets the group's exit code
- * and sends SIGKILL to every other thread; each ends with that code.
+ * and sends SIGKILL to every other thread; each ends with that code, and
+ * so does the report of a leader that had already exited on its own.
  */
 void do_group_exit(int exit_code)
 {
@@ -156,7 +157,7 @@ void do_group_exit(int exit_code)
 		exit_code = sig->group_exit_code;
 	} else if (sig->group_exit_task) {
 		exit_code = 0; /* killed by another thread's exec (de_thread) */
-	} else if (!thread_group_empty(current)) {
+	} else {
 		sig->group_exit_code = exit_code;
 		sig->flags = SIGNAL_GROUP_EXIT;
 		zap_other_threads(current);
