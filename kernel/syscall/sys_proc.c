@@ -198,7 +198,7 @@ long sys_getdents_pids(const struct syscall_args *a)
 
 		int err;
 
-		if (tasks[i].state == TASK_UNUSED ||
+		if (tasks[i].state == TASK_UNUSED || !thread_group_leader(&tasks[i]) ||
 		    (!proc_pid_visible(&tasks[i], &err) && err == -ENOENT))
 			continue;
 		if (copy_to_user(a->a0 + (uint64_t)n * sizeof(int), &pid, sizeof(pid)))
