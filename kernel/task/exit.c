@@ -197,6 +197,7 @@ long do_wait(int pid, int options, int *status, uint64_t *utime, uint64_t *stime
 	for (;;) {
 		bool have_child = false;
 
+		release_dead_tasks(); /* threads that exited: their slots count as free */
 		for (int i = 0; i < NR_TASKS; i++) {
 			struct task_struct *c = &tasks[i];
 			long cpid;

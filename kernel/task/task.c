@@ -62,16 +62,22 @@ static int alloc_pid(void)
 	return -1;
 }
 
-int alloc_task(struct task_struct **out)
+/*
+ * Zombies nobody will wait for (exited threads, children of a parent
+ * ignoring SIGCHLD) go: they are off the CPU for good (one CPU, and a
+ * zombie is never scheduled again), so their kernel stacks are free.
+ */
+void release_dead_tasks(void)
 {
-	/*
-	 * Zombies nobody will wait for (their parent ignores SIGCHLD) go now:
-	 * they are off the CPU for good, so their kernel stacks are free.
-	 */
 	for (int i = 0; i < NR_TASKS; i++)
 		if (tasks[i].state == TASK_ZOMBIE && tasks[i].autoreap &&
 		    &tasks[i] != get_current())
 			free_task(&tasks[i]);
+}
+
+int alloc_task(struct task_struct **out)
+{
+	release_dead_tasks();
 	for (int i = 0; i < NR_TASKS; i++) {
 		struct task_struct *t = &tasks[i];
 		uint64_t stack;

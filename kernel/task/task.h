@@ -140,6 +140,9 @@ bool thread_group_empty(const struct task_struct *t);
 /* pid assigned, kernel stack allocated; -EAGAIN when the table is full, -ENOMEM */
 int alloc_task(struct task_struct **out);
 void free_task(struct task_struct *t);
+/* Frees the slots of released zombies (exited threads, auto-reaped children); alloc_task and wait
+ * call it. */
+void release_dead_tasks(void);
 int nr_tasks_in_use(void);
 void task_set_comm(struct task_struct *t, const char *name);
 

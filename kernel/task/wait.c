@@ -39,6 +39,7 @@ long do_waitid(struct wait_opts *wo)
 	for (;;) {
 		bool have_child = false;
 
+		release_dead_tasks();
 		for (int i = 0; i < NR_TASKS; i++) {
 			struct task_struct *c = &tasks[i];
 
