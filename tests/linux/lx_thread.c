@@ -348,6 +348,40 @@ static void *lister_wait(void *arg)
 	return 0;
 }
 
+/* Runs /bin/busybox ps -T; true when a line starts with tid (after blanks). */
+static int ps_shows_tid(pid_t tid)
+{
+	int fd[2], found = 0, st;
+	static char buf[1 << 18];
+	size_t len = 0;
+	ssize_t n;
+	pid_t pid;
+
+	if (pipe(fd))
+		return 0;
+	pid = fork();
+	if (pid == 0) {
+		char *argv[] = {"busybox", "ps", "-T", 0};
+
+		dup2(fd[1], 1);
+		close(fd[0]);
+		execv("/bin/busybox", argv);
+		_exit(127);
+	}
+	close(fd[1]);
+	while (len < sizeof(buf) - 1 && (n = read(fd[0], buf + len, sizeof(buf) - 1 - len)) > 0)
+		len += (size_t)n;
+	buf[len] = '\0';
+	close(fd[0]);
+	waitpid(pid, &st, 0);
+	for (char *line = buf; line && *line; line = strchr(line, '\n') ? strchr(line, '\n') + 1 : 0) {
+		while (*line == ' ')
+			line++;
+		found |= atoi(line) == tid;
+	}
+	return found;
+}
+
 static void check_proc_task(void)
 {
 	pthread_t th;
@@ -389,6 +423,7 @@ static void check_proc_task(void)
 	if (f)
 		fclose(f);
 	check(threads == 2, "/proc/self/status: Threads: 2");
+	check(ps_shows_tid(spin_tid), "busybox ps -T lists the thread's id");
 	lister_go = 1;
 	pthread_join(th, 0);
 }
