@@ -26,9 +26,9 @@
 
 #include "lx_check.h"
 
-#define NTHREADS  8
-#define BOMB_MAX  1000
-#define SPIN_MAX  2000000000L
+#define NTHREADS 8
+#define BOMB_MAX 1000
+#define SPIN_MAX 2000000000L
 
 static pid_t gettid_(void)
 {
@@ -145,7 +145,8 @@ static void check_mutex_cond(void)
 	ok = pthread_create(&th[0], 0, pingpong_thread, (void *)0) == 0 &&
 	     pthread_create(&th[1], 0, pingpong_thread, (void *)1) == 0;
 	ok &= pthread_join(th[0], 0) == 0 && pthread_join(th[1], 0) == 0;
-	check(ok && rounds_done == 100, "a condition variable: 100 turns passed between two threads");
+	check(ok && rounds_done == 100,
+	      "a condition variable: 100 turns passed between two threads");
 }
 
 /* --- exits: a thread's, the main thread's, exit_group from a thread --- */
@@ -374,7 +375,8 @@ static int ps_shows_tid(pid_t tid)
 	buf[len] = '\0';
 	close(fd[0]);
 	waitpid(pid, &st, 0);
-	for (char *line = buf; line && *line; line = strchr(line, '\n') ? strchr(line, '\n') + 1 : 0) {
+	for (char *line = buf; line && *line;
+	     line = strchr(line, '\n') ? strchr(line, '\n') + 1 : 0) {
 		while (*line == ' ')
 			line++;
 		found |= atoi(line) == tid;
@@ -503,7 +505,8 @@ static void check_clone_args(void)
 	check(errno_of(clone3_(&big, sizeof(big))) == E2BIG,
 	      "clone3 bigger than Linux's struct, tail not zero: E2BIG");
 	a.flags = CLONE_THREAD | CLONE_SIGHAND | CLONE_VM;
-	check(errno_of(clone3_(&a, 64)) == EINVAL, "clone3 CLONE_THREAD with an exit signal: EINVAL");
+	check(errno_of(clone3_(&a, 64)) == EINVAL,
+	      "clone3 CLONE_THREAD with an exit signal: EINVAL");
 	a.flags = 0;
 	a.stack = (uint64_t)(uintptr_t)&big;
 	a.stack_size = 0;

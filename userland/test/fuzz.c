@@ -255,8 +255,8 @@ static long make_thread(uint64_t s)
 			 "3:"
 			 : "=a"(ret)
 			 : "a"(__NR_clone), "D"(FUZZ_THREAD_FLAGS | 0x01000000 | 0x00200000),
-			   "S"(stack + THREAD_STACK), "d"(0), "r"(r10), "r"(r8), "r"(nrs), "b"(seed),
-			   "r"(count)
+			   "S"(stack + THREAD_STACK), "d"(0), "r"(r10), "r"(r8), "r"(nrs),
+			   "b"(seed), "r"(count)
 			 : "rcx", "r11", "memory", "cc");
 	if (ret < 0)
 		sys(__NR_munmap, stack, THREAD_STACK);
@@ -316,7 +316,8 @@ static void run(uint64_t ncalls, uint64_t from)
 		if (c.nr == __NR_rt_sigreturn)
 			ret = sigreturn_in_child(c.a[0]);
 		else if ((uint32_t)c.nr == __NR_clone && c.a[0] == FUZZ_THREAD_FLAGS)
-			/* its seed from the program's and the call's index: no draw from the stream */
+			/* its seed from the program's and the call's index: no draw from the stream
+			 */
 			ret = make_thread(seed0 * 0x9e3779b97f4a7c15ULL + i);
 		else if ((uint32_t)c.nr == __NR_vfork ||
 			 ((uint32_t)c.nr == __NR_clone &&
