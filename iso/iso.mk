@@ -15,11 +15,13 @@ export SOURCE_DATE_EPOCH
 # PT_INTERP is missing); musl's dynamic linker /lib/ld-musl-x86_64.so.1
 # (Debian's musl, its own libc) and glibc's runtime as Debian lays it out:
 # /lib64/ld-linux-x86-64.so.2 -> /lib/x86_64-linux-gnu/ld-linux-x86-64.so.2
-# and /lib/x86_64-linux-gnu/libc.so.6 (the host's, copied at build time).
+# and /lib/x86_64-linux-gnu/libc.so.6, libgcc_s.so.1 (the host's, copied at build time).
 INITRD_PROGS := $(BUILD)/initrd-progs
 INITRD_DIRS := iso/rootfs $(INITRD_PROGS) $(PAXTEST_ROOT) $(INITRD_USERLAND) \
 	$(BUILD)/initrd-aslrbench $(EXTRA)
-INITRD_GLIBC := /lib/x86_64-linux-gnu/ld-linux-x86-64.so.2 /lib/x86_64-linux-gnu/libc.so.6
+# libgcc_s.so.1: glibc dlopens it for pthread_exit's and pthread_cancel's unwinding.
+INITRD_GLIBC := /lib/x86_64-linux-gnu/ld-linux-x86-64.so.2 /lib/x86_64-linux-gnu/libc.so.6 \
+	/lib/x86_64-linux-gnu/libgcc_s.so.1
 INITRD_FILES := $(shell find iso/rootfs -print 2>/dev/null)
 INITRD_STAMP := $(BUILD)/initrd.extra
 $(shell mkdir -p $(BUILD); if [ -n "$(EXTRA)" ] || [ ! -e $(INITRD_STAMP) ] || \
