@@ -220,7 +220,8 @@ long do_spawn_req(const struct exec_request *r)
 		return -ENOMEM;
 	}
 	copy_creds(p, current);
-	flush_signal_handlers(p);
+	/* spawn's child starts with every action at SIG_DFL, as before the structures were shared */
+	memset(p->sighand->action, 0, sizeof(p->sighand->action));
 	close_on_exec(p);
 	comm_of(r->filename, comm, sizeof(comm));
 	task_set_comm(p, comm);
