@@ -281,6 +281,32 @@ static void *masker(void *arg)
 	return 0;
 }
 
+/* A new thread has no alternate signal stack (copy_process clears it for CLONE_VM). */
+static volatile int altstack_disabled;
+static void *altstack_thread(void *arg)
+{
+	stack_t old;
+
+	(void)arg;
+	altstack_disabled = sigaltstack(0, &old) == 0 && (old.ss_flags & SS_DISABLE);
+	return 0;
+}
+
+static void check_altstack(void)
+{
+	static char alt[65536];
+	stack_t ss = {.ss_sp = alt, .ss_size = sizeof(alt)}, old, off = {.ss_flags = SS_DISABLE};
+	pthread_t th;
+
+	sigaltstack(&ss, 0);
+	pthread_create(&th, 0, altstack_thread, 0);
+	pthread_join(th, 0);
+	check(altstack_disabled && sigaltstack(0, &old) == 0 && old.ss_sp == alt &&
+		      !(old.ss_flags & SS_DISABLE),
+	      "sigaltstack is per thread: a new thread has none, the main thread keeps its own");
+	sigaltstack(&off, 0);
+}
+
 static void check_signals(void)
 {
 	struct sigaction sa;
@@ -577,6 +603,7 @@ int main(int argc, char **argv)
 	check_mutex_cond();
 	check_exits();
 	check_signals();
+	check_altstack();
 	check_exec_from_thread();
 	check_clone_args();
 	check_proc_task();
