@@ -87,6 +87,19 @@ static void exit_notify(struct task_struct *t)
 	}
 }
 
+/*
+ * reparent_leader (Linux 6.6): a child moving to another process gets
+ * SIGCHLD as its exit signal ("we don't want people slaying init"), so a
+ * __WCLONE child is reaped by a plain wait; a zombie among them is
+ * reported to its new parent now.
+ */
+static void reparent_leader(struct task_struct *p)
+{
+	p->exit_signal = SIGCHLD;
+	if (p->state == TASK_ZOMBIE && !p->autoreap && thread_group_empty(p))
+		p->autoreap = do_notify_parent(p);
+}
+
 void do_exit(int status)
 {
 	struct task_struct *t = current, *reaper;
@@ -130,6 +143,8 @@ void do_exit(int status)
 			tasks[i].vfork_parent = 0;
 		if (tasks[i].state != TASK_UNUSED && tasks[i].parent == t) {
 			tasks[i].parent = reaper;
+			if (reaper && !same_thread_group(reaper, t) && thread_group_leader(&tasks[i]))
+				reparent_leader(&tasks[i]);
 			if (tasks[i].state == TASK_ZOMBIE)
 				wake_up_parent(reaper);
 		}
