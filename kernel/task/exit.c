@@ -81,6 +81,8 @@ static void exit_notify(struct task_struct *t)
 	}
 	t->autoreap = true;
 	t->signal->nr_threads--;
+	t->signal->utime += t->utime; /* the process's times keep the thread's */
+	t->signal->stime += t->stime;
 	if (leader->state == TASK_ZOMBIE && thread_group_empty(leader)) {
 		leader->autoreap = do_notify_parent(leader);
 		wake_up_parent(leader->parent);
@@ -143,7 +145,8 @@ void do_exit(int status)
 			tasks[i].vfork_parent = 0;
 		if (tasks[i].state != TASK_UNUSED && tasks[i].parent == t) {
 			tasks[i].parent = reaper;
-			if (reaper && !same_thread_group(reaper, t) && thread_group_leader(&tasks[i]))
+			if (reaper && !same_thread_group(reaper, t) &&
+			    thread_group_leader(&tasks[i]))
 				reparent_leader(&tasks[i]);
 			if (tasks[i].state == TASK_ZOMBIE)
 				wake_up_parent(reaper);
@@ -235,9 +238,9 @@ long do_wait(int pid, int options, int *status, uint64_t *utime, uint64_t *stime
 			if (status)
 				*status = task_exit_status(c);
 			if (utime)
-				*utime = c->utime;
+				*utime = c->utime + c->signal->utime;
 			if (stime)
-				*stime = c->stime;
+				*stime = c->stime + c->signal->stime;
 			free_task(c);
 			return cpid;
 		}

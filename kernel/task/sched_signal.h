@@ -51,6 +51,7 @@ struct signal_struct {
 	uint64_t rlim_stack_cur, rlim_stack_max; /* RLIMIT_STACK (rlim[]) */
 	int pgid, sid;				 /* pids[PIDTYPE_PGID], pids[PIDTYPE_SID] */
 	bool is_child_subreaper; /* prctl(PR_SET_CHILD_SUBREAPER): orphans below come here */
+	uint64_t utime, stime;	 /* ticks of the group's threads already gone (__exit_signal) */
 };
 
 extern struct sighand_struct init_sighand;

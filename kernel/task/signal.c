@@ -352,8 +352,8 @@ bool do_notify_parent(struct task_struct *t)
 
 	if (!p)
 		return false;
-	info.utime = (int64_t)t->utime;
-	info.stime = (int64_t)t->stime;
+	info.utime = (int64_t)(t->utime + t->signal->utime); /* the whole group's */
+	info.stime = (int64_t)(t->stime + t->signal->stime);
 	info.status = status & 0x7f;
 	if (status & 0x80)
 		info.code = CLD_DUMPED;

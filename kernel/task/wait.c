@@ -64,8 +64,8 @@ long do_waitid(struct wait_opts *wo)
 			wo->pid = c->pid;
 			wo->uid = c->cred.uid;
 			wo->exit_code = task_exit_status(c);
-			wo->utime = c->utime;
-			wo->stime = c->stime;
+			wo->utime = c->utime + c->signal->utime; /* every thread's */
+			wo->stime = c->stime + c->signal->stime;
 			if (!(wo->options & WNOWAIT))
 				free_task(c);
 			return wo->pid;

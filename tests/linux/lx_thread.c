@@ -19,6 +19,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -177,6 +178,38 @@ static int child_status(pid_t pid)
 	int st = -1;
 
 	return waitpid(pid, &st, 0) == pid ? st : -1;
+}
+
+static void *burner(void *arg)
+{
+	struct timespec t0, t;
+
+	(void)arg;
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	do
+		clock_gettime(CLOCK_MONOTONIC, &t);
+	while ((t.tv_sec - t0.tv_sec) * 1000 + (t.tv_nsec - t0.tv_nsec) / 1000000 < 300);
+	return 0;
+}
+
+/* wait4's rusage counts every thread's time, not only the leader's (which sleeps here). */
+static void check_group_times(void)
+{
+	struct rusage ru;
+	pid_t pid = fork();
+	int st = -1;
+
+	if (pid == 0) {
+		pthread_t th;
+
+		pthread_create(&th, 0, burner, 0);
+		pthread_join(th, 0);
+		_exit(0);
+	}
+	memset(&ru, 0, sizeof(ru));
+	check(wait4(pid, &st, 0, &ru) == pid && WIFEXITED(st) &&
+		      ru.ru_utime.tv_sec * 1000 + ru.ru_utime.tv_usec / 1000 >= 100,
+	      "wait4's rusage: a thread's 300 ms of user time count for the process");
 }
 
 static void check_exits(void)
@@ -602,6 +635,7 @@ int main(int argc, char **argv)
 	check_ids();
 	check_mutex_cond();
 	check_exits();
+	check_group_times();
 	check_signals();
 	check_altstack();
 	check_exec_from_thread();
