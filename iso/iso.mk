@@ -11,15 +11,17 @@ export SOURCE_DATE_EPOCH
 # Between the two, the build installs Linux test programs (exec from
 # files): /bin/lx_exec, /bin/lx_musl, /bin/lx_glibc (static glibc),
 # /bin/lx_musl_dyn (a dynamic musl PIE), /bin/lx_glibc_dyn (a dynamic glibc
-# PIE), /bin/lx_badinterp (its
+# PIE), /bin/lx_thread_glibc_dyn (tests/linux/lx_thread.c, the same), /bin/lx_badinterp (its
 # PT_INTERP is missing); musl's dynamic linker /lib/ld-musl-x86_64.so.1
 # (Debian's musl, its own libc) and glibc's runtime as Debian lays it out:
 # /lib64/ld-linux-x86-64.so.2 -> /lib/x86_64-linux-gnu/ld-linux-x86-64.so.2
-# and /lib/x86_64-linux-gnu/libc.so.6 (the host's, copied at build time).
+# and /lib/x86_64-linux-gnu/libc.so.6, libgcc_s.so.1 (the host's, copied at build time).
 INITRD_PROGS := $(BUILD)/initrd-progs
 INITRD_DIRS := iso/rootfs $(INITRD_PROGS) $(PAXTEST_ROOT) $(INITRD_USERLAND) \
 	$(BUILD)/initrd-aslrbench $(EXTRA)
-INITRD_GLIBC := /lib/x86_64-linux-gnu/ld-linux-x86-64.so.2 /lib/x86_64-linux-gnu/libc.so.6
+# libgcc_s.so.1: glibc dlopens it for pthread_exit's and pthread_cancel's unwinding.
+INITRD_GLIBC := /lib/x86_64-linux-gnu/ld-linux-x86-64.so.2 /lib/x86_64-linux-gnu/libc.so.6 \
+	/lib/x86_64-linux-gnu/libgcc_s.so.1
 INITRD_FILES := $(shell find iso/rootfs -print 2>/dev/null)
 INITRD_STAMP := $(BUILD)/initrd.extra
 $(shell mkdir -p $(BUILD); if [ -n "$(EXTRA)" ] || [ ! -e $(INITRD_STAMP) ] || \
@@ -29,6 +31,7 @@ $(shell mkdir -p $(BUILD); if [ -n "$(EXTRA)" ] || [ ! -e $(INITRD_STAMP) ] || \
 $(INITRD_PROGS).stamp: $(BUILD)/user/linux/lx_exec $(BUILD)/user/linux/lx_musl \
 		$(BUILD)/user/linux/lx_musl_dyn $(BUILD)/user/linux/lx_glibc_dyn \
 		$(BUILD)/user/linux/lx_badinterp $(BUILD)/user/linux/lx_glibc \
+		$(BUILD)/user/linux/lx_thread_glibc_dyn \
 		/lib/ld-musl-x86_64.so.1 $(INITRD_GLIBC) iso/iso.mk
 	@echo "  INSTALL $(INITRD_PROGS)"
 	$(Q)rm -rf $(INITRD_PROGS) && mkdir -p $(INITRD_PROGS)/bin $(INITRD_PROGS)/lib64 \

@@ -31,7 +31,7 @@ KERNEL_C += kernel/fs/cpio.c kernel/fs/file.c kernel/fs/filemap.c kernel/fs/init
 	kernel/fs/inode.c kernel/fs/namei.c kernel/fs/open.c kernel/fs/pipe.c kernel/fs/poll.c \
 	kernel/fs/tty.c
 # kernel/fs/proc/: /proc
-KERNEL_C += kernel/fs/proc/array.c kernel/fs/proc/base.c kernel/fs/proc/exe.c kernel/fs/proc/fd.c \
+KERNEL_C += kernel/fs/proc/array.c kernel/fs/proc/base.c kernel/fs/proc/exe.c kernel/fs/proc/fd.c kernel/fs/proc/task.c \
 	kernel/fs/proc/inode.c kernel/fs/proc/path.c kernel/fs/proc/root.c kernel/fs/proc/stat_format.c \
 	kernel/fs/proc/task_mmu.c
 # kernel/init/: start_kernel and the jobs a boot runs
@@ -54,14 +54,15 @@ KERNEL_C += kernel/syscall/exec_file.c kernel/syscall/sys_attr.c kernel/syscall/
 	kernel/syscall/sys_stat.c kernel/syscall/sys_syslog.c kernel/syscall/sys_waitid.c kernel/syscall/syscall.c \
 	kernel/syscall/syscall_names.c
 # kernel/task/: processes: exec, fork, exit, wait, signals, the scheduler
-KERNEL_C += kernel/task/binfmt_elf.c kernel/task/exec.c kernel/task/exit.c kernel/task/fail_nth.c \
+KERNEL_C += kernel/task/binfmt_elf.c kernel/task/exec.c kernel/task/exit.c kernel/task/fail_nth.c kernel/task/fdtable.c \
 	kernel/task/fault.c kernel/task/fork.c kernel/task/futex.c kernel/task/futex_exit.c kernel/task/sched.c kernel/task/signal.c \
-	kernel/task/signal_deliver.c kernel/task/task.c kernel/task/wait.c
+	kernel/task/signal_deliver.c kernel/task/signal_struct.c kernel/task/task.c \
+	kernel/task/wait.c
 # kernel/test/: the in-kernel tests (mode=test) and the fuzzer's kernel side.
 # In run order: KTEST() entries sit in .ktests in link order.
 KERNEL_C += kernel/test/ktest.c kernel/test/test_arch.c kernel/test/test_aslr.c \
 	kernel/test/test_attack.c kernel/test/test_ioremap.c kernel/test/test_mm.c \
-	kernel/test/test_process.c kernel/test/test_procfs.c kernel/test/test_reliab.c \
+	kernel/test/test_process.c kernel/test/test_thread.c kernel/test/test_procfs.c kernel/test/test_reliab.c \
 	kernel/test/test_vfs.c kernel/test/test_aslr_draws.c kernel/test/fuzz_job.c \
 	kernel/test/test_exec_stack.c kernel/test/test_linux.c kernel/test/test_linux_mmap.c \
 	kernel/test/test_exec.c kernel/test/test_futex.c kernel/test/test_vdso.c kernel/test/test_poll.c

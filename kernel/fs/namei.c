@@ -222,7 +222,7 @@ static int walk(struct inode *cur, const char *p, int flags, int *links, int dep
 
 static struct inode *start_dir(struct inode *start)
 {
-	struct inode *s = start ? start : current->cwd ? current->cwd : root_inode;
+	struct inode *s = start ? start : current->fs->pwd ? current->fs->pwd : root_inode;
 
 	iget(s);
 	return s;

@@ -193,7 +193,7 @@ static int open_create(struct inode *start, const char *path, int flags, uint32_
 	}
 	if ((rc = may_create(dir)))
 		goto out;
-	ino = ramfs_new(S_IFREG | (mode & ~current->umask & 07777), current->cred.fsuid,
+	ino = ramfs_new(S_IFREG | (mode & ~current->fs->umask & 07777), current->cred.fsuid,
 			current->cred.fsgid, &err);
 	if (!ino) {
 		rc = (int)err;

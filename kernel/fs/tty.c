@@ -158,14 +158,14 @@ static long tiocspgrp(int pgrp)
 
 		if (t->state == TASK_UNUSED)
 			continue;
-		if (t->pgid == pgrp && !member)
+		if (t->signal->pgid == pgrp && !member)
 			member = t;
-		if (t->pid == pgrp || t->pgid == pgrp || t->sid == pgrp)
+		if (t->pid == pgrp || t->signal->pgid == pgrp || t->signal->sid == pgrp)
 			holder = t;
 	}
 	if (!holder)
 		return -ESRCH;
-	if ((member ? member : holder)->sid != current->sid)
+	if ((member ? member : holder)->signal->sid != current->signal->sid)
 		return -EPERM;
 	tty_pgrp = pgrp;
 	return 0;

@@ -121,7 +121,7 @@ static void start_init(void)
 	proc_init_fs(); /* mounted on the root's /proc */
 	idle_task.dumpable = 1;
 	for (int fd = 0; fd < 3; fd++)
-		idle_task.files[fd] = console_file();
+		idle_task.files->fd[fd] = console_file();
 	pid = init_path[0] ? start_init_path() : spawn_prog("init", 1, argv);
 	if (pid != 1) {
 		kprintf("aslrbench: cannot start init (%ld)\n", pid);

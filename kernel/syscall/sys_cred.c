@@ -164,10 +164,10 @@ long sys_prctl(const struct syscall_args *a)
 	case PR_GET_NAME:
 		return copy_to_user(a->a1, current->comm, sizeof(current->comm)) ? -EFAULT : 0;
 	case PR_SET_CHILD_SUBREAPER:
-		current->child_subreaper = a->a1 != 0;
+		current->signal->is_child_subreaper = a->a1 != 0;
 		return 0;
 	case PR_GET_CHILD_SUBREAPER: {
-		int v = current->child_subreaper;
+		int v = current->signal->is_child_subreaper;
 
 		return copy_to_user(a->a1, &v, sizeof(v)) ? -EFAULT : 0;
 	}

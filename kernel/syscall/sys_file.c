@@ -22,19 +22,19 @@
 
 struct file *fget(uint64_t fd)
 {
-	return fd < NR_OPEN ? current->files[fd] : 0;
+	return fd < NR_OPEN ? current->files->fd[fd] : 0;
 }
 
 int fd_install(struct file *f, int from, bool cloexec)
 {
 	for (int fd = from; fd < NR_OPEN; fd++) {
-		if (current->files[fd])
+		if (current->files->fd[fd])
 			continue;
-		current->files[fd] = f;
+		current->files->fd[fd] = f;
 		if (cloexec)
-			current->close_on_exec |= 1ULL << fd;
+			current->files->close_on_exec |= 1ULL << fd;
 		else
-			current->close_on_exec &= ~(1ULL << fd);
+			current->files->close_on_exec &= ~(1ULL << fd);
 		return fd;
 	}
 	return -EMFILE;
@@ -59,7 +59,7 @@ static bool rw_resched(uint64_t *steps)
 {
 	if (++*steps % (PAGE_SIZE / CHUNK))
 		return false;
-	if (current->sigpending & sigmask(SIGKILL))
+	if (fatal_signal_pending(current))
 		return true;
 	cond_resched();
 	return false;
@@ -348,7 +348,7 @@ static long do_open(int dirfd, uint64_t upath, int flags, uint32_t mode)
 		return rc;
 	if ((rc = at_start(dirfd, path, &start)))
 		return rc;
-	for (fd = 0; fd < NR_OPEN && current->files[fd]; fd++)
+	for (fd = 0; fd < NR_OPEN && current->files->fd[fd]; fd++)
 		;
 	if (fd == NR_OPEN)
 		return -EMFILE;
@@ -379,8 +379,8 @@ long sys_close(const struct syscall_args *a)
 
 	if (!f)
 		return -EBADF;
-	current->files[a->a0] = 0;
-	current->close_on_exec &= ~(1ULL << a->a0);
+	current->files->fd[a->a0] = 0;
+	current->files->close_on_exec &= ~(1ULL << a->a0);
 	file_put(f);
 	return 0;
 }
@@ -442,13 +442,13 @@ static long do_dup2(uint64_t oldfd, uint64_t newfd, bool cloexec)
 		return -EBADF;
 	if (newfd >= NR_OPEN)
 		return -EBADF;
-	old = current->files[newfd];
+	old = current->files->fd[newfd];
 	file_get(f);
-	current->files[newfd] = f;
+	current->files->fd[newfd] = f;
 	if (cloexec)
-		current->close_on_exec |= 1ULL << newfd;
+		current->files->close_on_exec |= 1ULL << newfd;
 	else
-		current->close_on_exec &= ~(1ULL << newfd);
+		current->files->close_on_exec &= ~(1ULL << newfd);
 	if (old)
 		file_put(old);
 	return (long)newfd;
@@ -500,12 +500,12 @@ long sys_fcntl(const struct syscall_args *a)
 			file_get(f);
 		return fd;
 	case F_GETFD:
-		return (current->close_on_exec >> a->a0) & 1;
+		return (current->files->close_on_exec >> a->a0) & 1;
 	case F_SETFD:
 		if (a->a2 & FD_CLOEXEC)
-			current->close_on_exec |= 1ULL << a->a0;
+			current->files->close_on_exec |= 1ULL << a->a0;
 		else
-			current->close_on_exec &= ~(1ULL << a->a0);
+			current->files->close_on_exec &= ~(1ULL << a->a0);
 		return 0;
 	case F_GETFL:
 		return f->f_flags | O_LARGEFILE;
@@ -535,9 +535,9 @@ long sys_pipe2(const struct syscall_args *a)
 	if (fds[1] < 0 || copy_to_user(a->a0, fds, sizeof(fds))) {
 		rc = fds[1] < 0 ? -EMFILE : -EFAULT;
 		if (fds[0] >= 0)
-			current->files[fds[0]] = 0;
+			current->files->fd[fds[0]] = 0;
 		if (fds[1] >= 0)
-			current->files[fds[1]] = 0;
+			current->files->fd[fds[1]] = 0;
 		file_put(rd);
 		file_put(wr);
 		return rc;

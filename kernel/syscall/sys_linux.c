@@ -84,7 +84,7 @@ long sys_set_robust_list(const struct syscall_args *a)
 long sys_gettid(const struct syscall_args *a)
 {
 	(void)a;
-	return current->pid; /* one thread per process */
+	return current->pid; /* the thread's id; getpid gives the group's */
 }
 
 struct new_utsname {
@@ -144,8 +144,8 @@ static long do_prlimit(struct task_struct *t, unsigned res, const struct rlimit_
 	if (res >= RLIM_NLIMITS)
 		return -EINVAL;
 	if (old) {
-		old->cur = res == RLIMIT_STACK ? t->rlim_stack_cur : fixed;
-		old->max = res == RLIMIT_STACK ? t->rlim_stack_max : fixed;
+		old->cur = res == RLIMIT_STACK ? t->signal->rlim_stack_cur : fixed;
+		old->max = res == RLIMIT_STACK ? t->signal->rlim_stack_max : fixed;
 	}
 	if (!new)
 		return 0;
@@ -153,10 +153,10 @@ static long do_prlimit(struct task_struct *t, unsigned res, const struct rlimit_
 		return -EINVAL;
 	if (res != RLIMIT_STACK)
 		return new->max == fixed &&new->cur == fixed ? 0 : -EPERM;
-	if (new->max > t->rlim_stack_max && !(current->cred.cap_effective & (1ULL << 24)))
+	if (new->max > t->signal->rlim_stack_max && !(current->cred.cap_effective & (1ULL << 24)))
 		return -EPERM; /* raising the hard limit needs CAP_SYS_RESOURCE */
-	t->rlim_stack_cur = new->cur;
-	t->rlim_stack_max = new->max;
+	t->signal->rlim_stack_cur = new->cur;
+	t->signal->rlim_stack_max = new->max;
 	return 0;
 }
 
@@ -205,20 +205,20 @@ long sys_getpgid(const struct syscall_args *a)
 {
 	struct task_struct *t = task_or_self((int)a->a0);
 
-	return t && t->state != TASK_ZOMBIE ? t->pgid : -ESRCH;
+	return t && t->state != TASK_ZOMBIE ? t->signal->pgid : -ESRCH;
 }
 
 long sys_getpgrp(const struct syscall_args *a)
 {
 	(void)a;
-	return current->pgid;
+	return current->signal->pgid;
 }
 
 long sys_getsid(const struct syscall_args *a)
 {
 	struct task_struct *t = task_or_self((int)a->a0);
 
-	return t && t->state != TASK_ZOMBIE ? t->sid : -ESRCH;
+	return t && t->state != TASK_ZOMBIE ? t->signal->sid : -ESRCH;
 }
 
 long sys_setsid(const struct syscall_args *a)
@@ -228,32 +228,35 @@ long sys_setsid(const struct syscall_args *a)
 	(void)a;
 	/* EPERM when a process group with our pid exists already (we lead one). */
 	for (int i = 0; i < NR_TASKS; i++)
-		if (tasks[i].state != TASK_UNUSED && tasks[i].pgid == t->pid)
+		if (tasks[i].state != TASK_UNUSED && tasks[i].signal->pgid == t->tgid)
 			return -EPERM;
-	t->sid = t->pgid = t->pid;
-	return t->sid;
+	t->signal->sid = t->signal->pgid = t->tgid;
+	return t->signal->sid;
 }
 
 /* setpgid(pid, pgid) as Linux: self or a child, same session, no session leader. */
 long sys_setpgid(const struct syscall_args *a)
 {
 	struct task_struct *t = task_or_self((int)a->a0), *me = current;
-	int pgid = (int)a->a1 ? (int)a->a1 : (t ? t->pid : 0);
+	int pgid = (int)a->a1 ? (int)a->a1 : (t ? t->tgid : 0);
 	bool found = false;
 
 	if ((int)a->a1 < 0)
 		return -EINVAL;
-	if (!t || (t != me && t->parent != me))
+	/* 6.6: the caller's group or a child of any of its threads; a thread id is EINVAL */
+	if (!t || (!same_thread_group(t, me) && (!t->parent || !same_thread_group(t->parent, me))))
 		return -ESRCH;
-	if (t->sid == t->pid || t->sid != me->sid)
+	if (!thread_group_leader(t))
+		return -EINVAL;
+	if (t->signal->sid == t->tgid || t->signal->sid != me->signal->sid)
 		return -EPERM;
-	for (int i = 0; i < NR_TASKS && pgid != t->pid; i++)
-		if (tasks[i].state != TASK_UNUSED && tasks[i].pgid == pgid &&
-		    tasks[i].sid == me->sid)
+	for (int i = 0; i < NR_TASKS && pgid != t->tgid; i++)
+		if (tasks[i].state != TASK_UNUSED && tasks[i].signal->pgid == pgid &&
+		    tasks[i].signal->sid == me->signal->sid)
 			found = true;
-	if (pgid != t->pid && !found)
+	if (pgid != t->tgid && !found)
 		return -EPERM;
-	t->pgid = pgid;
+	t->signal->pgid = pgid;
 	return 0;
 }
 

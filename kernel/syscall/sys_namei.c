@@ -51,7 +51,7 @@ static long do_mkdirat(int dirfd, uint64_t upath, uint32_t mode)
 	} else if ((rc = may_create(dir))) {
 	} else if (!dir->ramfs) {
 		rc = -EPERM;
-	} else if (!(ino = ramfs_new(S_IFDIR | (mode & ~current->umask & 01777),
+	} else if (!(ino = ramfs_new(S_IFDIR | (mode & ~current->fs->umask & 01777),
 				     current->cred.fsuid, current->cred.fsgid, &rc))) {
 	} else {
 		rc = ramfs_link(dir, last, ino);
@@ -294,9 +294,9 @@ static long set_cwd(struct inode *ino)
 	if ((rc = inode_permission(ino, MAY_EXEC)))
 		return rc;
 	iget(ino);
-	if (current->cwd)
-		iput(current->cwd);
-	current->cwd = ino;
+	if (current->fs->pwd)
+		iput(current->fs->pwd);
+	current->fs->pwd = ino;
 	return 0;
 }
 
@@ -326,9 +326,9 @@ long sys_fchdir(const struct syscall_args *a)
 
 long sys_umask(const struct syscall_args *a)
 {
-	uint32_t old = current->umask;
+	uint32_t old = current->fs->umask;
 
-	current->umask = (uint32_t)a->a0 & 0777;
+	current->fs->umask = (uint32_t)a->a0 & 0777;
 	return old;
 }
 

@@ -17,13 +17,14 @@
 long sys_getpid(const struct syscall_args *a)
 {
 	(void)a;
-	return current->pid;
+	return current->tgid; /* the thread group's id; gettid gives the thread's */
 }
 
 long sys_getppid(const struct syscall_args *a)
 {
 	(void)a;
-	return current->parent ? current->parent->pid : 0;
+	/* a thread's parent is its leader's (copy_process) */
+	return current->parent ? current->parent->tgid : 0;
 }
 
 long sys_fork(const struct syscall_args *a)
@@ -32,9 +33,15 @@ long sys_fork(const struct syscall_args *a)
 	return do_fork(current->regs);
 }
 
+/* exit ends the calling thread only; exit_group its whole group. */
 long sys_exit(const struct syscall_args *a)
 {
 	do_exit(W_EXITCODE((int)a->a0));
+}
+
+long sys_exit_group(const struct syscall_args *a)
+{
+	do_group_exit(W_EXITCODE((int)a->a0));
 }
 
 static struct __kernel_old_timeval ticks_to_tv(uint64_t ticks)
@@ -191,7 +198,7 @@ long sys_getdents_pids(const struct syscall_args *a)
 
 		int err;
 
-		if (tasks[i].state == TASK_UNUSED ||
+		if (tasks[i].state == TASK_UNUSED || !thread_group_leader(&tasks[i]) ||
 		    (!proc_pid_visible(&tasks[i], &err) && err == -ENOENT))
 			continue;
 		if (copy_to_user(a->a0 + (uint64_t)n * sizeof(int), &pid, sizeof(pid)))
@@ -202,31 +209,120 @@ long sys_getdents_pids(const struct syscall_args *a)
 }
 
 /*
- * clone(flags, newsp, parent_tid, child_tid, tls) for the fork family only:
- * glibc's fork (SIGCHLD | CLONE_CHILD_SETTID | CLONE_CHILD_CLEARTID), musl's
- * and posix_spawn's (CLONE_VM | CLONE_VFORK | SIGCHLD), CLONE_PARENT_SETTID.
- * Threads (CLONE_VM without CLONE_VFORK, CLONE_THREAD, CLONE_SETTLS...) and
- * namespaces: EINVAL, with a line saying so.
+ * The clone flags this kernel acts on: the fork family, vfork, threads.
+ * CLONE_SYSVSEM is accepted with nothing to share (no System V semaphore
+ * undo lists here), CLONE_DETACHED is ignored as Linux ignores it in
+ * clone, and CLONE_PTRACE / CLONE_UNTRACED are no-ops without a tracer.
+ * Namespaces, pidfds, CLONE_IO, cgroups: EINVAL, with a line in the log.
  */
+#define CLONE_SUPPORTED                                                                            \
+	(CLONE_VM | CLONE_FS | CLONE_FILES | CLONE_SIGHAND | CLONE_PTRACE | CLONE_VFORK |          \
+	 CLONE_PARENT | CLONE_THREAD | CLONE_SYSVSEM | CLONE_SETTLS | CLONE_PARENT_SETTID |        \
+	 CLONE_CHILD_CLEARTID | CLONE_DETACHED | CLONE_UNTRACED | CLONE_CHILD_SETTID)
+
+static long clone_unsupported(uint64_t flags)
+{
+	/* In the log (dmesg), not on the console a program writes to. */
+	printk(KERN_DEBUG "clone: flags 0x%lx from %s[%d] not supported: EINVAL\n",
+	       (unsigned long)flags, current->comm, current->pid);
+	return -EINVAL;
+}
+
+/* clone(flags, newsp, parent_tid, child_tid, tls): x86_64's argument order. */
 long sys_clone(const struct syscall_args *a)
 {
-	uint64_t flags = a->a0, sig = flags & CSIGNAL;
-	uint64_t ok = CLONE_VM | CLONE_VFORK | CLONE_PARENT_SETTID | CLONE_CHILD_SETTID |
-		      CLONE_CHILD_CLEARTID;
+	struct clone_req c = {
+		.regs = current->regs,
+		.flags = a->a0 & ~(uint64_t)CLONE_DETACHED,
+		.newsp = a->a1,
+		.ptid = a->a2,
+		.ctid = a->a3,
+		.tls = a->a4,
+	};
 
-	if ((flags & ~(ok | CSIGNAL)) || (sig && sig != SIGCHLD) ||
-	    ((flags & CLONE_VM) && !(flags & CLONE_VFORK))) {
-		/* In the log (dmesg), not on the console a program writes to. */
-		printk(KERN_DEBUG "clone: flags 0x%lx from %s[%d] not supported (only the fork "
-				  "family: no threads yet): EINVAL\n",
-		       (unsigned long)flags, current->comm, current->pid);
+	if (a->a0 & ~(uint64_t)(CLONE_SUPPORTED | CSIGNAL))
+		return clone_unsupported(a->a0);
+	/* legacy clone: the exit signal as given (valid_signal: up to 64), a thread's ignored */
+	if ((a->a0 & CSIGNAL) > 64)
 		return -EINVAL;
+	if (a->a0 & CLONE_THREAD)
+		c.flags &= ~(uint64_t)CSIGNAL;
+	return do_clone(&c);
+}
+
+/* include/uapi/linux/sched.h's struct clone_args, sizes VER0 64, VER1 80, VER2 88. */
+struct clone_args {
+	uint64_t flags, pidfd, child_tid, parent_tid, exit_signal, stack, stack_size, tls;
+	uint64_t set_tid, set_tid_size, cgroup;
+};
+#define CLONE_ARGS_SIZE_VER0 64
+#define CLONE_CLEAR_SIGHAND  0x100000000ULL
+#define CLONE_INTO_CGROUP    0x200000000ULL
+#define MAX_PID_NS_LEVEL     32
+_Static_assert(sizeof(struct clone_args) == 88, "clone_args VER2 is 88 bytes");
+
+/*
+ * clone3(uargs, size), Linux 6.6's copy_clone_args_from_user and
+ * clone3_args_valid: a size past a page is E2BIG, below VER0 EINVAL;
+ * a bigger struct than ours must have a zero tail (copy_struct_from_user:
+ * E2BIG otherwise); a bad pointer is EFAULT.  set_tid (which needs
+ * CAP_CHECKPOINT_RESTORE and pid namespaces) and cgroups are EINVAL here.
+ */
+long sys_clone3(const struct syscall_args *a)
+{
+	struct clone_args args;
+	uint64_t usize = a->a1, uargs = a->a0;
+	struct clone_req c = {.regs = current->regs};
+
+	if (usize > 4096) /* PAGE_SIZE */
+		return -E2BIG;
+	if (usize < CLONE_ARGS_SIZE_VER0)
+		return -EINVAL;
+	memset(&args, 0, sizeof(args));
+	if (copy_from_user(&args, uargs, usize < sizeof(args) ? usize : sizeof(args)))
+		return -EFAULT;
+	for (uint64_t off = sizeof(args); off < usize; off++) {
+		uint8_t b;
+
+		if (copy_from_user(&b, uargs + off, 1))
+			return -EFAULT;
+		if (b)
+			return -E2BIG;
 	}
-	return do_clone(current->regs, flags, a->a1, a->a2, a->a3);
+	if (args.set_tid_size > MAX_PID_NS_LEVEL || (!args.set_tid && args.set_tid_size) ||
+	    (args.set_tid && !args.set_tid_size))
+		return -EINVAL;
+	if ((args.exit_signal & ~(uint64_t)CSIGNAL) || args.exit_signal > 64)
+		return -EINVAL;
+	if ((args.flags & CLONE_INTO_CGROUP) &&
+	    (args.cgroup > 0x7fffffff || usize < sizeof(struct clone_args)))
+		return -EINVAL;
+	/* clone3_args_valid */
+	if (args.flags & ~(0xffffffffULL | CLONE_CLEAR_SIGHAND | CLONE_INTO_CGROUP))
+		return -EINVAL;
+	if (args.flags & (CLONE_DETACHED | (CSIGNAL & ~0x80ULL))) /* 0x80: CLONE_NEWTIME */
+		return -EINVAL;
+	if ((args.flags & CLONE_SIGHAND) && (args.flags & CLONE_CLEAR_SIGHAND))
+		return -EINVAL;
+	if ((args.flags & (CLONE_THREAD | CLONE_PARENT)) && args.exit_signal)
+		return -EINVAL;
+	if (args.stack ? !args.stack_size || !access_ok(args.stack, args.stack_size)
+		       : args.stack_size)
+		return -EINVAL;
+	if (args.set_tid || (args.flags & ~(uint64_t)CLONE_SUPPORTED))
+		return clone_unsupported(args.flags);
+	c.flags = args.flags | args.exit_signal;
+	c.newsp = args.stack ? args.stack + args.stack_size : 0;
+	c.ptid = args.parent_tid;
+	c.ctid = args.child_tid;
+	c.tls = args.tls;
+	return do_clone(&c);
 }
 
 long sys_vfork(const struct syscall_args *a)
 {
+	struct clone_req c = {.regs = current->regs, .flags = CLONE_VM | CLONE_VFORK | SIGCHLD};
+
 	(void)a;
-	return do_clone(current->regs, CLONE_VM | CLONE_VFORK | SIGCHLD, 0, 0, 0);
+	return do_clone(&c);
 }

@@ -18,6 +18,15 @@
 #define SIG_SETMASK 2
 #define NSEC	    1000000000ULL
 
+/* flush_sigqueue_mask on the group's shared set and on each of its threads' (6.6 do_sigaction). */
+static void flush_sig_everywhere(struct task_struct *me, int sig)
+{
+	me->signal->shared_pending.signal &= ~sigmask(sig);
+	for (int i = 0; i < NR_TASKS; i++)
+		if (tasks[i].state != TASK_UNUSED && tasks[i].sighand == me->sighand)
+			tasks[i].pending.signal &= ~sigmask(sig);
+}
+
 long sys_rt_sigaction(const struct syscall_args *a)
 {
 	int sig = (int)a->a0;
@@ -25,7 +34,7 @@ long sys_rt_sigaction(const struct syscall_args *a)
 
 	if (a->a3 != sizeof(uint64_t) || sig < 1 || sig > NSIG_LINUX)
 		return -EINVAL;
-	slot = &current->sigaction[sig - 1];
+	slot = &current->sighand->action[sig - 1];
 	if (a->a1 && (sig == SIGKILL || sig == SIGSTOP))
 		return -EINVAL;
 	if (a->a1 && copy_from_user(&act, a->a1, sizeof(act)))
@@ -42,7 +51,7 @@ long sys_rt_sigaction(const struct syscall_args *a)
 		if (act.handler == SIG_IGN_HANDLER ||
 		    (act.handler == SIG_DFL_HANDLER &&
 		     (sig == SIGCHLD || sig == SIGCONT || sig == SIGURG || sig == SIGWINCH)))
-			current->sigpending &= ~sigmask(sig);
+			flush_sig_everywhere(current, sig);
 	}
 	return 0;
 }
@@ -92,7 +101,7 @@ long sys_sigaltstack(const struct syscall_args *a)
 
 static struct ksiginfo user_info(int code)
 {
-	struct ksiginfo info = {.code = code, .pid = current->pid, .uid = current->cred.uid};
+	struct ksiginfo info = {.code = code, .pid = current->tgid, .uid = current->cred.uid};
 
 	return info;
 }
@@ -107,7 +116,7 @@ long sys_kill(const struct syscall_args *a)
 	return kill_something_info(sig, &info, (int)a->a0);
 }
 
-/* do_tkill: tgid <= 0 means no check (tkill); this kernel's threads are processes (tid = pid). */
+/* do_tkill (6.6): to one thread; tgid <= 0 means no check (tkill), else it must be the thread's. */
 static long do_tkill(int tgid, int pid, int sig)
 {
 	struct ksiginfo info = user_info(SI_TKILL);
@@ -116,7 +125,7 @@ static long do_tkill(int tgid, int pid, int sig)
 
 	if (pid <= 0 || sig < 0 || sig > NSIG_LINUX)
 		return -EINVAL;
-	if (!p || p->kthread || (tgid > 0 && p->pid != tgid))
+	if (!p || p->kthread || (tgid > 0 && p->tgid != tgid))
 		return -ESRCH;
 	err = check_kill_permission(sig, p);
 	if (err || !sig)
@@ -161,7 +170,7 @@ long sys_rt_sigsuspend(const struct syscall_args *a)
 long sys_rt_sigpending(const struct syscall_args *a)
 {
 	struct task_struct *t = current;
-	uint64_t set = t->sigpending & t->sigmask;
+	uint64_t set = (t->pending.signal | t->signal->shared_pending.signal) & t->sigmask;
 
 	if (a->a1 != sizeof(uint64_t))
 		return -EINVAL;

@@ -84,7 +84,7 @@ static long do_fstatat(int dirfd, uint64_t upath, uint64_t ubuf, uint64_t flags)
 		if (!(flags & AT_EMPTY_PATH))
 			return -ENOENT;
 		if (dirfd == AT_FDCWD)
-			return fill_stat(current->cwd ? current->cwd : root_inode, ubuf);
+			return fill_stat(current->fs->pwd ? current->fs->pwd : root_inode, ubuf);
 		f = fget((uint64_t)(int64_t)dirfd);
 		if (!f || !f->inode)
 			return -EBADF;
@@ -219,7 +219,7 @@ long sys_readlinkat(const struct syscall_args *a)
 long sys_getcwd(const struct syscall_args *a)
 {
 	char *buf = path_buf(0);
-	long len = dir_path(current->cwd ? current->cwd : root_inode, buf, PATH_MAX);
+	long len = dir_path(current->fs->pwd ? current->fs->pwd : root_inode, buf, PATH_MAX);
 
 	if (len < 0)
 		return len;

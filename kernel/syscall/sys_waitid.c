@@ -49,7 +49,7 @@ static long kernel_waitid(int which, int id, int options, struct wait_opts *wo)
 			return -EINVAL;
 		wo->type = WAIT_PGID;
 		if (!id)
-			wo->id = current->pgid;
+			wo->id = current->signal->pgid;
 		break;
 	default: /* P_PIDFD too: this kernel has no pidfds */
 		return -EINVAL;

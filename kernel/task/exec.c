@@ -142,7 +142,7 @@ static int build_mm(struct mm_struct *mm, const struct exec_request *r,
 static int check_request(const struct exec_request *r)
 {
 	struct linux_binprm b = {0,	  0,	   r->filename, r->argc,
-				 r->envc, r->argv, r->envp,	current->rlim_stack_cur,
+				 r->envc, r->argv, r->envp,	current->signal->rlim_stack_cur,
 				 0,	  0};
 
 	if (r->argc < 1 || r->argc + r->envc > EXEC_PTRS_MAX)
@@ -161,7 +161,7 @@ static int load_program(const struct exec_request *r, int pid, struct mm_struct 
 	int rc = check_request(r);
 	struct linux_binprm b = {
 		r->prog.image,	r->prog.size,	r->filename, r->argc,
-		r->envc,	r->argv,	r->envp,     current->rlim_stack_cur,
+		r->envc,	r->argv,	r->envp,     current->signal->rlim_stack_cur,
 		r->prog.vm_ops, r->prog.vm_file};
 
 	*mmp = 0;
@@ -193,13 +193,15 @@ static int load_program(const struct exec_request *r, int pid, struct mm_struct 
 /* Linux's do_close_on_exec: once the new image is committed. */
 static void close_on_exec(struct task_struct *t)
 {
+	struct files_struct *files = t->files;
+
 	for (int fd = 0; fd < NR_OPEN; fd++) {
-		if (!(t->close_on_exec & (1ULL << fd)) || !t->files[fd])
+		if (!(files->close_on_exec & (1ULL << fd)) || !files->fd[fd])
 			continue;
-		task_file_put(t->files[fd]);
-		t->files[fd] = 0;
+		task_file_put(files->fd[fd]);
+		files->fd[fd] = 0;
 	}
-	t->close_on_exec = 0;
+	files->close_on_exec = 0;
 }
 
 long do_spawn_req(const struct exec_request *r)
@@ -223,14 +225,16 @@ long do_spawn_req(const struct exec_request *r)
 		free_task(p);
 		return rc;
 	}
-	copy_creds(p, current);
-	dup_files(p, current);
-	p->pgid = current->pgid;
-	p->sid = current->sid;
-	if (current->rlim_stack_max) { /* a user caller's limits; the kernel's: the defaults */
-		p->rlim_stack_cur = current->rlim_stack_cur;
-		p->rlim_stack_max = current->rlim_stack_max;
+	/* a new process: its own copies of the caller's files, cwd, actions, limits, group */
+	if (copy_shared_structs(p, current, 0)) {
+		mm_put(p->mm);
+		p->mm = 0;
+		free_task(p);
+		return -ENOMEM;
 	}
+	copy_creds(p, current);
+	/* spawn's child starts with every action at SIG_DFL, as before the structures were shared */
+	memset(p->sighand->action, 0, sizeof(p->sighand->action));
 	close_on_exec(p);
 	comm_of(r->filename, comm, sizeof(comm));
 	task_set_comm(p, comm);
@@ -240,6 +244,77 @@ long do_spawn_req(const struct exec_request *r)
 	prepare_kernel_stack(p, &regs);
 	start_task(p);
 	return p->pid;
+}
+
+/*
+ * de_thread (Linux 6.6's fs/exec.c): exec by one thread of a group ends the
+ * others (SIGKILL, as exit_group) and waits until they are gone; a thread
+ * that is not the leader then takes the leader's pid, parent and place, and
+ * the leader's zombie is released without a report.  -EAGAIN when another
+ * thread ended the group first (it is being killed).
+ */
+static int de_thread(struct task_struct *t)
+{
+	struct signal_struct *sig = t->signal;
+	struct task_struct *leader = t->group_leader;
+	int tid;
+
+	if (thread_group_empty(t) && thread_group_leader(t))
+		return 0;
+	if ((sig->flags & SIGNAL_GROUP_EXIT) || sig->group_exit_task)
+		return -EAGAIN;
+	sig->group_exit_task = t;
+	zap_other_threads(t);
+	while (!thread_group_empty(t)) {
+		if (fatal_signal_pending(t)) {
+			sig->group_exit_task = 0;
+			return -EAGAIN;
+		}
+		sleep_on(&sig->group_exit_task, (const void *)de_thread);
+	}
+	sig->group_exit_task = 0;
+	if (!thread_group_leader(t)) {
+		/* exchange_tids: this thread is the process now, under the process's pid */
+		tid = t->pid;
+		t->pid = leader->pid;
+		leader->pid = tid;
+		t->start_time = leader->start_time;
+		t->parent = leader->parent;
+		t->exit_signal = leader->exit_signal;
+		for (int i = 0; i < NR_TASKS; i++)
+			if (tasks[i].state != TASK_UNUSED && tasks[i].signal == sig)
+				tasks[i].group_leader = t;
+		if (leader != t)
+			free_task(leader); /* a zombie never reported (its group was not empty) */
+	}
+	sig->nr_threads = sig->live = 1;
+	return 0;
+}
+
+/*
+ * begin_new_exec's unshare_files and unshare_sighand: after de_thread the
+ * table and the actions may still be shared with a CLONE_FILES or
+ * CLONE_SIGHAND child outside the group, which the exec must not change.
+ */
+static int unshare_for_exec(struct task_struct *t)
+{
+	if (t->files->count > 1) {
+		struct files_struct *f = dup_fd(t->files);
+
+		if (!f)
+			return -ENOMEM;
+		put_files_struct(t->files);
+		t->files = f;
+	}
+	if (t->sighand->count > 1) {
+		struct sighand_struct *sh = copy_sighand(t->sighand);
+
+		if (!sh)
+			return -ENOMEM;
+		put_sighand(t->sighand);
+		t->sighand = sh;
+	}
+	return 0;
 }
 
 /*
@@ -255,10 +330,21 @@ long do_execve_req(const struct exec_request *r)
 	struct mm_struct *mm, *old = t->mm;
 	struct trap_frame regs;
 	char comm[TASK_COMM_LEN];
-	int rc = load_program(r, t->pid, &mm, &regs);
+	/* drawn under the pid it will have: a thread takes its group's (de_thread) */
+	int rc = load_program(r, t->tgid, &mm, &regs);
 
 	if (rc)
 		return rc;
+	if ((rc = de_thread(t))) {
+		mm_put(mm);
+		return rc;
+	}
+	/* the point of no return: a failure from here kills, as Linux's exec */
+	if (unshare_for_exec(t)) {
+		mm_put(mm);
+		send_sig_info(SIGKILL, 0, t);
+		return -ENOMEM;
+	}
 	mm_release(t); /* exec_mm_release: the old mm's robust list and tid word */
 	t->mm = mm;
 	write_cr3(mm->pml4);

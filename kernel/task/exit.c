@@ -13,48 +13,123 @@
 #include "kernel/task/signal.h"
 #include "kernel/uapi/aslrbench.h"
 
+/* find_alive_thread: another thread of t's group that has not exited. */
+static struct task_struct *find_alive_thread(struct task_struct *t)
+{
+	for (int i = 0; i < NR_TASKS; i++) {
+		struct task_struct *p = &tasks[i];
+
+		if (p != t && p->state != TASK_UNUSED && p->state != TASK_ZOMBIE &&
+		    same_thread_group(p, t))
+			return p;
+	}
+	return 0;
+}
+
 /*
- * Linux's find_new_reaper (3.4+): the nearest ancestor that called
+ * Linux 6.6's find_new_reaper: a live thread of the exiting task's own
+ * group first, else the nearest ancestor that called
  * prctl(PR_SET_CHILD_SUBREAPER), else init.
  */
 static struct task_struct *find_new_reaper(struct task_struct *t)
 {
+	struct task_struct *thread = find_alive_thread(t);
 	int depth = 0;
 
+	if (thread)
+		return thread;
 	/* At most NR_TASKS ancestors: a cycle (a bug) ends the walk at init, not in a hang. */
 	for (struct task_struct *p = t->parent; p && depth < NR_TASKS; p = p->parent, depth++)
-		if (p->child_subreaper && p->state != TASK_ZOMBIE)
-			return p;
+		if (p->signal->is_child_subreaper && p->state != TASK_ZOMBIE)
+			return find_alive_thread(p) ? find_alive_thread(p) : p;
 	return find_task_by_pid(1);
 }
 
 void (*init_exit_hook)(int status);
 
+/*
+ * __wake_up_parent: the waiters of the parent's group sleep on its
+ * signal_struct (wait_chldexit); kernel code waiting for its own spawned
+ * child (the attack lab) sleeps on the parent task itself.
+ */
+static void wake_up_parent(struct task_struct *parent)
+{
+	if (!parent)
+		return;
+	wake_up(parent);
+	wake_up(parent->signal);
+}
+
+/* The status a zombie leader reports: the group's after exit_group or a fatal signal. */
+int task_exit_status(const struct task_struct *t)
+{
+	return (t->signal->flags & SIGNAL_GROUP_EXIT) ? t->signal->group_exit_code : t->exit_code;
+}
+
+/*
+ * exit_notify, after Linux 6.6: a leader is reported to its parent once the
+ * last thread of its group is gone (delay_group_leader); a thread is never
+ * waited for, and the last one to go reports its zombie leader.
+ */
+static void exit_notify(struct task_struct *t)
+{
+	struct task_struct *leader = t->group_leader;
+
+	if (thread_group_leader(t)) {
+		t->autoreap = thread_group_empty(t) && do_notify_parent(t);
+		wake_up_parent(t->parent);
+		return;
+	}
+	t->autoreap = true;
+	t->signal->nr_threads--;
+	t->signal->utime += t->utime; /* the process's times keep the thread's */
+	t->signal->stime += t->stime;
+	if (leader->state == TASK_ZOMBIE && thread_group_empty(leader)) {
+		leader->autoreap = do_notify_parent(leader);
+		wake_up_parent(leader->parent);
+	}
+}
+
+/*
+ * reparent_leader (Linux 6.6): a child moving to another process gets
+ * SIGCHLD as its exit signal ("we don't want people slaying init"), so a
+ * __WCLONE child is reaped by a plain wait; a zombie among them is
+ * reported to its new parent now.
+ */
+static void reparent_leader(struct task_struct *p)
+{
+	p->exit_signal = SIGCHLD;
+	if (p->state == TASK_ZOMBIE && !p->autoreap && thread_group_empty(p))
+		p->autoreap = do_notify_parent(p);
+}
+
 void do_exit(int status)
 {
-	struct task_struct *t = current, *init = find_new_reaper(t);
+	struct task_struct *t = current, *reaper;
+	struct signal_struct *sig = t->signal;
+	bool group_dead = --sig->live == 0;
 
+	t->exit_code = status;
 	/* what follows is exit's work, whichever call or signal led here (the latency report) */
 	t->syscall_nr = __NR_exit_group;
-	if (t->pid == 1 && init_exit_hook)
-		init_exit_hook(status); /* ends the run */
-	if (t->pid == 1) {
-		kprintf("aslrbench: init exited (status 0x%x)\n", status);
+	if (t->tgid == 1 && group_dead) {
+		if (init_exit_hook)
+			init_exit_hook(task_exit_status(t->group_leader)); /* ends the run */
+		kprintf("aslrbench: init exited (status 0x%x)\n",
+			task_exit_status(t->group_leader));
 		machine_exit(EXIT_FAILED);
 	}
-	for (int i = 0; i < NR_OPEN; i++) {
-		if (t->files[i])
-			task_file_put(t->files[i]);
-		t->files[i] = 0;
-	}
+	put_files_struct(t->files);
+	t->files = 0;
 	mm_release(t); /* the robust list; the clear-tid word zeroed and woken */
 	vfork_release(t);
-	t->close_on_exec = 0;
-	if (t->cwd)
-		task_inode_put(t->cwd);
-	t->cwd = 0;
+	free_fs_struct(t->fs);
+	t->fs = 0;
 	mm_put(t->mm);
 	t->mm = 0;
+	t->state = TASK_ZOMBIE;
+	/* Found after this task is a zombie: a thread of its own group or another reaper. */
+	reaper = find_new_reaper(t);
 	for (int i = 0; i < NR_TASKS; i++) {
 		/*
 		 * A vfork parent sleeps until its child execs or exits, so it
@@ -64,40 +139,83 @@ void do_exit(int status)
 		if (tasks[i].vfork_parent == t)
 			tasks[i].vfork_parent = 0;
 		if (tasks[i].state != TASK_UNUSED && tasks[i].parent == t) {
-			tasks[i].parent = init;
-			if (tasks[i].state == TASK_ZOMBIE && init)
-				wake_up(init);
+			tasks[i].parent = reaper;
+			if (reaper && !same_thread_group(reaper, t) &&
+			    thread_group_leader(&tasks[i]))
+				reparent_leader(&tasks[i]);
+			if (tasks[i].state == TASK_ZOMBIE)
+				wake_up_parent(reaper);
 		}
 	}
-	t->exit_code = status;
-	t->state = TASK_ZOMBIE;
 	/* SIGCHLD; with it ignored (or SA_NOCLDWAIT) nobody waits: do_wait frees the slot. */
-	t->autoreap = do_notify_parent(t);
-	if (t->parent)
-		wake_up(t->parent);
+	exit_notify(t);
+	/* de_thread waits for the other threads to be gone */
+	if (sig->group_exit_task)
+		wake_up(&sig->group_exit_task);
 	schedule();
 	for (;;)
 		; /* a zombie is never scheduled again */
+}
+
+/*
+ * do_group_exit (Linux 6.6): the first caller sets the group's exit code
+ * and sends SIGKILL to every other thread; each ends with that code, and
+ * so does the report of a leader that had already exited on its own.
+ */
+void do_group_exit(int exit_code)
+{
+	struct signal_struct *sig = current->signal;
+
+	if (sig->flags & SIGNAL_GROUP_EXIT) {
+		exit_code = sig->group_exit_code;
+	} else if (sig->group_exit_task) {
+		exit_code = 0; /* killed by another thread's exec (de_thread) */
+	} else {
+		sig->group_exit_code = exit_code;
+		sig->flags = SIGNAL_GROUP_EXIT;
+		zap_other_threads(current);
+	}
+	do_exit(exit_code);
+}
+
+/*
+ * eligible_child and the thread rules of Linux 6.6's do_wait: only group
+ * leaders are children (threads are never waited for); __WCLONE selects
+ * the children whose exit signal is not SIGCHLD, __WALL both kinds; a
+ * child of any thread of the waiter's group counts, unless __WNOTHREAD.
+ */
+bool wait_eligible_child(const struct task_struct *c, int options)
+{
+	const struct task_struct *me = current;
+
+	if (c->state == TASK_UNUSED || !c->parent || !thread_group_leader(c))
+		return false;
+	if (options & __WNOTHREAD ? c->parent != me : !same_thread_group(c->parent, me))
+		return false;
+	if (((c->exit_signal != SIGCHLD) ^ !!(options & __WCLONE)) && !(options & __WALL))
+		return false;
+	return true;
+}
+
+/* A zombie that can be reaped: a leader whose threads are all gone (delay_group_leader). */
+bool wait_zombie_ready(const struct task_struct *c)
+{
+	return c->state == TASK_ZOMBIE && thread_group_empty(c);
 }
 
 long do_wait(int pid, int options, int *status, uint64_t *utime, uint64_t *stime)
 {
 	struct task_struct *me = current;
 
-	/*
-	 * Every child here is a fork/spawn child (exit signal SIGCHLD), so as
-	 * Linux's eligible_child: __WCLONE alone selects none, __WALL all.
-	 */
-	bool none = (options & __WCLONE) && !(options & __WALL);
-
 	for (;;) {
 		bool have_child = false;
 
+		release_dead_tasks(); /* threads that exited: their slots count as free */
 		for (int i = 0; i < NR_TASKS; i++) {
 			struct task_struct *c = &tasks[i];
 			long cpid;
 
-			if (c->state == TASK_UNUSED || c->parent != me)
+			if (!wait_eligible_child(c, options | __WALL))
 				continue;
 			/* Not a child to wait for any more (Linux's exit_signal = -1 release). */
 			if (c->state == TASK_ZOMBIE && c->autoreap) {
@@ -106,18 +224,18 @@ long do_wait(int pid, int options, int *status, uint64_t *utime, uint64_t *stime
 			}
 			if (pid > 0 && c->pid != pid)
 				continue;
-			if (none)
+			if (!wait_eligible_child(c, options))
 				continue;
 			have_child = true;
-			if (c->state != TASK_ZOMBIE)
+			if (!wait_zombie_ready(c))
 				continue;
 			cpid = c->pid;
 			if (status)
-				*status = c->exit_code;
+				*status = task_exit_status(c);
 			if (utime)
-				*utime = c->utime;
+				*utime = c->utime + c->signal->utime;
 			if (stime)
-				*stime = c->stime;
+				*stime = c->stime + c->signal->stime;
 			free_task(c);
 			return cpid;
 		}
@@ -127,6 +245,6 @@ long do_wait(int pid, int options, int *status, uint64_t *utime, uint64_t *stime
 			return 0;
 		if (signal_pending(me))
 			return -ERESTARTSYS;
-		sleep_on_interruptible(me, 0, (const void *)do_wait);
+		sleep_on_interruptible(me->signal, 0, (const void *)do_wait);
 	}
 }

@@ -111,9 +111,9 @@ static __attribute__((noreturn)) void oom_kill(struct task_struct *t, uint64_t a
 		t->pid, addr, (unsigned long)pmm_free_count());
 	kprintf("Out of memory: Killed process %d (%s) total-vm:%lukB, anon-rss:%lukB, "
 		"file-rss:0kB, shmem-rss:0kB, UID:%u\n",
-		t->pid, t->comm, (unsigned long)(vm >> 10),
+		t->tgid, t->comm, (unsigned long)(vm >> 10),
 		(unsigned long)(t->mm->rss_pages * (PAGE_SIZE >> 10)), t->cred.uid);
-	do_exit(W_SIGNALED(SIGKILL));
+	do_group_exit(W_SIGNALED(SIGKILL)); /* the whole process, as the OOM killer's SIGKILL */
 }
 
 /*
@@ -176,7 +176,7 @@ void __stack_chk_fail(void)
 	kprintf("stack smashing detected in %s[%d]: its kernel stack was overwritten; "
 		"killing it\n",
 		t->comm, t->pid);
-	do_exit(W_SIGNALED(SIGABRT));
+	do_group_exit(W_SIGNALED(SIGABRT));
 }
 
 /* An interrupt or a user fault on its way back to ring 3: no system call to restart. */

@@ -38,18 +38,38 @@ void copy_creds(struct task_struct *p, const struct task_struct *from)
 	p->dumpable = from->dumpable;
 }
 
-void dup_files(struct task_struct *p, const struct task_struct *from)
+/*
+ * copy_files, copy_fs, copy_sighand, copy_signal (Linux 6.6): with the
+ * flag the child shares the caller's structure, without it gets a copy.
+ * 0 or -ENOMEM; what was set stays for free_task to put.
+ */
+int copy_shared_structs(struct task_struct *p, const struct task_struct *from, uint64_t flags)
 {
-	for (int i = 0; i < NR_OPEN; i++) {
-		p->files[i] = from->files[i];
-		if (p->files[i])
-			task_file_get(p->files[i]);
+	if (flags & CLONE_FILES) {
+		p->files = from->files;
+		p->files->count++;
+	} else if (!(p->files = dup_fd(from->files))) {
+		return -ENOMEM;
 	}
-	p->close_on_exec = from->close_on_exec;
-	p->umask = from->umask;
-	p->cwd = from->cwd;
-	if (p->cwd)
-		task_inode_get(p->cwd);
+	if (flags & CLONE_FS) {
+		p->fs = from->fs;
+		p->fs->users++;
+	} else if (!(p->fs = copy_fs_struct(from->fs))) {
+		return -ENOMEM;
+	}
+	if (flags & CLONE_SIGHAND) {
+		p->sighand = from->sighand;
+		p->sighand->count++;
+	} else if (!(p->sighand = copy_sighand(from->sighand))) {
+		return -ENOMEM;
+	}
+	if (flags & CLONE_THREAD) {
+		p->signal = from->signal;
+		p->signal->sigcnt++;
+	} else if (!(p->signal = copy_signal(from->signal))) {
+		return -ENOMEM;
+	}
+	return 0;
 }
 
 /*
@@ -73,34 +93,62 @@ static uint64_t canary_for_fork(void)
 	return v;
 }
 
-/* What a child inherits of the Linux process ABI (TLS, limits, session, signals). */
-static void copy_linux_state(struct task_struct *p, const struct task_struct *parent)
+/* What a child inherits of the Linux process ABI (TLS, signal mask, alternate stack). */
+static void copy_linux_state(struct task_struct *p, const struct task_struct *parent,
+			     uint64_t flags)
 {
 	p->fs_base = parent->fs_base;
 	p->gs_base = parent->gs_base;
-	p->rlim_stack_cur = parent->rlim_stack_cur;
-	p->rlim_stack_max = parent->rlim_stack_max;
-	p->pgid = parent->pgid;
-	p->sid = parent->sid;
 	p->sigmask = parent->sigmask;
-	memcpy(p->sigaction, parent->sigaction, sizeof(p->sigaction));
-	/* Pending signals are not inherited (alloc_task zeroed them); the alternate stack is. */
-	p->sas_ss_sp = parent->sas_ss_sp;
-	p->sas_ss_size = parent->sas_ss_size;
+	/*
+	 * Pending signals are not inherited (alloc_task zeroed them); the
+	 * alternate stack is, but not by a task sharing the caller's memory
+	 * without vfork, as copy_process: the new thread has its own stack.
+	 */
+	if ((flags & (CLONE_VM | CLONE_VFORK)) != CLONE_VM) {
+		p->sas_ss_sp = parent->sas_ss_sp;
+		p->sas_ss_size = parent->sas_ss_size;
+	}
 }
 
 /*
- * The fork family (copy_process): a copy-on-write copy of the caller, or
- * with CLONE_VM one that shares its address space (vfork: the parent
- * sleeps until the child execs or exits).  Other clone flags were refused
- * by the caller.
+ * Linux 6.6's copy_process flag rules, checked before anything is
+ * allocated: a thread shares the handlers, shared handlers need shared
+ * memory.  The caller refused the flags this kernel has no use for.
  */
-long do_clone(struct trap_frame *regs, uint64_t flags, uint64_t newsp, uint64_t ptid, uint64_t ctid)
+static long clone_flags_valid(uint64_t flags)
+{
+	if ((flags & CLONE_THREAD) && !(flags & CLONE_SIGHAND))
+		return -EINVAL;
+	if ((flags & CLONE_SIGHAND) && !(flags & CLONE_VM))
+		return -EINVAL;
+	/* init's group is SIGNAL_UNKILLABLE: no sibling of it */
+	if ((flags & CLONE_PARENT) && current->tgid == 1)
+		return -EINVAL;
+	return 0;
+}
+
+/*
+ * The fork family and threads (copy_process, kernel_clone): a
+ * copy-on-write copy of the caller, or with CLONE_VM one that shares its
+ * address space (vfork: the parent sleeps until the child execs or exits);
+ * CLONE_FILES, CLONE_FS, CLONE_SIGHAND share those structures and
+ * CLONE_THREAD puts the child in the caller's thread group.  Other flags
+ * were refused by the caller.
+ */
+long do_clone(const struct clone_req *c)
 {
 	struct task_struct *parent = current, *p;
-	int rc = alloc_task(&p), pid;
+	uint64_t flags = c->flags;
+	long rc = clone_flags_valid(flags);
+	int pid;
 
 	if (rc)
+		return rc;
+	/* set_new_tls (arch/x86/kernel/process_64.c): ARCH_SET_FS's check */
+	if ((flags & CLONE_SETTLS) && c->tls >= TASK_SIZE)
+		return -EPERM;
+	if ((rc = alloc_task(&p)))
 		return rc;
 	if (flags & CLONE_VM) {
 		p->mm = parent->mm;
@@ -108,32 +156,53 @@ long do_clone(struct trap_frame *regs, uint64_t flags, uint64_t newsp, uint64_t 
 	} else {
 		p->mm = mm_dup(parent->mm);
 	}
-	if (!p->mm) {
+	if (!p->mm || copy_shared_structs(p, parent, flags)) {
+		if (p->mm)
+			mm_put(p->mm);
+		p->mm = 0;
 		free_task(p);
 		return -ENOMEM;
 	}
 	copy_creds(p, parent);
-	dup_files(p, parent);
-	copy_linux_state(p, parent);
+	copy_linux_state(p, parent, flags);
 	memcpy(p->comm, parent->comm, sizeof(p->comm));
 	memcpy(p->cmdline, parent->cmdline, sizeof(p->cmdline));
 	p->cmdline_len = parent->cmdline_len;
-	p->parent = parent;
+	if (flags & CLONE_THREAD) {
+		/* A thread: the caller's group and parent, never waited for (exit_signal -1). */
+		p->tgid = parent->tgid;
+		p->group_leader = parent->group_leader;
+		p->parent = parent->parent;
+		p->exit_signal = -1;
+		p->signal->nr_threads++;
+		p->signal->live++;
+	} else if (flags & CLONE_PARENT) {
+		p->parent = parent->group_leader->parent;
+		p->exit_signal = parent->group_leader->exit_signal;
+	} else {
+		p->parent = parent;
+		p->exit_signal = (int)(flags & CSIGNAL);
+	}
 	p->start_time = jiffies;
 	p->stack_canary = canary_for_fork();
 	fpu_copy_current(p);
-	prepare_kernel_stack(p, regs);
+	prepare_kernel_stack(p, c->regs);
 	p->regs->rax = 0; /* the child's return value */
-	if (newsp)
-		p->regs->rsp = newsp;
+	if (c->newsp)
+		p->regs->rsp = c->newsp;
+	if (flags & CLONE_SETTLS)
+		p->fs_base = c->tls;
 	pid = p->pid;
-	/* As Linux: SETTID in the child's memory, PARENT_SETTID in the parent's. */
-	if ((flags & CLONE_CHILD_SETTID) && mm_put_user(p->mm, ctid, &pid, sizeof(pid)) < 0)
-		ctid = 0; /* a bad pointer is ignored, as put_user's failure is */
+	/*
+	 * As Linux: SETTID in the child's memory, PARENT_SETTID in the
+	 * parent's; a bad pointer is ignored, as put_user's failure is.
+	 */
+	if (flags & CLONE_CHILD_SETTID)
+		mm_put_user(p->mm, c->ctid, &pid, sizeof(pid));
 	if (flags & CLONE_CHILD_CLEARTID)
-		p->clear_child_tid = ctid;
+		p->clear_child_tid = c->ctid;
 	if (flags & CLONE_PARENT_SETTID)
-		mm_put_user(parent->mm, ptid, &pid, sizeof(pid));
+		mm_put_user(parent->mm, c->ptid, &pid, sizeof(pid));
 	if (flags & CLONE_VFORK)
 		p->vfork_parent = parent;
 	start_task(p);
@@ -144,7 +213,9 @@ long do_clone(struct trap_frame *regs, uint64_t flags, uint64_t newsp, uint64_t 
 
 long do_fork(struct trap_frame *regs)
 {
-	return do_clone(regs, 0, 0, 0, 0);
+	struct clone_req c = {.regs = regs, .flags = SIGCHLD};
+
+	return do_clone(&c);
 }
 
 /* exec or exit of a vfork child: its parent may run again. */

@@ -22,22 +22,39 @@
 
 long do_fork(struct trap_frame *regs);
 /* The clone flags the fork family takes (glibc's and musl's fork, vfork, posix_spawn). */
+/* include/uapi/linux/sched.h */
 #define CSIGNAL		     0x000000ff
 #define CLONE_VM	     0x00000100
+#define CLONE_FS	     0x00000200
+#define CLONE_FILES	     0x00000400
+#define CLONE_SIGHAND	     0x00000800
+#define CLONE_PIDFD	     0x00001000
+#define CLONE_PTRACE	     0x00002000
 #define CLONE_VFORK	     0x00004000
+#define CLONE_PARENT	     0x00008000
+#define CLONE_THREAD	     0x00010000
+#define CLONE_SYSVSEM	     0x00040000
 #define CLONE_SETTLS	     0x00080000
 #define CLONE_PARENT_SETTID  0x00100000
 #define CLONE_CHILD_CLEARTID 0x00200000
+#define CLONE_DETACHED	     0x00400000
+#define CLONE_UNTRACED	     0x00800000
 #define CLONE_CHILD_SETTID   0x01000000
 #define SIGCHLD		     17
-long do_clone(struct trap_frame *regs, uint64_t flags, uint64_t newsp, uint64_t ptid,
-	      uint64_t ctid);
+/* kernel_clone_args, reduced to what this kernel acts on. */
+struct clone_req {
+	struct trap_frame *regs; /* the caller's user registers, the child's but rax and rsp */
+	uint64_t flags;		 /* CLONE_*, and the exit signal in CSIGNAL */
+	uint64_t newsp;		 /* 0: the caller's rsp */
+	uint64_t ptid, ctid, tls;
+};
+long do_clone(const struct clone_req *c);
+int copy_shared_structs(struct task_struct *p, const struct task_struct *from, uint64_t flags);
 void vfork_release(struct task_struct *t);
 /* Set by the fork benchmark: receives the cycles of each fork's get_random_int(). */
 extern void (*fork_rng_sample_hook)(uint32_t cycles);
 void prepare_kernel_stack(struct task_struct *p, const struct trap_frame *regs);
 void copy_creds(struct task_struct *p, const struct task_struct *from);
-void dup_files(struct task_struct *p, const struct task_struct *from);
 
 /*
  * One exec, as the layers above resolved it (Linux's linux_binprm before
@@ -67,6 +84,14 @@ long do_execve_req(const struct exec_request *r);
 #define SPAWN_ARG_LEN  128
 
 __attribute__((noreturn)) void do_exit(int status);
+/* exit_group and fatal signals: every thread of the group ends (zap_other_threads). */
+__attribute__((noreturn)) void do_group_exit(int exit_code);
+/* The wait status of a zombie: the group's exit code after exit_group or a fatal signal. */
+int task_exit_status(const struct task_struct *t);
+/* do_wait's rules (exit.c): is c a child of the caller's group these __W* options select? */
+bool wait_eligible_child(const struct task_struct *c, int options);
+/* c is a zombie whose group has no live thread left: it can be reaped. */
+bool wait_zombie_ready(const struct task_struct *c);
 /* Set by init=PATH (kernel/init/init_path.c): pid 1 exited with this wait status. */
 extern void (*init_exit_hook)(int status);
 /* pid: > 0 that child, else any; status/utime/stime may be NULL. */

@@ -85,7 +85,12 @@ void sched_init(void)
 	struct percpu *pc = &percpu0;
 
 	rng_current_pid_hook = current_pid_for_rng;
-	idle_task.pid = 0;
+	idle_task.pid = idle_task.tgid = 0;
+	idle_task.group_leader = &idle_task;
+	idle_task.files = &init_files;
+	idle_task.fs = &init_fs;
+	idle_task.sighand = &init_sighand;
+	idle_task.signal = &init_signals;
 	idle_task.kthread = true;
 	idle_task.state = TASK_RUNNING;
 	idle_task.stack_canary = pc->stack_canary;

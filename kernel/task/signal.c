@@ -16,7 +16,7 @@
 
 static bool sig_handler_ignored(const struct task_struct *t, int sig)
 {
-	uint64_t h = t->sigaction[sig - 1].handler;
+	uint64_t h = t->sighand->action[sig - 1].handler;
 
 	return h == SIG_IGN_HANDLER ||
 	       (h == SIG_DFL_HANDLER && (SIG_KERNEL_IGNORE_MASK & sigmask(sig)));
@@ -39,25 +39,135 @@ static bool sig_ignored(const struct task_struct *t, int sig)
  */
 static bool init_unkillable(const struct task_struct *t, int sig, bool force)
 {
-	if (t->pid != 1 || force)
+	if (t->tgid != 1 || force)
 		return false;
-	return sig == SIGKILL || sig == SIGSTOP || t->sigaction[sig - 1].handler == SIG_DFL_HANDLER;
+	return sig == SIGKILL || sig == SIGSTOP ||
+	       t->sighand->action[sig - 1].handler == SIG_DFL_HANDLER;
 }
 
-static int __send_sig_info(int sig, const struct ksiginfo *info, struct task_struct *t, bool force)
+/* signal_wake_up: only an interruptible sleep ends (sleep_on_interruptible). */
+static void signal_wake_up(struct task_struct *t)
 {
+	if (signal_pending(t) && t->state == TASK_INTERRUPTIBLE && t->sig_wakeable)
+		wake_up_process(t);
+}
+
+void zap_other_threads(struct task_struct *t)
+{
+	for (int i = 0; i < NR_TASKS; i++) {
+		struct task_struct *p = &tasks[i];
+
+		if (p == t || p->state == TASK_UNUSED || p->state == TASK_ZOMBIE ||
+		    !same_thread_group(p, t))
+			continue;
+		p->pending.signal |= sigmask(SIGKILL);
+		p->pending.info[SIGKILL - 1] =
+			(struct ksiginfo){.signo = SIGKILL, .code = SI_KERNEL};
+		signal_wake_up(p);
+	}
+}
+
+/*
+ * wants_signal (6.6): not blocked, not exiting.  Linux also passes over a
+ * thread already flagged TIF_SIGPENDING (it will look anyway); here the
+ * pending sets are the flag and already hold this signal, so that test
+ * has nothing to tell apart.
+ */
+static bool wants_signal(int sig, struct task_struct *p)
+{
+	if (p->sigmask & sigmask(sig) & ~SIG_UNBLOCKABLE)
+		return false;
+	return p->state != TASK_ZOMBIE && p->state != TASK_UNUSED;
+}
+
+#define SIG_KERNEL_STOP_MASK                                                                       \
+	(sigmask(SIGSTOP) | sigmask(SIGTSTP) | sigmask(SIGTTIN) | sigmask(SIGTTOU))
+#define SIG_KERNEL_COREDUMP_MASK                                                                   \
+	(sigmask(SIGQUIT) | sigmask(SIGILL) | sigmask(SIGTRAP) | sigmask(SIGABRT) |                \
+	 sigmask(SIGFPE) | sigmask(SIGSEGV) | sigmask(SIGBUS) | sigmask(SIGSYS) |                  \
+	 sigmask(SIGXCPU) | sigmask(SIGXFSZ))
+
+/* sig_fatal: the default action, and that action ends the process. */
+static bool sig_fatal(const struct task_struct *p, int sig)
+{
+	return !(sigmask(sig) & (SIG_KERNEL_IGNORE_MASK | SIG_KERNEL_STOP_MASK)) &&
+	       p->sighand->action[sig - 1].handler == SIG_DFL_HANDLER;
+}
+
+/*
+ * complete_signal (Linux 6.6): the thread to wake for a signal just
+ * queued.  A thread-directed one wakes its thread; a process-directed one
+ * the first thread that does not block it, the leader tried first, then
+ * the rest in turn from where the last search stopped.  A fatal signal
+ * (default action, not a core-dump one) ends the whole group at once.
+ */
+static void complete_signal(int sig, struct task_struct *p, enum pid_type type)
+{
+	struct signal_struct *signal = p->signal;
+	struct task_struct *t = 0;
+
+	if (wants_signal(sig, p)) {
+		t = p;
+	} else if (type == PIDTYPE_PID || thread_group_empty(p)) {
+		return;
+	} else {
+		for (int n = 0; n < NR_TASKS && !t; n++) {
+			int i = (signal->curr_target + n) % NR_TASKS;
+
+			if (tasks[i].state != TASK_UNUSED && tasks[i].signal == signal &&
+			    wants_signal(sig, &tasks[i]))
+				t = &tasks[i];
+		}
+		if (!t)
+			return; /* every thread blocks it: it stays pending for the first to unblock
+				 */
+		signal->curr_target = (int)(t - tasks);
+	}
+	if (sig_fatal(p, sig) && !(signal->flags & SIGNAL_GROUP_EXIT) &&
+	    !(sigmask(sig) & SIG_KERNEL_COREDUMP_MASK) && !init_unkillable(p, sig, false)) {
+		signal->flags = SIGNAL_GROUP_EXIT;
+		signal->group_exit_code = W_SIGNALED(sig);
+		for (int i = 0; i < NR_TASKS; i++) {
+			struct task_struct *q = &tasks[i];
+
+			if (q->state == TASK_UNUSED || q->state == TASK_ZOMBIE ||
+			    q->signal != signal)
+				continue;
+			q->pending.signal |= sigmask(SIGKILL);
+			q->pending.info[SIGKILL - 1] =
+				(struct ksiginfo){.signo = SIGKILL, .code = SI_KERNEL};
+			signal_wake_up(q);
+		}
+		return;
+	}
+	signal_wake_up(t);
+}
+
+static int __send_sig_info(int sig, const struct ksiginfo *info, struct task_struct *t,
+			   enum pid_type type, bool force)
+{
+	struct sigpending *pending;
 	struct ksiginfo *slot;
 
 	if (sig < 1 || sig > NSIG_LINUX)
 		return -EINVAL;
-	/* A zombie or a kernel context takes no signal (Linux: no sighand left). */
-	if (t->state == TASK_UNUSED || t->state == TASK_ZOMBIE || t->kthread || !t->mm)
+	/*
+	 * A thread that exited or a kernel context takes no signal (Linux: no
+	 * sighand left); a group does while one of its threads lives.
+	 */
+	if (t->state == TASK_UNUSED || t->kthread || !t->signal)
+		return 0;
+	if (type == PIDTYPE_PID ? t->state == TASK_ZOMBIE || !t->mm : t->signal->live <= 0)
+		return 0;
+	/* prepare_signal: a group on its way out takes nothing more. */
+	if (t->signal->flags & SIGNAL_GROUP_EXIT)
 		return 0;
 	if (sig_ignored(t, sig) || init_unkillable(t, sig, force))
 		return 0;
-	slot = &t->siginfo[sig - 1];
+	pending = type == PIDTYPE_PID ? &t->pending : &t->signal->shared_pending;
+	slot = &pending->info[sig - 1];
 	/* Linux's legacy_queue: a standard signal already pending is not queued twice. */
-	if (!(t->sigpending & sigmask(sig))) {
+	if (!(pending->signal & sigmask(sig))) {
 		if (info) {
 			*slot = *info;
 		} else {
@@ -65,30 +175,34 @@ static int __send_sig_info(int sig, const struct ksiginfo *info, struct task_str
 			slot->code = SI_KERNEL;
 		}
 		slot->signo = sig;
-		t->sigpending |= sigmask(sig);
+		pending->signal |= sigmask(sig);
 	}
-	/* signal_wake_up: only an interruptible sleep ends (sleep_on_interruptible). */
-	if (signal_pending(t) && t->state == TASK_INTERRUPTIBLE && t->sig_wakeable)
-		wake_up_process(t);
+	complete_signal(sig, t, type);
 	return 0;
+}
+
+int do_send_sig_info(int sig, const struct ksiginfo *info, struct task_struct *t,
+		     enum pid_type type)
+{
+	return __send_sig_info(sig, info, t, type, false);
 }
 
 int send_sig_info(int sig, const struct ksiginfo *info, struct task_struct *t)
 {
-	return __send_sig_info(sig, info, t, false);
+	return __send_sig_info(sig, info, t, PIDTYPE_PID, false);
 }
 
 int send_sig(int sig, struct task_struct *t)
 {
 	struct task_struct *me = current;
-	struct ksiginfo info = {.code = SI_USER, .pid = me->pid, .uid = me->cred.uid};
+	struct ksiginfo info = {.code = SI_USER, .pid = me->tgid, .uid = me->cred.uid};
 
 	return send_sig_info(sig, &info, t);
 }
 
 bool sig_fatal_if_forced(const struct task_struct *t, int sig)
 {
-	uint64_t h = t->sigaction[sig - 1].handler;
+	uint64_t h = t->sighand->action[sig - 1].handler;
 
 	return h == SIG_DFL_HANDLER || h == SIG_IGN_HANDLER || (t->sigmask & sigmask(sig));
 }
@@ -101,7 +215,7 @@ bool sig_fatal_if_forced(const struct task_struct *t, int sig)
 static void force_sig_info(int sig, const struct ksiginfo *info)
 {
 	struct task_struct *t = current;
-	struct kernel_sigaction *ka = &t->sigaction[sig - 1];
+	struct kernel_sigaction *ka = &t->sighand->action[sig - 1];
 	bool blocked = (t->sigmask & sigmask(sig)) != 0;
 
 	if (blocked || ka->handler == SIG_IGN_HANDLER) {
@@ -109,7 +223,7 @@ static void force_sig_info(int sig, const struct ksiginfo *info)
 		if (blocked)
 			t->sigmask &= ~sigmask(sig);
 	}
-	__send_sig_info(sig, info, t, true);
+	__send_sig_info(sig, info, t, PIDTYPE_PID, true);
 }
 
 void force_sig_fault(int sig, int code, uint64_t addr)
@@ -136,7 +250,7 @@ int check_kill_permission(int sig, const struct task_struct *t)
 	if (c->euid == tc->suid || c->euid == tc->uid || c->uid == tc->suid || c->uid == tc->uid ||
 	    (c->cap_effective & (1ULL << CAP_KILL)))
 		return 0;
-	if (sig == SIGCONT && current->sid == t->sid)
+	if (sig == SIGCONT && current->signal->sid == t->signal->sid)
 		return 0;
 	return -EPERM;
 }
@@ -148,12 +262,14 @@ static int group_send_sig_info(int sig, const struct ksiginfo *info, struct task
 
 	if (err || !sig)
 		return err;
-	return send_sig_info(sig, info, t);
+	return do_send_sig_info(sig, info, t, PIDTYPE_TGID);
 }
 
+/* for_each_process: the group leaders (a thread is reached through its group). */
 static bool is_process(const struct task_struct *t)
 {
-	return t->state != TASK_UNUSED && !t->kthread;
+	return t->state != TASK_UNUSED && !t->kthread && thread_group_leader(t) &&
+	       !(t->state == TASK_ZOMBIE && t->autoreap);
 }
 
 /* __kill_pgrp_info: 0 if any member got it, else the last error (-ESRCH: none). */
@@ -165,7 +281,7 @@ static int kill_pgrp_info(int sig, const struct ksiginfo *info, int pgrp)
 	for (int i = 0; i < NR_TASKS; i++) {
 		struct task_struct *p = &tasks[i];
 
-		if (!is_process(p) || p->pgid != pgrp)
+		if (!is_process(p) || p->signal->pgid != pgrp)
 			continue;
 		retval = group_send_sig_info(sig, info, p);
 		success |= retval == 0;
@@ -184,8 +300,8 @@ int kill_pgrp(int pgrp, int sig)
 	for (int i = 0; i < NR_TASKS; i++) {
 		struct task_struct *p = &tasks[i];
 
-		if (is_process(p) && p->pgid == pgrp)
-			success |= send_sig_info(sig, 0, p) == 0;
+		if (is_process(p) && p->signal->pgid == pgrp)
+			success |= do_send_sig_info(sig, 0, p, PIDTYPE_TGID) == 0;
 	}
 	return success ? 0 : -ESRCH;
 }
@@ -198,12 +314,13 @@ int kill_something_info(int sig, const struct ksiginfo *info, int pid)
 	if (pid > 0) {
 		struct task_struct *p = find_task_by_pid(pid);
 
-		return p && is_process(p) ? group_send_sig_info(sig, info, p) : -ESRCH;
+		/* a thread's id names its process too, as Linux's kill_pid_info */
+		return p && !p->kthread ? group_send_sig_info(sig, info, p) : -ESRCH;
 	}
 	if (pid == (int)0x80000000)
 		return -ESRCH; /* -INT_MIN overflows: Linux refuses it the same way */
 	if (pid != -1)
-		return kill_pgrp_info(sig, info, pid ? -pid : me->pgid);
+		return kill_pgrp_info(sig, info, pid ? -pid : me->signal->pgid);
 	/* -1: every process but init and the caller that the caller may signal. */
 	int retval = 0, count = 0;
 
@@ -211,7 +328,7 @@ int kill_something_info(int sig, const struct ksiginfo *info, int pid)
 		struct task_struct *p = &tasks[i];
 		int err;
 
-		if (!is_process(p) || p->pid <= 1 || p == me)
+		if (!is_process(p) || p->tgid <= 1 || same_thread_group(p, me))
 			continue;
 		err = group_send_sig_info(sig, info, p);
 		count++;
@@ -230,28 +347,29 @@ bool do_notify_parent(struct task_struct *t)
 {
 	struct task_struct *p = t->parent;
 	struct ksiginfo info = {.code = CLD_EXITED, .pid = t->pid, .uid = t->cred.uid};
-	int sig = SIGCHLD;
+	int sig = t->exit_signal, status = task_exit_status(t);
 	bool autoreap = false;
 
 	if (!p)
 		return false;
-	info.utime = (int64_t)t->utime;
-	info.stime = (int64_t)t->stime;
-	info.status = t->exit_code & 0x7f;
-	if (t->exit_code & 0x80)
+	info.utime = (int64_t)(t->utime + t->signal->utime); /* the whole group's */
+	info.stime = (int64_t)(t->stime + t->signal->stime);
+	info.status = status & 0x7f;
+	if (status & 0x80)
 		info.code = CLD_DUMPED;
-	else if (t->exit_code & 0x7f)
+	else if (status & 0x7f)
 		info.code = CLD_KILLED;
 	else
-		info.status = (t->exit_code >> 8) & 0xff;
-	if (p->sigaction[SIGCHLD - 1].handler == SIG_IGN_HANDLER ||
-	    (p->sigaction[SIGCHLD - 1].flags & SA_NOCLDWAIT)) {
+		info.status = (status >> 8) & 0xff;
+	/* 6.6: only a SIGCHLD child is auto-reaped; the signal goes to the parent's group. */
+	if (sig == SIGCHLD && (p->sighand->action[SIGCHLD - 1].handler == SIG_IGN_HANDLER ||
+			       (p->sighand->action[SIGCHLD - 1].flags & SA_NOCLDWAIT))) {
 		autoreap = true;
-		if (p->sigaction[SIGCHLD - 1].handler == SIG_IGN_HANDLER)
+		if (p->sighand->action[SIGCHLD - 1].handler == SIG_IGN_HANDLER)
 			sig = 0;
 	}
-	if (sig)
-		send_sig_info(sig, &info, p);
+	if (sig > 0)
+		do_send_sig_info(sig, &info, p, PIDTYPE_TGID);
 	return autoreap;
 }
 
@@ -259,7 +377,7 @@ bool do_notify_parent(struct task_struct *t)
 void flush_signal_handlers(struct task_struct *t)
 {
 	for (int i = 0; i < NSIG_LINUX; i++) {
-		struct kernel_sigaction *ka = &t->sigaction[i];
+		struct kernel_sigaction *ka = &t->sighand->action[i];
 
 		if (ka->handler != SIG_IGN_HANDLER)
 			ka->handler = SIG_DFL_HANDLER;

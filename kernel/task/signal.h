@@ -96,10 +96,20 @@
 #define ERESTARTNOHAND	      514
 #define ERESTART_RESTARTBLOCK 516
 
-/* Per-task signal state lives in struct task_struct (task.h); these act on it. */
+/*
+ * A thread's signals: its own pending set (tkill, faults) and its group's
+ * shared one (kill), against its own mask (task.h, sched_signal.h).
+ */
 static inline bool sig_unblocked_pending(const struct task_struct *t)
 {
-	return (t->sigpending & ~(t->sigmask & ~SIG_UNBLOCKABLE)) != 0;
+	uint64_t pending = t->pending.signal | (t->signal ? t->signal->shared_pending.signal : 0);
+
+	return (pending & ~(t->sigmask & ~SIG_UNBLOCKABLE)) != 0;
+}
+/* SIGKILL is queued to the thread (zap_other_threads, a fatal group signal): it is ending. */
+static inline bool fatal_signal_pending(const struct task_struct *t)
+{
+	return (t->pending.signal & (1ULL << 8)) != 0;
 }
 /* A signal is pending that the task does not block: sleeps end with -ERESTARTSYS. */
 static inline bool signal_pending(const struct task_struct *t)
@@ -107,8 +117,19 @@ static inline bool signal_pending(const struct task_struct *t)
 	return sig_unblocked_pending(t);
 }
 
-/* Queues sig for t (info NULL: SI_KERNEL); 0, or -EINVAL for a bad number. */
+/* Who a signal is for (Linux's enum pid_type): one thread, or its whole group. */
+enum pid_type { PIDTYPE_PID, PIDTYPE_TGID };
+/*
+ * Queues sig for thread t (PIDTYPE_PID) or for t's group (PIDTYPE_TGID:
+ * the shared set, taken by a thread that does not block it); info NULL:
+ * SI_KERNEL.  0, or -EINVAL for a bad number.
+ */
+int do_send_sig_info(int sig, const struct ksiginfo *info, struct task_struct *t,
+		     enum pid_type type);
+/* Thread-directed (tkill, the kernel's own signals to one task). */
 int send_sig_info(int sig, const struct ksiginfo *info, struct task_struct *t);
+/* exit_group, a fatal signal, exec from a thread: SIGKILL to every other thread of t's group. */
+void zap_other_threads(struct task_struct *t);
 /* As Linux's send_sig(sig, t, 0): from the kernel, si_code SI_USER, the sender's pid. */
 int send_sig(int sig, struct task_struct *t);
 /*

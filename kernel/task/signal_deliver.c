@@ -79,17 +79,25 @@ static int sas_ss_flags(const struct task_struct *t, uint64_t sp)
 	return !t->sas_ss_size ? SS_DISABLE : on_sig_stack(t, sp) ? SS_ONSTACK : 0;
 }
 
-int dequeue_signal(struct task_struct *t, uint64_t allowed, struct ksiginfo *info)
+static int __dequeue_signal(struct sigpending *pending, uint64_t allowed, struct ksiginfo *info)
 {
-	uint64_t ready = t->sigpending & allowed;
+	uint64_t ready = pending->signal & allowed;
 	int sig;
 
 	if (!ready)
 		return 0;
 	sig = __builtin_ctzll(ready) + 1; /* 2.6.29's next_signal: the lowest first */
-	t->sigpending &= ~sigmask(sig);
-	*info = t->siginfo[sig - 1];
+	pending->signal &= ~sigmask(sig);
+	*info = pending->info[sig - 1];
 	return sig;
+}
+
+/* Linux's dequeue_signal: the thread's own signals first, then its group's. */
+int dequeue_signal(struct task_struct *t, uint64_t allowed, struct ksiginfo *info)
+{
+	int sig = __dequeue_signal(&t->pending, allowed, info);
+
+	return sig ? sig : __dequeue_signal(&t->signal->shared_pending, allowed, info);
 }
 
 /*
@@ -103,12 +111,22 @@ static int get_signal(struct ksiginfo *info, struct kernel_sigaction *ka_out)
 	struct task_struct *t = current;
 
 	for (;;) {
-		int sig = dequeue_signal(t, ~t->sigmask | SIG_UNBLOCKABLE, info);
+		int sig;
 		struct kernel_sigaction *ka;
 
+		/*
+		 * Another thread ended the group (exit_group, a fatal signal, an
+		 * exec): this one goes too.
+		 */
+		if ((t->signal->flags & SIGNAL_GROUP_EXIT) ||
+		    (t->signal->group_exit_task && t->signal->group_exit_task != t)) {
+			t->pending.signal &= ~sigmask(SIGKILL);
+			do_group_exit(t->signal->group_exit_code);
+		}
+		sig = dequeue_signal(t, ~t->sigmask | SIG_UNBLOCKABLE, info);
 		if (!sig)
 			return 0;
-		ka = &t->sigaction[sig - 1];
+		ka = &t->sighand->action[sig - 1];
 		if (ka->handler == SIG_IGN_HANDLER)
 			continue;
 		if (ka->handler != SIG_DFL_HANDLER) {
@@ -119,7 +137,7 @@ static int get_signal(struct ksiginfo *info, struct kernel_sigaction *ka_out)
 		}
 		if (sigmask(sig) & (SIG_KERNEL_IGNORE_MASK | SIG_KERNEL_STOP_MASK))
 			continue;
-		do_exit(W_SIGNALED(sig));
+		do_group_exit(W_SIGNALED(sig));
 	}
 }
 
@@ -274,7 +292,7 @@ static void handle_signal(int sig, const struct ksiginfo *info, const struct ker
 	if (setup_rt_frame(sig, info, ka, set, f) < 0) {
 		/* force_sigsegv: a frame that cannot be written kills with SIGSEGV. */
 		if (sig == SIGSEGV)
-			t->sigaction[SIGSEGV - 1].handler = SIG_DFL_HANDLER;
+			t->sighand->action[SIGSEGV - 1].handler = SIG_DFL_HANDLER;
 		force_sig(SIGSEGV);
 		return;
 	}

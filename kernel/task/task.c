@@ -16,12 +16,38 @@ void (*task_inode_get)(struct inode *ino);
 void (*task_inode_put)(struct inode *ino);
 static int last_pid;
 
-struct task_struct *find_task_by_pid(int pid)
+/* Any slot holding pid, released or not: alloc_pid must not hand it out twice. */
+static struct task_struct *find_slot_by_pid(int pid)
 {
 	for (int i = 0; i < NR_TASKS; i++)
 		if (tasks[i].state != TASK_UNUSED && tasks[i].pid == pid)
 			return &tasks[i];
 	return 0;
+}
+
+/*
+ * A zombie nobody waits for (an exited thread, or a child of a parent
+ * ignoring SIGCHLD) is released in Linux at once (release_task): its pid
+ * names nothing any more, though the slot waits here until its kernel
+ * stack is off the CPU.
+ */
+struct task_struct *find_task_by_pid(int pid)
+{
+	struct task_struct *t = find_slot_by_pid(pid);
+
+	return t && !(t->state == TASK_ZOMBIE && t->autoreap) ? t : 0;
+}
+
+bool thread_group_empty(const struct task_struct *t)
+{
+	for (int i = 0; i < NR_TASKS; i++) {
+		const struct task_struct *p = &tasks[i];
+
+		if (p != t && p->state != TASK_UNUSED && p->state != TASK_ZOMBIE &&
+		    p->signal == t->signal)
+			return false;
+	}
+	return true;
 }
 
 /* Linux hands out pids in increasing order and wraps; so do we (at 32768). */
@@ -30,22 +56,28 @@ static int alloc_pid(void)
 	for (int tries = 0; tries < 32768; tries++) {
 		if (++last_pid >= 32768)
 			last_pid = 1;
-		if (!find_task_by_pid(last_pid))
+		if (!find_slot_by_pid(last_pid))
 			return last_pid;
 	}
 	return -1;
 }
 
-int alloc_task(struct task_struct **out)
+/*
+ * Zombies nobody will wait for (exited threads, children of a parent
+ * ignoring SIGCHLD) go: they are off the CPU for good (one CPU, and a
+ * zombie is never scheduled again), so their kernel stacks are free.
+ */
+void release_dead_tasks(void)
 {
-	/*
-	 * Zombies nobody will wait for (their parent ignores SIGCHLD) go now:
-	 * they are off the CPU for good, so their kernel stacks are free.
-	 */
 	for (int i = 0; i < NR_TASKS; i++)
 		if (tasks[i].state == TASK_ZOMBIE && tasks[i].autoreap &&
 		    &tasks[i] != get_current())
 			free_task(&tasks[i]);
+}
+
+int alloc_task(struct task_struct **out)
+{
+	release_dead_tasks();
 	for (int i = 0; i < NR_TASKS; i++) {
 		struct task_struct *t = &tasks[i];
 		uint64_t stack;
@@ -57,10 +89,10 @@ int alloc_task(struct task_struct **out)
 			return -ENOMEM;
 		memset(t, 0, sizeof(*t));
 		t->kstack = (uint64_t)phys_to_virt(stack);
-		t->pid = alloc_pid();
+		t->pid = t->tgid = alloc_pid();
+		t->group_leader = t;
+		t->exit_signal = SIGCHLD_NR;
 		t->dumpable = 1;
-		t->rlim_stack_cur = RLIM_STACK_DEFAULT;
-		t->rlim_stack_max = RLIM_INFINITY_K;
 		t->state = TASK_INTERRUPTIBLE; /* not runnable until set up */
 		*out = t;
 		return 0;
@@ -68,8 +100,13 @@ int alloc_task(struct task_struct **out)
 	return -EAGAIN;
 }
 
+/* release_task's end: the slot, and the group's structures with their last task. */
 void free_task(struct task_struct *t)
 {
+	put_files_struct(t->files);
+	free_fs_struct(t->fs);
+	put_sighand(t->sighand);
+	put_signal_struct(t->signal);
 	if (t->kstack)
 		pmm_free_pages(virt_to_phys((void *)t->kstack), KSTACK_PAGES);
 	memset(t, 0, sizeof(*t));

@@ -11,6 +11,8 @@
 #include "kernel/arch/traps.h"
 #include "kernel/arch/percpu.h"
 #include "kernel/task/cred.h"
+#include "kernel/task/fdtable.h"
+#include "kernel/task/sched_signal.h"
 #include "kernel/lib/threads.h"
 #include "kernel/uapi/aslrbench.h" /* CAP_* */
 #include "kernel/uapi/signal.h"	   /* struct kernel_sigaction */
@@ -18,7 +20,6 @@
 #define TASK_COMM_LEN 16
 #define TASK_CMDLINE  256
 #define KSTACK_PAGES  4
-#define NR_OPEN	      64 /* fds per task (EMFILE past it); close_on_exec is a 64-bit mask */
 
 enum task_state {
 	TASK_UNUSED = 0,
@@ -31,31 +32,30 @@ struct mm_struct;
 struct file;
 struct inode;
 
-#define NSIG_LINUX 64
-/* The fields of siginfo_t a signal here carries (kernel_siginfo, flattened; signal.h). */
-struct ksiginfo {
-	int signo, code;
-	int pid;
-	uint32_t uid;
-	int status;	      /* SIGCHLD */
-	int64_t utime, stime; /* SIGCHLD, clock ticks */
-	uint64_t addr;	      /* the fault signals */
-};
+#define SIGCHLD_NR	   17 /* the exit signal of a fork child */
 #define SIG_DFL_HANDLER	   0
 #define SIG_IGN_HANDLER	   1
 #define RLIM_STACK_DEFAULT (8ULL << 20) /* _STK_LIM */
 #define RLIM_INFINITY_K	   (~0ULL)
 
+/*
+ * One thread.  A process is a thread group: the tasks sharing one
+ * signal_struct, named by the leader's pid (tgid).  What threads share sits
+ * behind the pointers files, fs, sighand and signal (fdtable.h,
+ * sched_signal.h).
+ */
 struct task_struct {
-	int pid;
-	struct task_struct *parent;
+	int pid;  /* the thread id (gettid) */
+	int tgid; /* the group leader's pid (getpid) */
+	struct task_struct *group_leader;
+	struct task_struct *parent; /* real_parent: for a thread, its leader's */
+	int exit_signal;	    /* sent to the parent at exit; -1 for a thread (never waited) */
 	char comm[TASK_COMM_LEN];
 	enum task_state state;
 	bool kthread; /* no user address space (the idle task) */
 
 	struct cred cred;
 	int dumpable;	       /* 1 normally; 0 after a set-id change or prctl */
-	bool child_subreaper;  /* prctl(PR_SET_CHILD_SUBREAPER): orphans below come here */
 	unsigned int fail_nth; /* /proc/<pid>/fail-nth: this many allocations on, one fails */
 
 	uint64_t start_time;   /* jiffies at fork/spawn */
@@ -86,13 +86,11 @@ struct task_struct {
 	uint64_t fs_base, gs_base; /* arch_prctl: loaded at every switch to this task */
 	uint64_t clear_child_tid;  /* set_tid_address, CLONE_CHILD_CLEARTID: zeroed at exit */
 	uint64_t robust_list, robust_len;
-	uint64_t rlim_stack_cur, rlim_stack_max; /* RLIMIT_STACK */
-	int pgid, sid;
-	uint64_t sigmask; /* blocked signals (rt_sigprocmask) */
-	struct kernel_sigaction sigaction[NSIG_LINUX];
-	/* Signals (kernel/task/signal.c): pending set, one siginfo per signal. */
-	uint64_t sigpending;
-	struct ksiginfo siginfo[NSIG_LINUX];
+	uint64_t sigmask; /* blocked signals (rt_sigprocmask), per thread */
+	/* Signals (kernel/task/signal.c): the thread-directed pending set. */
+	struct sigpending pending;
+	struct signal_struct *signal;	 /* the thread group's */
+	struct sighand_struct *sighand;	 /* the actions, shared with CLONE_SIGHAND */
 	uint64_t saved_sigmask;		 /* rt_sigsuspend's: back in force after its handler */
 	bool restore_sigmask;		 /* saved_sigmask is to be restored (TIF_RESTORE_SIGMASK) */
 	bool autoreap;			 /* exited with its parent ignoring SIGCHLD: nobody waits */
@@ -100,10 +98,8 @@ struct task_struct {
 	uint64_t trap_nr, error_code, cr2; /* the last fault, for the sigcontext (thread.trap_nr) */
 	struct task_struct *vfork_parent;  /* sleeping in vfork until this task execs or exits */
 
-	struct file *files[NR_OPEN];
-	uint64_t close_on_exec; /* bit fd: FD_CLOEXEC */
-	struct inode *cwd;	/* NULL: the root */
-	uint32_t umask;
+	struct files_struct *files; /* NULL once exited */
+	struct fs_struct *fs;	    /* NULL once exited */
 	char cmdline[TASK_CMDLINE]; /* argv, NUL-separated, as /proc/pid/cmdline */
 	uint32_t cmdline_len;
 };
@@ -129,10 +125,24 @@ static inline void task_fixup_caps(struct task_struct *t)
 	t->cred.cap_effective = t->cred.euid == 0 ? CAP_FULL_SET : 0;
 }
 
+/* The task with this pid (a thread id too); a thread or process already released is not found. */
 struct task_struct *find_task_by_pid(int pid);
+static inline bool thread_group_leader(const struct task_struct *t)
+{
+	return t->group_leader == t;
+}
+static inline bool same_thread_group(const struct task_struct *a, const struct task_struct *b)
+{
+	return a->signal == b->signal;
+}
+/* No thread of t's group is left but t itself and exited ones (zombies). */
+bool thread_group_empty(const struct task_struct *t);
 /* pid assigned, kernel stack allocated; -EAGAIN when the table is full, -ENOMEM */
 int alloc_task(struct task_struct **out);
 void free_task(struct task_struct *t);
+/* Frees the slots of released zombies (exited threads, auto-reaped children); alloc_task and wait
+ * call it. */
+void release_dead_tasks(void);
 int nr_tasks_in_use(void);
 void task_set_comm(struct task_struct *t, const char *name);
 

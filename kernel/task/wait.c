@@ -26,7 +26,7 @@ static bool eligible(const struct wait_opts *wo, const struct task_struct *c)
 	case WAIT_PID:
 		return c->pid == wo->id;
 	case WAIT_PGID:
-		return c->pgid == wo->id;
+		return c->signal->pgid == wo->id;
 	default:
 		return true;
 	}
@@ -35,24 +35,27 @@ static bool eligible(const struct wait_opts *wo, const struct task_struct *c)
 long do_waitid(struct wait_opts *wo)
 {
 	struct task_struct *me = current;
-	/* As do_wait: every child has exit signal SIGCHLD, so __WCLONE alone selects none. */
-	bool none = (wo->options & __WCLONE) && !(wo->options & __WALL);
 
 	for (;;) {
 		bool have_child = false;
 
+		release_dead_tasks();
 		for (int i = 0; i < NR_TASKS; i++) {
 			struct task_struct *c = &tasks[i];
 
-			if (c->state == TASK_UNUSED || c->parent != me || none || !eligible(wo, c))
+			if (!wait_eligible_child(c, wo->options) || !eligible(wo, c))
 				continue;
+			if (c->state == TASK_ZOMBIE && c->autoreap) {
+				free_task(c); /* released at exit: nobody waits for it */
+				continue;
+			}
 			/*
 			 * A live child can still exit: something to wait for.  A
 			 * zombie without WEXITED is not, as Linux 6.6's
 			 * wait_consider_task (wait_task_zombie returns 0 before
 			 * notask_error is cleared): WSTOPPED alone on zombies is ECHILD.
 			 */
-			if (c->state != TASK_ZOMBIE) {
+			if (!wait_zombie_ready(c)) {
 				have_child = true;
 				continue;
 			}
@@ -60,9 +63,9 @@ long do_waitid(struct wait_opts *wo)
 				continue;
 			wo->pid = c->pid;
 			wo->uid = c->cred.uid;
-			wo->exit_code = c->exit_code;
-			wo->utime = c->utime;
-			wo->stime = c->stime;
+			wo->exit_code = task_exit_status(c);
+			wo->utime = c->utime + c->signal->utime; /* every thread's */
+			wo->stime = c->stime + c->signal->stime;
 			if (!(wo->options & WNOWAIT))
 				free_task(c);
 			return wo->pid;
@@ -74,6 +77,6 @@ long do_waitid(struct wait_opts *wo)
 		/* Linux's do_wait: -ERESTARTSYS, EINTR once a handler without SA_RESTART ran. */
 		if (sleep_interrupted())
 			return -ERESTARTSYS;
-		sleep_on_interruptible(me, 0, (const void *)do_waitid);
+		sleep_on_interruptible(me->signal, 0, (const void *)do_waitid);
 	}
 }

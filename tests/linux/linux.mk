@@ -45,6 +45,10 @@ LINUX_PROGS += lx_futex_musl=$(BUILD)/user/linux/lx_futex_musl \
 	lx_futex_glibc=$(BUILD)/user/linux/lx_futex_glibc
 # Where a static PIE and its brk land, per rule set (tests/linux/lx_layout.c, gcc -static-pie).
 LINUX_PROGS += lx_layout=$(BUILD)/user/linux/lx_layout
+# Threads (tests/linux/lx_thread.c): static musl and static glibc here, the
+# dynamic glibc build from the initramfs (lx_thread_glibc_dyn, iso/iso.mk).
+LINUX_PROGS += lx_thread_musl=$(BUILD)/user/linux/lx_thread_musl \
+	lx_thread_glibc=$(BUILD)/user/linux/lx_thread_glibc
 LINUX_FILES := $(foreach p,$(LINUX_PROGS),$(lastword $(subst =, ,$(p))))
 
 $(BUILD)/user/linux/lx_musl: tests/linux/lx_test.c
@@ -92,7 +96,8 @@ $(BUILD)/user/linux/%_glibc: tests/linux/%.c
 
 # Every test program of tests/linux/ prints its check and summary lines through lx_check.h.
 $(filter-out %/lx_bad,$(filter $(BUILD)/user/linux/%,$(LINUX_FILES))) $(BUILD)/user/linux/lx_exec \
-	$(BUILD)/user/linux/lx_badinterp $(BUILD)/user/linux/lx_glibc_dyn: tests/linux/lx_check.h
+	$(BUILD)/user/linux/lx_badinterp $(BUILD)/user/linux/lx_glibc_dyn \
+	$(BUILD)/user/linux/lx_thread_glibc_dyn: tests/linux/lx_check.h
 $(foreach p,lx_signal lx_sigproc,$(BUILD)/user/linux/$(p)_musl $(BUILD)/user/linux/$(p)_glibc): \
 	tests/linux/lx_sig.h
 
@@ -175,6 +180,13 @@ $(BUILD)/user/linux/lx_badinterp: tests/linux/lx_test.c
 # /lib64/ld-linux-x86-64.so.2, libc.so.6 mapped by ld.so with mmap of the
 # file); installed as /bin/lx_glibc_dyn with glibc's runtime (iso/iso.mk).
 $(BUILD)/user/linux/lx_glibc_dyn: tests/linux/lx_test.c
+	@mkdir -p $(@D)
+	@echo "  GLIBCC  $@"
+	$(Q)gcc -fPIE -pie $(LINUX_CFLAGS) -o $@ $<
+
+# lx_thread_glibc_dyn: lx_thread as a dynamic glibc PIE (libc.so.6 holds
+# pthreads since glibc 2.34); installed as /bin/lx_thread_glibc_dyn.
+$(BUILD)/user/linux/lx_thread_glibc_dyn: tests/linux/lx_thread.c
 	@mkdir -p $(@D)
 	@echo "  GLIBCC  $@"
 	$(Q)gcc -fPIE -pie $(LINUX_CFLAGS) -o $@ $<

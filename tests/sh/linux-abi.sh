@@ -131,6 +131,19 @@ for p in lx_signal_musl lx_signal_glibc lx_sigproc_musl lx_sigproc_glibc; do
 	tap_check $? "$p forge: rt_sigreturn of forged frames as expected" "$(grep -v '^ok ' <<<"$log")"
 done
 
+# Threads (tests/linux/lx_thread.c): static musl, static glibc, dynamic glibc,
+# each check and the thread bomb (EAGAIN, or its cap of 1000 on the host).
+for p in lx_thread_musl lx_thread_glibc lx_thread_glibc_dyn; do
+	out=$(make -s --no-print-directory "build/user/linux/$p" 2>&1)
+	tap_check $? "build $p" "$out"
+	log=$(timeout 120 "build/user/linux/$p" 2>&1)
+	tap_check $? "$p: every check passes on the host" "$(grep -v '^ok ' <<<"$log")"
+	grep -q '^lx_thread: [0-9]* passed, 0 failed$' <<<"$log"
+	tap_check $? "$p: prints its summary line"
+	log=$(timeout 120 "build/user/linux/$p" bomb 2>&1)
+	tap_check $? "$p bomb: stops cleanly, every thread joined" "$(grep -v '^ok ' <<<"$log")"
+done
+
 # /proc/PID/maps past a page: 150 regions, read whole by read sizes and by busybox cat.
 out=$(make -s --no-print-directory build/user/linux/lx_maps 2>&1)
 tap_check $? "build lx_maps" "$out"

@@ -200,6 +200,71 @@ static long make_call_child_exits(const struct call *c)
 	return ret;
 }
 
+/*
+ * A thread (clone with FUZZ_THREAD_FLAGS on a fresh mmap'd stack): it makes
+ * 1 to 32 calls drawn from its seed in registers only (sched_yield, getpid,
+ * gettid, getppid, rt_sigprocmask, clock_gettime, nanosleep and futex with
+ * small arguments: errors or nothing) and exits, touching no memory, so its
+ * life and exit race the process's own calls, its exit_group, its signals
+ * and exec.  The kernel zeroes the slot's word (CHILD_CLEARTID) at the
+ * thread's exit; its stack is unmapped after that, or with the process.
+ */
+#define THREAD_STACK 16384
+#define NR_THREADS   4
+static struct {
+	int tid; /* CHILD_SETTID / CLEARTID: 0 once the thread is gone */
+	uint64_t stack;
+} threads[NR_THREADS];
+
+static long make_thread(uint64_t s)
+{
+	/* the call numbers, one per byte: 24 39 186 110 14 228 35 202 */
+	register uint64_t nrs __asm__("r14") = 0xca23e40e6eba2718ULL;
+	register uint64_t seed __asm__("rbx") = s | 1; /* xorshift's state is never 0 */
+	register uint64_t count __asm__("r12") = (s & 31) + 1;
+	register long r10 __asm__("r10");
+	register long r8 __asm__("r8") = 0;
+	int slot = -1;
+	long stack, ret;
+
+	for (int i = 0; i < NR_THREADS; i++) {
+		if (threads[i].stack && !*(volatile int *)&threads[i].tid) {
+			sys(__NR_munmap, threads[i].stack, THREAD_STACK);
+			threads[i].stack = 0;
+		}
+		if (!threads[i].stack && slot < 0)
+			slot = i;
+	}
+	if (slot < 0)
+		return -11; /* EAGAIN: four live already */
+	stack = sys(__NR_mmap, 0, THREAD_STACK, 3, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (stack < 0 && stack > -4096)
+		return stack;
+	r10 = (long)&threads[slot].tid;
+	__asm__ volatile("syscall; test %%rax, %%rax; jnz 3f;"
+			 "1: test %%r12, %%r12; jz 2f; dec %%r12;"
+			 /* xorshift64 on rbx */
+			 "mov %%rbx, %%rax; shl $13, %%rax; xor %%rax, %%rbx;"
+			 "mov %%rbx, %%rax; shr $7, %%rax; xor %%rax, %%rbx;"
+			 "mov %%rbx, %%rax; shl $17, %%rax; xor %%rax, %%rbx;"
+			 "mov %%ebx, %%ecx; and $7, %%ecx; shl $3, %%ecx;"
+			 "mov %%r14, %%rax; shr %%cl, %%rax; and $0xff, %%eax;"
+			 "mov %%rbx, %%rdi; shr $8, %%rdi; and $3, %%edi;"
+			 "xor %%esi, %%esi; xor %%edx, %%edx; mov $8, %%r10d; syscall; jmp 1b;"
+			 "2: mov $60, %%eax; xor %%edi, %%edi; syscall;"
+			 "3:"
+			 : "=a"(ret)
+			 : "a"(__NR_clone), "D"(FUZZ_THREAD_FLAGS | 0x01000000 | 0x00200000),
+			   "S"(stack + THREAD_STACK), "d"(0), "r"(r10), "r"(r8), "r"(nrs),
+			   "b"(seed), "r"(count)
+			 : "rcx", "r11", "memory", "cc");
+	if (ret < 0)
+		sys(__NR_munmap, stack, THREAD_STACK);
+	else
+		threads[slot].stack = (uint64_t)stack;
+	return ret;
+}
+
 /* A forged rt_sigreturn frame may send its child here: exit(0), touching no memory. */
 __asm__(".globl fuzz_landing\n"
 	"fuzz_landing: mov $60, %eax; xor %edi, %edi; syscall\n");
@@ -250,6 +315,10 @@ static void run(uint64_t ncalls, uint64_t from)
 		sys(__NR_fuzz_note, seed0, i);
 		if (c.nr == __NR_rt_sigreturn)
 			ret = sigreturn_in_child(c.a[0]);
+		else if ((uint32_t)c.nr == __NR_clone && c.a[0] == FUZZ_THREAD_FLAGS)
+			/* its seed from the program's and the call's index: no draw from the stream
+			 */
+			ret = make_thread(seed0 * 0x9e3779b97f4a7c15ULL + i);
 		else if ((uint32_t)c.nr == __NR_vfork ||
 			 ((uint32_t)c.nr == __NR_clone &&
 			  ((c.a[0] & 0x100) || c.a[1] || depth >= 2 || npid >= 8)))
@@ -263,7 +332,8 @@ static void run(uint64_t ncalls, uint64_t from)
 		if ((uint32_t)c.nr == __NR_vfork || (uint32_t)c.nr == __NR_clone) {
 			if (ret == 0)
 				child(i); /* a clone that is a fork: its child fuzzes too */
-			if (ret > 0)
+			/* a thread's id is not a child to wait for or signal (kill would end us) */
+			if (ret > 0 && !(c.a[0] & 0x00010000))
 				add_res(resv_pid, &npid, (uint64_t)ret);
 		}
 		if (c.nr == __NR_rt_sigreturn && ret > 0)

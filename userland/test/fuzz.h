@@ -38,6 +38,8 @@ uint64_t below(uint64_t n);
 void add_res(uint64_t *v, int *n, uint64_t x);
 /* Draws one call: number and typed arguments, with the filters that keep the run going. */
 void gen_call(struct call *c, uint64_t idx);
+/* CLONE_VM | FS | FILES | SIGHAND | THREAD | SYSVSEM: the thread fuzz.c starts on its own stack. */
+#define FUZZ_THREAD_FLAGS 0x50f00ULL
 /* fuzz.c: where a forged rt_sigreturn frame may return to: exit(0) at once. */
 void fuzz_landing(void);
 int main(int argc, char **argv); /* own_memory: where our code is */

@@ -381,7 +381,11 @@ static int own_memory(uint64_t a, uint64_t len, uint64_t sp)
 	       (futex_page && overlaps(a, len, futex_page, futex_page + 4096));
 }
 
-/* clone's flags: the fork family as glibc, musl and posix_spawn use it, or random bits. */
+/*
+ * clone's flags: the fork family as glibc, musl and posix_spawn use it, a
+ * thread as pthread_create makes it (fuzz.c starts it on a stack of its
+ * own: FUZZ_THREAD_FLAGS), the combinations Linux refuses, or random bits.
+ */
 static uint64_t gen_clone_flags(void)
 {
 	static const uint64_t f[] = {
@@ -390,8 +394,12 @@ static uint64_t gen_clone_flags(void)
 		17 | 0x00100000,	      /* PARENT_SETTID */
 		17 | 0x00004000 | 0x00000100, /* posix_spawn: VM | VFORK */
 		17 | 0x00004000,	      /* VFORK without VM */
-		0x00000100,		      /* VM alone: a thread, EINVAL */
-		17 | 0x00080000,	      /* SETTLS: EINVAL */
+		0x00000100,		      /* VM alone: a child sharing memory */
+		17 | 0x00080000,	      /* SETTLS */
+		0x00010000 | 0x00000100,      /* THREAD without SIGHAND: EINVAL */
+		0x00000800,		      /* SIGHAND without VM: EINVAL */
+		FUZZ_THREAD_FLAGS,
+		FUZZ_THREAD_FLAGS,
 		17 | 0x01000000 | 0x00200000 | 0x00100000 | 0x00004000 | 0x00000100};
 
 	return below(4) ? f[below(sizeof(f) / 8)] : rnd();

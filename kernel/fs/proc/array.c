@@ -52,7 +52,7 @@ long proc_pid_stat(struct task_struct *task, char *buf)
 	f.pid = task->pid;
 	memcpy(f.comm, task->comm, sizeof(f.comm));
 	f.state = task_state_char(task);
-	f.ppid = task->parent ? task->parent->pid : 0;
+	f.ppid = task->parent ? task->parent->tgid : 0;
 	f.pgid = f.sid = 1; /* one session, led by init */
 	f.tty_pgrp = -1;
 	f.min_flt = task->min_flt;
@@ -60,11 +60,11 @@ long proc_pid_stat(struct task_struct *task, char *buf)
 	f.utime = jiffies_to_clock_t(task->utime);
 	f.stime = jiffies_to_clock_t(task->stime);
 	f.priority = 20;
-	f.num_threads = 1;
+	f.num_threads = task->signal->nr_threads;
 	/* since boot, as Linux's nsec_to_clock_t(start_time) */
 	f.start_time = jiffies_to_clock_t(task->start_time - initial_jiffies);
 	f.rsslim = ~0UL;
-	f.exit_signal = 17; /* SIGCHLD */
+	f.exit_signal = task->exit_signal;
 	if (mm) {
 		f.vsize = task_vsize(mm);
 		f.rss = mm->rss_pages;
@@ -93,8 +93,8 @@ long proc_pid_status(struct task_struct *task, char *buf)
 	n = ksnprintf(buf, PROC_BUF,
 		      "Name:\t%s\nState:\t%s\nTgid:\t%d\nPid:\t%d\nPPid:\t%d\nTracerPid:\t0\n"
 		      "Uid:\t%u\t%u\t%u\t%u\nGid:\t%u\t%u\t%u\t%u\nFDSize:\t%d\nGroups:\t\n",
-		      task->comm, states[task->state & 3], task->pid, task->pid,
-		      task->parent ? task->parent->pid : 0, task->cred.uid, task->cred.euid,
+		      task->comm, states[task->state & 3], task->tgid, task->pid,
+		      task->parent ? task->parent->tgid : 0, task->cred.uid, task->cred.euid,
 		      task->cred.suid, task->cred.fsuid, task->cred.gid, task->cred.egid,
 		      task->cred.sgid, task->cred.fsgid, NR_OPEN);
 	if (mm)
@@ -102,8 +102,9 @@ long proc_pid_status(struct task_struct *task, char *buf)
 			       "VmPeak:\t%8lu kB\nVmSize:\t%8lu kB\nVmRSS:\t%8lu kB\n", vm, vm,
 			       rss);
 	n += ksnprintf(buf + n, PROC_BUF - (size_t)n,
-		       "Threads:\t1\nCapInh:\t0000000000000000\nCapPrm:\t%016lx\n"
+		       "Threads:\t%d\nCapInh:\t0000000000000000\nCapPrm:\t%016lx\n"
 		       "CapEff:\t%016lx\nCapBnd:\tffffffffffffffff\n",
-		       task->cred.cap_effective, task->cred.cap_effective);
+		       task->signal->nr_threads, task->cred.cap_effective,
+		       task->cred.cap_effective);
 	return n < PROC_BUF ? n : PROC_BUF - 1;
 }

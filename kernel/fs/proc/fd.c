@@ -17,9 +17,9 @@ static struct file *task_fd(int pid, int fd)
 {
 	struct task_struct *t = find_task_by_pid(pid);
 
-	if (!t || fd < 0 || fd >= NR_OPEN)
+	if (!t || !t->files || fd < 0 || fd >= NR_OPEN)
 		return 0;
-	return t->files[fd];
+	return t->files->fd[fd];
 }
 
 int proc_fd_lookup(struct inode *dir, const char *name, struct inode **out)

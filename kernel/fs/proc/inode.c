@@ -22,7 +22,8 @@ static const struct inode_ops proc_iops;
 
 static bool is_dir(int node)
 {
-	return node == PROC_FD_DIR || (node < PROC_NODE_COUNT && proc_node_is_dir(node));
+	return node == PROC_FD_DIR || node == PROC_TASK_DIR ||
+	       (node < PROC_NODE_COUNT && proc_node_is_dir(node));
 }
 
 static const char *const pid_names[] = {"stat", "status", "maps", "wchan", "cmdline"};
@@ -58,6 +59,8 @@ static void proc_path_of(struct inode *ino, char *buf, size_t n)
 		ksnprintf(buf, n, "/proc/sys%s", ino->proc.fd == SUB_KERNEL ? "/kernel" : "");
 	else if (node == PROC_FD_DIR)
 		ksnprintf(buf, n, "/proc/%d/fd", ino->proc.pid);
+	else if (node == PROC_TASK_DIR)
+		ksnprintf(buf, n, "/proc/%d/task", ino->proc.pid);
 	else if (ino->proc.pid)
 		ksnprintf(buf, n, "/proc/%d%s%s", ino->proc.pid,
 			  node == PROC_NODE_PID_DIR ? "" : "/", node_name(node));
@@ -79,6 +82,8 @@ struct inode *proc_inode(struct inode *parent, int node, int pid, int sub)
 		mode = S_IFLNK | 0777;
 	else if (node == PROC_FD_DIR)
 		mode = S_IFDIR | 0500; /* Linux's dr-x------, the task's own */
+	else if (node == PROC_TASK_DIR)
+		mode = S_IFDIR | 0555;
 	else if (is_dir(node))
 		mode = S_IFDIR | 0555;
 	else if (node == PROC_NODE_RANDOMIZE_VA_SPACE || node == PROC_NODE_RNG_VARIANT ||
@@ -127,6 +132,14 @@ static int proc_lookup(struct inode *dir, const char *name, struct inode **out)
 	}
 	if (dir->proc.node == PROC_FD_DIR)
 		return proc_fd_lookup(dir, name, out);
+	if (dir->proc.node == PROC_TASK_DIR)
+		return proc_task_lookup(dir, name, out);
+	if (dir->proc.node == PROC_NODE_PID_DIR && !strcmp(name, "task")) {
+		if (!find_task_by_pid(dir->proc.pid))
+			return -ENOENT;
+		*out = proc_inode(dir, PROC_TASK_DIR, dir->proc.pid, 0);
+		return *out ? 0 : -ENOMEM;
+	}
 	if (dir->proc.node == PROC_NODE_PID_DIR && !strcmp(name, "exe")) {
 		if (!find_task_by_pid(dir->proc.pid))
 			return -ENOENT;
@@ -189,8 +202,9 @@ static int proc_readdir(struct inode *dir, uint64_t idx, struct dirent_out *d)
 			return 0;
 		}
 		k -= 4;
+		/* processes only: a thread's /proc/<tid> resolves but is not listed */
 		for (int i = 0; i < NR_TASKS; i++) {
-			if (tasks[i].state == TASK_UNUSED ||
+			if (tasks[i].state == TASK_UNUSED || !thread_group_leader(&tasks[i]) ||
 			    (!proc_pid_visible(&tasks[i], &err) && err == -ENOENT))
 				continue;
 			if (k-- == 0) {
@@ -204,6 +218,8 @@ static int proc_readdir(struct inode *dir, uint64_t idx, struct dirent_out *d)
 		return 1;
 	case PROC_FD_DIR:
 		return proc_fd_readdir(dir, k, d);
+	case PROC_TASK_DIR:
+		return proc_task_readdir(dir, k, d);
 	case PROC_NODE_PID_DIR:
 		if (k == sizeof(pid_nodes) / sizeof(pid_nodes[0])) {
 			put_entry(d, "fd", PROC_INO_BASE + (uint32_t)pid * 64 + PROC_FD_DIR * 2,
@@ -213,6 +229,11 @@ static int proc_readdir(struct inode *dir, uint64_t idx, struct dirent_out *d)
 		if (k == sizeof(pid_nodes) / sizeof(pid_nodes[0]) + 1) {
 			put_entry(d, "exe", PROC_INO_BASE + (uint32_t)pid * 64 + PROC_EXE_LINK * 2,
 				  DT_LNK);
+			return 0;
+		}
+		if (k == sizeof(pid_nodes) / sizeof(pid_nodes[0]) + 2) {
+			put_entry(d, "task", PROC_INO_BASE + (uint32_t)pid * 64 + PROC_TASK_DIR * 2,
+				  DT_DIR);
 			return 0;
 		}
 		if (k >= sizeof(pid_nodes) / sizeof(pid_nodes[0]))

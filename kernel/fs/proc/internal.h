@@ -36,6 +36,7 @@ struct dirent_out;
 #define PROC_FD_DIR	     (PROC_NODE_COUNT + 1) /* /proc/<pid>/fd */
 #define PROC_FD_LINK	     (PROC_NODE_COUNT + 2) /* /proc/<pid>/fd/<n>: proc.fd is n */
 #define PROC_EXE_LINK	     (PROC_NODE_COUNT + 3) /* /proc/<pid>/exe (exe.c) */
+#define PROC_TASK_DIR	     (PROC_NODE_COUNT + 4) /* /proc/<pid>/task (task.c) */
 #define PROC_INO_BASE	     0xf0000000u
 #define PROC_FD_INO(pid, fd) (0xe0000000u + (uint32_t)(pid)*128 + (uint32_t)(fd))
 
@@ -45,6 +46,9 @@ int proc_fd_lookup(struct inode *dir, const char *name, struct inode **out);
 int proc_fd_readdir(struct inode *dir, uint64_t k, struct dirent_out *d);
 long proc_fd_readlink(struct inode *ino, char *buf, size_t n);
 long proc_exe_readlink(struct inode *ino, char *buf, size_t n);
+/* /proc/<pid>/task/<tid>: the directory of one thread of <pid>'s group (task.c). */
+int proc_task_lookup(struct inode *dir, const char *name, struct inode **out);
+int proc_task_readdir(struct inode *dir, uint64_t k, struct dirent_out *d);
 /*
  * A link's target into readlink's buf (n bytes, no NUL, cut at n): its
  * length.  As Linux's do_proc_readlink (2.6.29 fs/proc/base.c).
