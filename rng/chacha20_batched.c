@@ -199,9 +199,11 @@ static void get_random_bytes(void *buf, size_t len)
 /*
  * 6.12 drivers/char/random.c:510-537, get_random_##type() once crng_ready():
  * refill when the batch is used up or the base generation moved, serve the
- * next entry, wipe it.  The entries are the bytes of _get_random_bytes() read
- * as little-endian integers, as Linux's array on x86.
+ * next entry, wipe it.  As Linux, _get_random_bytes() fills the array in
+ * place, so the entries are its bytes read as little-endian integers (x86).
  */
+_Static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__,
+	       "the batches are Linux's x86 arrays: little-endian");
 #define DEFINE_GET_BATCHED(type, name)                                                             \
 	static type name(void)                                                                     \
 	{                                                                                          \
@@ -213,13 +215,8 @@ static void get_random_bytes(void *buf, size_t len)
 		next_gen = base_crng.generation;                                                   \
 		if (batched_entropy_##type.position >= n ||                                        \
 		    next_gen != batched_entropy_##type.generation) {                               \
-			uint8_t bytes[sizeof(batched_entropy_##type.entropy)];                     \
-                                                                                                   \
-			_get_random_bytes(bytes, sizeof(bytes));                                   \
-			for (unsigned int i = 0; i < n; i++)                                       \
-				batched_entropy_##type.entropy[i] =                                \
-					(type)get_le_n(bytes + sizeof(type) * i, sizeof(type));    \
-			rng_memzero_explicit(bytes, sizeof(bytes));                                \
+			_get_random_bytes(batched_entropy_##type.entropy,                          \
+					  sizeof(batched_entropy_##type.entropy));                 \
 			batched_entropy_##type.position = 0;                                       \
 			batched_entropy_##type.generation = next_gen;                              \
 			crng_refills++;                                                            \
@@ -229,16 +226,6 @@ static void get_random_bytes(void *buf, size_t len)
 		++batched_entropy_##type.position;                                                 \
 		return ret;                                                                        \
 	}
-
-/* little-endian bytes to an integer of 2, 4 or 8 bytes */
-static uint64_t get_le_n(const uint8_t *p, size_t n)
-{
-	uint64_t v = 0;
-
-	while (n--)
-		v = v << 8 | p[n];
-	return v;
-}
 
 DEFINE_GET_BATCHED(uint16_t, get_random_u16)
 DEFINE_GET_BATCHED(uint32_t, get_random_u32)
