@@ -94,6 +94,16 @@ $(BUILD)/user/linux/%_glibc: tests/linux/%.c
 	@echo "  GLIBCC  $@"
 	$(Q)gcc -static $(LINUX_CFLAGS) -o $@ $<
 
+# The programs built once, as static musl, from tests/linux/NAME.c (lx_exec,
+# execve from files, #! scripts and the exec errors, runs from the initramfs:
+# its checks exec its own file, see iso/iso.mk).
+LX_MUSL_ONLY := lx_maps lx_fpu lx_deaddir lx_errno lx_procread lx_bigwrite lx_rwyield lx_sticky \
+	lx_bad lx_exec
+$(addprefix $(BUILD)/user/linux/,$(LX_MUSL_ONLY)): $(BUILD)/user/linux/%: tests/linux/%.c
+	@mkdir -p $(@D)
+	@echo "  MUSLCC  $@"
+	$(Q)musl-gcc -static $(LINUX_CFLAGS) -o $@ $<
+
 # Every test program of tests/linux/ prints its check and summary lines through lx_check.h.
 $(filter-out %/lx_bad,$(filter $(BUILD)/user/linux/%,$(LINUX_FILES))) $(BUILD)/user/linux/lx_exec \
 	$(BUILD)/user/linux/lx_badinterp $(BUILD)/user/linux/lx_glibc_dyn \
@@ -101,73 +111,10 @@ $(filter-out %/lx_bad,$(filter $(BUILD)/user/linux/%,$(LINUX_FILES))) $(BUILD)/u
 $(foreach p,lx_signal lx_sigproc,$(BUILD)/user/linux/$(p)_musl $(BUILD)/user/linux/$(p)_glibc): \
 	tests/linux/lx_sig.h
 
-$(BUILD)/user/linux/lx_maps: tests/linux/lx_maps.c
-	@mkdir -p $(@D)
-	@echo "  MUSLCC  $@"
-	$(Q)musl-gcc -static $(LINUX_CFLAGS) -o $@ $<
-
-$(BUILD)/user/linux/lx_fpu: tests/linux/lx_fpu.c
-	@mkdir -p $(@D)
-	@echo "  MUSLCC  $@"
-	$(Q)musl-gcc -static $(LINUX_CFLAGS) -o $@ $<
-
-$(BUILD)/user/linux/lx_deaddir: tests/linux/lx_deaddir.c
-	@mkdir -p $(@D)
-	@echo "  MUSLCC  $@"
-	$(Q)musl-gcc -static $(LINUX_CFLAGS) -o $@ $<
-
-$(BUILD)/user/linux/lx_errno: tests/linux/lx_errno.c
-	@mkdir -p $(@D)
-	@echo "  MUSLCC  $@"
-	$(Q)musl-gcc -static $(LINUX_CFLAGS) -o $@ $<
-
-$(BUILD)/user/linux/lx_procread: tests/linux/lx_procread.c
-	@mkdir -p $(@D)
-	@echo "  MUSLCC  $@"
-	$(Q)musl-gcc -static $(LINUX_CFLAGS) -o $@ $<
-
 $(BUILD)/user/linux/lx_layout: tests/linux/lx_layout.c tests/linux/lx_check.h
 	@mkdir -p $(@D)
 	@echo "  GLIBCC  $@"
 	$(Q)gcc -static-pie -fPIE $(LINUX_CFLAGS) -o $@ $<
-
-$(BUILD)/user/linux/lx_bigwrite: tests/linux/lx_bigwrite.c
-	@mkdir -p $(@D)
-	@echo "  MUSLCC  $@"
-	$(Q)musl-gcc -static $(LINUX_CFLAGS) -o $@ $<
-
-$(BUILD)/user/linux/lx_rwyield: tests/linux/lx_rwyield.c
-	@mkdir -p $(@D)
-	@echo "  MUSLCC  $@"
-	$(Q)musl-gcc -static $(LINUX_CFLAGS) -o $@ $<
-
-$(BUILD)/user/linux/lx_sticky: tests/linux/lx_sticky.c
-	@mkdir -p $(@D)
-	@echo "  MUSLCC  $@"
-	$(Q)musl-gcc -static $(LINUX_CFLAGS) -o $@ $<
-
-$(BUILD)/user/linux/lx_futex_musl: tests/linux/lx_futex.c tests/linux/lx_check.h
-	@mkdir -p $(@D)
-	@echo "  MUSLCC  $@"
-	$(Q)musl-gcc -static $(LINUX_CFLAGS) -o $@ $<
-
-$(BUILD)/user/linux/lx_futex_glibc: tests/linux/lx_futex.c tests/linux/lx_check.h
-	@mkdir -p $(@D)
-	@echo "  CC      $@"
-	$(Q)gcc -static $(LINUX_CFLAGS) -o $@ $<
-
-$(BUILD)/user/linux/lx_bad: tests/linux/lx_bad.c
-	@mkdir -p $(@D)
-	@echo "  MUSLCC  $@"
-	$(Q)musl-gcc -static $(LINUX_CFLAGS) -o $@ $<
-
-# lx_exec (tests/linux/lx_exec.c): execve from files, #! scripts, the exec
-# errors.  It runs from the initramfs (/bin/lx_exec, see iso/iso.mk), not
-# from the built-in table: its checks exec its own file.
-$(BUILD)/user/linux/lx_exec: tests/linux/lx_exec.c
-	@mkdir -p $(@D)
-	@echo "  MUSLCC  $@"
-	$(Q)musl-gcc -static $(LINUX_CFLAGS) -o $@ $<
 
 # lx_badinterp: a dynamic musl PIE whose PT_INTERP names a file that does
 # not exist (exec gives ENOENT, as Linux); installed as /bin/lx_badinterp.
