@@ -180,15 +180,9 @@ unsigned int get_random_int(void)
 	return cur->get_u32();
 }
 
-unsigned int get_random_int_for(uint32_t pid)
+static uint64_t variant_u32(void)
 {
-	unsigned int v;
-
-	draw_pid = pid;
-	draw_pid_set = true;
-	v = cur->get_u32();
-	draw_pid_set = false;
-	return v;
+	return cur->get_u32();
 }
 
 static uint64_t variant_u64(void)
@@ -196,9 +190,26 @@ static uint64_t variant_u64(void)
 	return cur->get_u64 ? cur->get_u64() : cur->get_u32();
 }
 
-static uint16_t variant_u16(void)
+static uint64_t variant_u16(void)
 {
 	return cur->get_u16 ? cur->get_u16() : (uint16_t)cur->get_u32();
+}
+
+/* One draw of the given width as the task `pid` makes it (pid + jiffies variants). */
+static uint64_t draw_for(uint32_t pid, uint64_t (*draw)(void))
+{
+	uint64_t v;
+
+	draw_pid = pid;
+	draw_pid_set = true;
+	v = draw();
+	draw_pid_set = false;
+	return v;
+}
+
+unsigned int get_random_int_for(uint32_t pid)
+{
+	return (unsigned int)draw_for(pid, variant_u32);
 }
 
 uint64_t get_random_long(void)
@@ -208,24 +219,12 @@ uint64_t get_random_long(void)
 
 uint64_t get_random_long_for(uint32_t pid)
 {
-	uint64_t v;
-
-	draw_pid = pid;
-	draw_pid_set = true;
-	v = variant_u64();
-	draw_pid_set = false;
-	return v;
+	return draw_for(pid, variant_u64);
 }
 
 uint16_t get_random_u16_for(uint32_t pid)
 {
-	uint16_t v;
-
-	draw_pid = pid;
-	draw_pid_set = true;
-	v = variant_u16();
-	draw_pid_set = false;
-	return v;
+	return (uint16_t)draw_for(pid, variant_u16);
 }
 
 void get_random_bytes(void *buf, size_t len)

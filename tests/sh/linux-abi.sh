@@ -32,6 +32,20 @@ out=$(make -s --no-print-directory "${progs[@]/#/build/user/linux/}" \
 	exit
 }
 
+# host_prog NAME SUMMARY DIR [ARGS...]: builds build/user/linux/NAME, runs it
+# in DIR with ARGS, and checks that every check passes and that it prints
+# "SUMMARY: N passed, 0 failed".
+host_prog() {
+	local p=$1 summary=$2 dir=$3 out log
+	shift 3
+	out=$(make -s --no-print-directory "build/user/linux/$p" 2>&1)
+	tap_check $? "build $p" "$out"
+	log=$(cd "$dir" && timeout 120 "$top/build/user/linux/$p" "$@" 2>&1)
+	tap_check $? "$p: every check passes on the host" "$(grep -v '^ok ' <<<"$log")"
+	grep -q "^$summary: [0-9]* passed, 0 failed$" <<<"$log"
+	tap_check $? "$p: prints its summary line"
+}
+
 for p in "${progs[@]}"; do
 	f=build/user/linux/$p
 	# argv[0] is a path here (the built-in name in the kernel): execve needs it.
@@ -134,42 +148,22 @@ done
 # Threads (tests/linux/lx_thread.c): static musl, static glibc, dynamic glibc,
 # each check and the thread bomb (EAGAIN, or its cap of 1000 on the host).
 for p in lx_thread_musl lx_thread_glibc lx_thread_glibc_dyn; do
-	out=$(make -s --no-print-directory "build/user/linux/$p" 2>&1)
-	tap_check $? "build $p" "$out"
-	log=$(timeout 120 "build/user/linux/$p" 2>&1)
-	tap_check $? "$p: every check passes on the host" "$(grep -v '^ok ' <<<"$log")"
-	grep -q '^lx_thread: [0-9]* passed, 0 failed$' <<<"$log"
-	tap_check $? "$p: prints its summary line"
+	host_prog "$p" lx_thread "$top"
 	log=$(timeout 120 "build/user/linux/$p" bomb 2>&1)
 	tap_check $? "$p bomb: stops cleanly, every thread joined" "$(grep -v '^ok ' <<<"$log")"
 done
 
 # /proc/PID/maps past a page: 150 regions, read whole by read sizes and by busybox cat.
-out=$(make -s --no-print-directory build/user/linux/lx_maps 2>&1)
-tap_check $? "build lx_maps" "$out"
-log=$(build/user/linux/lx_maps /bin/busybox 2>&1)
-tap_check $? "lx_maps: every check passes on the host" "$(grep -v '^ok ' <<<"$log")"
-grep -q '^lx_maps: [0-9]* passed, 0 failed$' <<<"$log"
-tap_check $? "lx_maps: prints its summary line"
+host_prog lx_maps lx_maps "$top" /bin/busybox
 
 # SSE registers across system calls, creates in a removed directory, errnos at Linux's limits.
 for p in lx_fpu lx_deaddir lx_errno; do
-	out=$(make -s --no-print-directory "build/user/linux/$p" 2>&1)
-	tap_check $? "build $p" "$out"
-	log=$(cd /tmp && "$top/build/user/linux/$p" 2>&1)
-	tap_check $? "$p: every check passes on the host" "$(grep -v '^ok ' <<<"$log")"
-	grep -q "^$p: [0-9]* passed, 0 failed$" <<<"$log"
-	tap_check $? "$p: prints its summary line"
+	host_prog "$p" "$p" /tmp
 done
 
 # futex(2) between processes, static musl and static glibc: one summary name.
 for p in lx_futex_musl lx_futex_glibc; do
-	out=$(make -s --no-print-directory "build/user/linux/$p" 2>&1)
-	tap_check $? "build $p" "$out"
-	log=$(timeout 60 "build/user/linux/$p" 2>&1)
-	tap_check $? "$p: every check passes on the host" "$(grep -v '^ok ' <<<"$log")"
-	grep -q "^lx_futex: [0-9]* passed, 0 failed$" <<<"$log"
-	tap_check $? "$p: prints its summary line"
+	host_prog "$p" lx_futex "$top"
 done
 # A static PIE's placement and brk: the host's Linux follows the 6.x rules
 # (the same binary runs in the kernel: the layout-6x boot).
