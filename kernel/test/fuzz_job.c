@@ -36,6 +36,7 @@
 #include "kernel/task/futex.h"
 #include "kernel/task/process.h"
 #include "kernel/task/sched.h"
+#include "kernel/task/signal.h"
 #include "kernel/syscall/syscall.h"
 #include "kernel/test/fuzz_job.h"
 
@@ -131,8 +132,11 @@ static void print_notes(void)
  * suite=plant-leak plants a bug for the fuzzer to find, so that a test can
  * check the whole pipeline (detection, minimiser, listing): fuzz_note with
  * a third argument of 1000 leaks a page.  The fuzzer's own notes pass 0.
+ * suite=plant-sleep plants a legitimate long sleep instead: the first uid
+ * 1000 process to note its call 5 sleeps 1,000 s there, as a call with a
+ * timeout of days would; the run must kill it and go on, not fail.
  */
-static bool planted_leak;
+static bool planted_leak, planted_sleep;
 static uint64_t max_wait_ms;  /* the run's longest root wait for the CPU, for its record */
 static uint64_t max_delay_ms; /* the run's longest preemption delay, for its record */
 static unsigned max_delay_nr; /* the system call the task that kept the CPU was in */
@@ -151,6 +155,14 @@ long sys_fuzz_note(const struct syscall_args *a)
 		return -ENOSYS;
 	if (planted_leak && a->a2 == 1000)
 		pmm_alloc_page();
+	if (planted_sleep && a->a1 == 5 && current->cred.uid == 1000) {
+		uint64_t until = jiffies + 1000ULL * timer_hz();
+
+		planted_sleep = false;
+		while (!signal_pending(current) && jiffies < until)
+			sleep_on_interruptible(&planted_sleep, until, (const void *)sys_fuzz_note);
+		return -EINTR;
+	}
 	if (slot >= 0 && slot < NR_TASKS)
 		notes[slot] = (struct note){current->pid, a->a0, a->a1};
 	total_calls++;
@@ -176,6 +188,47 @@ static void watchdog(const struct trap_frame *f)
 		print_notes();
 		machine_exit(EXIT_FAILED);
 	}
+}
+
+/*
+ * A fuzz call may sleep for long on purpose: a timeout read from memory the
+ * fuzzer does not control (a "bad" pointer that is readable) can ask
+ * rt_sigtimedwait or a futex for days.  With every fuzz task in such a
+ * timed sleep and the CPU idle the kernel is not hung, so halfway to the
+ * watchdog the program is killed and the run goes on; the line names the
+ * sleeper, whose timeout a reader can check against its call.
+ */
+static bool all_in_timed_sleep(void)
+{
+	int n = 0;
+
+	for (int i = 0; i < NR_TASKS; i++) {
+		struct task_struct *t = &tasks[i];
+
+		if (t->state == TASK_UNUSED || t->state == TASK_ZOMBIE || t == current ||
+		    t->kthread)
+			continue;
+		if (t->state != TASK_INTERRUPTIBLE || t->sleep_until <= jiffies)
+			return false;
+		n++;
+	}
+	return n > 0;
+}
+
+static void kill_timed_sleepers(uint64_t pseed)
+{
+	for (int i = 0; i < NR_TASKS; i++) {
+		struct task_struct *t = &tasks[i];
+
+		if (t->state != TASK_INTERRUPTIBLE || t == current || t->kthread)
+			continue;
+		kprintf("fuzz: program %lx: pid %d (uid %u) sleeps %lu more ticks in %p, every "
+			"fuzz "
+			"task in a timed sleep: killed, not a hang\n",
+			pseed, t->pid, t->cred.uid, t->sleep_until - jiffies, t->wchan);
+		send_sig(SIGKILL, t);
+	}
+	last_progress = jiffies;
 }
 
 static void sleep_ms(unsigned ms)
@@ -443,6 +496,9 @@ static enum fail run_program(uint64_t pseed, int only, uint64_t ncalls, uint64_t
 	/* Reap the fuzzers and every orphan they leave to init. */
 	while ((rc = do_wait(-1, WNOHANG, &status, 0, 0)) != -ECHILD) {
 		if (rc == 0) {
+			if (jiffies - last_progress > (uint64_t)WATCHDOG_S * timer_hz() / 2 &&
+			    all_in_timed_sleep())
+				kill_timed_sleepers(pseed);
 			if (jiffies - start > (uint64_t)PROG_LIMIT_S * timer_hz()) {
 				kprintf("fuzz: program %lx still running after %d s\n", pseed,
 					PROG_LIMIT_S);
@@ -644,10 +700,16 @@ __attribute__((noreturn)) void job_fuzz(void)
 	char line[512];
 
 	planted_leak = !strcmp(run_suite, "plant-leak");
-	if (run_suite[0] && !planted_leak) {
-		kprintf("aslrbench: bad command line: mode=fuzz knows suite=plant-leak only\n");
+	planted_sleep = !strcmp(run_suite, "plant-sleep");
+	if (run_suite[0] && !planted_leak && !planted_sleep) {
+		kprintf("aslrbench: bad command line: mode=fuzz knows suite=plant-leak and "
+			"suite=plant-sleep only\n");
 		machine_exit(EXIT_CMDLINE);
 	}
+	if (planted_sleep)
+		kprintf("fuzz: a long sleep is planted (suite=plant-sleep): a uid 1000 process "
+			"sleeps "
+			"1000 s at its call 5\n");
 	if (planted_leak)
 		kprintf("fuzz: a bug is planted (suite=plant-leak): fuzz_note(_, _, 1000) leaks a "
 			"page\n");
