@@ -193,14 +193,15 @@ static void watchdog(const struct trap_frame *f)
 /*
  * A fuzz call may sleep for long on purpose: a timeout read from memory the
  * fuzzer does not control (a "bad" pointer that is readable) can ask
- * rt_sigtimedwait or a futex for days.  With every fuzz task in such a
- * timed sleep and the CPU idle the kernel is not hung, so halfway to the
- * watchdog the program is killed and the run goes on; the line names the
- * sleeper, whose timeout a reader can check against its call.
+ * rt_sigtimedwait or a futex for days, and its parent then waits for it in
+ * wait4.  With no fuzz task runnable and one of them in such a timed sleep
+ * the kernel is not hung, so halfway to the watchdog the program is killed
+ * and the run goes on; the line names the sleepers.  With every task asleep
+ * and none of them timed, nothing can wake them: the watchdog still fails.
  */
 static bool all_in_timed_sleep(void)
 {
-	int n = 0;
+	int timed = 0;
 
 	for (int i = 0; i < NR_TASKS; i++) {
 		struct task_struct *t = &tasks[i];
@@ -208,11 +209,11 @@ static bool all_in_timed_sleep(void)
 		if (t->state == TASK_UNUSED || t->state == TASK_ZOMBIE || t == current ||
 		    t->kthread)
 			continue;
-		if (t->state != TASK_INTERRUPTIBLE || t->sleep_until <= jiffies)
+		if (t->state != TASK_INTERRUPTIBLE)
 			return false;
-		n++;
+		timed += t->sleep_until > jiffies;
 	}
-	return n > 0;
+	return timed > 0;
 }
 
 static void kill_timed_sleepers(uint64_t pseed)
@@ -222,10 +223,10 @@ static void kill_timed_sleepers(uint64_t pseed)
 
 		if (t->state != TASK_INTERRUPTIBLE || t == current || t->kthread)
 			continue;
-		kprintf("fuzz: program %lx: pid %d (uid %u) sleeps %lu more ticks in %p, every "
-			"fuzz "
-			"task in a timed sleep: killed, not a hang\n",
-			pseed, t->pid, t->cred.uid, t->sleep_until - jiffies, t->wchan);
+		kprintf("fuzz: program %lx: pid %d (uid %u) sleeps %lu more ticks in %p, no fuzz "
+			"task runnable and one in a timed sleep: killed, not a hang\n",
+			pseed, t->pid, t->cred.uid,
+			t->sleep_until > jiffies ? t->sleep_until - jiffies : 0, t->wchan);
 		send_sig(SIGKILL, t);
 	}
 	last_progress = jiffies;
