@@ -73,17 +73,14 @@ void file_pos_lock(struct file *f)
 {
 	if (!atomic_pos(f))
 		return;
-	while (f->pos_locked)
-		sleep_on(&f->pos_locked, file_pos_lock);
-	f->pos_locked = true;
+	mutex_lock(&f->f_pos_lock, file_pos_lock);
 }
 
 void file_pos_unlock(struct file *f)
 {
 	if (!atomic_pos(f))
 		return;
-	f->pos_locked = false;
-	wake_up(&f->pos_locked);
+	mutex_unlock(&f->f_pos_lock);
 }
 
 long file_read_snapshot(struct file *f, char *kbuf, size_t n, uint64_t *pos)

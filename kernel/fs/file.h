@@ -12,6 +12,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "kernel/task/sched.h" /* struct mutex */
+
 #define PATH_MAX_LEN 256
 
 struct file;
@@ -38,9 +40,9 @@ struct file {
 	bool seq;	     /* a seq_file of Linux's (/proc/<pid>/stat, maps...): no SEEK_END */
 	bool pending;	     /* /proc: data made at the first read, with the reader's creds */
 	struct inode *inode; /* what fstat describes (a reference), or NULL */
-	bool pos_locked;     /* a read, write or lseek holds the position (f_pos_lock) */
-	unsigned f_flags;    /* open(2) flags: the access mode (read and write check it first:
-			      * EBADF, as Linux's f_mode), O_APPEND, O_NONBLOCK */
+	struct mutex f_pos_lock; /* held by a read, write or lseek (file_pos_lock) */
+	unsigned f_flags;	 /* open(2) flags: the access mode (read and write check it first:
+				  * EBADF, as Linux's f_mode), O_APPEND, O_NONBLOCK */
 };
 
 /* NULL with *err = -ENOMEM (an injected failure) or -ENFILE (the table is full). */

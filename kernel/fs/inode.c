@@ -258,15 +258,12 @@ bool inode_lockable(const struct inode *ino)
 
 void inode_lock(struct inode *ino)
 {
-	while (ino->locked)
-		sleep_on(&ino->locked, inode_lock);
-	ino->locked = true;
+	mutex_lock(&ino->i_rwsem, inode_lock);
 }
 
 void inode_unlock(struct inode *ino)
 {
-	ino->locked = false;
-	wake_up(&ino->locked);
+	mutex_unlock(&ino->i_rwsem);
 }
 
 void iput(struct inode *ino)

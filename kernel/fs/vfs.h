@@ -121,7 +121,7 @@ struct inode {
 	 * regular ramfs file, so that a write that gives up the CPU between
 	 * pages is still one step to every other writer and truncate.
 	 */
-	bool locked;
+	struct mutex i_rwsem;
 	union {
 		struct {
 			struct dentry *children; /* directories */
@@ -159,7 +159,7 @@ void vfs_print_orphans(void);
 void vfs_inode_map(uint8_t map[NR_INODES]);
 void vfs_print_new_inodes(const uint8_t before[NR_INODES]); /* each one, for the fuzzer's report */
 void iput(struct inode *ino);
-/* The write lock (inode->locked): sleeps while another task holds it. */
+/* The write lock (inode->i_rwsem): sleeps while another task holds it. */
 void inode_lock(struct inode *ino);
 void inode_unlock(struct inode *ino);
 /* Whether write and truncate take the lock: regular ramfs files. */

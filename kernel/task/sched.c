@@ -283,6 +283,19 @@ void start_task(struct task_struct *t)
 	t->runnable_since = jiffies;
 }
 
+void mutex_lock(struct mutex *m, const void *wchan)
+{
+	while (m->locked)
+		sleep_on(m, wchan);
+	m->locked = true;
+}
+
+void mutex_unlock(struct mutex *m)
+{
+	m->locked = false;
+	wake_up(m);
+}
+
 void cond_resched(void)
 {
 	if (current->need_resched)

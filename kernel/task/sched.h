@@ -1,6 +1,7 @@
 #ifndef KERNEL_TASK_SCHED_H
 #define KERNEL_TASK_SCHED_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "kernel/task/task.h"
@@ -51,6 +52,16 @@ extern int sched_max_wait_behind; /* the pid that had the CPU when that wait end
 extern uint64_t sched_max_resched_delay;
 extern int sched_max_resched_pid;     /* the task that held the CPU that long */
 extern unsigned sched_max_resched_nr; /* and the system call it had entered last */
+/*
+ * A sleeping lock (Linux's struct mutex, on one CPU): a holder may yield or
+ * sleep; another task taking it sleeps until it is released.  wchan names
+ * the waiter's function for /proc.
+ */
+struct mutex {
+	bool locked;
+};
+void mutex_lock(struct mutex *m, const void *wchan);
+void mutex_unlock(struct mutex *m);
 /* A preemption point for long kernel loops: gives the CPU away if asked to. */
 void cond_resched(void);
 
