@@ -175,6 +175,21 @@ emit() {
 }
 # A description may not hold a bare '#' (it would start a directive).
 desc() { printf '%s' "${1//#/\\#}" | tr '\r\n' '  '; }
+# What a failed boot printed, on stderr, so that a CI log shows why (the
+# logs themselves stay on the machine that ran them): its FAIL and panic
+# lines and its last lines, for the first five logs the failures name.
+show_failed_logs() {
+	local log shown=0
+	printf '%s\n' "$@" | grep -o 'build/test-logs/[^ ,)]*\.log' | awk '!seen[$0]++' |
+		while read -r log && [ "$shown" -lt 5 ]; do
+			[ -f "$log" ] || continue
+			shown=$((shown + 1))
+			echo "--- $log: its FAIL/panic lines, then its last 12 lines"
+			grep -a -E '^(FAIL|not ok)|panic|PANIC' "$log" | head -20
+			echo "..."
+			tail -n 12 "$log" | tr -d '\r'
+		done
+}
 pass() {
 	num=$((num + 1)) passed=$((passed + 1))
 	emit "ok $num - $(desc "$1")"
@@ -604,6 +619,7 @@ rm -f "$durations_new"
 if [ ${#failures[@]} -gt 0 ]; then
 	emit "# failures:"
 	for f in "${failures[@]}"; do emit "#   $(desc "$f")"; done
+	show_failed_logs "${failures[@]}" >&2
 fi
 emit "1..$num"
 mv "$tap_part" "$tap"

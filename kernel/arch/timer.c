@@ -10,6 +10,7 @@
 #include "kernel/arch/timer.h"
 #include "kernel/params/param.h"
 #include "kernel/arch/traps.h"
+#include "kernel/arch/tsc.h"
 
 #define PIC1_CMD  0x20
 #define PIC1_DATA 0x21
@@ -85,6 +86,33 @@ unsigned timer_hz(void)
 uint64_t timer_actual_mhz(void)
 {
 	return divisor ? PIT_HZ * 1000 / divisor : 0;
+}
+
+/*
+ * Why a sleep ends by the clock and not by a count of ticks: a tick is
+ * late when the host is busy, and QEMU's i8254 re-arms channel 0 from the
+ * expiry it missed, so late ticks come in a burst; 51 ticks were once seen
+ * to pass in under 50 ms of CLOCK_MONOTONIC, and a futex with a 50 ms
+ * timeout returned early.  Linux's hrtimers expire by the clocksource; here
+ * the tick wakes the sleeper, which looks at the clock and sleeps again if
+ * the deadline is still ahead.
+ */
+#define MAX_SLEEP_NS (1000000ULL * NSEC_PER_SEC)
+
+uint64_t jiffies_for_deadline(uint64_t deadline_ns)
+{
+	uint64_t now = ktime_get_ns(), left = deadline_ns > now ? deadline_ns - now : 0;
+
+	if (!left)
+		return jiffies;
+	if (left > MAX_SLEEP_NS) /* no overflow below; it looks again after 11 days */
+		left = MAX_SLEEP_NS;
+	return jiffies + (left * cur_hz + NSEC_PER_SEC - 1) / NSEC_PER_SEC + 1;
+}
+
+bool deadline_passed(uint64_t deadline_ns)
+{
+	return deadline_ns && ktime_get_ns() >= deadline_ns;
 }
 
 void pit_delay_ticks(uint16_t ticks)

@@ -23,8 +23,19 @@ extern void (*timer_watchdog_hook)(const struct trap_frame *f);
 /* Called on every tick after jiffies advanced (the scheduler hooks in here). */
 extern void (*timer_tick_hook)(bool from_user);
 
+/*
+ * Deadlines on ktime_get_ns's clock (the one user space reads), for the
+ * sleeps Linux times with hrtimers (nanosleep, futex, sigtimedwait, poll):
+ * the jiffies to sleep to before looking at the clock again (the ticks
+ * left rounded up, +1 for the tick in progress), and whether it has passed
+ * (a deadline of 0 never passes: no timeout).
+ */
+uint64_t jiffies_for_deadline(uint64_t deadline_ns);
+bool deadline_passed(uint64_t deadline_ns);
+
 /* Busy-waits on PIT channel 2 (interrupts not needed); used to calibrate the TSC. */
 void pit_delay_ticks(uint16_t ticks);
-#define PIT_HZ 1193182ULL
+#define PIT_HZ	     1193182ULL
+#define NSEC_PER_SEC 1000000000ULL
 
 #endif

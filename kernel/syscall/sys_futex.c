@@ -16,8 +16,8 @@
 #include "kernel/syscall/syscall.h"
 #include "kernel/uapi/time_types.h"
 
-#define NSEC	     1000000000ULL
-#define FUTEX_MAX_NS (1000000ULL * NSEC) /* about 11 days: longer than any run, as nanosleep */
+#define FUTEX_MAX_NS                                                                               \
+	(1000000ULL * NSEC_PER_SEC) /* about 11 days: longer than any run, as nanosleep */
 
 static bool futex_cmd_has_timeout(int cmd)
 {
@@ -26,42 +26,39 @@ static bool futex_cmd_has_timeout(int cmd)
 }
 
 /*
- * futex_init_timeout, then the deadline as the jiffy the sleep ends at:
+ * futex_init_timeout:
  * FUTEX_WAIT's timeout is relative, WAIT_BITSET's absolute on
  * CLOCK_MONOTONIC, or CLOCK_REALTIME with FUTEX_CLOCK_REALTIME (both count
- * from boot here, see sys_misc.c).  A partial tick is not a tick: +1.
+ * from boot here, see sys_misc.c): a deadline on that clock, as Linux's
+ * hrtimer (futex_setup_timer), not a count of ticks.
  */
-static int futex_init_timeout(int cmd, uint64_t utime, uint64_t *until)
+static int futex_init_timeout(int cmd, uint64_t utime, uint64_t *deadline)
 {
 	struct __kernel_timespec ts;
-	uint64_t now = ktime_get_ns(), ns, hz = timer_hz();
+	uint64_t ns;
 
 	if (copy_from_user(&ts, utime, sizeof(ts)))
 		return -EFAULT;
-	if (ts.tv_sec < 0 || ts.tv_nsec < 0 || ts.tv_nsec >= (int64_t)NSEC)
+	if (ts.tv_sec < 0 || ts.tv_nsec < 0 || ts.tv_nsec >= (int64_t)NSEC_PER_SEC)
 		return -EINVAL; /* timespec64_valid */
-	ns = (uint64_t)ts.tv_sec > FUTEX_MAX_NS / NSEC
+	ns = (uint64_t)ts.tv_sec > FUTEX_MAX_NS / NSEC_PER_SEC
 		     ? FUTEX_MAX_NS
-		     : (uint64_t)ts.tv_sec * NSEC + (uint64_t)ts.tv_nsec;
-	if (cmd != FUTEX_WAIT) /* absolute: what is left of it */
-		ns = ns > now ? ns - now : 0;
-	if (ns > FUTEX_MAX_NS)
-		ns = FUTEX_MAX_NS;
-	*until = ns ? jiffies + (ns * hz + NSEC - 1) / NSEC + 1 : jiffies;
-	if (!*until)
-		*until = 1; /* 0 would mean no timeout */
+		     : (uint64_t)ts.tv_sec * NSEC_PER_SEC + (uint64_t)ts.tv_nsec;
+	if (cmd == FUTEX_WAIT) /* relative */
+		ns += ktime_get_ns();
+	*deadline = ns ? ns : 1; /* 0 would mean no timeout */
 	return 0;
 }
 
 long sys_futex(const struct syscall_args *a)
 {
-	uint64_t uaddr = a->a0, utime = a->a3, uaddr2 = a->a4, until = 0;
+	uint64_t uaddr = a->a0, utime = a->a3, uaddr2 = a->a4, deadline = 0;
 	int op = (int)a->a1, cmd = op & FUTEX_CMD_MASK;
 	uint32_t val = (uint32_t)a->a2, val3 = (uint32_t)a->a5, val2 = (uint32_t)utime;
 	unsigned flags = 0;
 
 	if (utime && futex_cmd_has_timeout(cmd)) {
-		int rc = futex_init_timeout(cmd, utime, &until);
+		int rc = futex_init_timeout(cmd, utime, &deadline);
 
 		if (rc)
 			return rc;
@@ -80,7 +77,7 @@ long sys_futex(const struct syscall_args *a)
 		val3 = FUTEX_BITSET_MATCH_ANY;
 		__attribute__((fallthrough));
 	case FUTEX_WAIT_BITSET:
-		return futex_wait(uaddr, flags, val, until, val3);
+		return futex_wait(uaddr, flags, val, deadline, val3);
 	case FUTEX_WAKE:
 		val3 = FUTEX_BITSET_MATCH_ANY;
 		__attribute__((fallthrough));

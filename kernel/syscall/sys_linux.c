@@ -24,7 +24,6 @@
 #define RLIMIT_NOFILE 7
 #define RLIM_NLIMITS  16
 #define TIMER_ABSTIME 1
-#define NSEC	      1000000000ULL
 
 /* The uname this kernel reports: Linux's ABI, the RNG era it models. */
 #define UTS_SYSNAME "Linux"
@@ -295,16 +294,16 @@ long sys_clock_nanosleep(const struct syscall_args *a)
 		return -EINVAL; /* the CPU-time clocks are not kept */
 	if (copy_from_user(&ts, a->a2, sizeof(ts)))
 		return -EFAULT;
-	if (ts.tv_sec < 0 || ts.tv_nsec < 0 || ts.tv_nsec >= (int64_t)NSEC)
+	if (ts.tv_sec < 0 || ts.tv_nsec < 0 || ts.tv_nsec >= (int64_t)NSEC_PER_SEC)
 		return -EINVAL;
 	if (a->a1 & TIMER_ABSTIME) {
 		/* Both clocks count from boot here (sys_clock_gettime). */
 		now_ns = ktime_get_ns();
-		want_ns = (uint64_t)ts.tv_sec * NSEC + (uint64_t)ts.tv_nsec;
+		want_ns = (uint64_t)ts.tv_sec * NSEC_PER_SEC + (uint64_t)ts.tv_nsec;
 		if (want_ns <= now_ns)
 			return 0;
 		/* An absolute sleep leaves rem alone (Linux's hrtimer_nanosleep). */
-		if (do_nanosleep((want_ns - now_ns) * timer_hz() / NSEC + 1))
+		if (do_nanosleep(want_ns))
 			return nanosleep_interrupted(0, 0);
 		return 0;
 	}

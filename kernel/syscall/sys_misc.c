@@ -14,7 +14,6 @@
 #define GRND_NONBLOCK 1
 #define GRND_RANDOM   2
 #define GRND_INSECURE 4
-#define NSEC	      1000000000ULL
 
 long sys_sched_yield(const struct syscall_args *a)
 {
@@ -27,14 +26,15 @@ long sys_sched_yield(const struct syscall_args *a)
  * Named as Linux's, so /proc/<pid>/wchan shows what a sleeper waits in.
  * Its own field is the channel: no wake_up() ends it early, a signal does.
  */
-uint64_t do_nanosleep(uint64_t ticks)
+uint64_t do_nanosleep(uint64_t deadline_ns)
 {
-	uint64_t until = jiffies + ticks;
+	while (!deadline_passed(deadline_ns)) {
+		uint64_t now = ktime_get_ns();
 
-	while (jiffies < until) {
 		if (signal_pending(current))
-			return until - jiffies;
-		sleep_on_interruptible(&current->sleep_until, until, (const void *)do_nanosleep);
+			return deadline_ns > now ? deadline_ns - now : 1;
+		sleep_on_interruptible(&current->sleep_until, jiffies_for_deadline(deadline_ns),
+				       (const void *)do_nanosleep);
 	}
 	return 0;
 }
@@ -47,31 +47,33 @@ uint64_t do_nanosleep(uint64_t ticks)
  * without a handler kills or was dropped when sent, so that case does not
  * arise (see signal_deliver.c).
  */
-long nanosleep_interrupted(uint64_t left_ticks, uint64_t urem)
+long nanosleep_interrupted(uint64_t left_ns, uint64_t urem)
 {
-	uint64_t hz = timer_hz(), ns = left_ticks * NSEC / hz;
-	struct __kernel_timespec rem = {(int64_t)(ns / NSEC), (int64_t)(ns % NSEC)};
+	struct __kernel_timespec rem = {(int64_t)(left_ns / NSEC_PER_SEC),
+					(int64_t)(left_ns % NSEC_PER_SEC)};
 
 	if (urem && copy_to_user(urem, &rem, sizeof(rem)))
 		return -EFAULT;
 	return -ERESTARTNOHAND;
 }
 
+/* Linux's hrtimer_nanosleep: a deadline on CLOCK_MONOTONIC, not a count of ticks. */
 long sys_nanosleep(const struct syscall_args *a)
 {
 	struct __kernel_timespec ts;
-	uint64_t ns, ticks, hz = timer_hz();
+	uint64_t ns, left;
 
 	if (copy_from_user(&ts, a->a0, sizeof(ts)))
 		return -EFAULT;
-	if (ts.tv_sec < 0 || ts.tv_nsec < 0 || ts.tv_nsec >= (int64_t)NSEC)
+	if (ts.tv_sec < 0 || ts.tv_nsec < 0 || ts.tv_nsec >= (int64_t)NSEC_PER_SEC)
 		return -EINVAL;
 	if ((uint64_t)ts.tv_sec > 1000000)
 		ts.tv_sec = 1000000; /* about 11 days: longer than any run */
-	ns = (uint64_t)ts.tv_sec * NSEC + (uint64_t)ts.tv_nsec;
-	ticks = (ns * hz + NSEC - 1) / NSEC;
-	ticks = do_nanosleep(ticks ? ticks + 1 : 0); /* +1: a partial tick is not a tick */
-	return ticks ? nanosleep_interrupted(ticks, a->a1) : 0;
+	ns = (uint64_t)ts.tv_sec * NSEC_PER_SEC + (uint64_t)ts.tv_nsec;
+	if (!ns)
+		return 0;
+	left = do_nanosleep(ktime_get_ns() + ns);
+	return left ? nanosleep_interrupted(left, a->a1) : 0;
 }
 
 /*
@@ -83,7 +85,7 @@ long sys_nanosleep(const struct syscall_args *a)
 long sys_clock_gettime(const struct syscall_args *a)
 {
 	uint64_t ns = ktime_get_ns();
-	struct __kernel_timespec ts = {(int64_t)(ns / NSEC), (int64_t)(ns % NSEC)};
+	struct __kernel_timespec ts = {(int64_t)(ns / NSEC_PER_SEC), (int64_t)(ns % NSEC_PER_SEC)};
 
 	if (a->a0 > 1)
 		return -EINVAL;
@@ -94,7 +96,8 @@ long sys_clock_gettime(const struct syscall_args *a)
 long sys_gettimeofday(const struct syscall_args *a)
 {
 	uint64_t ns = ktime_get_ns();
-	struct __kernel_timespec tv = {(int64_t)(ns / NSEC), (int64_t)(ns % NSEC / 1000)};
+	struct __kernel_timespec tv = {(int64_t)(ns / NSEC_PER_SEC),
+				       (int64_t)(ns % NSEC_PER_SEC / 1000)};
 	int tz[2] = {0, 0};
 
 	if (a->a0 && copy_to_user(a->a0, &tv, sizeof(tv)))
@@ -107,7 +110,7 @@ long sys_gettimeofday(const struct syscall_args *a)
 /* time(tloc): the seconds, also stored at tloc when it is not NULL. */
 long sys_time(const struct syscall_args *a)
 {
-	int64_t s = (int64_t)(ktime_get_ns() / NSEC);
+	int64_t s = (int64_t)(ktime_get_ns() / NSEC_PER_SEC);
 
 	if (a->a0 && copy_to_user(a->a0, &s, sizeof(s)))
 		return -EFAULT;

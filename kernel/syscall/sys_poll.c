@@ -19,7 +19,6 @@
 #include "kernel/task/signal.h"
 #include "kernel/uapi/time_types.h"
 
-#define NSEC	    1000000000ULL
 #define MAX_SECONDS 1000000 /* about 11 days, as nanosleep's clamp: longer than any run */
 /* The sigmask bits no mask can block (Linux's sigdelsetmask(SIGKILL|SIGSTOP)). */
 #define UNBLOCKABLE ((1ULL << (9 - 1)) | (1ULL << (19 - 1)))
@@ -29,23 +28,18 @@ struct pollfd_k {
 	int16_t events, revents;
 };
 
-static uint64_t now_ns(void)
-{
-	return tsc_to_ns(rdtsc());
-}
-
 int poll_deadline_set(struct poll_deadline *d, int64_t sec, int64_t nsec)
 {
 	uint64_t ns;
 
-	if (sec < 0 || nsec < 0 || nsec >= (int64_t)NSEC)
+	if (sec < 0 || nsec < 0 || nsec >= (int64_t)NSEC_PER_SEC)
 		return -EINVAL;
 	if (sec > MAX_SECONDS)
 		sec = MAX_SECONDS;
-	ns = (uint64_t)sec * NSEC + (uint64_t)nsec;
+	ns = (uint64_t)sec * NSEC_PER_SEC + (uint64_t)nsec;
 	d->forever = false;
 	d->zero = ns == 0;
-	d->end_ns = now_ns() + ns;
+	d->end_ns = ktime_get_ns() + ns;
 	return 0;
 }
 
@@ -56,20 +50,18 @@ void poll_deadline_forever(struct poll_deadline *d)
 
 bool poll_deadline_passed(const struct poll_deadline *d)
 {
-	return d->zero || (!d->forever && now_ns() >= d->end_ns);
+	return d->zero || (!d->forever && ktime_get_ns() >= d->end_ns);
 }
 
 uint64_t poll_deadline_left_ns(const struct poll_deadline *d)
 {
-	uint64_t now = now_ns();
+	uint64_t now = ktime_get_ns();
 
 	return d->forever || d->zero || now >= d->end_ns ? 0 : d->end_ns - now;
 }
 
 long poll_sleep(const struct poll_deadline *d, const void *wchan)
 {
-	uint64_t left, hz = timer_hz();
-
 	/*
 	 * Linux 6.6's do_poll/do_select: -ERESTARTNOHAND, EINTR once a handler
 	 * ran, else the call restarts (Linux's poll restarts through its
@@ -81,9 +73,8 @@ long poll_sleep(const struct poll_deadline *d, const void *wchan)
 		sleep_on_interruptible(&poll_wait_chan, 0, wchan);
 		return 0;
 	}
-	/* +1: the current tick is partly gone; an early end just sleeps again (caller's loop). */
-	left = poll_deadline_left_ns(d);
-	sleep_on_interruptible(&poll_wait_chan, jiffies + (left * hz + NSEC - 1) / NSEC + 1, wchan);
+	/* an early end just sleeps again (the caller's loop) */
+	sleep_on_interruptible(&poll_wait_chan, jiffies_for_deadline(d->end_ns), wchan);
 	return 0;
 }
 
@@ -216,7 +207,8 @@ long sys_ppoll(const struct syscall_args *a)
 	if (a->a2 && !d.zero) {
 		uint64_t left = poll_deadline_left_ns(&d);
 
-		ts = (struct __kernel_timespec){(int64_t)(left / NSEC), (int64_t)(left % NSEC)};
+		ts = (struct __kernel_timespec){(int64_t)(left / NSEC_PER_SEC),
+						(int64_t)(left % NSEC_PER_SEC)};
 		copy_to_user(a->a2, &ts, sizeof(ts));
 	}
 	return rc;

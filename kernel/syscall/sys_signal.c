@@ -5,6 +5,7 @@
  * rt_sigtimedwait.  Sending and delivery are kernel/task/signal*.c's.
  */
 #include "kernel/arch/timer.h"
+#include "kernel/arch/tsc.h"
 #include "kernel/lib/errno.h"
 #include "kernel/lib/string.h"
 #include "kernel/mm/uaccess.h"
@@ -16,7 +17,6 @@
 #define SIG_BLOCK   0
 #define SIG_UNBLOCK 1
 #define SIG_SETMASK 2
-#define NSEC	    1000000000ULL
 
 /* flush_sigqueue_mask on the group's shared set and on each of its threads' (6.6 do_sigaction). */
 static void flush_sig_everywhere(struct task_struct *me, int sig)
@@ -208,7 +208,7 @@ long sys_rt_sigtimedwait(const struct syscall_args *a)
 {
 	struct task_struct *t = current;
 	struct ksiginfo info;
-	uint64_t set, until = 0;
+	uint64_t set, deadline = 0;
 	int sig;
 
 	if (a->a3 != sizeof(uint64_t))
@@ -221,22 +221,21 @@ long sys_rt_sigtimedwait(const struct syscall_args *a)
 
 		if (copy_from_user(ts, a->a2, sizeof(ts)))
 			return -EFAULT;
-		if (ts[0] < 0 || ts[1] < 0 || ts[1] >= (int64_t)NSEC)
+		if (ts[0] < 0 || ts[1] < 0 || ts[1] >= (int64_t)NSEC_PER_SEC)
 			return -EINVAL;
 		if ((uint64_t)ts[0] > 1000000)
 			ts[0] = 1000000;
-		until = jiffies + ((uint64_t)ts[0] * NSEC + (uint64_t)ts[1]) * timer_hz() / NSEC +
-			1;
-		if (!ts[0] && !ts[1])
-			until = jiffies; /* a poll */
+		/* a deadline on CLOCK_MONOTONIC, as Linux's hrtimer; a zero timeout is a poll */
+		deadline = ktime_get_ns() + (uint64_t)ts[0] * NSEC_PER_SEC + (uint64_t)ts[1];
 	}
 	sig = dequeue_signal(t, set, &info);
 	if (!sig) {
 		uint64_t blocked = t->sigmask;
 
 		t->sigmask &= ~set; /* real_blocked: what it waits for must wake it */
-		while (!signal_pending(t) && (!a->a2 || jiffies < until))
-			sleep_on_interruptible(&t->saved_sigmask, a->a2 ? until : 0,
+		while (!signal_pending(t) && !deadline_passed(deadline))
+			sleep_on_interruptible(&t->saved_sigmask,
+					       deadline ? jiffies_for_deadline(deadline) : 0,
 					       (const void *)sys_rt_sigtimedwait);
 		t->sigmask = blocked;
 		sig = dequeue_signal(t, set, &info);

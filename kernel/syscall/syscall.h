@@ -21,7 +21,7 @@ void syscall_init(void);
 #include "kernel/uapi/syscall_64.h"
 #undef __SYSCALL
 /* sys_misc.c: writes the time left to urem, returns the restart code. */
-long nanosleep_interrupted(uint64_t left_ticks, uint64_t urem);
+long nanosleep_interrupted(uint64_t left_ns, uint64_t urem);
 /* sys_proc.c: wait4's and waitid's rusage, the times in clock ticks. */
 struct linux_rusage;
 void rusage_from_ticks(struct linux_rusage *ru, uint64_t utime, uint64_t stime);

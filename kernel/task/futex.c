@@ -166,7 +166,7 @@ static int futex_wait_setup(uint64_t uaddr, uint32_t val, unsigned flags, struct
  * here a signal without a handler kills or is dropped when sent, so no
  * restart without a handler arises (see signal_deliver.c).
  */
-long futex_wait(uint64_t uaddr, unsigned flags, uint32_t val, uint64_t until, uint32_t bitset)
+long futex_wait(uint64_t uaddr, unsigned flags, uint32_t val, uint64_t deadline, uint32_t bitset)
 {
 	struct task_struct *t = current;
 	struct futex_q q = {.task = t, .bitset = bitset};
@@ -174,21 +174,18 @@ long futex_wait(uint64_t uaddr, unsigned flags, uint32_t val, uint64_t until, ui
 
 	if (!bitset)
 		return -EINVAL;
-	for (;;) {
-		rc = futex_wait_setup(uaddr, val, flags, &q);
-		if (rc)
-			return rc;
-		/* futex_wait_queue: no sleep when the timer already expired */
-		if (!until || jiffies < until)
-			sleep_on_interruptible(&q, until, (const void *)futex_wait);
-		if (!futex_unqueue(&q))
-			return 0;
-		if (until && jiffies >= until)
-			return -ETIMEDOUT;
-		if (signal_pending(t))
-			return until ? -ERESTART_RESTARTBLOCK : -ERESTARTSYS;
-		/* a spurious wake-up: wait again, the word read anew */
-	}
+	rc = futex_wait_setup(uaddr, val, flags, &q);
+	if (rc)
+		return rc;
+	/* futex_wait_queue: no sleep when the timer already expired */
+	while (q.queued && !signal_pending(t) && !deadline_passed(deadline))
+		sleep_on_interruptible(&q, deadline ? jiffies_for_deadline(deadline) : 0,
+				       (const void *)futex_wait);
+	if (!futex_unqueue(&q))
+		return 0;
+	if (deadline_passed(deadline))
+		return -ETIMEDOUT;
+	return deadline ? -ERESTART_RESTARTBLOCK : -ERESTARTSYS;
 }
 
 /* Linux 6.6's futex_wake: how many were woken; nr_wake 0 still wakes one, as Linux. */

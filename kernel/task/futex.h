@@ -67,8 +67,8 @@ struct futex_q {
 };
 
 int get_futex_key(uint64_t uaddr, unsigned flags, struct futex_key *key);
-/* until: jiffies at which the wait ends (0: none). */
-long futex_wait(uint64_t uaddr, unsigned flags, uint32_t val, uint64_t until, uint32_t bitset);
+/* deadline: ktime_get_ns() at which the wait ends (0: none). */
+long futex_wait(uint64_t uaddr, unsigned flags, uint32_t val, uint64_t deadline, uint32_t bitset);
 long futex_wake(uint64_t uaddr, unsigned flags, int nr_wake, uint32_t bitset);
 long futex_requeue(uint64_t uaddr1, unsigned flags, uint64_t uaddr2, int nr_wake, int nr_requeue,
 		   const uint32_t *cmpval);

@@ -32,8 +32,11 @@ void fpu_init_task(struct task_struct *t);    /* clean x87/SSE state (spawn) */
 void fpu_copy_current(struct task_struct *t); /* the caller's live state (fork) */
 __attribute__((noreturn)) void cpu_idle(void);
 void preempt_from_user(void); /* called on return to ring 3 */
-/* kernel/syscall/sys_misc.c: 0, or the ticks left when a signal ended the sleep. */
-uint64_t do_nanosleep(uint64_t ticks);
+/*
+ * kernel/syscall/sys_misc.c: sleeps to deadline_ns on ktime_get_ns's clock;
+ * 0, or the nanoseconds left when a signal ended the sleep.
+ */
+uint64_t do_nanosleep(uint64_t deadline_ns);
 extern uint64_t idle_ticks;
 /*
  * The longest a root task waited runnable before it got the CPU, in ticks,

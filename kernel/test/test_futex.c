@@ -7,6 +7,7 @@
  */
 #include "kernel/arch/cpu.h"
 #include "kernel/arch/timer.h"
+#include "kernel/arch/tsc.h"
 #include "kernel/lib/errno.h"
 #include "kernel/mm/mm.h"
 #include "kernel/mm/pmm.h"
@@ -15,6 +16,7 @@
 #include "kernel/syscall/exec_file.h"
 #include "kernel/task/futex.h"
 #include "kernel/task/process.h"
+#include "kernel/task/sched.h"
 #include "kernel/test/ktest.h"
 
 #define PRIV_VA	  0x400000ULL /* a private anonymous page */
@@ -97,6 +99,43 @@ out:
 }
 KTEST(futex_keys);
 
+/*
+ * Ticks in a burst (a host that fell behind, then QEMU's PIT catching up)
+ * must not end a timed sleep before its deadline on CLOCK_MONOTONIC: with
+ * every tick counted twice, a 20 ms wait still lasts 20 ms.
+ */
+static void tick_twice(const struct trap_frame *f)
+{
+	(void)f;
+	jiffies++;
+}
+
+static long futex_wait_in_burst(uint64_t w, uint64_t deadline)
+{
+	void (*old)(const struct trap_frame *) = timer_watchdog_hook;
+	long rc;
+
+	timer_watchdog_hook = tick_twice;
+	rc = futex_wait(w, 0, 0, deadline, FUTEX_BITSET_MATCH_ANY);
+	timer_watchdog_hook = old;
+	return rc;
+}
+
+static enum ktest_result timeout_by_clock(struct ktest_ctx *t)
+{
+	void (*old)(const struct trap_frame *) = timer_watchdog_hook;
+	uint64_t deadline = ktime_get_ns() + 20000000, left;
+
+	timer_watchdog_hook = tick_twice;
+	left = do_nanosleep(deadline);
+	timer_watchdog_hook = old;
+	if (left || ktime_get_ns() < deadline)
+		return ktest_fail(t, "a 20 ms nanosleep with doubled ticks ended %llu ns early",
+				  (unsigned long long)(deadline - ktime_get_ns()));
+	return KTEST_PASS;
+}
+KTEST(timeout_by_clock);
+
 /* The calls on a word that reads 0: errors, EAGAIN, ETIMEDOUT, wake counts with nobody queued. */
 static enum ktest_result futex_calls(struct ktest_ctx *t)
 {
@@ -118,13 +157,16 @@ static enum ktest_result futex_calls(struct ktest_ctx *t)
 		bad = "a word that differs: EAGAIN";
 	else if ((rc = futex_wait(w, FLAGS_SHARED, 0, 0, 0)) != -EINVAL)
 		bad = "bitset 0: EINVAL";
-	else if ((rc = futex_wait(w, FLAGS_SHARED, 0, jiffies ? jiffies : 1,
-				  FUTEX_BITSET_MATCH_ANY)) != -ETIMEDOUT)
+	else if ((rc = futex_wait(w, FLAGS_SHARED, 0, ktime_get_ns(), FUTEX_BITSET_MATCH_ANY)) !=
+		 -ETIMEDOUT)
 		bad = "a deadline already reached: ETIMEDOUT";
-	else if (t0 = jiffies,
-		 (rc = futex_wait(w, 0, 0, jiffies + 3, FUTEX_BITSET_MATCH_ANY)) != -ETIMEDOUT ||
-			 jiffies < t0 + 3)
-		bad = "three ticks: ETIMEDOUT, not before";
+	else if (t0 = ktime_get_ns() + 3000000,
+		 (rc = futex_wait(w, 0, 0, t0, FUTEX_BITSET_MATCH_ANY)) != -ETIMEDOUT ||
+			 ktime_get_ns() < t0)
+		bad = "a deadline 3 ms ahead: ETIMEDOUT, not before";
+	else if (t0 = ktime_get_ns() + 20000000,
+		 (rc = futex_wait_in_burst(w, t0)) != -ETIMEDOUT || ktime_get_ns() < t0)
+		bad = "20 ms with every tick counted twice: ETIMEDOUT, not before";
 	else if (futex_nr_queued() != 0)
 		bad = "a waiter left queued after its timeout";
 	else if ((rc = futex_wake(w, FLAGS_SHARED, 0x7fffffff, FUTEX_BITSET_MATCH_ANY)) != 0)
