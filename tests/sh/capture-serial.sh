@@ -156,7 +156,11 @@ else
     log=$tmp/hangup.log
     if start_capture "$log" --until-summary; then
         printf 'aslrbench: booting\r\npartial' >"$tmp/board"
-        sleep 0.3
+        # the capture has read it before the port goes (a loaded host is slow)
+        for _ in $(seq 50); do
+            [[ $(cat "$log" 2>/dev/null) == *partial ]] && break
+            sleep 0.1
+        done
         kill "$socat_pid"
         wait "$socat_pid" 2>/dev/null
         socat_pid=
