@@ -19,14 +19,15 @@
  * other 32 are output) and then one chacha20_block() per further 64 bytes
  * under the detached state.  Served words are zeroed in the batch.
  *
- * What is not Linux's: the base key's source.  Linux extracts it with
- * BLAKE2s from the input pool; this project has no such pool, so the boot
- * key is the whitened boot seed and a periodic reseed draws the next key
- * from a seed-derived "input" ChaCha20 key stirred with the cycle counter
- * and jiffies.  The sequence of generations, refills and key derivations
- * (what the replay and the batch cost depend on) is Linux's.
+ * The base key comes from the 6.x input pool (rng/input_pool.c, BLAKE2s
+ * extraction as Linux 6.12): at init the boot seed is mixed in and one
+ * crng_reseed() gives the first key, as a booted Linux's random_init()
+ * does once its pool is ready; every periodic reseed extracts again.  Given
+ * the pool's recorded inputs, `rngtool replay chacha20-batched --inputs`
+ * recomputes every value after every reseed.
  */
 #include "rng/chacha20_batched.h"
+#include "rng/input_pool.h"
 #include "rng/util.h"
 #include "rng/variants.h"
 
@@ -62,10 +63,9 @@ DEFINE_BATCH(uint32_t, CRNG_BATCH_WORDS);
 DEFINE_BATCH(uint64_t, CRNG_BATCH_BYTES / 8);
 #define batched_entropy_u32 batched_entropy_uint32_t
 
-/* the delayed work "next_reseed" and its stand-in for the input pool */
+/* the delayed work "next_reseed" */
 static uint64_t next_reseed_jiffies;
 static bool early_boot = true;
-static uint8_t input_key[CHACHA_KEY_SIZE];
 static uint64_t crng_refills;
 
 /* 6.6 crng_fast_key_erasure(): random_data_len may not be greater than 32 */
@@ -123,19 +123,12 @@ static void crng_set_key(const uint8_t key[CHACHA_KEY_SIZE])
  */
 static void crng_periodic_reseed(uint64_t now)
 {
-	uint32_t state[CHACHA_STATE_WORDS];
 	uint8_t key[CHACHA_KEY_SIZE];
-	uint64_t cycles = rng_get_cycles();
 
 	next_reseed_jiffies = now + crng_reseed_interval(now);
-	/* extract_entropy() stand-in (see the header comment) */
-	put_le32(input_key, get_le32(input_key) ^ (uint32_t)cycles);
-	put_le32(input_key + 4, get_le32(input_key + 4) ^ (uint32_t)(cycles >> 32));
-	put_le32(input_key + 8, get_le32(input_key + 8) ^ (uint32_t)now);
-	crng_fast_key_erasure(input_key, state, key, sizeof(key));
+	extract_entropy(key, sizeof(key));
 	crng_set_key(key);
 	rng_memzero_explicit(key, sizeof(key));
-	rng_memzero_explicit(state, sizeof(state));
 }
 
 static void crng_reseed_if_due(void)
@@ -245,40 +238,24 @@ static void crng_reset_cpu(void)
 	crng_refills = 0;
 }
 
-/* a new base key from @seed (whitened once by fast key erasure) */
+/* @seed mixed into the input pool (add_device_randomness), then 6.6 crng_reseed() */
 void crng_reseed(const void *seed, size_t len)
 {
-	uint32_t w[8], state[CHACHA_STATE_WORDS];
-	uint8_t key[CHACHA_KEY_SIZE];
-	int i;
+	mix_pool_bytes(seed, len);
+	crng_periodic_reseed(rng_jiffies());
+}
 
-	rng_fold_seed(seed, len, w, 8);
-	for (i = 0; i < 8; i++)
-		put_le32(key + 4 * i, w[i]);
-	crng_fast_key_erasure(key, state, NULL, 0);
-	crng_set_key(key);
-	/* the next_reseed work is queued by every crng_reseed() */
-	next_reseed_jiffies = rng_jiffies() + crng_reseed_interval(rng_jiffies());
-	rng_memzero_explicit(w, sizeof(w));
-	rng_memzero_explicit(key, sizeof(key));
-	rng_memzero_explicit(state, sizeof(state));
+void crng_reseed_now(void)
+{
+	crng_periodic_reseed(rng_jiffies());
 }
 
 static void crng_init(const void *seed, size_t len)
 {
-	uint32_t w[8], state[CHACHA_STATE_WORDS];
-	int i;
-
 	crng_reset_cpu();
 	base_crng.generation = 0;
 	early_boot = true;
-	/* the input stand-in: the seed under another label, never the base key */
-	rng_fold_seed(seed, len, w, 8);
-	for (i = 0; i < 8; i++)
-		put_le32(input_key + 4 * i, w[i] ^ 0x696e7075u /* "inpu" */);
-	crng_fast_key_erasure(input_key, state, NULL, 0);
-	rng_memzero_explicit(w, sizeof(w));
-	rng_memzero_explicit(state, sizeof(state));
+	input_pool_init();
 	crng_reseed(seed, len);
 }
 

@@ -41,8 +41,10 @@ struct crng_debug {
 /* tests only: everything a memory-disclosure attacker would capture */
 void crng_debug_snapshot(struct crng_debug *out);
 void crng_wide_debug_snapshot(struct crng_debug *out);
-/* crng_reseed(): new base key from @seed, bump the generation */
+/* @seed mixed into the 6.x input pool, then crng_reseed(): a new base key, the generation bumped */
 void crng_reseed(const void *seed, size_t len);
+/* crng_reseed() now, as the periodic work would (tests, the replay check) */
+void crng_reseed_now(void);
 void crng_wide_reseed(const void *seed, size_t len);
 /*
  * rngtool replay: base_crng.key = @base_key, the per-CPU crng and batch are

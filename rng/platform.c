@@ -69,6 +69,16 @@ uint64_t rng_get_cycles(void)
 	return platform->get_cycles ? platform->get_cycles() : default_cycles();
 }
 
+size_t rng_arch_seed_longs(uint64_t *v, size_t max)
+{
+	return platform->arch_seed_longs ? platform->arch_seed_longs(v, max) : 0;
+}
+
+size_t rng_arch_longs(uint64_t *v, size_t max)
+{
+	return platform->arch_longs ? platform->arch_longs(v, max) : 0;
+}
+
 uint64_t rng_uptime_seconds(uint64_t now)
 {
 	return (now - platform->initial_jiffies) / rng_hz();

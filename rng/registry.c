@@ -8,6 +8,7 @@
  * logs and by rngtool; one table keeps them from drifting.
  */
 #include "rng/pool.h"
+#include "rng/input_pool.h"
 #include "rng/rng.h"
 #include "rng/variants.h"
 
@@ -66,4 +67,5 @@ void rng_add_interrupt_randomness(uint32_t irq, uint64_t cycles)
 void rng_add_input_randomness(uint32_t type, uint32_t code, uint32_t value, uint64_t cycles)
 {
 	pool2629_add_input_randomness(type, code, value, cycles);
+	input_pool_add_input_randomness(type, code, value, cycles); /* the 6.x pool */
 }

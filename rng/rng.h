@@ -34,6 +34,14 @@ struct rng_platform {
 	 */
 	bool (*simd_begin)(void);
 	void (*simd_end)(void);
+	/*
+	 * Linux's arch_get_random_seed_longs() (RDSEED) and
+	 * arch_get_random_longs() (RDRAND): how many of @max longs were
+	 * filled, 0 when the CPU has none to give.  NULL: none (the 6.x
+	 * extraction then takes the cycle counter, as Linux without them).
+	 */
+	size_t (*arch_seed_longs)(uint64_t *v, size_t max);
+	size_t (*arch_longs)(uint64_t *v, size_t max);
 };
 /* @p is kept (not copied): it must stay valid; NULL restores the default */
 void rng_set_platform(const struct rng_platform *p);

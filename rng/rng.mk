@@ -5,7 +5,8 @@
 RNG_SRCS := rng/platform.c rng/halfmd4.c rng/md4.c rng/md5.c rng/md_le.c rng/sha1.c \
 	rng/chacha20.c rng/pool.c rng/keydata.c rng/prandom.c rng/ipid_2629.c \
 	rng/md4_2630.c rng/sha1_mackall.c rng/urandom_2629.c rng/md5_3x.c \
-	rng/chacha20_batched.c rng/chacha20_wide.c rng/rdrand.c rng/registry.c
+	rng/blake2s.c rng/input_pool.c rng/chacha20_batched.c rng/chacha20_wide.c rng/rdrand.c \
+	rng/registry.c
 RNG_HDRS := $(wildcard rng/*.h)
 
 RNG_HOST_OBJS := $(patsubst rng/%.c,$(HOST)/rng/%.o,$(RNG_SRCS))

@@ -63,6 +63,8 @@ static inline void rng_memzero_explicit(void *p, size_t len)
 uint32_t rng_current_pid(void);
 uint64_t rng_jiffies(void);
 uint64_t rng_get_cycles(void);
+size_t rng_arch_seed_longs(uint64_t *v, size_t max); /* 0 without a platform hook */
+size_t rng_arch_longs(uint64_t *v, size_t max);
 bool rng_simd_begin(void); /* true: SIMD usable until rng_simd_end() */
 void rng_simd_end(void);
 uint32_t rng_hz(void);

@@ -62,15 +62,6 @@ static uint64_t plat_cycles(void)
 	return rdtsc() - cycles_base;
 }
 
-static struct rng_platform plat = {
-	.current_pid = plat_pid,
-	.jiffies = plat_jiffies,
-	.get_cycles = plat_cycles,
-	.hz = 250,
-	.simd_begin = kernel_fpu_begin,
-	.simd_end = kernel_fpu_end,
-};
-
 static int rdseed64(uint64_t *v)
 {
 	unsigned char ok;
@@ -83,10 +74,60 @@ static int rdseed64(uint64_t *v)
 	return -1;
 }
 
+static int rdrand64(uint64_t *v)
+{
+	unsigned char ok;
+
+	for (int i = 0; i < 10; i++) { /* Linux's RDRAND_RETRY_LOOPS */
+		__asm__ volatile("rdrand %0; setc %1" : "=r"(*v), "=qm"(ok));
+		if (ok)
+			return 0;
+	}
+	return -1;
+}
+
+/*
+ * x86's arch_get_random_seed_longs() and arch_get_random_longs() (Linux
+ * 6.12 arch/x86/include/asm/archrandom.h): one long per call, or none.  A
+ * deterministic run gives none, so the 6.x extraction takes the cycle
+ * counter, which -icount makes repeatable.
+ */
+static bool cpu_has(unsigned leaf, int reg, unsigned bit)
+{
+	uint32_t r[4];
+
+	cpuid_count(leaf, 0, r);
+	return r[reg] & (1u << bit);
+}
+
+static size_t plat_arch_seed_longs(uint64_t *v, size_t max)
+{
+	if (!max || random_boot_seed.len || !cpu_has(7, 1, 18))
+		return 0;
+	return rdseed64(v) ? 0 : 1;
+}
+
+static size_t plat_arch_longs(uint64_t *v, size_t max)
+{
+	if (!max || random_boot_seed.len || !cpu_has(1, 2, 30))
+		return 0;
+	return rdrand64(v) ? 0 : 1;
+}
+
+static struct rng_platform plat = {
+	.current_pid = plat_pid,
+	.jiffies = plat_jiffies,
+	.get_cycles = plat_cycles,
+	.hz = 250,
+	.simd_begin = kernel_fpu_begin,
+	.simd_end = kernel_fpu_end,
+	.arch_seed_longs = plat_arch_seed_longs,
+	.arch_longs = plat_arch_longs,
+};
+
 static size_t gather_seed(uint8_t *buf, size_t cap)
 {
 	size_t n = 0;
-	uint32_t r[4];
 
 	if (random_boot_seed.len) {
 		memcpy(buf, random_boot_seed.bytes, random_boot_seed.len);
@@ -98,8 +139,7 @@ static size_t gather_seed(uint8_t *buf, size_t cap)
 		n = boot_info_copy.seed_len;
 		seed_source = "efi_rng";
 	}
-	cpuid_count(7, 0, r);
-	if (r[1] & (1u << 18)) {
+	if (cpu_has(7, 1, 18)) {
 		for (int i = 0; i < 4 && n + 8 <= cap; i++) {
 			uint64_t v;
 

@@ -6,8 +6,11 @@
  * be checkable from outside: given base_crng.key, the first N values of a
  * CPU whose per-CPU key has not been derived yet (crngs.generation ==
  * ULONG_MAX, batch position UINT_MAX) are fixed by Linux's random.c alone.
- * tests/sh/crng-replay.sh compares them with tests/crng_ref.py, written from
- * Linux's source and RFC 8439, not from this code.
+ * tests/sh/rngtool.sh compares them with tests/ref/crng_ref.py, written
+ * from Linux's source, RFC 8439 and Python's BLAKE2s, not from this code.
+ * With --inputs FILE the base key is the one the 6.x input pool gives after
+ * the recorded inputs (rng/input_pool.c): "mix HEX" and "extract HEX64"
+ * lines, as the kernel prints them (kernel/test/test_crng.c).
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -17,6 +20,7 @@
 #include "common/hex.h"
 #include "rng/chacha20_batched.h"
 #include "rng/host/replay_crng.h"
+#include "rng/input_pool.h"
 #include "rng/rng.h"
 
 #define REPLAY_MAX_COUNT 100000000ull
@@ -71,6 +75,68 @@ static const char *parse_widths(const char *s, int *w, int *nw)
 	return *nw ? NULL : "--widths needs up to 64 of 16, 32, 64, comma separated";
 }
 
+static const char *parse_hex(const char *s, uint8_t *out, size_t cap, size_t *n)
+{
+	size_t len = strlen(s);
+
+	while (len && (s[len - 1] == '\n' || s[len - 1] == '\r' || s[len - 1] == ' '))
+		len--;
+	if (len % 2 || len / 2 > cap)
+		return "an odd or too long hex string";
+	for (*n = 0; *n < len / 2; (*n)++) {
+		int hi = hex_to_bin(s[2 * *n]), lo = hex_to_bin(s[2 * *n + 1]);
+
+		if (hi < 0 || lo < 0)
+			return "not hex";
+		out[*n] = (uint8_t)(hi << 4 | lo);
+	}
+	return NULL;
+}
+
+/* the 6.x input pool fed the recorded inputs; @key: the last extraction's output */
+static const char *replay_inputs(const char *path, uint8_t key[CHACHA_KEY_SIZE])
+{
+	static char line[65536];
+	static uint8_t bytes[sizeof(line) / 2];
+	FILE *f = fopen(path, "r");
+	bool have_key = false;
+	const char *err = NULL;
+	size_t n;
+
+	if (!f)
+		return "--inputs: cannot open the file";
+	input_pool_init();
+	while (!err && fgets(line, sizeof(line), f)) {
+		if (line[0] == '#' || line[0] == '\n')
+			continue;
+		if (!strncmp(line, "mix ", 4)) {
+			err = parse_hex(line + 4, bytes, sizeof(bytes), &n);
+			if (!err)
+				mix_pool_bytes(bytes, n);
+		} else if (!strncmp(line, "extract ", 8)) {
+			uint64_t rdseed[INPUT_POOL_SEED_LONGS];
+
+			err = parse_hex(line + 8, bytes, sizeof(bytes), &n);
+			if (!err && n != sizeof(rdseed))
+				err = "an extract line needs 64 hex digits";
+			if (!err) {
+				memcpy(rdseed, bytes, sizeof(rdseed));
+				extract_entropy_seeded(key, CHACHA_KEY_SIZE, rdseed);
+				have_key = true;
+			}
+		} else {
+			err = "a line is neither \"mix HEX\" nor \"extract HEX64\"";
+		}
+	}
+	fclose(f);
+	if (!err && !have_key)
+		err = "--inputs: no extract line, so no reseed to replay";
+	return err ? (strncmp(err, "--inputs", 8)
+			      ? "--inputs: a malformed line (mix HEX, extract HEX64)"
+			      : err)
+		   : NULL;
+}
+
 const char *replay_crng(int argc, char **argv)
 {
 	const struct rng_variant *v = rng_find("chacha20-batched");
@@ -84,21 +150,27 @@ const char *replay_crng(int argc, char **argv)
 		if (i + 1 >= argc)
 			return "replay chacha20-batched: an option is missing its value";
 		if (!strcmp(argv[i], "--base-key")) {
-			err = parse_key(argv[++i], key);
+			err = have_key ? "replay chacha20-batched: --base-key or --inputs, once"
+				       : parse_key(argv[++i], key);
+			have_key = true;
+		} else if (!strcmp(argv[i], "--inputs")) {
+			err = have_key ? "replay chacha20-batched: --base-key or --inputs, once"
+				       : replay_inputs(argv[++i], key);
 			have_key = true;
 		} else if (!strcmp(argv[i], "--count")) {
 			err = parse_count(argv[++i], &n);
 		} else if (!strcmp(argv[i], "--widths")) {
 			err = parse_widths(argv[++i], widths, &nw);
 		} else {
-			return "replay chacha20-batched: takes only --base-key HEX64 --count N "
-			       "[--widths W,...]";
+			return "replay chacha20-batched: takes only --base-key HEX64 (or --inputs "
+			       "FILE) --count N [--widths W,...]";
 		}
 		if (err)
 			return err;
 	}
 	if (!have_key || !n)
-		return "replay chacha20-batched: --base-key HEX64 and --count N are required";
+		return "replay chacha20-batched: --base-key HEX64 (or --inputs FILE) and --count N "
+		       "are required";
 	/* the default platform: jiffies stay 0, so no reseed falls due */
 	rng_set_platform(NULL);
 	crng_replay_init(key);

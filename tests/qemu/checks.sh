@@ -124,3 +124,29 @@ PY
 			"$(grep -a 'entries unpacked' "${boot_logs[0]}")"
 	fi
 }
+
+# The kernel's chacha20-batched values after a reseed from its 6.x input
+# pool (kernel/test/test_crng.c printed the pool's inputs and the values)
+# are what rngtool replay --inputs and the Python reference compute.
+check_crng_replay() {
+	local log=${boot_logs[0]} in="$logs/qemu-$boot.inputs" want got n tool=build/host/rngtool
+	grep -a '^crng-replay: \(mix\|extract\) ' "$log" | tr -d '\r' | sed 's/^crng-replay: //' >"$in"
+	want=$(grep -a '^crng-replay: u32 ' "$log" | tr -d '\r' | awk '{print $3}')
+	n=$(printf '%s\n' "$want" | grep -c .)
+	if [ "$n" -lt 48 ] || ! grep -q '^extract ' "$in"; then
+		fail "qemu/$boot: crng replay" "the log has $n values and $(grep -c '^extract ' "$in") extractions"
+		return
+	fi
+	got=$("$tool" replay chacha20-batched --inputs "$in" --count "$n" 2>&1)
+	if [ "$got" = "$want" ]; then
+		pass "qemu/$boot: rngtool replay --inputs gives the kernel's $n values after its reseed"
+	else
+		fail "qemu/$boot: rngtool replay --inputs" "differs from the kernel's values ($in)"
+	fi
+	got=$(python3 tests/ref/crng_ref.py --inputs "$in" "$n" 2>&1)
+	if [ "$got" = "$want" ]; then
+		pass "qemu/$boot: Linux 6.12's input pool (tests/ref/crng_ref.py) gives the same $n values"
+	else
+		fail "qemu/$boot: crng_ref.py --inputs" "differs from the kernel's values ($in)"
+	fi
+}

@@ -20,10 +20,23 @@ _get_random_bytes, DEFINE_BATCHED_ENTROPY), not from this project's C:
       (u64)): their own 96-byte batches, 48 u16 or 12 u64, each refilled by
       its own _get_random_bytes(96) from the same per-CPU key
 
+The base key after a reseed, from Linux 6.12 drivers/char/random.c's input
+pool (a BLAKE2s state, unkeyed with a 32-byte digest, updated by
+_mix_pool_bytes) and extract_entropy() (seed = the pool's digest; the pool
+re-keyed with BLAKE2s(key=seed, RDSEED || 0); output block i =
+BLAKE2s(key=seed, RDSEED || i), i from 1, RDSEED four little-endian longs,
+the counter a little-endian size_t), with Python's hashlib.blake2s:
+
+  inputs FILE: lines "mix HEX" (bytes mixed into the pool, in order) and
+      "extract HEX64" (one 32-byte extraction's block.rdseed: a reseed);
+      '#' lines and blank lines are ignored; the last extract is the key
+
 usage: crng_ref.py BASE_KEY_HEX64 COUNT [WIDTHS]  (WIDTHS: e.g. 64,16,32,
            repeated; one value per line in 4, 8 or 16 hex digits; default 32)
+       crng_ref.py --inputs FILE COUNT [WIDTHS]   (the base key from FILE)
        crng_ref.py --selftest             (RFC 8439 2.3.2 block vector)
 """
+import hashlib
 import struct
 import sys
 
@@ -90,6 +103,30 @@ def get_random_mixed(base_key, count, widths):
     return out
 
 
+def pool_replay(lines):
+    """The base key of the last reseed described by the inputs file's lines."""
+    pool = hashlib.blake2s(digest_size=32)
+    key = None
+    for line in lines:
+        line = line.strip()
+        if not line or line.startswith('#'):
+            continue
+        kind, _, arg = line.partition(' ')
+        data = bytes.fromhex(arg.strip())
+        if kind == 'mix':
+            pool.update(data)
+        elif kind == 'extract' and len(data) == 32:
+            seed = pool.digest()
+            next_key = hashlib.blake2s(data + struct.pack('<Q', 0), key=seed).digest()
+            pool = hashlib.blake2s(digest_size=32, key=next_key)
+            key = hashlib.blake2s(data + struct.pack('<Q', 1), key=seed).digest()
+        else:
+            raise ValueError('bad inputs line: %r' % line)
+    if key is None:
+        raise ValueError('no extract line: no reseed to replay')
+    return key
+
+
 def selftest():
     key = bytes(range(32))
     nonce = bytes.fromhex('000000090000004a00000000')
@@ -105,6 +142,10 @@ def main(argv):
         ok = selftest()
         print('chacha20 RFC 8439 2.3.2:', 'ok' if ok else 'MISMATCH')
         return 0 if ok else 1
+    if len(argv) in (4, 5) and argv[1] == '--inputs':
+        with open(argv[2]) as f:
+            key = pool_replay(f)
+        return main([argv[0], key.hex()] + argv[3:])
     if len(argv) not in (3, 4) or len(argv[1]) != 64:
         sys.stderr.write(__doc__)
         return 2

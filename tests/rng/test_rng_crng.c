@@ -2,14 +2,18 @@
 /*
  * test_rng_crng - chacha20-batched (Linux 6.6 get_random_u32) and
  * chacha20-wide (beyond Linux): batch layout, fast key erasure, the
- * generation counter and the periodic reseed.  Independent vectors for
- * chacha20-batched: tests/sh/rngtool.sh against tests/ref/crng_ref.py.
+ * generation counter and the periodic reseed; BLAKE2s and the 6.x input
+ * pool's extraction.  Independent vectors for chacha20-batched:
+ * tests/sh/rngtool.sh against tests/ref/crng_ref.py.
  */
 #define _GNU_SOURCE
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 
+#include "rng/blake2s.h"
 #include "rng/chacha20_batched.h"
+#include "rng/input_pool.h"
 #include "rng/rng.h"
 #include "tests/rng/fake_platform.h"
 #include "tests/rng/tap_check.h"
@@ -112,6 +116,117 @@ START_TEST(test_chacha_periodic_reseed)
 }
 END_TEST
 
+/* ---- BLAKE2s (RFC 7693) and the 6.12 input pool --------------------------------
+ * Vectors: RFC 7693 Appendix B ("abc"); the rest from Python's hashlib.blake2s
+ * (keyed ones are the reference blake2s-kat.txt: key 00..1f, input 00..n-1).
+ */
+static void hex32(const char *hex, uint8_t *out, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		unsigned v;
+
+		sscanf(hex + 2 * i, "%2x", &v);
+		out[i] = (uint8_t)v;
+	}
+}
+
+START_TEST(test_blake2s_vectors)
+{
+	static const struct {
+		int n;
+		const char *hex;
+	} kat[] = {
+		{0, "48a8997da407876b3d79c0d92325ad3b89cbb754d86ab71aee047ad345fd2c49"},
+		{1, "40d15fee7c328830166ac3f918650f807e7e01e177258cdc0a39b11f598066f1"},
+		{63, "c65382513f07460da39833cb666c5ed82e61b9e998f4b0c4287cee56c3cc9bcd"},
+		{64, "8975b0577fd35566d750b362b0897a26c399136df07bababbde6203ff2954ed4"},
+		{65, "21fe0ceb0052be7fb0f004187cacd7de67fa6eb0938d927677f2398c132317a8"},
+		{255, "3fb735061abc519dfe979e54c1ee5bfad0a9d858b3315bad34bde999efd724dd"},
+	};
+	uint8_t key[32], in[255], out[32], want[32];
+	struct blake2s_state st;
+	size_t i, off;
+
+	for (i = 0; i < sizeof(in); i++)
+		in[i] = (uint8_t)i;
+	memcpy(key, in, 32);
+	blake2s(out, (const uint8_t *)"abc", NULL, 32, 3, 0);
+	hex32("508c5e8c327c14e2e1a72ba34eeb452f37458b209ed63a294d999b4c86675982", want, 32);
+	ck_assert_mem_eq(out, want, 32);
+	blake2s(out, in, NULL, 32, 0, 0);
+	hex32("69217a3079908094e11121d042354a7c1f55b6482ca1a51e1b250dfd1ed0eef9", want, 32);
+	ck_assert_mem_eq(out, want, 32);
+	for (i = 0; i < sizeof(kat) / sizeof(kat[0]); i++) {
+		blake2s(out, in, key, 32, (size_t)kat[i].n, 32);
+		hex32(kat[i].hex, want, 32);
+		ck_assert_mem_eq(out, want, 32);
+	}
+	blake2s(out, (const uint8_t *)"abc", key, 16, 3, 32); /* outlen is in the parameter block */
+	hex32("61ba5f165c194692e09d12520cc4c74a", want, 16);
+	ck_assert_mem_eq(out, want, 16);
+	/* update() in pieces of every size gives the one-call digest */
+	for (size_t step = 1; step <= 70; step++) {
+		blake2s_init_key(&st, 32, key, 32);
+		for (off = 0; off < sizeof(in); off += step)
+			blake2s_update(&st, in + off,
+				       off + step > sizeof(in) ? sizeof(in) - off : step);
+		blake2s_final(&st, out);
+		hex32(kat[5].hex, want, 32);
+		ck_assert_mem_eq(out, want, 32);
+	}
+}
+END_TEST
+
+static void count_events(void *ctx, char kind, const uint8_t *bytes, size_t len)
+{
+	size_t *n = ctx;
+
+	(void)bytes;
+	n[kind == 'x'] += len;
+}
+
+/* two extractions with mixes around them, against tests/ref/crng_ref.py's pool_replay */
+START_TEST(test_input_pool_extract)
+{
+	static const uint64_t b1[4] = {1, 2, 3, 4}, b2[4] = {5, 6, 7, 8};
+	uint8_t key[32], want[32];
+	size_t n[2] = {0, 0};
+
+	input_pool_init();
+	mix_pool_bytes("se", 2);
+	mix_pool_bytes("ed", 2); /* the boundaries are not seen */
+	extract_entropy_seeded(key, 32, b1);
+	hex32("5c447692687c3c9804cfa8e2b99c433103a19419ab55412b6846a336866a5a18", want, 32);
+	ck_assert_mem_eq(key, want, 32);
+	mix_pool_bytes("more", 4);
+	extract_entropy_seeded(key, 32, b2);
+	hex32("ee74587b6cfa27f955ff7ca62ef59a98da0b76f9267abe6da9331dd6e828e367", want, 32);
+	ck_assert_mem_eq(key, want, 32);
+	ck_assert(input_pool_log_walk(count_events, n));
+	ck_assert_uint_eq(n[0], 8);  /* mixed bytes */
+	ck_assert_uint_eq(n[1], 64); /* two RDSEED blocks */
+}
+END_TEST
+
+/* the key chacha20-batched starts with is the pool's: the seed mixed, one extraction */
+START_TEST(test_chacha_key_from_pool)
+{
+	const struct rng_variant *v = rng_find("chacha20-batched");
+	static struct crng_debug d;
+	const uint64_t cyc[4] = {t_cycles, t_cycles, t_cycles, t_cycles};
+	uint8_t key[32];
+
+	v->init(seed, sizeof(seed));
+	crng_debug_snapshot(&d);
+	input_pool_init();
+	mix_pool_bytes(seed, sizeof(seed));
+	extract_entropy_seeded(key, 32, cyc); /* the fake platform: no RDSEED, the cycle counter */
+	ck_assert_mem_eq(d.base_key, key, 32);
+}
+END_TEST
+
 START_TEST(test_chacha_get_bytes)
 {
 	const struct rng_variant *v = rng_find("chacha20-batched");
@@ -170,6 +285,9 @@ int main(void)
 	tcase_add_test(tc, test_chacha_get_bytes);
 	tcase_add_test(tc, test_chacha_periodic_reseed);
 	tcase_add_test(tc, test_chacha_wide_batch);
+	tcase_add_test(tc, test_blake2s_vectors);
+	tcase_add_test(tc, test_input_pool_extract);
+	tcase_add_test(tc, test_chacha_key_from_pool);
 	suite_add_tcase(s, tc);
 	return tap_run_suite(s);
 }

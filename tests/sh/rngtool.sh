@@ -160,6 +160,34 @@ if command -v python3 >/dev/null && python3 "$ref" --selftest >/dev/null; then
 	tap_check $? "replay chacha20-batched --widths $w = Linux 6.12 reference, 400 values"
 	bad "replay --widths 48" replay chacha20-batched --base-key "$key" --count 1 --widths 48
 	bad "replay --widths empty entry" replay chacha20-batched --base-key "$key" --count 1 --widths 16,,64
+	# --inputs: the base key from the 6.x input pool after recorded inputs
+	# (BLAKE2s mixes over several lines and blocks, three extractions)
+	inp=$(mktemp)
+	{
+		echo "# a comment"
+		echo "mix $(printf '%02x' $(seq 0 99))"
+		echo "mix 00ff"
+		echo "extract $(printf '%02x' $(seq 1 32))"
+		echo
+		echo "mix $(printf '%02x' $(seq 100 250))"
+		echo "extract $(printf '%02x' $(seq 33 64))"
+		echo "extract $(printf '%02x' $(seq 65 96))"
+	} >"$inp"
+	ia=$("$tool" replay chacha20-batched --inputs "$inp" --count 100 --widths "$w")
+	ib=$(python3 "$ref" --inputs "$inp" 100 "$w")
+	[ "$(echo "$ia" | wc -l)" -eq 100 ] && [ "$ia" = "$ib" ]
+	tap_check $? "replay chacha20-batched --inputs = Linux 6.12 input pool reference, 100 values"
+	printf 'mix 00\n' >"$inp"
+	bad "replay --inputs without an extract" replay chacha20-batched --inputs "$inp" --count 1
+	printf 'mix 0\nextract %064d\n' 0 >"$inp"
+	bad "replay --inputs odd hex" replay chacha20-batched --inputs "$inp" --count 1
+	printf 'extract 00\n' >"$inp"
+	bad "replay --inputs short extract" replay chacha20-batched --inputs "$inp" --count 1
+	printf 'stir 00\n' >"$inp"
+	bad "replay --inputs unknown line" replay chacha20-batched --inputs "$inp" --count 1
+	bad "replay --inputs and --base-key" replay chacha20-batched --inputs "$inp" --base-key "$key" --count 1
+	rm -f "$inp"
+	bad "replay --inputs no such file" replay chacha20-batched --inputs /nonexistent/in --count 1
 	# the first value alone depends on the key derivation and batch layout
 	[ "$("$tool" replay chacha20-batched --base-key "$key" --count 1)" = "$(echo "$b" | head -1)" ]
 	tap_check $? "replay chacha20-batched --count 1 is the first value"
