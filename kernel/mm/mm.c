@@ -110,7 +110,7 @@ static int dup_level(uint64_t *dst, uint64_t *src, int level)
 		pa = pmm_alloc_page();
 		if (!pa)
 			return -ENOMEM;
-		memset(phys_to_virt(pa), 0, PAGE_SIZE);
+		clear_page(phys_to_virt(pa));
 		dst[i] = pa | (e & ~PTE_ADDR);
 		if (dup_level(phys_to_virt(pa), phys_to_virt(e & PTE_ADDR), level - 1))
 			return -ENOMEM;
@@ -185,7 +185,7 @@ int handle_mm_fault(struct mm_struct *mm, uint64_t addr, bool write)
 				return rc;
 			}
 		} else {
-			memset(phys_to_virt(pa), 0, PAGE_SIZE);
+			clear_page(phys_to_virt(pa));
 		}
 		/*
 		 * A VM_SHARED page absent here was added by mremap after mmap
@@ -204,7 +204,7 @@ int handle_mm_fault(struct mm_struct *mm, uint64_t addr, bool write)
 			pa = pmm_alloc_page();
 			if (!pa)
 				return -ENOMEM;
-			memcpy(phys_to_virt(pa), phys_to_virt(old), PAGE_SIZE);
+			copy_page(phys_to_virt(pa), phys_to_virt(old));
 			*pte = pa | vma_pte_flags(v);
 			page_ref_put(old);
 		}
@@ -297,7 +297,7 @@ int mm_populate_shared(struct mm_struct *mm, uint64_t start, uint64_t end)
 		pa = pmm_alloc_page();
 		if (!pa)
 			return -ENOMEM;
-		memset(phys_to_virt(pa), 0, PAGE_SIZE);
+		clear_page(phys_to_virt(pa));
 		/* PROT_NONE: present for the kernel only, as mprotect leaves such a page */
 		if (!(v->flags & (VM_READ | VM_WRITE | VM_EXEC)))
 			f &= ~PTE_U;
