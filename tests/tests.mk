@@ -57,3 +57,23 @@ $(HOST)/fuzz_cpio: tests/fuzz/fuzz_cpio.c $(CPIO_HOST_SRCS)
 	@mkdir -p $(@D)
 	@echo "  FUZZCC  $@"
 	$(Q)$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ $< $(CPIO_HOST_SRCS)
+
+# The kernel's string functions and clear_page/copy_page, the very files it
+# links, with its freestanding flags (no builtin, no loop turned into a libc
+# call) and the names renamed k_* so libc's stay the test's own.
+HOST_TESTS += $(HOST)/test_string
+KSTRING_NAMES := memcpy memmove memset memcmp strlen strnlen strcmp strncmp strlcpy strstr
+KSTRING_FLAGS := -ffreestanding -fno-builtin -fno-tree-loop-distribute-patterns \
+	-mgeneral-regs-only $(foreach f,$(KSTRING_NAMES),-D$(f)=k_$(f))
+
+$(HOST)/kstring.o: kernel/lib/string.c kernel/lib/string.h
+	@mkdir -p $(@D)
+	@echo "  HOSTCC  $@"
+	$(Q)$(HOST_CC) $(HOST_CFLAGS) $(KSTRING_FLAGS) -c -o $@ $<
+
+$(HOST)/test_string: tests/lib/test_string.c $(HOST)/kstring.o kernel/arch/clear_page.c \
+		kernel/arch/page.h kernel/arch/cpu.h
+	@mkdir -p $(@D)
+	@echo "  HOSTCC  $@"
+	$(Q)$(HOST_CC) $(HOST_CFLAGS) $(CHECK_CFLAGS) -o $@ tests/lib/test_string.c \
+		$(HOST)/kstring.o kernel/arch/clear_page.c $(CHECK_LIBS)

@@ -21,4 +21,8 @@ bool physmap_is_live(void);
 /* vmm_init, once the physmap covers [0, top) and CR3 points at it. */
 void physmap_set_live(uint64_t top);
 
+/* Zero one 4 KiB page, copy one (kernel/arch/clear_page.c; as Linux's asm/page_64.h). */
+void clear_page(void *page);
+void copy_page(void *to, const void *from);
+
 #endif

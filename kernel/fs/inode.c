@@ -242,7 +242,7 @@ int ramfs_prepare_write(struct inode *ino, uint64_t off, uint64_t n)
 		 */
 		if (!(pa = pmm_alloc_page()))
 			return -ENOMEM;
-		memset(phys_to_virt(pa), 0, PAGE_SIZE);
+		clear_page(phys_to_virt(pa));
 		vmm_unmap_page(vmm_kernel_pml4(), va, 0);
 		vmm_map_page(vmm_kernel_pml4(), va, pa, PTE_W | PTE_G | PTE_NX); /* tables exist */
 		ramfs_pages++;
@@ -514,7 +514,7 @@ static void ramfs_window_init(void)
 {
 	if (!(zero_page = pmm_alloc_page()))
 		panic("vfs: no memory for the ramfs zero page");
-	memset(phys_to_virt(zero_page), 0, PAGE_SIZE);
+	clear_page(phys_to_virt(zero_page));
 	for (uint64_t va = RAMFS_WINDOW_START; va < RAMFS_WINDOW_START + NR_INODES * FILE_SIZE_MAX;
 	     va += 1ULL << 30) {
 		if (!vmm_walk(vmm_kernel_pml4(), va, true))

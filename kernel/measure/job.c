@@ -6,7 +6,12 @@
  *          around the system calls as a user would see them, with each RNG
  *          variant supplying the child's canary; the kernel times that one
  *          get_random_int() call inside fork, so rng_share_pct is measured,
- *          not estimated from the rng suite.
+ *          not estimated from the rng suite.  Its records break each
+ *          fork+exit+wait down (mm's running totals, struct mm_cost, read at
+ *          every fork's canary draw: one fork to the next is one whole
+ *          cycle): page-table pages copied and the cycles spent copying and
+ *          freeing page tables, pages copied on write and their cycles, the
+ *          RNG's cycles, and the rest.
  *   spawn  cycles per spawn+exit+wait of an empty program (ASLR draws five
  *          numbers from the variant per spawn).
  *   aslr   layout entropy per region per variant (kernel/measure/aslr_suite.c).
@@ -29,6 +34,7 @@
 #include "kernel/lib/errno.h"
 #include "kernel/arch/machine_exit.h"
 #include "kernel/lib/string.h"
+#include "kernel/mm/mm.h"
 #include "kernel/mm/pmm.h"
 #include "kernel/mm/uaccess.h"
 #include "kernel/mm/vmm.h"
@@ -44,12 +50,53 @@
 static uint32_t *fork_rng_samples;
 static uint32_t fork_rng_count, fork_rng_cap;
 
+/*
+ * The cost breakdown: per fork+exit+wait cycle, the growth of mm_cost's
+ * totals from one fork's canary draw to the next (so n forks give n - 1).
+ */
+enum { COST_PT_PAGES, COST_PT_CYCLES, COST_PAGES_COPIED, COST_COPY_CYCLES, NR_COST };
+static uint32_t *fork_cost_samples[NR_COST];
+static struct mm_cost fork_cost_prev;
+
+static uint32_t cost_delta(uint64_t now, uint64_t before)
+{
+	return now - before > 0xffffffffu ? 0xffffffffu : (uint32_t)(now - before);
+}
+
 /* fork's hook: one sample per fork; unhooked when full, so later forks run untimed. */
 static void fork_rng_sample(uint32_t cycles)
 {
+	struct mm_cost now = mm_cost;
+
+	if (fork_rng_count) {
+		uint32_t i = fork_rng_count - 1;
+
+		fork_cost_samples[COST_PT_PAGES][i] =
+			cost_delta(now.pt_pages, fork_cost_prev.pt_pages);
+		fork_cost_samples[COST_PT_CYCLES][i] =
+			cost_delta(now.pt_cycles, fork_cost_prev.pt_cycles);
+		fork_cost_samples[COST_PAGES_COPIED][i] =
+			cost_delta(now.pages_copied, fork_cost_prev.pages_copied);
+		fork_cost_samples[COST_COPY_CYCLES][i] =
+			cost_delta(now.copy_cycles, fork_cost_prev.copy_cycles);
+	}
+	fork_cost_prev = now;
 	fork_rng_samples[fork_rng_count++] = cycles;
-	if (fork_rng_count >= fork_rng_cap)
+	if (fork_rng_count >= fork_rng_cap) {
 		fork_rng_sample_hook = 0;
+		mm_cost_timing = false;
+	}
+}
+
+/* Median in milli (the mean of the two middle ones when n is even); sorts s. */
+static int64_t median_m(uint32_t *s, uint32_t n)
+{
+	if (!n)
+		return 0;
+	stats_sort_u32(s, n);
+	if (n % 2)
+		return (int64_t)s[n / 2] * 1000;
+	return ((int64_t)s[n / 2 - 1] + s[n / 2]) * 500;
 }
 
 /* Samples submitted by the running b_fork/b_spawn: [0] overhead, [1] timed. */
@@ -160,12 +207,29 @@ static void proc_suite(const char *suite, const char *prog, const char *target, 
 
 	kprintf("\n%s: cycles per %s+exit+wait, %u x %u samples, measured in ring 3\n", suite,
 		suite, PROC_ENSEMBLES, PROC_SAMPLES);
-	kprintf("  %-18s %12s %12s %14s %8s\n", "rng", "median", "p99", "rng in it", "share");
+	kprintf("  %-18s %12s %12s %14s %8s", "rng", "median", "p99", "rng in it", "share");
+	if (!strcmp(suite, "fork"))
+		kprintf(" %9s %9s %7s %9s %9s", "pt pages", "pt", "copied", "copy", "rest");
+	kprintf("\n");
 	policy_current(&want);
+	/*
+	 * fork: the measuring program gets one fixed layout, whatever the
+	 * variant (randomize_va_space=0 for its exec), so that the variants'
+	 * forks differ by their RNG alone.  With a random layout the page
+	 * tables fork copies vary from one exec to the next (5 or 6 pages of
+	 * b_proc's, about 11,000 instructions each: the pt columns), which
+	 * would swamp every generator but urandom-2.6.29.  The canary is drawn
+	 * at every fork all the same (dup_task_struct does not look at
+	 * randomize_va_space).
+	 */
+	if (!strcmp(suite, "fork"))
+		want.randomize_va_space = 0;
 	policy_select(&want, &saved);
 	for (int i = 0, step = 0; rng_variants[i]; i++) {
 		const struct rng_variant *v = rng_variants[i];
-		char line[BENCH_REC_SIZE], share_txt[24] = "-", rng_txt[24] = "-";
+		char line[BENCH_REC_SIZE], share_txt[24] = "-", rng_txt[24] = "-",
+					   cost_txt[80] = "";
+		int64_t cost_m[NR_COST], rest_m;
 		struct jrec r;
 		int64_t share_m = 0;
 
@@ -178,6 +242,7 @@ static void proc_suite(const char *suite, const char *prog, const char *target, 
 		fork_rng_count = 0;
 		fork_rng_cap = !strcmp(suite, "fork") ? n : 0;
 		fork_rng_sample_hook = fork_rng_cap ? fork_rng_sample : 0;
+		mm_cost_timing = fork_rng_cap != 0;
 		if (run_measurer(prog, target, n) ||
 		    stats_of(submitted[1], PROC_ENSEMBLES, PROC_SAMPLES,
 			     min_of(submitted[0], submitted_n[0]), &res)) {
@@ -195,6 +260,19 @@ static void proc_suite(const char *suite, const char *prog, const char *target, 
 			bench_jrec_milli(&r, "rng_share_pct", (unsigned __int128)share_m);
 			bench_jrec_milli(&r, "rng_cycles_median",
 					 (unsigned __int128)rres.st.median_m);
+			for (int k = 0; k < NR_COST; k++)
+				cost_m[k] = median_m(fork_cost_samples[k], n - 1);
+			rest_m = res.st.median_m - rres.st.median_m - cost_m[COST_PT_CYCLES] -
+				 cost_m[COST_COPY_CYCLES];
+			jrec_fixed(&r, "pt_pages_median", cost_m[COST_PT_PAGES], 3);
+			jrec_fixed(&r, "pt_cycles_median", cost_m[COST_PT_CYCLES], 3);
+			jrec_fixed(&r, "pages_copied_median", cost_m[COST_PAGES_COPIED], 3);
+			jrec_fixed(&r, "copy_cycles_median", cost_m[COST_COPY_CYCLES], 3);
+			jrec_fixed(&r, "rest_cycles_median", rest_m, 3);
+			ksnprintf(cost_txt, sizeof(cost_txt), " %9ld %9ld %7ld %9ld %9ld",
+				  cost_m[COST_PT_PAGES] / 1000, cost_m[COST_PT_CYCLES] / 1000,
+				  cost_m[COST_PAGES_COPIED] / 1000, cost_m[COST_COPY_CYCLES] / 1000,
+				  rest_m / 1000);
 		}
 		bench_record_emit(&r);
 		run.measured++;
@@ -203,11 +281,12 @@ static void proc_suite(const char *suite, const char *prog, const char *target, 
 				  (share_m % 1000) / 10);
 			ksnprintf(rng_txt, sizeof(rng_txt), "%ld", rres.st.median_m / 1000);
 		}
-		kprintf("  %-18s %12ld %12u %14s %8s\n", v->name, res.st.median_m / 1000,
-			res.st.p99, rng_txt, share_txt);
+		kprintf("  %-18s %12ld %12u %14s %8s%s\n", v->name, res.st.median_m / 1000,
+			res.st.p99, rng_txt, share_txt, cost_txt);
 	}
 	fork_rng_cap = 0;
 	fork_rng_sample_hook = 0;
+	mm_cost_timing = false;
 	policy_restore(&saved);
 }
 
@@ -266,7 +345,10 @@ void job_bench(void)
 	submitted[0] = alloc_u32(n);
 	submitted[1] = alloc_u32(n);
 	fork_rng_samples = alloc_u32(n);
-	if (!submitted[0] || !submitted[1] || !fork_rng_samples) {
+	for (int k = 0; k < NR_COST; k++)
+		fork_cost_samples[k] = alloc_u32(n);
+	if (!submitted[0] || !submitted[1] || !fork_rng_samples || !fork_cost_samples[0] ||
+	    !fork_cost_samples[1] || !fork_cost_samples[2] || !fork_cost_samples[3]) {
 		kprintf("bench: no memory for the process suites\n");
 		run.failed++;
 	} else {
@@ -280,6 +362,10 @@ void job_bench(void)
 	free_u32(submitted[1], n);
 	free_u32(fork_rng_samples, n);
 	fork_rng_samples = 0;
+	for (int k = 0; k < NR_COST; k++) {
+		free_u32(fork_cost_samples[k], n);
+		fork_cost_samples[k] = 0;
+	}
 	if (want("aslr"))
 		aslr_suite(&run.measured, &run.failed);
 	bench_emit_summary(&run, run.failed ? 1 : 0);

@@ -17,8 +17,22 @@
 #include "kernel/lib/errno.h"
 #include "kernel/lib/string.h"
 #include "kernel/lib/threads.h"
+#include "common/tsc.h"
 
 static struct mm_struct mm_pool[NR_TASKS + 1];
+struct mm_cost mm_cost;
+bool mm_cost_timing;
+
+static inline uint64_t cost_start(void)
+{
+	return mm_cost_timing ? tsc_start_lfence() : 0;
+}
+
+static inline void cost_stop(uint64_t t0, uint64_t *cycles)
+{
+	if (mm_cost_timing)
+		*cycles += tsc_stop_lfence() - t0;
+}
 void (*exe_file_get)(void *file);
 void (*exe_file_put)(void *file);
 
@@ -77,13 +91,17 @@ static void free_level(uint64_t table_pa, int level)
 
 void mm_put(struct mm_struct *mm)
 {
+	uint64_t t0;
+
 	if (!mm || --mm->users > 0)
 		return;
 	if ((read_cr3() & PTE_ADDR) == mm->pml4)
 		write_cr3(vmm_kernel_pml4());
 	vma_put_files(mm);
+	t0 = cost_start();
 	free_level(mm->pml4, 4);
 	pmm_free_page(mm->pml4);
+	cost_stop(t0, &mm_cost.pt_cycles);
 	if (mm->exe_file && exe_file_put)
 		exe_file_put(mm->exe_file);
 	mm->exe_file = 0;
@@ -110,7 +128,8 @@ static int dup_level(uint64_t *dst, uint64_t *src, int level)
 		pa = pmm_alloc_page();
 		if (!pa)
 			return -ENOMEM;
-		memset(phys_to_virt(pa), 0, PAGE_SIZE);
+		mm_cost.pt_pages++;
+		clear_page(phys_to_virt(pa));
 		dst[i] = pa | (e & ~PTE_ADDR);
 		if (dup_level(phys_to_virt(pa), phys_to_virt(e & PTE_ADDR), level - 1))
 			return -ENOMEM;
@@ -121,7 +140,8 @@ static int dup_level(uint64_t *dst, uint64_t *src, int level)
 struct mm_struct *mm_dup(struct mm_struct *old)
 {
 	struct mm_struct *mm = mm_create();
-	uint64_t pml4;
+	uint64_t pml4, t0;
+	int rc;
 
 	if (!mm)
 		return 0;
@@ -132,7 +152,10 @@ struct mm_struct *mm_dup(struct mm_struct *old)
 	vma_get_files(mm); /* the child's regions hold the files too (mm_put drops them) */
 	if (mm->exe_file && exe_file_get) /* the copy holds its own reference */
 		exe_file_get(mm->exe_file);
-	if (dup_level(phys_to_virt(pml4), phys_to_virt(old->pml4), 4)) {
+	t0 = cost_start();
+	rc = dup_level(phys_to_virt(pml4), phys_to_virt(old->pml4), 4);
+	cost_stop(t0, &mm_cost.pt_cycles);
+	if (rc) {
 		/* Half-copied: the parent keeps its (now COW) pages; drop ours. */
 		mm_put(mm);
 		write_cr3(read_cr3());
@@ -185,7 +208,7 @@ int handle_mm_fault(struct mm_struct *mm, uint64_t addr, bool write)
 				return rc;
 			}
 		} else {
-			memset(phys_to_virt(pa), 0, PAGE_SIZE);
+			clear_page(phys_to_virt(pa));
 		}
 		/*
 		 * A VM_SHARED page absent here was added by mremap after mmap
@@ -201,12 +224,16 @@ int handle_mm_fault(struct mm_struct *mm, uint64_t addr, bool write)
 		if (page_ref_count(old) == 1) {
 			*pte = (*pte & ~PTE_COW) | PTE_W;
 		} else {
+			uint64_t t0 = cost_start();
+
 			pa = pmm_alloc_page();
 			if (!pa)
 				return -ENOMEM;
-			memcpy(phys_to_virt(pa), phys_to_virt(old), PAGE_SIZE);
+			copy_page(phys_to_virt(pa), phys_to_virt(old));
 			*pte = pa | vma_pte_flags(v);
 			page_ref_put(old);
+			mm_cost.pages_copied++;
+			cost_stop(t0, &mm_cost.copy_cycles);
 		}
 		if (account_minor_fault)
 			account_minor_fault();
@@ -297,7 +324,7 @@ int mm_populate_shared(struct mm_struct *mm, uint64_t start, uint64_t end)
 		pa = pmm_alloc_page();
 		if (!pa)
 			return -ENOMEM;
-		memset(phys_to_virt(pa), 0, PAGE_SIZE);
+		clear_page(phys_to_virt(pa));
 		/* PROT_NONE: present for the kernel only, as mprotect leaves such a page */
 		if (!(v->flags & (VM_READ | VM_WRITE | VM_EXEC)))
 			f &= ~PTE_U;

@@ -153,4 +153,21 @@ int mm_nr_free(void);
  */
 int mm_populate_shared(struct mm_struct *mm, uint64_t start, uint64_t end);
 
+/*
+ * What the address-space code spent, as running totals: the fork suite
+ * (kernel/measure/) reads them at every fork and keeps the differences,
+ * its records' cost breakdown.  The counts always run (one add each); the
+ * cycles only while mm_cost_timing is set, read with LFENCE;RDTSC as the
+ * canary's sample.  Plain adds, not atomic: statistics, read while one
+ * process forks.
+ */
+struct mm_cost {
+	uint64_t pt_pages;     /* page-table pages fork allocated for its copies */
+	uint64_t pt_cycles;    /* copying page tables at fork and freeing them at teardown */
+	uint64_t pages_copied; /* copy-on-write faults that copied a page */
+	uint64_t copy_cycles;  /* those faults, allocation and copy_page included */
+};
+extern struct mm_cost mm_cost;
+extern bool mm_cost_timing;
+
 #endif

@@ -55,10 +55,10 @@ int vdso_init(void)
 		kprintf("vdso: out of memory: no vDSO\n");
 		return -ENOMEM;
 	}
-	memset(phys_to_virt(vdso_text_pa), 0, PAGE_SIZE);
+	clear_page(phys_to_virt(vdso_text_pa));
 	memcpy(phys_to_virt(vdso_text_pa), vdso_image_start, size);
 	v = phys_to_virt(vvar_pa);
-	memset(v, 0, PAGE_SIZE);
+	clear_page(v);
 	tsc_clock_params(&v->mult, &v->shift);
 	v->cpu = 0;
 	v->node = 0;

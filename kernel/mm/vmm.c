@@ -28,7 +28,7 @@ static uint64_t new_table(void)
 		return 0;
 	if (!physmap_is_live() && p >= 0x100000000ULL)
 		panic("vmm: early page table above 4 GiB");
-	memset(phys_to_virt(p), 0, PAGE_SIZE);
+	clear_page(phys_to_virt(p));
 	return p;
 }
 

@@ -150,3 +150,32 @@ check_crng_replay() {
 		fail "qemu/$boot: crng_ref.py --inputs" "differs from the kernel's values ($in)"
 	fi
 }
+
+# The fork suite under the deterministic clock (instructions): every
+# variant's fork+exit+wait at most MAX, every one with the same page-table
+# and copied-page counts, and the medians minus their RNG's share within
+# 1 % of each other (the variants' forks differ by their generator alone).
+check_fork_cost() {
+	local max=$1 out
+	out=$(tests/qemu/records.py fork "${boot_logs[0]}" | awk -F'\t' -v max="$max" '
+		$3 == "-" || $4 == "-" || $5 == "-" { bad = bad " " $1 ": no breakdown"; next }
+		{
+			n++
+			if ($2 + 0 > max + 0) bad = bad " " $1 ": " $2 " > " max
+			if (n == 1) { pt = $4; cp = $5 }
+			else if ($4 != pt || $5 != cp) bad = bad " " $1 ": " $4 " pt pages, " $5 " copied"
+			rest = $2 - $3
+			if (n == 1 || rest < lo) lo = rest
+			if (n == 1 || rest > hi) hi = rest
+		}
+		END {
+			if (n < 2) bad = bad " fewer than 2 fork records"
+			else if ((hi - lo) * 100 > lo) bad = bad sprintf(" median - rng spans %d..%d", lo, hi)
+			if (bad != "") print bad
+		}')
+	if [ -z "$out" ]; then
+		pass "qemu/$boot: fork at most $max instructions, variants differ by their RNG alone"
+	else
+		fail "qemu/$boot: fork cost" "${out# }"
+	fi
+}

@@ -6,6 +6,9 @@
   records.py stat-28-30 LOG  fields 28, 29 and 30 (startstack, kstkesp,
                              kstkeip) of the first "1 (init) ..." line, the
                              output of `cat /proc/1/stat` in the shell
+  records.py fork LOG        one line per fork bench record: RNG<TAB>MEDIAN
+                             <TAB>RNG_CYCLES<TAB>PT_PAGES<TAB>PAGES_COPIED
+                             (medians; "-" for a field the record lacks)
 Exit status 0; 2 on bad arguments or an unreadable log.
 """
 import json
@@ -35,6 +38,20 @@ def tests(path):
             print(f'{flat(r.get("name"))}\t{flat(r.get("result"))}\t{flat(r.get("detail", ""))}')
 
 
+def fork(path):
+    keys = ("median", "rng_cycles_median", "pt_pages_median", "pages_copied_median")
+    for raw in lines(path):
+        i = raw.find("@@ ")
+        if i < 0:
+            continue
+        try:
+            r = json.loads(raw[i + 3:])
+        except ValueError:
+            continue
+        if isinstance(r, dict) and r.get("type") == "bench" and r.get("suite") == "fork":
+            print("\t".join([flat(r.get("rng"))] + [flat(r.get(k, "-")) for k in keys]))
+
+
 def stat_28_30(path):
     for raw in lines(path):
         line = raw.strip()
@@ -46,7 +63,7 @@ def stat_28_30(path):
 
 
 def main(argv):
-    cmds = {"tests": tests, "stat-28-30": stat_28_30}
+    cmds = {"tests": tests, "stat-28-30": stat_28_30, "fork": fork}
     if len(argv) == 2 and argv[1] in ("-h", "--help"):
         print(__doc__.strip())
         return 0
