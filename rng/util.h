@@ -65,6 +65,8 @@ uint64_t rng_jiffies(void);
 uint64_t rng_get_cycles(void);
 bool rng_simd_begin(void); /* true: SIMD usable until rng_simd_end() */
 void rng_simd_end(void);
+/* the platform's simd_xfeatures (XFEATURE_MASK_FPSSE for 0); 0 without simd_begin */
+uint64_t rng_simd_xfeatures(void);
 uint32_t rng_hz(void);
 /* seconds since boot at jiffies @now (jiffies start at the platform's initial_jiffies) */
 uint64_t rng_uptime_seconds(uint64_t now);
