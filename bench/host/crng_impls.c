@@ -24,6 +24,8 @@
 #define CRNG_STREAM_CALLS (12 * CRNG_WIDE_BATCH_WORDS)
 _Static_assert(CRNG_STREAM_CALLS % CRNG_BATCH_WORDS == 0,
 	       "a sample must hold whole batches of both variants");
+#define CRNG_BLOCKS_BYTES (CRNG_WIDE_BATCH_BLOCKS * CHACHA_BLOCK_SIZE)
+_Static_assert(CRNG_BLOCKS_BYTES <= BENCH_BULK_BYTES, "the blocks fit the bulk buffer");
 
 static volatile uint32_t sink;
 static uint8_t bulk[BENCH_BULK_BYTES];
@@ -45,13 +47,24 @@ static void call_bulk(void *arg)
 	bulk_get(bulk, sizeof(bulk));
 }
 
+/* the cipher alone: one refill's blocks, no key erasure, no batch */
+static void call_blocks(void *arg)
+{
+	static uint32_t state[CHACHA_STATE_WORDS] = {
+		0x61707865u, 0x3320646eu, 0x79622d32u, 0x6b206574u, 1, 2, 3, 4, 5, 6, 7, 8};
+
+	(void)arg;
+	chacha20_blocks(state, bulk, CRNG_WIDE_BATCH_BLOCKS);
+}
+
 static uint32_t zero_u32(void)
 {
 	return 0;
 }
 
 static void emit_line(const char *name, const char *impl, unsigned batch, const char *rest,
-		      const struct bench_result *u32, const struct bench_result *bytes)
+		      const struct bench_result *u32, const struct bench_result *bytes,
+		      const struct bench_result *blocks)
 {
 	struct tline l;
 
@@ -72,6 +85,10 @@ static void emit_line(const char *name, const char *impl, unsigned batch, const 
 	}
 	if (bytes)
 		tl_milli(&l, bytes->st.median_m / BENCH_BULK_BYTES, 3, -10);
+	else
+		tl_str(&l, "-", -10);
+	if (blocks)
+		tl_milli(&l, blocks->st.median_m / CRNG_BLOCKS_BYTES, 3, -10);
 	else
 		tl_str(&l, "-", -10);
 	if (rest) {
@@ -116,7 +133,9 @@ static int measure_row(const struct bench_config *stream, const struct bench_con
 		       unsigned batch)
 {
 	struct bench_target t = {.fn = call_stream};
-	struct bench_result u32, bytes;
+	struct bench_result u32, bytes, blocks;
+	/* chacha20-batched's refills call chacha20_block(): wide/scalar's cipher row */
+	bool cipher = strcmp(rng, "chacha20-batched") != 0;
 	int failed = 0;
 
 	stream_get = v->get_u32;
@@ -134,8 +153,15 @@ static int measure_row(const struct bench_config *stream, const struct bench_con
 	} else {
 		failed = 1;
 	}
+	t.fn = call_blocks;
+	if (cipher && bench_measure(warm, &t, &blocks) == 0) {
+		blocks.per = CRNG_BLOCKS_BYTES;
+		record(&blocks, rng, "cycles_per_byte_blocks", "cycles/byte", impl, chosen, batch);
+	} else if (cipher) {
+		failed = 1;
+	}
 	emit_line(rng, impl, batch, chosen ? "(chosen by CPUID)" : NULL, failed ? NULL : &u32,
-		  failed ? NULL : &bytes);
+		  failed ? NULL : &bytes, failed || !cipher ? NULL : &blocks);
 	return failed;
 }
 
@@ -164,10 +190,11 @@ int host_suite_crng(const struct bench_config *cfg, struct bench_run *run)
 	warm.overhead = cfg->overhead;
 
 	bench_emit("== crng (cycles per u32 over samples of whole batches, refills included, "
-		   "floor subtracted; cyc/byte from 4 KiB get_bytes; one implementation of "
+		   "floor subtracted; cyc/byte from 4 KiB get_bytes; blocks: cycles/byte of "
+		   "chacha20_blocks() alone, one refill's 16 blocks; one implementation of "
 		   "ChaCha20 per row)");
 	bench_emit("rng                   impl     batch   median     mean      min      p99  "
-		   "cyc/byte");
+		   "cyc/byte    blocks");
 	failed += measure_row(&stream, &warm, batched, batched->name, "scalar", false,
 			      CRNG_BATCH_WORDS);
 	for (int i = 0; i < CHACHA_NR_IMPLS; i++) {
@@ -177,7 +204,7 @@ int host_suite_crng(const struct bench_config *cfg, struct bench_run *run)
 		if (!chacha_impl_force(impl)) {
 			record_unavailable(name, chacha_impl_name(impl));
 			emit_line(name, chacha_impl_name(impl), CRNG_WIDE_BATCH_WORDS,
-				  "(this CPU or OS lacks it)", NULL, NULL);
+				  "(this CPU or OS lacks it)", NULL, NULL, NULL);
 			run->unavailable++;
 			continue;
 		}

@@ -97,6 +97,8 @@ for impl in scalar sse2 ssse3 avx2 avx512f; do
 		check "crng: chacha20-wide/$impl per u32" "$head,\"unit\":\"cycles\",$fields"
 		check "crng: chacha20-wide/$impl per byte" \
 			'"suite":"crng","rng":"chacha20-wide/'"$impl"'","metric":"cycles_per_byte","unit":"cycles/byte",'
+		check "crng: chacha20-wide/$impl cipher alone" \
+			'"suite":"crng","rng":"chacha20-wide/'"$impl"'","metric":"cycles_per_byte_blocks","unit":"cycles/byte",'
 	fi
 done
 chosen=$(grep -c '"suite":"crng","rng":"chacha20-wide/[a-z0-9]*","metric":"cycles_per_u32_stream",.*"chosen":true' "$tmp/records")
