@@ -169,6 +169,42 @@ static void fake_end(void)
 {
 }
 
+/* a region already open: simd_begin refuses, as kernel_fpu_begin() does when nested */
+static unsigned int busy_begins, busy_ends;
+
+static bool busy_begin(void)
+{
+	busy_begins++;
+	return false;
+}
+
+static void busy_end(void)
+{
+	busy_ends++;
+}
+
+static void test_simd_refused(void)
+{
+	static const struct rng_platform busy = {.hz = 100,
+						 .simd_begin = busy_begin,
+						 .simd_end = busy_end,
+						 .simd_xfeatures = RNG_USER_SIMD_XFEATURES};
+	enum chacha_impl impl;
+	char why[128];
+	int ok;
+
+	rng_set_platform(&busy);
+	impl = chacha_impl_active();
+	snprintf(why, sizeof(why), "%s active, every region refused", chacha_impl_name(impl));
+	ok = blocks_match(why, sizeof(why));
+	result(ok, "blocks match when simd_begin refuses", impl, why);
+	/* no region may be closed, or run, that was not opened */
+	snprintf(why, sizeof(why), "%u refused begins, %u ends", busy_begins, busy_ends);
+	result(busy_begins > 0 && busy_ends == 0, "runs no SIMD region that simd_begin refused",
+	       impl, why);
+	rng_set_platform(NULL);
+}
+
 static void test_platform_gate(void)
 {
 	/* the kernel's: kernel_fpu_begin() saves what FXSAVE covers */
@@ -222,6 +258,7 @@ int main(void)
 	rng_set_platform(NULL); /* the host's: every width the CPU has */
 	test_facts();
 	test_platform_gate();
+	test_simd_refused();
 	for (i = 0; i < CHACHA_NR_IMPLS; i++) {
 		enum chacha_impl impl = (enum chacha_impl)i;
 		size_t len;
