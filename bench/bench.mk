@@ -4,7 +4,8 @@
 BENCH_SRCS := bench/stats.c bench/harness.c bench/text.c \
 	bench/run.c bench/suite_timer.c bench/suite_rng.c
 BENCH_HDRS := $(wildcard bench/*.h)
-BENCH_HOST_SRCS := bench/host/main.c bench/host/platform_linux.c bench/host/peers.c
+BENCH_HOST_SRCS := bench/host/main.c bench/host/platform_linux.c bench/host/peers.c \
+	bench/host/crng_impls.c
 BENCH_HOST_LIBS := -lssl -lcrypto -lsodium
 
 # bench-kernel-check compiles with the kernel's own flags (kernel/flags.mk).

@@ -6,11 +6,12 @@
  * batched get_random_u32(), is ChaCha20.  The scalar chacha20_block() is
  * the reference, checked against RFC 8439; chacha20_blocks() computes four
  * blocks at once in SSE2 vectors (GCC vector extensions, lane j = block j),
- * which is what makes the batched variant cheaper than half-MD4 per u32.
+ * or 8 and 16 in AVX2 and AVX-512F ones (chacha20_avx.c) where
+ * chacha20_cpu.c finds them usable, which is what makes chacha20-wide
+ * cheaper than half-MD4 per u32.
  */
-#include <cpuid.h>
-
 #include "rng/chacha20.h"
+#include "rng/chacha20_simd.h"
 #include "rng/util.h"
 
 void chacha_init_consts(uint32_t state[CHACHA_STATE_WORDS])
@@ -161,31 +162,49 @@ chacha20_4blocks_ssse3(const uint32_t state[CHACHA_STATE_WORDS], uint8_t *out)
 	CHACHA20_4BLOCKS_BODY(VROL16B, VROL8B);
 }
 
-/* ---- CPU dispatch: CPUID.1:ECX bit 9 (SSSE3), checked once --------------- */
-static int have_ssse3 = -1;
-
-static void chacha20_4blocks(const uint32_t state[CHACHA_STATE_WORDS], uint8_t *out)
+/* ---- dispatch ---------------------------------------------------------------------
+ * Why one SIMD region per vector call: in the kernel a region runs with
+ * interrupts off, so it stays as short as one call (4 blocks there).
+ */
+static size_t blocks_simd(enum chacha_impl impl, uint32_t state[CHACHA_STATE_WORDS], uint8_t *out,
+			  size_t nblocks)
 {
-	if (have_ssse3 < 0) {
-		unsigned int a, b, c, d;
+	size_t n = impl == CHACHA_IMPL_AVX512F ? 16 : impl == CHACHA_IMPL_AVX2 ? 8 : 4;
 
-		have_ssse3 = __get_cpuid(1, &a, &b, &c, &d) && (c & bit_SSSE3);
-	}
-	if (have_ssse3 && rng_simd_begin()) {
+	if (nblocks < n || !rng_simd_begin())
+		return 0;
+	if (impl == CHACHA_IMPL_AVX512F)
+		chacha20_16blocks_avx512f(state, out);
+	else if (impl == CHACHA_IMPL_AVX2)
+		chacha20_8blocks_avx2(state, out);
+	else
 		chacha20_4blocks_ssse3(state, out);
-		rng_simd_end();
-	} else {
-		chacha20_4blocks_sse2(state, out);
-	}
+	rng_simd_end();
+	return n;
 }
 
 void chacha20_blocks(uint32_t state[CHACHA_STATE_WORDS], uint8_t *out, size_t nblocks)
 {
-	while (nblocks >= 4) {
-		chacha20_4blocks(state, out);
-		state[12] += 4;
-		out += 4 * CHACHA_BLOCK_SIZE;
-		nblocks -= 4;
+	enum chacha_impl top = chacha_impl_active(), impl = top;
+	size_t n;
+
+	/* the widest body first, then narrower ones for what is left */
+	for (; impl >= CHACHA_IMPL_SSSE3; impl--) {
+		if (impl != top && !chacha_impl_usable(impl))
+			continue;
+		while ((n = blocks_simd(impl, state, out, nblocks))) {
+			state[12] += (uint32_t)n;
+			out += n * CHACHA_BLOCK_SIZE;
+			nblocks -= n;
+		}
+	}
+	if (impl == CHACHA_IMPL_SSE2) {
+		while (nblocks >= 4) {
+			chacha20_4blocks_sse2(state, out);
+			state[12] += 4;
+			out += 4 * CHACHA_BLOCK_SIZE;
+			nblocks -= 4;
+		}
 	}
 	while (nblocks--) {
 		chacha20_block(state, out);

@@ -45,6 +45,7 @@ static const struct rng_platform default_platform = {
 	.hz = 250,
 	.simd_begin = rng_user_simd_begin,
 	.simd_end = rng_user_simd_end,
+	.simd_xfeatures = RNG_USER_SIMD_XFEATURES,
 };
 
 static const struct rng_platform *platform = &default_platform;
@@ -117,4 +118,11 @@ void rng_simd_end(void)
 {
 	if (platform->simd_end)
 		platform->simd_end();
+}
+
+uint64_t rng_simd_xfeatures(void)
+{
+	if (!platform->simd_begin)
+		return 0;
+	return platform->simd_xfeatures ? platform->simd_xfeatures : XFEATURE_MASK_FPSSE;
 }

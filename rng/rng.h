@@ -42,12 +42,34 @@ struct rng_platform {
 	 */
 	size_t (*arch_seed_longs)(uint64_t *v, size_t max);
 	size_t (*arch_longs)(uint64_t *v, size_t max);
+	/*
+	 * The XCR0 state components (XFEATURE_MASK_*) that simd_begin/_end keep
+	 * for their owner; 0 means XFEATURE_MASK_FPSSE, what FXSAVE covers (the
+	 * kernel's).  Wider code (AVX2, AVX-512) runs only when its registers
+	 * are all in this mask.
+	 */
+	uint64_t simd_xfeatures;
 };
+
+/* XCR0 state components, Linux v6.6 arch/x86/include/asm/fpu/types.h */
+#define XFEATURE_MASK_FP	0x01ull
+#define XFEATURE_MASK_SSE	0x02ull
+#define XFEATURE_MASK_YMM	0x04ull
+#define XFEATURE_MASK_OPMASK	0x20ull
+#define XFEATURE_MASK_ZMM_Hi256 0x40ull
+#define XFEATURE_MASK_Hi16_ZMM	0x80ull
+#define XFEATURE_MASK_FPSSE	(XFEATURE_MASK_FP | XFEATURE_MASK_SSE)
+#define XFEATURE_MASK_AVX512                                                                       \
+	(XFEATURE_MASK_OPMASK | XFEATURE_MASK_ZMM_Hi256 | XFEATURE_MASK_Hi16_ZMM)
 /* @p is kept (not copied): it must stay valid; NULL restores the default */
 void rng_set_platform(const struct rng_platform *p);
-/* simd_begin/_end for a platform in user mode, which owns its registers */
+/*
+ * simd_begin/_end for a platform in user mode, which owns its registers,
+ * and its simd_xfeatures: every width (the CPU and OS checks still apply)
+ */
 bool rng_user_simd_begin(void);
 void rng_user_simd_end(void);
+#define RNG_USER_SIMD_XFEATURES (XFEATURE_MASK_FPSSE | XFEATURE_MASK_YMM | XFEATURE_MASK_AVX512)
 
 struct rng_variant {
 	const char *name;	 /* contract name, e.g. "md4-2.6.30" */

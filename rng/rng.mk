@@ -5,8 +5,8 @@
 RNG_SRCS := rng/platform.c rng/halfmd4.c rng/md4.c rng/md5.c rng/md_le.c rng/sha1.c \
 	rng/chacha20.c rng/pool.c rng/keydata.c rng/prandom.c rng/ipid_2629.c \
 	rng/md4_2630.c rng/sha1_mackall.c rng/urandom_2629.c rng/md5_3x.c \
-	rng/blake2s.c rng/input_pool.c rng/chacha20_batched.c rng/chacha20_wide.c rng/rdrand.c \
-	rng/registry.c
+	rng/blake2s.c rng/input_pool.c rng/chacha20_batched.c rng/chacha20_wide.c \
+	rng/chacha20_avx.c rng/chacha20_cpu.c rng/rdrand.c rng/registry.c
 RNG_HDRS := $(wildcard rng/*.h)
 
 RNG_HOST_OBJS := $(patsubst rng/%.c,$(HOST)/rng/%.o,$(RNG_SRCS))
@@ -18,7 +18,8 @@ RNG_KERNEL_OBJS   := $(patsubst rng/%.c,$(BUILD)/rngk/%.o,$(RNG_SRCS))
 CHECK_CFLAGS := $(shell pkg-config --cflags check 2>/dev/null)
 CHECK_LIBS   := $(shell pkg-config --libs check 2>/dev/null)
 
-RNG_TESTS := $(HOST)/test_rng_primitives $(HOST)/test_rng_variants $(HOST)/test_rng_crng
+RNG_TESTS := $(HOST)/test_rng_primitives $(HOST)/test_rng_variants $(HOST)/test_rng_crng \
+	$(HOST)/test_rng_chacha_impls
 HOST_TESTS += $(RNG_TESTS)
 # scripts/test.sh also runs every executable tests/sh/*.sh: rngtool.sh (the
 # rngtool contract) and rng-quality.sh (no arguments: the quick dieharder/ent

@@ -67,6 +67,8 @@ size_t rng_arch_seed_longs(uint64_t *v, size_t max); /* 0 without a platform hoo
 size_t rng_arch_longs(uint64_t *v, size_t max);
 bool rng_simd_begin(void); /* true: SIMD usable until rng_simd_end() */
 void rng_simd_end(void);
+/* the platform's simd_xfeatures (XFEATURE_MASK_FPSSE for 0); 0 without simd_begin */
+uint64_t rng_simd_xfeatures(void);
 uint32_t rng_hz(void);
 /* seconds since boot at jiffies @now (jiffies start at the platform's initial_jiffies) */
 uint64_t rng_uptime_seconds(uint64_t now);

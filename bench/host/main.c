@@ -16,6 +16,7 @@
 #include <sys/utsname.h>
 #include <time.h>
 
+#include "bench/host/crng_impls.h"
 #include "bench/host/peers.h"
 #include "bench/host/platform_linux.h"
 #include "bench/platform.h"
@@ -282,6 +283,7 @@ int main(int argc, char **argv)
 	if (bench_suite_timer(&cfg, &run))
 		failed++;
 	failed += bench_suite_rng(&cfg, rng_variants, "rng", &run);
+	failed += host_suite_crng(&cfg, &run);
 	failed += bench_suite_rng(&cfg, host_peers, "peers (host only)", &run);
 	bench_emit_summary(&run, failed ? 1 : 0);
 	if (log)

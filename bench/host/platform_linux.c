@@ -105,6 +105,7 @@ int host_rng_platform(uint32_t hz)
 		.get_cycles = plat_cycles,
 		.simd_begin = rng_user_simd_begin,
 		.simd_end = rng_user_simd_end,
+		.simd_xfeatures = RNG_USER_SIMD_XFEATURES,
 	};
 	struct sigaction sa;
 	struct itimerval it;

@@ -121,6 +121,11 @@ static struct rng_platform plat = {
 	.hz = 250,
 	.simd_begin = kernel_fpu_begin,
 	.simd_end = kernel_fpu_end,
+	/*
+	 * kernel_fpu_begin() saves with FXSAVE: x87 and SSE only, so rng/ never
+	 * runs its AVX2/AVX-512 bodies here, whatever CPUID and XCR0 say.
+	 */
+	.simd_xfeatures = XFEATURE_MASK_FPSSE,
 	.arch_seed_longs = plat_arch_seed_longs,
 	.arch_longs = plat_arch_longs,
 };

@@ -346,6 +346,7 @@ static const struct rng_platform sim_platform = {
 	.hz = SIM_HZ,
 	.simd_begin = rng_user_simd_begin,
 	.simd_end = rng_user_simd_end,
+	.simd_xfeatures = RNG_USER_SIMD_XFEATURES,
 };
 
 static void sim_init(const uint8_t *seed, size_t len)

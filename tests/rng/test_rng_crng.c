@@ -245,7 +245,7 @@ START_TEST(test_chacha_get_bytes)
 }
 END_TEST
 
-/* ---- chacha20-wide (beyond Linux): 8-block refills -------------------------------- */
+/* ---- chacha20-wide (beyond Linux): 16-block refills ------------------------------- */
 START_TEST(test_chacha_wide_batch)
 {
 	const struct rng_variant *v = rng_find("chacha20-wide");

@@ -2,7 +2,8 @@
 # bench-host smoke test (TAP): a tiny run (--samples 10 --ensembles 2) must
 # exit 0 and log parseable "@@" records: a linux boot record, the timer
 # floor, a cycles_per_call record for every rng variant and the 4 peers
-# (numbers when available, "available":false otherwise) and a summary.
+# (numbers when available, "available":false otherwise), the crng table's
+# records and a summary.
 # Nothing here depends on speed.
 set -u
 
@@ -82,6 +83,30 @@ check "bench records carry ens_medians, one per ensemble" \
 for peer in getrandom-syscall arc4random openssl-RAND_bytes libsodium-randombytes_random; do
 	check "peer $peer measured" "\"rng\":\"$peer\",\"metric\":\"cycles_per_call\",\"unit\""
 done
+
+# The crng table: chacha20-batched, and chacha20-wide once per ChaCha20
+# implementation, measured or (the CPU or OS lacks it) unavailable; CPUID
+# chooses exactly one of those measured.
+check "crng: chacha20-batched per u32 with refills" \
+	'"suite":"crng","rng":"chacha20-batched","metric":"cycles_per_u32_stream","unit":"cycles",'
+for impl in scalar sse2 ssse3 avx2 avx512f; do
+	head='"suite":"crng","rng":"chacha20-wide/'"$impl"'","metric":"cycles_per_u32_stream"'
+	if grep -q -- "$head,\"available\":false" "$tmp/records"; then
+		tap_pass "crng: chacha20-wide/$impl reported unavailable"
+	else
+		check "crng: chacha20-wide/$impl per u32" "$head,\"unit\":\"cycles\",$fields"
+		check "crng: chacha20-wide/$impl per byte" \
+			'"suite":"crng","rng":"chacha20-wide/'"$impl"'","metric":"cycles_per_byte","unit":"cycles/byte",'
+		check "crng: chacha20-wide/$impl cipher alone" \
+			'"suite":"crng","rng":"chacha20-wide/'"$impl"'","metric":"cycles_per_byte_blocks","unit":"cycles/byte",'
+	fi
+done
+chosen=$(grep -c '"suite":"crng","rng":"chacha20-wide/[a-z0-9]*","metric":"cycles_per_u32_stream",.*"chosen":true' "$tmp/records")
+if [ "$chosen" = 1 ]; then
+	tap_pass "crng: exactly one implementation chosen"
+else
+	tap_fail "crng: exactly one implementation chosen" "$chosen records say chosen"
+fi
 
 check "summary record with status 0" '^{"type":"summary",.*"failed":0,.*"status":0}$'
 
