@@ -77,3 +77,11 @@ $(HOST)/test_string: tests/lib/test_string.c $(HOST)/kstring.o kernel/arch/clear
 	@echo "  HOSTCC  $@"
 	$(Q)$(HOST_CC) $(HOST_CFLAGS) $(CHECK_CFLAGS) -o $@ tests/lib/test_string.c \
 		$(HOST)/kstring.o kernel/arch/clear_page.c $(CHECK_LIBS)
+
+# The kernel's printf formatter against the C library's snprintf.
+HOST_TESTS += $(HOST)/test_vsprintf
+$(HOST)/test_vsprintf: tests/lib/test_vsprintf.c kernel/lib/vsprintf.c kernel/lib/vsprintf.h
+	@mkdir -p $(@D)
+	@echo "  HOSTCC  $@"
+	$(Q)$(HOST_CC) $(HOST_CFLAGS) $(CHECK_CFLAGS) -Wno-format-truncation -o $@ \
+		tests/lib/test_vsprintf.c kernel/lib/vsprintf.c $(CHECK_LIBS)

@@ -48,10 +48,16 @@ struct percpu percpu0 = {
 };
 struct boot_info boot_info_copy;
 
+/*
+ * SSE on, and OSXSAVE off whatever the firmware left: the context switch
+ * saves user state with FXSAVE (x87 and SSE), so a program must not see
+ * AVX.  With CR4.OSXSAVE clear, CPUID.1:ECX.OSXSAVE reads 0, glibc and
+ * musl keep to SSE, and an AVX instruction is #UD, never corrupt state.
+ */
 static void enable_sse(void)
 {
 	write_cr0((read_cr0() & ~(1ULL << 2)) | (1ULL << 1)); /* EM off, MP on */
-	write_cr4(read_cr4() | (1ULL << 9) | (1ULL << 10));   /* OSFXSR, OSXMMEXCPT */
+	write_cr4((read_cr4() | (1ULL << 9) | (1ULL << 10)) & ~(1ULL << 18));
 }
 
 static void take_boot_info(const struct boot_info *bi)

@@ -52,94 +52,156 @@ static size_t utoa(char *tmp, uint64_t v, unsigned base, bool upper)
 	return n;
 }
 
-static void format_number(struct out *o, char conv, uint64_t uval, int64_t sval, int width,
-			  bool left, char pad)
+/* What one conversion asked for: flags, width, precision (-1: none), length. */
+struct spec {
+	bool left, alt, plus, space;
+	char pad;
+	int width, prec;
+};
+
+static void format_number(struct out *o, char conv, uint64_t uval, int64_t sval,
+			  const struct spec *sp)
 {
-	char tmp[26];
-	size_t n = 0;
+	char tmp[72], digits[24];
+	size_t n = 0, nd;
+	int zeros;
+	unsigned base = conv == 'o' ? 8 : (conv == 'd' || conv == 'i' || conv == 'u') ? 10 : 16;
 
 	if (conv == 'd' || conv == 'i') {
-		if (sval < 0) {
+		if (sval < 0)
 			tmp[n++] = '-';
-			uval = (uint64_t)0 - (uint64_t)sval;
-		} else {
-			uval = (uint64_t)sval;
-		}
-		n += utoa(tmp + n, uval, 10, false);
-	} else if (conv == 'p') {
+		else if (sp->plus || sp->space)
+			tmp[n++] = sp->plus ? '+' : ' ';
+		uval = sval < 0 ? (uint64_t)0 - (uint64_t)sval : (uint64_t)sval;
+	} else if (conv == 'p' || (sp->alt && (conv == 'x' || conv == 'X') && uval)) {
 		tmp[n++] = '0';
-		tmp[n++] = 'x';
-		n += utoa(tmp + n, uval, 16, false);
-	} else {
-		n = utoa(tmp, uval, conv == 'u' ? 10 : 16, conv == 'X');
+		tmp[n++] = conv == 'X' ? 'X' : 'x';
 	}
-	/* Zero padding goes after the sign. */
-	if (pad == '0' && tmp[0] == '-' && !left) {
-		emit(o, '-');
-		emit_padded(o, tmp + 1, n - 1, width - 1, false, '0');
-		return;
+	nd = sp->prec == 0 && uval == 0 ? 0 : utoa(digits, uval, base, conv == 'X');
+	zeros = sp->prec > (int)nd ? sp->prec - (int)nd : 0;
+	if (conv == 'o' && sp->alt && zeros == 0 && (nd == 0 || digits[0] != '0'))
+		zeros = 1;
+	if (zeros > 40)
+		zeros = 40;
+	/* the '0' flag pads after the sign or 0x, and not at all with a precision */
+	if (sp->pad == '0' && !sp->left && sp->prec < 0) {
+		int fill = sp->width - (int)(n + nd) - zeros;
+
+		if (fill > 40)
+			fill = 40;
+		if (fill > zeros)
+			zeros = fill;
 	}
-	emit_padded(o, tmp, n, width, left, pad);
+	while (zeros-- > 0)
+		tmp[n++] = '0';
+	memcpy(tmp + n, digits, nd);
+	n += nd;
+	emit_padded(o, tmp, n, sp->width, sp->left, ' ');
 }
 
+/*
+ * Every flag, width, precision and length a printf format may hold is
+ * parsed, even those the kernel does not use, so that no format the
+ * compiler accepts can make the arguments that follow it go astray.
+ */
 int kvsnprintf(char *buf, size_t size, const char *fmt, va_list ap)
 {
 	struct out o = {buf, size, 0};
 
 	for (; *fmt; fmt++) {
-		bool left = false;
-		char pad = ' ';
-		int width = 0, lng = 0;
+		struct spec sp = {.pad = ' ', .prec = -1};
+		int lng = 0, shrt = 0;
 
 		if (*fmt != '%') {
 			emit(&o, *fmt);
 			continue;
 		}
-		fmt++;
-		for (; *fmt == '-' || *fmt == '0'; fmt++) {
+		for (fmt++;; fmt++) {
 			if (*fmt == '-')
-				left = true;
+				sp.left = true;
+			else if (*fmt == '0')
+				sp.pad = '0';
+			else if (*fmt == '#')
+				sp.alt = true;
+			else if (*fmt == '+')
+				sp.plus = true;
+			else if (*fmt == ' ')
+				sp.space = true;
 			else
-				pad = '0';
+				break;
 		}
 		if (*fmt == '*') {
-			width = va_arg(ap, int);
+			sp.width = va_arg(ap, int);
+			if (sp.width < 0) {
+				sp.left = true;
+				sp.width = -sp.width;
+			}
 			fmt++;
 		}
 		for (; *fmt >= '0' && *fmt <= '9'; fmt++)
-			width = width * 10 + (*fmt - '0');
-		for (; *fmt == 'l' || *fmt == 'z'; fmt++)
-			lng++;
+			sp.width = sp.width * 10 + (*fmt - '0');
+		if (*fmt == '.') {
+			sp.prec = 0;
+			if (*++fmt == '*') {
+				sp.prec = va_arg(ap, int);
+				fmt++;
+			}
+			for (; *fmt >= '0' && *fmt <= '9'; fmt++)
+				sp.prec = sp.prec * 10 + (*fmt - '0');
+			if (sp.prec < 0)
+				sp.prec = -1;
+		}
+		for (;; fmt++) {
+			if (*fmt == 'l' || *fmt == 'z' || *fmt == 'j' || *fmt == 't')
+				lng++;
+			else if (*fmt == 'h')
+				shrt++;
+			else
+				break;
+		}
+		if (sp.width > 4096)
+			sp.width = 4096;
 		switch (*fmt) {
 		case 'd':
 		case 'i': {
 			int64_t v = lng ? va_arg(ap, int64_t) : va_arg(ap, int);
 
-			format_number(&o, *fmt, 0, v, width, left, pad);
+			if (!lng && shrt)
+				v = shrt > 1 ? (int64_t)(signed char)v : (int64_t)(short)v;
+			format_number(&o, *fmt, 0, v, &sp);
 			break;
 		}
 		case 'u':
 		case 'x':
-		case 'X': {
+		case 'X':
+		case 'o': {
 			uint64_t v = lng ? va_arg(ap, uint64_t) : va_arg(ap, unsigned int);
 
-			format_number(&o, *fmt, v, 0, width, left, pad);
+			if (!lng && shrt)
+				v = shrt > 1 ? (uint64_t)(unsigned char)v
+					     : (uint64_t)(unsigned short)v;
+			format_number(&o, *fmt, v, 0, &sp);
 			break;
 		}
 		case 'p':
-			format_number(&o, 'p', (uint64_t)va_arg(ap, void *), 0, width, left, pad);
+			sp.alt = false;
+			format_number(&o, 'p', (uint64_t)va_arg(ap, void *), 0, &sp);
 			break;
 		case 's': {
 			const char *s = va_arg(ap, const char *);
 
 			if (!s)
 				s = "(null)";
-			emit_padded(&o, s, strlen(s), width, left, ' ');
+			emit_padded(&o, s, sp.prec >= 0 ? strnlen(s, (size_t)sp.prec) : strlen(s),
+				    sp.width, sp.left, ' ');
 			break;
 		}
-		case 'c':
-			emit(&o, (char)va_arg(ap, int));
+		case 'c': {
+			char c = (char)va_arg(ap, int);
+
+			emit_padded(&o, &c, 1, sp.width, sp.left, ' ');
 			break;
+		}
 		case '%':
 			emit(&o, '%');
 			break;
