@@ -66,7 +66,8 @@ KERNEL_C += kernel/test/ktest.c kernel/test/test_arch.c kernel/test/test_aslr.c 
 	kernel/test/test_process.c kernel/test/test_thread.c kernel/test/test_procfs.c kernel/test/test_reliab.c \
 	kernel/test/test_vfs.c kernel/test/test_aslr_draws.c kernel/test/fuzz_job.c \
 	kernel/test/test_exec_stack.c kernel/test/test_linux.c kernel/test/test_linux_mmap.c \
-	kernel/test/test_exec.c kernel/test/test_futex.c kernel/test/test_vdso.c kernel/test/test_poll.c
+	kernel/test/test_exec.c kernel/test/test_futex.c kernel/test/test_vdso.c kernel/test/test_poll.c \
+	kernel/test/test_smp.c
 KERNEL_ASM := \
 	kernel/arch/entry.asm kernel/arch/isr.asm kernel/arch/probe.asm kernel/arch/switch.asm \
 	kernel/arch/trampoline.asm

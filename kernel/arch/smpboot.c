@@ -101,6 +101,8 @@ static uint32_t ap_state; /* the AP being started writes here, and nothing else 
 static uint64_t tramp_phys;
 static struct trampoline_header *tramp_header;
 static unsigned init_udelay;
+static uint32_t online_ids[ACPI_MAX_CPUS]; /* [0]: the boot CPU */
+static uint8_t *spare;			   /* pages of an AP that failed, for the next */
 
 static void udelay(uint64_t us)
 {
@@ -338,16 +340,19 @@ static uint32_t cpu_limit(void)
 	return n;
 }
 
-unsigned smp_boot_cpus(smp_alloc_fn alloc)
+/* Reads the boot CPU's state and lays out the trampoline, once. */
+static bool smp_prepare(void)
 {
-	uint32_t limit = cpu_limit(), bsp_id;
-	uint8_t *spare = 0;
+	static int state; /* 0: not yet, 1: ready, -1: no SMP */
 
-	if (!lapic_present() || acpi_facts.nr_apic_ids < 2 || limit < 2)
-		return smp_cpus_online;
+	if (state)
+		return state > 0;
+	state = -1;
+	if (!lapic_present())
+		return false;
 	if ((uint64_t)(trampoline_end - trampoline_start) > PG || !find_trampoline()) {
 		kprintf("smpboot: no room below 640 KiB for the AP trampoline; one CPU\n");
-		return smp_cpus_online;
+		return false;
 	}
 	bsp_cr0 = read_cr0();
 	bsp_cr4 = read_cr4();
@@ -355,32 +360,62 @@ unsigned smp_boot_cpus(smp_alloc_fn alloc)
 	wait_cycles = tsc_hz() / 1000 * CHECK_WAIT_MS;
 	init_udelay = smp_quirk_init_udelay();
 	setup_trampoline();
-	bsp_id = lapic_id();
+	online_ids[0] = lapic_id();
+	state = 1;
+	return true;
+}
+
+bool smp_apic_online(uint32_t apicid)
+{
+	for (unsigned i = 0; i < smp_cpus_online; i++)
+		if (online_ids[i] == apicid)
+			return true;
+	return false;
+}
+
+/* One AP: 1 when it checked in, 0 when it failed (reported), -1 when out of memory. */
+static int boot_one(uint32_t apicid, smp_alloc_fn alloc)
+{
+	if (!lapic_x2apic() && apicid > 0xfe) {
+		kprintf("smpboot: APIC id %u needs x2APIC mode; skipped\n", apicid);
+		smp_cpus_failed++;
+		return 0;
+	}
+	if (!spare)
+		spare = alloc(AP_PAGES);
+	if (!spare) {
+		kprintf("smpboot: no memory for CPU %u\n", smp_cpus_online);
+		return -1;
+	}
+	if (!do_boot_cpu(smp_cpus_online, apicid, spare)) {
+		smp_cpus_failed++;
+		return 0; /* the AP was sent INIT: its pages serve the next one */
+	}
+	online_ids[smp_cpus_online++] = apicid;
+	spare = 0; /* that AP's now */
+	return 1;
+}
+
+bool smp_boot_apic(uint32_t apicid, smp_alloc_fn alloc)
+{
+	if (smp_cpus_online >= ACPI_MAX_CPUS || !smp_prepare() || smp_apic_online(apicid))
+		return false;
+	return boot_one(apicid, alloc) > 0;
+}
+
+unsigned smp_boot_cpus(smp_alloc_fn alloc)
+{
+	uint32_t limit = cpu_limit(), n = acpi_facts.nr_apic_ids;
+
+	if (!lapic_present() || n < 2 || limit < 2 || !smp_prepare())
+		return smp_cpus_online;
 	kprintf("smpboot: starting up to %u CPUs of %u (trampoline at 0x%lx, %s)\n",
-		limit < acpi_facts.nr_apic_ids ? limit : acpi_facts.nr_apic_ids,
-		acpi_facts.nr_apic_ids, tramp_phys, lapic_x2apic() ? "x2APIC" : "xAPIC");
-	for (uint32_t i = 0; i < acpi_facts.nr_apic_ids && smp_cpus_online < limit; i++) {
+		limit < n ? limit : n, n, tramp_phys, lapic_x2apic() ? "x2APIC" : "xAPIC");
+	for (uint32_t i = 0; i < n && smp_cpus_online < limit; i++) {
 		uint32_t id = acpi_facts.apic_ids[i];
 
-		if (id == bsp_id)
-			continue;
-		if (!lapic_x2apic() && id > 0xfe) {
-			kprintf("smpboot: APIC id %u needs x2APIC mode; skipped\n", id);
-			smp_cpus_failed++;
-			continue;
-		}
-		if (!spare)
-			spare = alloc(AP_PAGES);
-		if (!spare) {
-			kprintf("smpboot: no memory for CPU %u\n", smp_cpus_online);
+		if (!smp_apic_online(id) && boot_one(id, alloc) < 0)
 			break;
-		}
-		if (do_boot_cpu(smp_cpus_online, id, spare)) {
-			smp_cpus_online++;
-			spare = 0; /* that AP's now; a failed AP's pages serve the next */
-		} else {
-			smp_cpus_failed++;
-		}
 	}
 	kprintf("smp: brought up %u CPUs (%u parked; tasks run on CPU 0)%s\n", smp_cpus_online,
 		smp_cpus_online - 1, smp_cpus_failed ? ", some CPUs failed to start" : "");

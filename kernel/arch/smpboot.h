@@ -19,6 +19,14 @@ typedef void *(*smp_alloc_fn)(unsigned pages);
  */
 unsigned smp_boot_cpus(smp_alloc_fn alloc);
 
+/*
+ * Starts one more AP after boot (a CPU cpus= held back), by APIC id, the
+ * same way; true when it checked in.  false for a CPU already online, and
+ * when it did not start (reported, counted in smp_cpus_failed).
+ */
+bool smp_boot_apic(uint32_t apicid, smp_alloc_fn alloc);
+bool smp_apic_online(uint32_t apicid);
+
 extern unsigned smp_cpus_online;  /* the boot CPU and every AP that checked in */
 extern unsigned smp_cpus_failed;  /* APs that were to start and did not */
 extern bool smp_tsc_checked;	  /* at least one AP ran the warp test */
