@@ -97,7 +97,7 @@ bool smp_tsc_checked;
 uint64_t smp_tsc_max_warp;
 
 static uint64_t bsp_cr0, bsp_cr4, bsp_efer, wait_cycles;
-static uint32_t ap_state; /* the AP being started writes here, and nothing else */
+static uint32_t ap_state; /* the AP being started reports its progress here */
 static uint64_t tramp_phys;
 static struct trampoline_header *tramp_header;
 static unsigned init_udelay;
