@@ -43,20 +43,45 @@ static const struct sdt_header *table_at(uint64_t phys)
 	return h;
 }
 
+/*
+ * A CPU the firmware enabled, by APIC id, for smpboot.c.  ids the xAPIC
+ * cannot address (0xff: "not present" in Linux's acpi_parse_lapic) and
+ * duplicates (a CPU listed both as a local APIC and as a local x2APIC) are
+ * skipped; past ACPI_MAX_CPUS the CPUs are counted, not listed.
+ */
+static void add_cpu(uint32_t apic_id, uint32_t flags, uint32_t invalid_id)
+{
+	if (!(flags & 3))
+		return;
+	acpi_facts.cpus_present++;
+	/*
+	 * Online-capable but not enabled (ACPI 6.3): a CPU that may be
+	 * hot-added later, never started at boot (as Linux 6.6).
+	 */
+	if (!(flags & 1) || apic_id == invalid_id)
+		return;
+	for (uint32_t i = 0; i < acpi_facts.nr_apic_ids; i++)
+		if (acpi_facts.apic_ids[i] == apic_id)
+			return;
+	if (acpi_facts.nr_apic_ids < ACPI_MAX_CPUS)
+		acpi_facts.apic_ids[acpi_facts.nr_apic_ids++] = apic_id;
+}
+
 static void parse_madt(const struct sdt_header *h)
 {
 	const uint8_t *p = (const uint8_t *)h + sizeof(*h) + 8,
 		      *end = (const uint8_t *)h + h->length;
 
 	while (p + 2 <= end && p[1] >= 2 && p + p[1] <= end) {
-		uint32_t flags;
+		uint32_t flags, id;
 
 		if (p[0] == 0 && p[1] >= 8) { /* processor local APIC */
 			memcpy(&flags, p + 4, 4);
-			acpi_facts.cpus_present += (flags & 3) != 0;
+			add_cpu(p[3], flags, 0xff);
 		} else if (p[0] == 9 && p[1] >= 16) { /* processor local x2APIC */
+			memcpy(&id, p + 4, 4);
 			memcpy(&flags, p + 8, 4);
-			acpi_facts.cpus_present += (flags & 3) != 0;
+			add_cpu(id, flags, 0xffffffff);
 		}
 		p += p[1];
 	}

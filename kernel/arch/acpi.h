@@ -5,12 +5,17 @@
 
 /*
  * What the firmware's ACPI tables say that the benchmark reports or uses:
- * how many CPUs exist (MADT; only one is used) and where the serial console
- * is (SPCR).  All fields stay 0 when a table is absent or fails its checks.
+ * how many CPUs exist and their APIC ids (MADT) and where the serial
+ * console is (SPCR).  All fields stay 0 when a table is absent or fails its
+ * checks.
  */
+#define ACPI_MAX_CPUS 64 /* Linux 6.6 x86_64 default NR_CPUS (arch/x86/Kconfig) */
+
 struct acpi_facts {
 	uint32_t cpus_present; /* enabled or online-capable local (x2)APICs */
-	uint16_t spcr_port;    /* an I/O-port 16550 named by SPCR */
+	uint32_t nr_apic_ids;  /* the enabled ones, listed below (boot CPU included) */
+	uint32_t apic_ids[ACPI_MAX_CPUS];
+	uint16_t spcr_port; /* an I/O-port 16550 named by SPCR */
 	uint8_t spcr_found;
 };
 

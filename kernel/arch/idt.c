@@ -28,16 +28,22 @@ static void set_gate(int vec, uint64_t addr, uint8_t ist, uint8_t dpl)
 	idt[vec].zero = 0;
 }
 
-void idt_init(void)
+/* One IDT serves every CPU (as Linux's idt_table): an AP only loads it. */
+void idt_load(void)
 {
 	struct {
 		uint16_t limit;
 		uint64_t base;
 	} __attribute__((packed)) p = {sizeof(idt) - 1, (uint64_t)idt};
 
+	__asm__ volatile("lidt %0" : : "m"(p));
+}
+
+void idt_init(void)
+{
 	for (int v = 0; v < 256; v++)
 		set_gate(v, isr_table[v], v == 8 ? 1 : 0, 0);
 	/* int3 may be raised from user mode (debugging a user program). */
 	set_gate(3, isr_table[3], 0, 3);
-	__asm__ volatile("lidt %0" : : "m"(p));
+	idt_load();
 }

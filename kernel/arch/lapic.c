@@ -3,28 +3,39 @@
  * through the 8259 (virtual-wire mode, LINT0 = ExtINT), so the LAPIC timer
  * the firmware may have left armed is masked, and LINT0/LINT1 are set the
  * way the legacy path requires.  xAPIC (MMIO) and x2APIC (MSR) both work.
+ *
+ * The other CPUs: interprocessor interrupts through the ICR (INIT and
+ * STARTUP for smpboot.c), and each AP's own LAPIC set up with every local
+ * interrupt masked, so that the PIT's ticks and the NMI line reach the boot
+ * CPU only (Linux 6.6's setup_local_APIC masks LINT0/LINT1 on APs too).
  */
 #include <stdbool.h>
 
 #include "kernel/arch/cpu.h"
 #include "kernel/arch/lapic.h"
 #include "kernel/arch/page.h"
-#include "kernel/params/param.h"
+#include "kernel/arch/tsc.h"
 
-/* Linux's maxcpus=; stored: this kernel starts the boot CPU only. */
-uint32_t setup_max_cpus;
-param_uint(cpus, setup_max_cpus, 1, 4096, "",
-	   "at most N CPUs (none: no limit); this kernel starts one");
-
+#define REG_ID	      0x020
+#define REG_VERSION   0x030
 #define REG_EOI	      0x0b0
 #define REG_SVR	      0x0f0
+#define REG_ESR	      0x280
+#define REG_ICR_LOW   0x300
+#define REG_ICR_HIGH  0x310
 #define REG_LVT_TMR   0x320
+#define REG_LVT_PERF  0x340
 #define REG_LVT_LINT0 0x350
 #define REG_LVT_LINT1 0x360
+#define REG_LVT_ERROR 0x370
 #define LVT_MASKED    (1u << 16)
+#define ICR_BUSY      (1u << 12) /* xAPIC delivery status; x2APIC has none */
+
+#define APIC_BASE_EXTD (1ULL << 10) /* x2APIC mode */
+#define APIC_BASE_EN   (1ULL << 11)
 
 static volatile uint32_t *mmio;
-static bool x2apic;
+static bool x2apic, present;
 
 static void lapic_write(unsigned reg, uint32_t v)
 {
@@ -32,6 +43,13 @@ static void lapic_write(unsigned reg, uint32_t v)
 		wrmsr(0x800 + (reg >> 4), v);
 	else if (mmio)
 		mmio[reg / 4] = v;
+}
+
+static uint32_t lapic_read(unsigned reg)
+{
+	if (x2apic)
+		return (uint32_t)rdmsr(0x800 + (reg >> 4));
+	return mmio ? mmio[reg / 4] : 0;
 }
 
 void lapic_init(void)
@@ -43,18 +61,97 @@ void lapic_init(void)
 	if (!(r[3] & (1u << 9)))
 		return; /* no LAPIC: the 8259 drives the CPU directly */
 	base = rdmsr(MSR_APIC_BASE);
-	if (!(base & (1ULL << 11)))
+	if (!(base & APIC_BASE_EN))
 		return; /* globally disabled by firmware: same as above */
-	x2apic = base & (1ULL << 10);
+	x2apic = base & APIC_BASE_EXTD;
 	if (!x2apic)
 		mmio = phys_to_virt(base & 0xfffff000ULL);
+	present = true;
 	lapic_write(REG_SVR, 0x100 | LAPIC_SPURIOUS_VECTOR);
 	lapic_write(REG_LVT_TMR, LVT_MASKED);
 	lapic_write(REG_LVT_LINT0, 0x700); /* ExtINT: the 8259's interrupts */
 	lapic_write(REG_LVT_LINT1, 0x400); /* NMI */
 }
 
+/*
+ * An AP's LAPIC: in the boot CPU's mode (an AP of a firmware that left
+ * x2APIC on may still be in xAPIC mode after INIT; one ICR format must
+ * reach every CPU), software-enabled, every local interrupt masked.
+ */
+void lapic_init_secondary(void)
+{
+	uint64_t base = rdmsr(MSR_APIC_BASE);
+
+	if (x2apic && (base & (APIC_BASE_EN | APIC_BASE_EXTD)) != (APIC_BASE_EN | APIC_BASE_EXTD))
+		wrmsr(MSR_APIC_BASE, base | APIC_BASE_EN | APIC_BASE_EXTD);
+	lapic_write(REG_SVR, 0x100 | LAPIC_SPURIOUS_VECTOR);
+	lapic_write(REG_LVT_TMR, LVT_MASKED);
+	lapic_write(REG_LVT_LINT0, LVT_MASKED);
+	lapic_write(REG_LVT_LINT1, LVT_MASKED);
+	lapic_write(REG_LVT_ERROR, LVT_MASKED);
+	if (lapic_max_lvt() >= 4)
+		lapic_write(REG_LVT_PERF, LVT_MASKED);
+}
+
 void lapic_eoi(void)
 {
 	lapic_write(REG_EOI, 0);
+}
+
+bool lapic_present(void)
+{
+	return present;
+}
+
+bool lapic_x2apic(void)
+{
+	return x2apic;
+}
+
+uint32_t lapic_id(void)
+{
+	return x2apic ? lapic_read(REG_ID) : lapic_read(REG_ID) >> 24;
+}
+
+unsigned lapic_max_lvt(void)
+{
+	return (lapic_read(REG_VERSION) >> 16) & 0xff;
+}
+
+/* Linux's "be paranoid about clearing APIC errors": write, then read, the ESR. */
+uint32_t lapic_esr(void)
+{
+	if (lapic_max_lvt() > 3) /* Pentium erratum 3AP */
+		lapic_write(REG_ESR, 0);
+	return lapic_read(REG_ESR);
+}
+
+/* Linux's apic_icr_write: an IPI with ICR low word `low` to APIC id `dest`. */
+void lapic_icr_write(uint32_t low, uint32_t dest)
+{
+	if (x2apic)
+		wrmsr(0x830, ((uint64_t)dest << 32) | low); /* one 64-bit ICR */
+	else if (mmio) {
+		lapic_write(REG_ICR_HIGH, dest << 24);
+		lapic_write(REG_ICR_LOW, low);
+	}
+}
+
+/*
+ * Linux's safe_apic_wait_icr_idle: waits (at most 100 ms) for the xAPIC
+ * to take the last IPI for delivery.  0, or the ICR's busy bit when it
+ * stayed set.  An x2APIC has no busy bit: its ICR write is the send.
+ */
+uint32_t lapic_wait_icr_idle(void)
+{
+	uint64_t start = rdtsc(), limit = tsc_hz() / 10;
+
+	if (x2apic || !mmio)
+		return 0;
+	while (lapic_read(REG_ICR_LOW) & ICR_BUSY) {
+		if (rdtsc() - start > limit)
+			return ICR_BUSY;
+		cpu_relax();
+	}
+	return 0;
 }

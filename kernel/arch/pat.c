@@ -35,15 +35,10 @@ static void flush_tlb_all(void)
 	}
 }
 
-void pat_init(void)
+static void pat_write(void)
 {
-	uint32_t r[4];
 	uint64_t flags, pat;
 
-	cpuid_count(1, 0, r);
-	have_pat = r[3] & (1U << 16);
-	if (!have_pat)
-		return;
 	pat = PAT_ENTRY(0, PAT_WB) | PAT_ENTRY(1, PAT_WC) | PAT_ENTRY(2, PAT_UC_MINUS) |
 	      PAT_ENTRY(3, PAT_UC) | PAT_ENTRY(4, PAT_WB) | PAT_ENTRY(5, PAT_WC) |
 	      PAT_ENTRY(6, PAT_UC_MINUS) | PAT_ENTRY(7, PAT_UC);
@@ -55,6 +50,26 @@ void pat_init(void)
 	wbinvd();
 	flush_tlb_all();
 	irq_restore(flags);
+}
+
+void pat_init(void)
+{
+	uint32_t r[4];
+
+	cpuid_count(1, 0, r);
+	have_pat = r[3] & (1U << 16);
+	if (have_pat)
+		pat_write();
+}
+
+/*
+ * An AP: the same table as the boot CPU, which the SDM requires of every
+ * processor sharing memory (11.12.4), by the same steps.
+ */
+void pat_init_secondary(void)
+{
+	if (have_pat)
+		pat_write();
 }
 
 bool pat_enabled(void)

@@ -11,7 +11,8 @@
 #define PAT_UC_MINUS 0x07
 
 void pat_init(void);
-bool pat_enabled(void);	     /* false on CPUs without PAT */
-uint64_t pat_wc_flags(void); /* PTE bits for write-combining (4 KiB pages) */
+void pat_init_secondary(void); /* on an AP, after pat_init on the boot CPU */
+bool pat_enabled(void);	       /* false on CPUs without PAT */
+uint64_t pat_wc_flags(void);   /* PTE bits for write-combining (4 KiB pages) */
 
 #endif

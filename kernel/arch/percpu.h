@@ -18,6 +18,7 @@ struct percpu {
 	uint64_t unused[2];	      /* 24, 32 */
 	uint64_t stack_canary;	      /* 40: read by -fstack-protector */
 	struct task_struct *cur_task; /* 48: what `current` reads */
+	uint32_t cpu;		      /* 56: Linux's cpu_number: 0 = the boot CPU */
 };
 
 _Static_assert(offsetof(struct percpu, stack_canary) == 40, "gcc reads the canary at %gs:40");

@@ -7,6 +7,7 @@
 #include "common/jrec.h"
 #include "kernel/arch/fw_cfg.h"
 #include "kernel/arch/rtc.h"
+#include "kernel/arch/smpboot.h"
 #include "kernel/arch/timer.h"
 #include "kernel/arch/tsc.h"
 #include "kernel/arch/boot_info.h"
@@ -42,7 +43,13 @@ static const char *warnings(const struct bench_cpu *c, char *buf, size_t len)
 	if ((boot_info_copy.image_check & BOOT_CHECK_KERNEL_MISMATCH) && n < len)
 		n += (size_t)ksnprintf(buf + n, len - n, "%skernel_hash_mismatch", n ? "," : "");
 	if ((boot_info_copy.image_check & BOOT_CHECK_INITRD_MISMATCH) && n < len)
-		ksnprintf(buf + n, len - n, "%sinitrd_hash_mismatch", n ? "," : "");
+		n += (size_t)ksnprintf(buf + n, len - n, "%sinitrd_hash_mismatch", n ? "," : "");
+	/* The TSCs of two CPUs disagree: cross-CPU cycle counts are suspect. */
+	if (smp_tsc_max_warp && n < len)
+		n += (size_t)ksnprintf(buf + n, len - n, "%stsc_warp", n ? "," : "");
+	/* The MADT lists a CPU that was to start (cpus=) and did not. */
+	if (smp_cpus_failed && n < len)
+		ksnprintf(buf + n, len - n, "%scpu_start_failed", n ? "," : "");
 	return buf;
 }
 
@@ -122,7 +129,7 @@ void emit_boot_record(void)
 	const struct boot_info *bi = &boot_info_copy;
 	struct bench_cpu c;
 	struct jrec r;
-	char line[2400], buf[96];
+	char line[2400], buf[160];
 
 	bench_cpu_detect(&c);
 	jrec_begin(&r, line, sizeof(line), "boot");
@@ -162,8 +169,10 @@ void emit_boot_record(void)
 	jrec_u64(&r, "fb_width", bi->fb.width);
 	jrec_u64(&r, "fb_height", bi->fb.height);
 	jrec_bool(&r, "serial", serial_present());
-	jrec_u64(&r, "cpus_used", 1);
 	jrec_u64(&r, "cpus_present", acpi_facts.cpus_present);
+	jrec_u64(&r, "cpus_online", smp_cpus_online);
+	if (smp_tsc_checked) /* measured only when some AP ran the warp test */
+		jrec_u64(&r, "tsc_max_warp", smp_tsc_max_warp);
 	jrec_u64(&r, "serial_port", serial_port());
 	jrec_bool(&r, "acpi_spcr", acpi_facts.spcr_found);
 	jrec_str(&r, "warnings", warnings(&c, buf, sizeof(buf)));

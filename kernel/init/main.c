@@ -12,6 +12,7 @@
 #include "kernel/arch/gdt.h"
 #include "kernel/arch/idt.h"
 #include "kernel/arch/lapic.h"
+#include "kernel/arch/smpboot.h"
 #include "kernel/arch/timer.h"
 #include "kernel/arch/traps.h"
 #include "kernel/arch/tsc.h"
@@ -141,6 +142,14 @@ static void start_init(void)
 	kprintf("aslrbench: console ready\n");
 }
 
+/* The APs' stacks and per-CPU pages, from the page allocator (arch/ has none). */
+static void *smp_alloc(unsigned pages)
+{
+	uint64_t p = pmm_alloc_pages(pages);
+
+	return p ? phys_to_virt(p) : 0;
+}
+
 static void seed_canary(void)
 {
 	percpu0.stack_canary = ((uint64_t)get_random_int() << 32) | get_random_int();
@@ -176,6 +185,7 @@ __attribute__((noreturn)) void kmain(struct boot_info *bi, uint64_t phys_base)
 		machine_exit(EXIT_CMDLINE);
 	}
 	seed_canary();
+	smp_boot_cpus(smp_alloc); /* after the canary: the APs take the boot CPU's */
 	emit_boot_record();
 	start_init();
 	cpu_idle();
