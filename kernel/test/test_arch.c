@@ -40,22 +40,28 @@ KTEST(timer_progress);
 
 /*
  * The calibrated TSC rate agrees with the PIT-driven tick within 25 %: a sanity
- * check that survives an emulator on a loaded host delivering ticks late.
+ * check that survives an emulator on a loaded host delivering ticks late (or
+ * late and then in a burst): any one of three windows may agree, where a
+ * wrong calibration fails all three.
  */
 static enum ktest_result tsc_calibration(struct ktest_ctx *t)
 {
-	uint64_t ticks = timer_hz() / 5 + 5, delta, expect;
+	uint64_t ticks = timer_hz() / 5 + 5, delta = 0, expect;
+	int tries;
 
 	if (tsc_hz() < 10000000ULL || tsc_hz() > 20000000000ULL)
 		return ktest_fail(t, "TSC frequency %lu Hz is implausible", tsc_hz());
-	delta = wait_jiffies(ticks);
-	if (!delta)
-		return ktest_fail(t, "timer did not tick");
 	expect = (uint64_t)((unsigned __int128)tsc_hz() * ticks * 1000 / timer_actual_mhz());
-	if (delta < expect - expect / 4 || delta > expect + expect / 4)
-		return ktest_fail(t, "%lu ticks took %lu TSC cycles, expected %lu (%s)", ticks,
-				  delta, expect, tsc_source());
-	return KTEST_PASS;
+	for (tries = 0; tries < 3; tries++) {
+		delta = wait_jiffies(ticks);
+		if (!delta)
+			return ktest_fail(t, "timer did not tick");
+		if (delta >= expect - expect / 4 && delta <= expect + expect / 4)
+			return KTEST_PASS;
+	}
+	return ktest_fail(t,
+			  "%lu ticks took %lu TSC cycles (the last of 3 tries), expected %lu (%s)",
+			  ticks, delta, expect, tsc_source());
 }
 KTEST(tsc_calibration);
 
