@@ -40,7 +40,7 @@ $(HOST)/rngtool: rng/host/rngtool.c rng/host/replay_crng.c rng/host/replay_crng.
 	@mkdir -p $(dir $@)
 	$(Q)$(HOST_CC) $(HOST_CFLAGS) -o $@ rng/host/rngtool.c rng/host/replay_crng.c $(RNG_HOST_LIB)
 
-$(HOST)/test_rng_%: tests/rng/test_rng_%.c tests/rng/tap_check.h tests/rng/fake_platform.h $(RNG_HOST_LIB) $(RNG_HDRS)
+$(HOST)/test_rng_%: tests/rng/test_rng_%.c tests/lib/tap_check.h tests/rng/fake_platform.h $(RNG_HOST_LIB) $(RNG_HDRS)
 	@mkdir -p $(dir $@)
 	$(Q)$(HOST_CC) $(HOST_CFLAGS) $(CHECK_CFLAGS) -o $@ $< $(RNG_HOST_LIB) $(CHECK_LIBS)
 

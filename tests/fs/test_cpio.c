@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "kernel/fs/cpio.h"
+#include "tests/lib/tap_check.h"
 
 static char arch[8192];
 static int seen;
@@ -186,8 +187,6 @@ int main(void)
 {
 	Suite *s = suite_create("cpio");
 	TCase *tc = tcase_create("parse");
-	SRunner *sr;
-	int failed;
 
 	tcase_add_test(tc, good_archive);
 	tcase_add_test(tc, truncated_everywhere);
@@ -195,10 +194,5 @@ int main(void)
 	tcase_add_test(tc, bad_inputs);
 	tcase_add_test(tc, callback_error);
 	suite_add_tcase(s, tc);
-	sr = srunner_create(s);
-	srunner_set_tap(sr, "-");
-	srunner_run_all(sr, CK_SILENT);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? 1 : 0;
+	return tap_run_suite(s);
 }

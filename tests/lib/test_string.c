@@ -34,6 +34,7 @@
 #undef strlcpy
 #undef strstr
 #include "kernel/arch/page.h"
+#include "tests/lib/tap_check.h"
 
 #define MAX_N  300
 #define ALIGNS 16
@@ -192,8 +193,6 @@ int main(void)
 {
 	Suite *s = suite_create("string");
 	TCase *tc = tcase_create("string");
-	SRunner *sr;
-	int failed;
 
 	tcase_set_timeout(tc, 120);
 	tcase_add_test(tc, memcpy_sizes_alignments);
@@ -203,10 +202,5 @@ int main(void)
 	tcase_add_test(tc, clear_and_copy_page);
 	tcase_add_test(tc, strings);
 	suite_add_tcase(s, tc);
-	sr = srunner_create(s);
-	srunner_set_tap(sr, "-");
-	srunner_run_all(sr, CK_SILENT);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return tap_run_suite(s);
 }

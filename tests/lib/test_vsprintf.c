@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "kernel/lib/vsprintf.h"
+#include "tests/lib/tap_check.h"
 
 #define CMP(...)                                                                                   \
 	do {                                                                                       \
@@ -70,17 +71,10 @@ int main(void)
 {
 	Suite *s = suite_create("vsprintf");
 	TCase *tc = tcase_create("format");
-	SRunner *sr;
-	int failed;
 
 	tcase_add_test(tc, test_integers);
 	tcase_add_test(tc, test_strings_and_stars);
 	tcase_add_test(tc, test_truncation);
 	suite_add_tcase(s, tc);
-	sr = srunner_create(s);
-	srunner_set_tap(sr, "-");
-	srunner_run_all(sr, CK_SILENT);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? 1 : 0;
+	return tap_run_suite(s);
 }

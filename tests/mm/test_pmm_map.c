@@ -21,6 +21,7 @@
 #include "kernel/mm/vmm.h"
 #include "kernel/lib/printk.h"
 #include "kernel/lib/panic.h"
+#include "tests/lib/tap_check.h"
 
 #define KiB	 1024ULL
 #define MiB	 (1024 * KiB)
@@ -454,8 +455,6 @@ int main(void)
 {
 	Suite *s = suite_create("pmm_map");
 	TCase *tc = tcase_create("map");
-	SRunner *sr;
-	int failed;
 
 	tcase_set_timeout(tc, 60);
 	tcase_add_test(tc, thousands_unsorted);
@@ -468,10 +467,5 @@ int main(void)
 			    sizeof(panic_cases) / sizeof(panic_cases[0]));
 	tcase_add_test(tc, free_realloc_round_trip);
 	suite_add_tcase(s, tc);
-	sr = srunner_create(s);
-	srunner_set_tap(sr, "-");
-	srunner_run_all(sr, CK_SILENT);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return tap_run_suite(s);
 }

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "kernel/params/param.h"
+#include "tests/lib/tap_check.h"
 
 static int mode, flag;
 static uint32_t count;
@@ -181,8 +182,6 @@ int main(void)
 {
 	Suite *s = suite_create("params");
 	TCase *tc = tcase_create("parse_args");
-	SRunner *sr;
-	int failed;
 
 	tcase_add_test(tc, defaults_then_values);
 	tcase_add_test(tc, rng_names_from_the_registry);
@@ -192,10 +191,5 @@ int main(void)
 	tcase_add_test(tc, long_word_and_small_buffer);
 	tcase_add_test(tc, help_names_every_key);
 	suite_add_tcase(s, tc);
-	sr = srunner_create(s);
-	srunner_set_tap(sr, "-");
-	srunner_run_all(sr, CK_SILENT);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return tap_run_suite(s);
 }

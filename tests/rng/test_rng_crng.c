@@ -16,7 +16,7 @@
 #include "rng/input_pool.h"
 #include "rng/rng.h"
 #include "tests/rng/fake_platform.h"
-#include "tests/rng/tap_check.h"
+#include "tests/lib/tap_check.h"
 
 /* ---- chacha20-batched: Linux 6.6 batch layout ----------------------------------
  * The batch is _get_random_bytes(96): bytes 32..63 of the fast-key-erasure

@@ -17,7 +17,7 @@
 #include "rng/md5.h"
 #include "rng/prandom.h"
 #include "rng/sha1.h"
-#include "tests/rng/tap_check.h"
+#include "tests/lib/tap_check.h"
 
 static void hex(const uint8_t *b, size_t n, char *out)
 {

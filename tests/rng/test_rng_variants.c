@@ -14,7 +14,7 @@
 #include "rng/rng.h"
 #include "rng/variants.h"
 #include "tests/rng/fake_platform.h"
-#include "tests/rng/tap_check.h"
+#include "tests/lib/tap_check.h"
 
 /* ---- registry ---------------------------------------------------------------- */
 START_TEST(test_registry_order)

@@ -7,6 +7,7 @@
 
 #include "kernel/security/ptrace_cases.h"
 #include "kernel/security/ptrace_rules.h"
+#include "tests/lib/tap_check.h"
 
 static void to_creds(const struct ptrace_case_ids *id, int has_mm, int dumpable,
 		     struct ptrace_creds *c)
@@ -64,17 +65,10 @@ int main(void)
 {
 	Suite *s = suite_create("ptrace");
 	TCase *tc = tcase_create("rule");
-	SRunner *sr;
-	int failed;
 
 	tcase_add_loop_test(tc, matrix_case, 0, sizeof(ptrace_cases) / sizeof(ptrace_cases[0]));
 	tcase_add_test(tc, cap_sys_ptrace_alone);
 	tcase_add_test(tc, matrix_is_large_enough);
 	suite_add_tcase(s, tc);
-	sr = srunner_create(s);
-	srunner_set_tap(sr, "-");
-	srunner_run_all(sr, CK_SILENT);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return tap_run_suite(s);
 }

@@ -4,8 +4,8 @@
  * ("ok N - file:tcase:test: Passed" / "not ok N - ...", then "1..N"),
  * which is what the lead's test driver counts.  Exit status 1 on failure.
  */
-#ifndef TESTS_RNG_TAP_CHECK_H
-#define TESTS_RNG_TAP_CHECK_H
+#ifndef TESTS_LIB_TAP_CHECK_H
+#define TESTS_LIB_TAP_CHECK_H
 
 #include <check.h>
 #include <stdlib.h>
