@@ -25,7 +25,8 @@ def flat(value):
     return " ".join(str(value).split())
 
 
-def tests(path):
+def records(path):
+    """Every "@@ {json}" record of a log that parses to an object."""
     for raw in lines(path):
         i = raw.find("@@ ")
         if i < 0:
@@ -34,21 +35,20 @@ def tests(path):
             r = json.loads(raw[i + 3:])
         except ValueError:
             continue
-        if isinstance(r, dict) and r.get("type") == "test":
+        if isinstance(r, dict):
+            yield r
+
+
+def tests(path):
+    for r in records(path):
+        if r.get("type") == "test":
             print(f'{flat(r.get("name"))}\t{flat(r.get("result"))}\t{flat(r.get("detail", ""))}')
 
 
 def fork(path):
     keys = ("median", "rng_cycles_median", "pt_pages_median", "pages_copied_median")
-    for raw in lines(path):
-        i = raw.find("@@ ")
-        if i < 0:
-            continue
-        try:
-            r = json.loads(raw[i + 3:])
-        except ValueError:
-            continue
-        if isinstance(r, dict) and r.get("type") == "bench" and r.get("suite") == "fork":
+    for r in records(path):
+        if r.get("type") == "bench" and r.get("suite") == "fork":
             print("\t".join([flat(r.get("rng"))] + [flat(r.get(k, "-")) for k in keys]))
 
 
