@@ -40,28 +40,39 @@ static struct {
 	unsigned long generation;
 } base_crng;
 
-/* 6.6: DEFINE_PER_CPU(struct crng, crngs) = { .generation = ULONG_MAX } */
-static struct {
-	uint8_t key[CHACHA_KEY_SIZE];
-	unsigned long generation;
-} crngs = {.generation = ULONG_MAX_};
-
 /*
- * 6.12 (and 6.6): DEFINE_BATCHED_ENTROPY(u16), (u32), (u64): one batch per
- * width, each CHACHA_BLOCK_SIZE * 3 / 2 = 96 bytes (48 u16, 24 u32, 12 u64),
- * .position = UINT_MAX.  Each refills on its own, from _get_random_bytes().
+ * 6.6: DEFINE_PER_CPU(struct crng, crngs) = { .generation = ULONG_MAX }, and
+ * 6.12: DEFINE_BATCHED_ENTROPY(u16), (u32), (u64), each DEFINE_PER_CPU: one
+ * batch per width, each CHACHA_BLOCK_SIZE * 3 / 2 = 96 bytes (48 u16, 24
+ * u32, 12 u64), .position = UINT_MAX.  Each refills on its own, from
+ * _get_random_bytes().  All of it per CPU; only base_crng is shared.
  */
 #define DEFINE_BATCH(type, words)                                                                  \
-	static struct {                                                                            \
+	struct batch_##type {                                                                      \
 		type entropy[words];                                                               \
 		unsigned long generation;                                                          \
 		unsigned int position;                                                             \
-	} batched_entropy_##type = {.position = UINT_MAX_}
+	}
 
 DEFINE_BATCH(uint16_t, CRNG_BATCH_BYTES / 2);
 DEFINE_BATCH(uint32_t, CRNG_BATCH_WORDS);
 DEFINE_BATCH(uint64_t, CRNG_BATCH_BYTES / 8);
-#define batched_entropy_u32 batched_entropy_uint32_t
+
+static struct crng_cpu {
+	struct {
+		uint8_t key[CHACHA_KEY_SIZE];
+		unsigned long generation;
+	} crngs;
+	struct batch_uint16_t batched_entropy_uint16_t;
+	struct batch_uint32_t batched_entropy_uint32_t;
+	struct batch_uint64_t batched_entropy_uint64_t;
+} crng_cpus[RNG_NR_CPUS];
+
+/* this_cpu_ptr(): the drawing CPU's crng and batches */
+static struct crng_cpu *this_crng(void)
+{
+	return &crng_cpus[rng_cpu_id()];
+}
 
 /* the delayed work "next_reseed" */
 static uint64_t next_reseed_jiffies;
@@ -143,11 +154,14 @@ static void crng_reseed_if_due(void)
 static void crng_make_state(uint32_t chacha_state[CHACHA_STATE_WORDS], uint8_t *random_data,
 			    size_t random_data_len)
 {
-	if (crngs.generation != base_crng.generation) {
-		crng_fast_key_erasure(base_crng.key, chacha_state, crngs.key, sizeof(crngs.key));
-		crngs.generation = base_crng.generation;
+	struct crng_cpu *c = this_crng();
+
+	if (c->crngs.generation != base_crng.generation) {
+		crng_fast_key_erasure(base_crng.key, chacha_state, c->crngs.key,
+				      sizeof(c->crngs.key));
+		c->crngs.generation = base_crng.generation;
 	}
-	crng_fast_key_erasure(crngs.key, chacha_state, random_data, random_data_len);
+	crng_fast_key_erasure(c->crngs.key, chacha_state, random_data, random_data_len);
 }
 
 /* 6.6 _get_random_bytes() */
@@ -200,23 +214,22 @@ _Static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__,
 #define DEFINE_GET_BATCHED(type, name)                                                             \
 	static type name(void)                                                                     \
 	{                                                                                          \
+		struct batch_##type *b = &this_crng()->batched_entropy_##type;                     \
 		type ret;                                                                          \
 		unsigned long next_gen;                                                            \
-		unsigned int n = sizeof(batched_entropy_##type.entropy) / sizeof(type);            \
+		unsigned int n = sizeof(b->entropy) / sizeof(type);                                \
                                                                                                    \
 		crng_reseed_if_due();                                                              \
 		next_gen = base_crng.generation;                                                   \
-		if (batched_entropy_##type.position >= n ||                                        \
-		    next_gen != batched_entropy_##type.generation) {                               \
-			_get_random_bytes(batched_entropy_##type.entropy,                          \
-					  sizeof(batched_entropy_##type.entropy));                 \
-			batched_entropy_##type.position = 0;                                       \
-			batched_entropy_##type.generation = next_gen;                              \
+		if (b->position >= n || next_gen != b->generation) {                               \
+			_get_random_bytes(b->entropy, sizeof(b->entropy));                         \
+			b->position = 0;                                                           \
+			b->generation = next_gen;                                                  \
 			crng_refills++;                                                            \
 		}                                                                                  \
-		ret = batched_entropy_##type.entropy[batched_entropy_##type.position];             \
-		batched_entropy_##type.entropy[batched_entropy_##type.position] = 0;               \
-		++batched_entropy_##type.position;                                                 \
+		ret = b->entropy[b->position];                                                     \
+		b->entropy[b->position] = 0;                                                       \
+		++b->position;                                                                     \
 		return ret;                                                                        \
 	}
 
@@ -225,16 +238,18 @@ DEFINE_GET_BATCHED(uint32_t, get_random_u32)
 DEFINE_GET_BATCHED(uint64_t, get_random_u64)
 
 /* ---- seeding ------------------------------------------------------------------ */
+/* every CPU's crng stale and batches empty, as DEFINE_PER_CPU storage at boot */
 static void crng_reset_cpu(void)
 {
-	rng_memzero_explicit(&crngs, sizeof(crngs));
-	crngs.generation = ULONG_MAX_;
-	rng_memzero_explicit(&batched_entropy_uint16_t, sizeof(batched_entropy_uint16_t));
-	batched_entropy_uint16_t.position = UINT_MAX_;
-	rng_memzero_explicit(&batched_entropy_u32, sizeof(batched_entropy_u32));
-	batched_entropy_u32.position = UINT_MAX_;
-	rng_memzero_explicit(&batched_entropy_uint64_t, sizeof(batched_entropy_uint64_t));
-	batched_entropy_uint64_t.position = UINT_MAX_;
+	int cpu;
+
+	rng_memzero_explicit(crng_cpus, sizeof(crng_cpus));
+	for (cpu = 0; cpu < RNG_NR_CPUS; cpu++) {
+		crng_cpus[cpu].crngs.generation = ULONG_MAX_;
+		crng_cpus[cpu].batched_entropy_uint16_t.position = UINT_MAX_;
+		crng_cpus[cpu].batched_entropy_uint32_t.position = UINT_MAX_;
+		crng_cpus[cpu].batched_entropy_uint64_t.position = UINT_MAX_;
+	}
 	crng_refills = 0;
 }
 
@@ -276,15 +291,17 @@ void crng_debug_snapshot(struct crng_debug *out)
 		return;
 	rng_memzero_explicit(out, sizeof(*out));
 	__builtin_memcpy(out->base_key, base_crng.key, CHACHA_KEY_SIZE);
-	__builtin_memcpy(out->key, crngs.key, CHACHA_KEY_SIZE);
+	const struct crng_cpu *c = this_crng();
+
+	__builtin_memcpy(out->key, c->crngs.key, CHACHA_KEY_SIZE);
 	out->base_generation = base_crng.generation;
-	out->generation = crngs.generation;
-	out->batch_generation = batched_entropy_u32.generation;
-	out->position = batched_entropy_u32.position;
+	out->generation = c->crngs.generation;
+	out->batch_generation = c->batched_entropy_uint32_t.generation;
+	out->position = c->batched_entropy_uint32_t.position;
 	out->batch_words = CRNG_BATCH_WORDS;
 	out->refills = crng_refills;
 	for (i = 0; i < CRNG_BATCH_WORDS; i++)
-		out->batch[i] = batched_entropy_u32.entropy[i];
+		out->batch[i] = c->batched_entropy_uint32_t.entropy[i];
 }
 
 static bool crng_available(void)

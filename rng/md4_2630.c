@@ -24,7 +24,8 @@ uint32_t get_random_int_md4(uint32_t hash[4], const uint32_t secret[12], uint32_
 }
 
 static struct rng_keydata md4_keydata = {.words = 12};
-static uint32_t get_random_int_hash[4];
+/* 2.6.30: static DEFINE_PER_CPU(__u32 [4], get_random_int_hash) */
+static uint32_t get_random_int_hash[RNG_NR_CPUS][4];
 
 const struct rng_keydata *md4_2630_keydata(void)
 {
@@ -36,15 +37,15 @@ void md4_2630_get_hash(uint32_t out[4])
 	int i;
 
 	for (i = 0; i < 4; i++)
-		out[i] = get_random_int_hash[i];
+		out[i] = get_random_int_hash[rng_cpu_id()][i];
 }
 
 static uint32_t get_random_int(void)
 {
 	const struct rng_keydata *keyptr = keydata_get(&md4_keydata);
 
-	return get_random_int_md4(get_random_int_hash, keyptr->secret, rng_current_pid(),
-				  rng_jiffies(), rng_get_cycles());
+	return get_random_int_md4(get_random_int_hash[rng_cpu_id()], keyptr->secret,
+				  rng_current_pid(), rng_jiffies(), rng_get_cycles());
 }
 
 static bool md4_available(void)
@@ -52,7 +53,7 @@ static bool md4_available(void)
 	return true;
 }
 
-/* the per-CPU hash starts at zero, as DEFINE_PER_CPU storage did */
+/* every CPU's hash starts at zero, as DEFINE_PER_CPU storage did */
 static void md4_init(const void *seed, size_t len)
 {
 	pool2629_init(seed, len, "md4-2.6.30");

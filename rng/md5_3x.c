@@ -27,12 +27,13 @@ uint32_t get_random_int_md5(uint32_t hash[4], const uint32_t secret[16], uint32_
 }
 
 static uint32_t random_int_secret[MD5_MESSAGE_BYTES / 4];
-static uint32_t get_random_int_hash[MD5_DIGEST_WORDS];
+/* 3.1: static DEFINE_PER_CPU(__u32 [MD5_DIGEST_WORDS], get_random_int_hash) */
+static uint32_t get_random_int_hash[RNG_NR_CPUS][MD5_DIGEST_WORDS];
 
 static uint32_t get_random_int(void)
 {
-	return get_random_int_md5(get_random_int_hash, random_int_secret, rng_current_pid(),
-				  rng_jiffies(), rng_get_cycles());
+	return get_random_int_md5(get_random_int_hash[rng_cpu_id()], random_int_secret,
+				  rng_current_pid(), rng_jiffies(), rng_get_cycles());
 }
 
 static bool md5_available(void)

@@ -53,6 +53,7 @@ static const struct rng_platform *platform = &default_platform;
 void rng_set_platform(const struct rng_platform *p)
 {
 	platform = p ? p : &default_platform;
+	rng_cpu_gs_offset = platform->cpu_gs_offset;
 }
 
 uint32_t rng_current_pid(void)
@@ -68,6 +69,13 @@ uint64_t rng_jiffies(void)
 uint64_t rng_get_cycles(void)
 {
 	return platform->get_cycles ? platform->get_cycles() : default_cycles();
+}
+
+unsigned long rng_cpu_gs_offset;
+
+unsigned int rng_cpu_id_hook(void)
+{
+	return platform->cpu_id ? platform->cpu_id() : 0;
 }
 
 size_t rng_arch_seed_longs(uint64_t *v, size_t max)

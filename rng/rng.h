@@ -41,6 +41,20 @@ struct rng_platform {
 	 * extraction then takes the cycle counter, as Linux without them).
 	 */
 	size_t (*arch_seed_longs)(uint64_t *v, size_t max);
+	/*
+	 * Linux's smp_processor_id(): which CPU draws, for the state each
+	 * version kept per CPU (2.6.30's and 3.x's hash, 6.x's crng and
+	 * batches).  NULL: CPU 0.  The caller must not move to another CPU
+	 * during a draw (the kernel draws with preemption off, as Linux's
+	 * get_cpu_var and local_lock).
+	 */
+	unsigned int (*cpu_id)(void);
+	/*
+	 * Or, faster, where the CPU number sits in the per-CPU block GS
+	 * points at (the kernel's: %gs:cpu_gs_offset, as Linux's this_cpu_read
+	 * of cpu_number); 0: not so (a host program: cpu_id() or CPU 0).
+	 */
+	unsigned long cpu_gs_offset;
 	size_t (*arch_longs)(uint64_t *v, size_t max);
 	/*
 	 * The XCR0 state components (XFEATURE_MASK_*) that simd_begin/_end keep
@@ -99,6 +113,9 @@ void rng_add_interrupt_randomness(uint32_t irq, uint64_t cycles);
 /* feeds it as add_input_randomness() did for an input-layer event */
 void rng_add_input_randomness(uint32_t type, uint32_t code, uint32_t value, uint64_t cycles);
 void rng_seed_all(const void *seed, size_t len); /* init every variant */
+
+/* CPUs with their own per-CPU RNG state; a higher id draws as CPU 0 */
+#define RNG_NR_CPUS 64
 
 /* Number of variants in rng_variants[] */
 #define RNG_NR_VARIANTS 9

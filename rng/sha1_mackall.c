@@ -28,14 +28,15 @@ uint32_t get_random_int_sha1(uint32_t hash[5], const uint32_t secret[16], uint32
 }
 
 static struct rng_keydata sha1_keydata = {.words = 16};
-static uint32_t sha1_hash[5];
+/* kept per CPU, as the 2.6.30 design it extends */
+static uint32_t sha1_hash[RNG_NR_CPUS][5];
 
 static uint32_t get_random_int(void)
 {
 	const struct rng_keydata *keyptr = keydata_get(&sha1_keydata);
 
-	return get_random_int_sha1(sha1_hash, keyptr->secret, rng_current_pid(), rng_jiffies(),
-				   rng_get_cycles());
+	return get_random_int_sha1(sha1_hash[rng_cpu_id()], keyptr->secret, rng_current_pid(),
+				   rng_jiffies(), rng_get_cycles());
 }
 
 static bool sha1_available(void)

@@ -10,6 +10,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "rng/rng.h"
+
 static inline uint32_t rol32(uint32_t w, unsigned int s)
 {
 	return (w << (s & 31)) | (w >> ((-s) & 31));
@@ -64,6 +66,23 @@ uint32_t rng_current_pid(void);
 uint64_t rng_jiffies(void);
 uint64_t rng_get_cycles(void);
 size_t rng_arch_seed_longs(uint64_t *v, size_t max); /* 0 without a platform hook */
+/*
+ * The drawing CPU, below RNG_NR_CPUS (a higher id draws as CPU 0): one
+ * GS-relative load in the kernel, as Linux's per-CPU accessors, so the
+ * per-CPU state costs a draw what it costs Linux's.
+ */
+extern unsigned long rng_cpu_gs_offset;
+unsigned int rng_cpu_id_hook(void);
+static inline unsigned int rng_cpu_id(void)
+{
+	unsigned int id;
+
+	if (rng_cpu_gs_offset)
+		__asm__("movl %%gs:(%1), %0" : "=r"(id) : "r"(rng_cpu_gs_offset));
+	else
+		id = rng_cpu_id_hook();
+	return id < RNG_NR_CPUS ? id : 0;
+}
 size_t rng_arch_longs(uint64_t *v, size_t max);
 bool rng_simd_begin(void); /* true: SIMD usable until rng_simd_end() */
 void rng_simd_end(void);

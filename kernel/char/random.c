@@ -8,6 +8,7 @@
  */
 #include "kernel/char/random.h"
 #include "kernel/arch/cpu.h"
+#include "kernel/arch/percpu.h"
 #include "kernel/arch/fpu.h"
 #include "kernel/arch/timer.h"
 #include "kernel/arch/boot_info.h"
@@ -128,6 +129,7 @@ static struct rng_platform plat = {
 	.simd_xfeatures = XFEATURE_MASK_FPSSE,
 	.arch_seed_longs = plat_arch_seed_longs,
 	.arch_longs = plat_arch_longs,
+	.cpu_gs_offset = offsetof(struct percpu, cpu), /* smp_processor_id() */
 };
 
 static size_t gather_seed(uint8_t *buf, size_t cap)

@@ -13,6 +13,7 @@
 
 static uint32_t t_pid = 1000;
 static uint64_t t_jiffies = 5000, t_cycles = 123456789;
+static unsigned int t_cpu; /* the CPU that draws */
 
 static uint32_t f_pid(void)
 {
@@ -29,11 +30,17 @@ static uint64_t f_cycles(void)
 	return t_cycles;
 }
 
+static unsigned int f_cpu(void)
+{
+	return t_cpu;
+}
+
 static const struct rng_platform fake = {
 	.current_pid = f_pid,
 	.jiffies = f_jiffies,
 	.get_cycles = f_cycles,
 	.hz = 100,
+	.cpu_id = f_cpu,
 };
 
 static const char seed[] = "aslrbench-test-seed";
@@ -43,6 +50,7 @@ static void setup(void)
 	t_pid = 1000;
 	t_jiffies = 5000;
 	t_cycles = 123456789;
+	t_cpu = 0;
 	rng_set_platform(&fake);
 }
 

@@ -227,6 +227,43 @@ START_TEST(test_chacha_key_from_pool)
 }
 END_TEST
 
+/*
+ * 6.x keeps crngs and the batches per CPU and derives each CPU's key from
+ * base_crng by fast key erasure, which moves base_crng.key on: a second CPU
+ * draws what a lone CPU would from the base key it found, and the first
+ * CPU's batch goes on untouched.
+ */
+START_TEST(test_chacha_per_cpu)
+{
+	const struct rng_variant *v = rng_find("chacha20-batched");
+	static struct crng_debug d;
+	uint32_t solo[30], a[30], b[30], c[30];
+	uint8_t k1[32];
+	int i;
+
+	v->init(seed, sizeof(seed));
+	for (i = 0; i < 30; i++)
+		solo[i] = v->get_u32();
+	v->init(seed, sizeof(seed));
+	for (i = 0; i < 5; i++)
+		a[i] = v->get_u32();
+	crng_debug_snapshot(&d);
+	memcpy(k1, d.base_key, 32); /* base_crng.key after CPU 0's derivation */
+	t_cpu = 1;
+	for (i = 0; i < 30; i++)
+		b[i] = v->get_u32();
+	t_cpu = 0;
+	for (i = 5; i < 30; i++)
+		a[i] = v->get_u32();
+	ck_assert_mem_eq(a, solo, sizeof(a));
+	ck_assert(memcmp(b, solo, sizeof(b)) != 0);
+	crng_replay_init(k1);
+	for (i = 0; i < 30; i++)
+		c[i] = v->get_u32();
+	ck_assert_mem_eq(c, b, sizeof(c));
+}
+END_TEST
+
 START_TEST(test_chacha_get_bytes)
 {
 	const struct rng_variant *v = rng_find("chacha20-batched");
@@ -288,6 +325,7 @@ int main(void)
 	tcase_add_test(tc, test_blake2s_vectors);
 	tcase_add_test(tc, test_input_pool_extract);
 	tcase_add_test(tc, test_chacha_key_from_pool);
+	tcase_add_test(tc, test_chacha_per_cpu);
 	suite_add_tcase(s, tc);
 	return tap_run_suite(s);
 }

@@ -183,6 +183,34 @@ START_TEST(test_kept_state_variants)
 }
 END_TEST
 
+/*
+ * 2.6.30 and 3.x kept the hash per CPU (DEFINE_PER_CPU, get_cpu_var), as
+ * Mackall's design did: a second CPU starts from its own zero hash, so with
+ * the same pid, jiffies and cycles it returns what the first CPU's first
+ * call did, and the first CPU's sequence goes on untouched.
+ */
+START_TEST(test_kept_state_per_cpu)
+{
+	static const char *const names[] = {"md4-2.6.30", "md5-3.x", "sha1-mackall"};
+	const struct rng_variant *v = rng_find(names[_i]);
+	uint32_t solo[3], x[3], y;
+
+	v->init(seed, sizeof(seed));
+	solo[0] = v->get_u32();
+	solo[1] = v->get_u32();
+	solo[2] = v->get_u32();
+	v->init(seed, sizeof(seed));
+	x[0] = v->get_u32();
+	t_cpu = 1;
+	y = v->get_u32();
+	t_cpu = 0;
+	x[1] = v->get_u32();
+	x[2] = v->get_u32();
+	ck_assert_uint_eq(y, solo[0]);
+	ck_assert_mem_eq(x, solo, sizeof(x));
+}
+END_TEST
+
 /* ---- urandom-2.6.29: the pool --------------------------------------------------- */
 START_TEST(test_pool_extract_feeds_back)
 {
@@ -345,6 +373,7 @@ int main(void)
 	tcase_add_test(tc, test_md4_state_carries);
 	tcase_add_test(tc, test_md4_uses_first_8_words);
 	tcase_add_loop_test(tc, test_kept_state_variants, 0, 2);
+	tcase_add_loop_test(tc, test_kept_state_per_cpu, 0, 3);
 	tcase_add_test(tc, test_pool_extract_feeds_back);
 	tcase_add_test(tc, test_pool_get_u32_is_get_random_bytes);
 	tcase_add_test(tc, test_pool_interrupt_entropy);
