@@ -63,7 +63,7 @@ KERNEL_C += kernel/task/binfmt_elf.c kernel/task/exec.c kernel/task/exit.c kerne
 # In run order: KTEST() entries sit in .ktests in link order.
 KERNEL_C += kernel/test/ktest.c kernel/test/test_arch.c kernel/test/test_aslr.c \
 	kernel/test/test_attack.c kernel/test/test_ioremap.c kernel/test/test_mm.c \
-	kernel/test/test_process.c kernel/test/test_thread.c kernel/test/test_procfs.c kernel/test/test_reliab.c \
+	kernel/test/test_jobctl.c kernel/test/test_process.c kernel/test/test_thread.c kernel/test/test_procfs.c kernel/test/test_reliab.c \
 	kernel/test/test_vfs.c kernel/test/test_aslr_draws.c kernel/test/fuzz_job.c \
 	kernel/test/test_exec_stack.c kernel/test/test_linux.c kernel/test/test_linux_mmap.c \
 	kernel/test/test_exec.c kernel/test/test_futex.c kernel/test/test_vdso.c kernel/test/test_poll.c \
