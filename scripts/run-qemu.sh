@@ -393,6 +393,8 @@ key_name() {
 	-) printf minus ;;
 	=) printf equal ;;
 	_) printf shift-minus ;;
+	$'\x03') printf ctrl-c ;;
+	$'\x1a') printf ctrl-z ;;
 	*) return 1 ;;
 	esac
 }
