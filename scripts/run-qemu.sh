@@ -27,7 +27,8 @@
 #   --memory MB        guest memory (default 512)
 #   --smp N            number of CPUs (default 1)
 #   --keys TEXT        typed on the PS/2 keyboard (QEMU monitor sendkey) once
-#                      the kernel reads its console; \n is Enter
+#                      the kernel reads its console; \n is Enter, the bytes
+#                      0x03 and 0x1a Ctrl-C and Ctrl-Z
 #   --screenshot FILE  the screen at the end of the run as a PNG (QEMU monitor
 #                      screendump)
 #   --no-serial        no serial port at all, as on many PCs (the log is empty,
@@ -393,6 +394,8 @@ key_name() {
 	-) printf minus ;;
 	=) printf equal ;;
 	_) printf shift-minus ;;
+	$'\x03') printf ctrl-c ;;
+	$'\x1a') printf ctrl-z ;;
 	*) return 1 ;;
 	esac
 }

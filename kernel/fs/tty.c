@@ -4,9 +4,9 @@
  * bytes, no echo: the shell does its own line editing.  Of Linux's n_tty
  * only ISIG is kept: with ISIG set in the termios, the VINTR, VQUIT and
  * VSUSP characters are not queued but signal the foreground process group
- * (SIGINT, SIGQUIT, SIGTSTP) and flush the unread input unless NOFLSH.
- * Stopping is not implemented (signal_deliver.c), so Ctrl-Z's SIGTSTP does
- * nothing to a task that does not catch it.  QEMU holds back piped input
+ * (SIGINT, SIGQUIT, SIGTSTP: Ctrl-Z stops the foreground job) and flush
+ * the unread input unless NOFLSH; a read from a background process group
+ * gets SIGTTIN (job_control).  QEMU holds back piped input
  * while the guest's FIFO is full, so a script piped into the serial port
  * loses nothing; the 4 KiB ring absorbs bursts between ticks.
  */
@@ -48,6 +48,13 @@ static struct ktermios tty_termios = {
 	0x8a3b, 0,   {3, 28, 127, 21, 4, 0, 1, 0, 17, 19, 26, 0, 18, 15, 23, 22, 0, 0, 0},
 };
 static int tty_pgrp = 1;
+/*
+ * The console's session (tty->session): this kernel has no controlling
+ * terminal of its own, so the console belongs to the session of the first
+ * process that set its foreground group (TIOCSPGRP: a job-control shell),
+ * and until then to none: nobody is then in the background.
+ */
+static int tty_session;
 
 /*
  * n_tty's signal characters: the signal to send for c, or 0 to queue it.
@@ -124,9 +131,35 @@ bool n_tty_input_ready(void)
 	return head != tail;
 }
 
+/*
+ * job_control and __tty_check_change(tty, SIGTTIN) (Linux 6.6,
+ * drivers/tty/n_tty.c, tty_jobctrl.c): a process of the console's session
+ * outside its foreground group may not read: EIO if it blocks or ignores
+ * SIGTTIN or its group is orphaned, else SIGTTIN to its group and the read
+ * restarts once the group is continued.
+ */
+static long job_control_read(void)
+{
+	struct task_struct *me = current;
+
+	if (!tty_session || me->signal->sid != tty_session || me->signal->pgid == tty_pgrp)
+		return 0;
+	if ((me->sigmask & sigmask(SIGTTIN)) ||
+	    me->sighand->action[SIGTTIN - 1].handler == SIG_IGN_HANDLER)
+		return -EIO;
+	if (is_current_pgrp_orphaned())
+		return -EIO;
+	kill_pgrp(me->signal->pgid, SIGTTIN);
+	return -ERESTARTSYS;
+}
+
 long n_tty_read(char *kbuf, size_t n)
 {
 	size_t got = 0;
+	long err = job_control_read();
+
+	if (err)
+		return err;
 
 	while (head == tail) {
 		if (signal_pending(current))
@@ -168,6 +201,8 @@ static long tiocspgrp(int pgrp)
 	if ((member ? member : holder)->signal->sid != current->signal->sid)
 		return -EPERM;
 	tty_pgrp = pgrp;
+	if (!tty_session)
+		tty_session = current->signal->sid;
 	return 0;
 }
 

@@ -63,6 +63,7 @@ void rusage_from_ticks(struct linux_rusage *ru, uint64_t utime, uint64_t stime)
 long sys_wait4(const struct syscall_args *a)
 {
 	int pid = (int)a->a0, options = (int)a->a2, status = 0;
+	struct wait_opts wo;
 	uint64_t ut = 0, st = 0;
 	long rc;
 
@@ -72,9 +73,20 @@ long sys_wait4(const struct syscall_args *a)
 		return -EINVAL;
 	if (pid == (int)0x80000000)
 		return -ESRCH;
-	rc = do_wait(pid > 0 ? pid : -1, options, &status, &ut, &st);
+	/* kernel_wait4's pid rules: < -1 that process group, 0 the caller's, -1 any, > 0 one. */
+	wo = (struct wait_opts){.type = pid > 0	    ? WAIT_PID
+					: pid == -1 ? WAIT_ALL
+						    : WAIT_PGID,
+				.id = pid > 0	 ? pid
+				      : pid < -1 ? -pid
+						 : current->signal->pgid,
+				.options = options | WEXITED};
+	rc = do_waitid(&wo);
 	if (rc <= 0)
 		return rc;
+	status = wo.exit_code;
+	ut = wo.utime;
+	st = wo.stime;
 	/*
 	 * As Linux: do_wait reaps first, then put_user stores the status (EFAULT
 	 * for a bad pointer, the child gone all the same), then the rusage.

@@ -1,10 +1,10 @@
 /*
  * waitid(which, id, infop, options, rusage), as Linux 6.6's (kernel/exit.c:
  * kernel_waitid and SYSCALL_DEFINE5(waitid)).  The siginfo gets si_signo
- * SIGCHLD, si_code CLD_EXITED/CLD_KILLED/CLD_DUMPED, si_pid, si_uid (the
- * child's real uid) and si_status (the exit code or the signal); with
- * WNOHANG and no child ready the call returns 0 and those fields are all
- * zero.  As Linux, infop is written whatever the result, ECHILD included.
+ * SIGCHLD, si_code CLD_EXITED/CLD_KILLED/CLD_DUMPED/CLD_STOPPED/CLD_CONTINUED,
+ * si_pid, si_uid (the child's real uid) and si_status (the exit code or the
+ * signal); with WNOHANG and no child ready the call returns 0 and those
+ * fields are all zero.  As Linux, infop is written whatever the result, ECHILD included.
  */
 #include <stddef.h>
 
@@ -19,9 +19,6 @@
 #define P_ALL	     0
 #define P_PID	     1
 #define P_PGID	     2
-#define CLD_EXITED   1
-#define CLD_KILLED   2
-#define CLD_DUMPED   3
 #define SIGINFO_SIZE 128 /* sizeof(siginfo_t): checked whole, as user_write_access_begin */
 
 /* waitid stores siginfo_t's fields up to si_status (x86_64 offsets 0 to 28), as Linux's. */
@@ -65,19 +62,12 @@ long sys_waitid(const struct syscall_args *a)
 
 	memset(&si, 0, sizeof(si));
 	if (err > 0) {
-		int code = wo.exit_code;
-
 		err = 0;
 		si.si_signo = SIGCHLD;
 		si.chld.pid = wo.pid;
 		si.chld.uid = wo.uid;
-		if (!(code & 0x7f)) {
-			si.si_code = CLD_EXITED;
-			si.chld.status = (code >> 8) & 0xff;
-		} else {
-			si.si_code = (code & 0x80) ? CLD_DUMPED : CLD_KILLED;
-			si.chld.status = code & 0x7f;
-		}
+		si.si_code = wo.why;
+		si.chld.status = wo.status;
 		if (a->a4) {
 			struct linux_rusage ru;
 

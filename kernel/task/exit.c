@@ -107,8 +107,11 @@ void do_exit(int status)
 {
 	struct task_struct *t = current, *reaper;
 	struct signal_struct *sig = t->signal;
-	bool group_dead = --sig->live == 0;
+	bool group_dead;
 
+	/* Its part in a group stop under way is given up first (exit_signals). */
+	exit_signals(t);
+	group_dead = --sig->live == 0;
 	t->exit_code = status;
 	/* what follows is exit's work, whichever call or signal led here (the latency report) */
 	t->syscall_nr = __NR_exit_group;
@@ -141,12 +144,17 @@ void do_exit(int status)
 		if (tasks[i].state != TASK_UNUSED && tasks[i].parent == t) {
 			tasks[i].parent = reaper;
 			if (reaper && !same_thread_group(reaper, t) &&
-			    thread_group_leader(&tasks[i]))
+			    thread_group_leader(&tasks[i])) {
 				reparent_leader(&tasks[i]);
+				kill_orphaned_pgrp(&tasks[i], t);
+			}
 			if (tasks[i].state == TASK_ZOMBIE)
 				wake_up_parent(reaper);
 		}
 	}
+	/* The group's own process group may lose its last link outside (exit_notify). */
+	if (group_dead)
+		kill_orphaned_pgrp(t->group_leader, 0);
 	/* SIGCHLD; with it ignored (or SA_NOCLDWAIT) nobody waits: do_wait frees the slot. */
 	exit_notify(t);
 	/* de_thread waits for the other threads to be gone */
@@ -203,48 +211,20 @@ bool wait_zombie_ready(const struct task_struct *c)
 	return c->state == TASK_ZOMBIE && thread_group_empty(c);
 }
 
+/* wait4's wait: WEXITED always, as Linux 6.6's kernel_wait4; the status as wait4 stores it. */
 long do_wait(int pid, int options, int *status, uint64_t *utime, uint64_t *stime)
 {
-	struct task_struct *me = current;
+	struct wait_opts wo = {
+		.type = pid > 0 ? WAIT_PID : WAIT_ALL, .id = pid, .options = options | WEXITED};
+	long rc = do_waitid(&wo);
 
-	for (;;) {
-		bool have_child = false;
-
-		release_dead_tasks(); /* threads that exited: their slots count as free */
-		for (int i = 0; i < NR_TASKS; i++) {
-			struct task_struct *c = &tasks[i];
-			long cpid;
-
-			if (!wait_eligible_child(c, options | __WALL))
-				continue;
-			/* Not a child to wait for any more (Linux's exit_signal = -1 release). */
-			if (c->state == TASK_ZOMBIE && c->autoreap) {
-				free_task(c);
-				continue;
-			}
-			if (pid > 0 && c->pid != pid)
-				continue;
-			if (!wait_eligible_child(c, options))
-				continue;
-			have_child = true;
-			if (!wait_zombie_ready(c))
-				continue;
-			cpid = c->pid;
-			if (status)
-				*status = task_exit_status(c);
-			if (utime)
-				*utime = c->utime + c->signal->utime;
-			if (stime)
-				*stime = c->stime + c->signal->stime;
-			free_task(c);
-			return cpid;
-		}
-		if (!have_child)
-			return -ECHILD;
-		if (options & WNOHANG)
-			return 0;
-		if (signal_pending(me))
-			return -ERESTARTSYS;
-		sleep_on_interruptible(me->signal, 0, (const void *)do_wait);
-	}
+	if (rc <= 0)
+		return rc;
+	if (status)
+		*status = wo.exit_code;
+	if (utime)
+		*utime = wo.utime;
+	if (stime)
+		*stime = wo.stime;
+	return rc;
 }

@@ -99,7 +99,7 @@ long do_wait(int pid, int options, int *status, uint64_t *utime, uint64_t *stime
 void task_fault_init(void); /* installs the fault hooks arch and mm call up through */
 
 /* waitid (kernel/task/wait.c): Linux's struct wait_opts, reduced. */
-#define WSTOPPED 2
+#define WSTOPPED 2 /* WUNTRACED */
 #define WEXITED	 4
 #define WNOWAIT	 0x01000000
 enum wait_type { WAIT_ALL, WAIT_PID, WAIT_PGID };
@@ -108,9 +108,12 @@ struct wait_opts {
 	int id;	     /* the pid or pgid */
 	int options; /* WEXITED, WSTOPPED, WCONTINUED, WNOHANG, WNOWAIT, __W* */
 	/* The child found: */
-	int pid, exit_code;
+	int pid;
+	int exit_code; /* as wait4 stores it: exited, killed, (sig << 8) | 0x7f, 0xffff */
+	int why;       /* waitid's si_code: CLD_EXITED, KILLED, DUMPED, STOPPED, CONTINUED */
+	int status;    /* waitid's si_status: the exit code or the signal */
 	uint32_t uid;
-	uint64_t utime, stime;
+	uint64_t utime, stime; /* RUSAGE_BOTH's: the child's threads and its reaped children */
 };
 /* The child's pid, 0 (WNOHANG, none ready), -ECHILD, -EINTR. */
 long do_waitid(struct wait_opts *wo);

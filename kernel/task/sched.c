@@ -198,6 +198,24 @@ void wake_up_process(struct task_struct *t)
 }
 
 /*
+ * wake_up_state(t, __TASK_STOPPED) (Linux 6.6): only SIGCONT and SIGKILL
+ * end a stop; no wake_up(chan) and no timer does, as those wake only
+ * TASK_INTERRUPTIBLE.
+ */
+void wake_up_stopped(struct task_struct *t)
+{
+	uint64_t flags = irq_save();
+
+	if (t->state == TASK_STOPPED) {
+		t->state = TASK_RUNNING;
+		t->woken = true;
+		t->runnable_since = jiffies;
+		t->wchan = 0;
+	}
+	irq_restore(flags);
+}
+
+/*
  * Every sleep: until wake_up(chan), or the tick that brings jiffies to
  * `until` (0: no timeout).  Called with interrupts off.
  */

@@ -11,6 +11,8 @@ extern struct task_struct idle_task;
 void sched_init(void); /* the boot context becomes the idle task */
 void schedule(void);   /* give up the CPU to the next runnable task */
 void wake_up_process(struct task_struct *t);
+/* A task in TASK_STOPPED runs again (SIGCONT, SIGKILL); any other is left alone. */
+void wake_up_stopped(struct task_struct *t);
 /* Sleeps until wake_up(chan); wchan names the sleeping function for /proc. */
 void sleep_on(const void *chan, const void *wchan);
 void wake_up(const void *chan);

@@ -35,7 +35,19 @@ struct sighand_struct {
 	struct kernel_sigaction action[NSIG_LINUX];
 };
 
-#define SIGNAL_GROUP_EXIT 0x00000004 /* exit_group or a fatal signal: every thread goes */
+/* signal_struct.flags, Linux 6.6's values (include/linux/sched/signal.h). */
+#define SIGNAL_STOP_STOPPED   0x00000001 /* the group stop is complete */
+#define SIGNAL_STOP_CONTINUED 0x00000002 /* SIGCONT since the stop: WCONTINUED reports it */
+#define SIGNAL_GROUP_EXIT     0x00000004 /* exit_group or a fatal signal: every thread goes */
+#define SIGNAL_CLD_STOPPED    0x00000010 /* the parent is still to get CLD_STOPPED */
+#define SIGNAL_CLD_CONTINUED  0x00000020 /* the parent is still to get CLD_CONTINUED */
+#define SIGNAL_CLD_MASK	      (SIGNAL_CLD_STOPPED | SIGNAL_CLD_CONTINUED)
+#define SIGNAL_STOP_MASK      (SIGNAL_CLD_MASK | SIGNAL_STOP_STOPPED | SIGNAL_STOP_CONTINUED)
+
+/* task_struct.jobctl (include/linux/sched/jobctl.h, 6.6): the stop signal in the low bits. */
+#define JOBCTL_STOP_SIGMASK 0xffffUL
+#define JOBCTL_STOP_PENDING (1UL << 17) /* this thread is to take part in a group stop */
+#define JOBCTL_STOP_CONSUME (1UL << 18) /* and counts in group_stop_count */
 
 struct task_struct;
 
@@ -43,15 +55,17 @@ struct signal_struct {
 	int sigcnt;	/* tasks (running or zombie) pointing here; 0: free */
 	int live;	/* threads that have not called do_exit */
 	int nr_threads; /* threads in the group, zombies of the group leader included */
-	struct sigpending shared_pending;	 /* process-directed signals (kill) */
-	int group_exit_code;			 /* wait status, valid with SIGNAL_GROUP_EXIT */
-	unsigned int flags;			 /* SIGNAL_GROUP_EXIT */
+	struct sigpending shared_pending; /* process-directed signals (kill) */
+	int group_exit_code;  /* wait status with SIGNAL_GROUP_EXIT; the stop signal in a stop */
+	int group_stop_count; /* threads still to stop */
+	unsigned int flags;   /* SIGNAL_* */
 	struct task_struct *group_exit_task;	 /* de_thread's caller, woken as threads die */
 	int curr_target;			 /* the table slot complete_signal tries first */
 	uint64_t rlim_stack_cur, rlim_stack_max; /* RLIMIT_STACK (rlim[]) */
 	int pgid, sid;				 /* pids[PIDTYPE_PGID], pids[PIDTYPE_SID] */
 	bool is_child_subreaper; /* prctl(PR_SET_CHILD_SUBREAPER): orphans below come here */
 	uint64_t utime, stime;	 /* ticks of the group's threads already gone (__exit_signal) */
+	uint64_t cutime, cstime; /* of the children reaped, and of theirs (wait_task_zombie) */
 };
 
 extern struct sighand_struct init_sighand;
@@ -62,5 +76,7 @@ void put_sighand(struct sighand_struct *sh);
 /* A fresh group (fork without CLONE_THREAD): limits, pgid, sid from `from`, nothing pending. */
 struct signal_struct *copy_signal(const struct signal_struct *from);
 void put_signal_struct(struct signal_struct *sig);
+/* thread_group_cputime (Linux 6.6): the ticks of every thread of t's group, gone ones too. */
+void thread_group_cputime(const struct task_struct *t, uint64_t *utime, uint64_t *stime);
 
 #endif

@@ -45,25 +45,36 @@ static bool init_unkillable(const struct task_struct *t, int sig, bool force)
 	       t->sighand->action[sig - 1].handler == SIG_DFL_HANDLER;
 }
 
-/* signal_wake_up: only an interruptible sleep ends (sleep_on_interruptible). */
-static void signal_wake_up(struct task_struct *t)
+/*
+ * signal_wake_up (6.6): an interruptible sleep ends (sleep_on_interruptible);
+ * resume (TASK_WAKEKILL: SIGKILL) also ends a stop.
+ */
+void signal_wake_up(struct task_struct *t, bool resume)
 {
+	if (resume && t->state == TASK_STOPPED) {
+		wake_up_stopped(t);
+		return;
+	}
 	if (signal_pending(t) && t->state == TASK_INTERRUPTIBLE && t->sig_wakeable)
 		wake_up_process(t);
 }
 
+/* zap_other_threads (6.6): a group stop under way is off, every other thread is killed. */
 void zap_other_threads(struct task_struct *t)
 {
+	t->signal->group_stop_count = 0;
 	for (int i = 0; i < NR_TASKS; i++) {
 		struct task_struct *p = &tasks[i];
 
-		if (p == t || p->state == TASK_UNUSED || p->state == TASK_ZOMBIE ||
-		    !same_thread_group(p, t))
+		if (p == t || p->state == TASK_UNUSED || !same_thread_group(p, t))
+			continue;
+		p->jobctl = 0;
+		if (p->state == TASK_ZOMBIE)
 			continue;
 		p->pending.signal |= sigmask(SIGKILL);
 		p->pending.info[SIGKILL - 1] =
 			(struct ksiginfo){.signo = SIGKILL, .code = SI_KERNEL};
-		signal_wake_up(p);
+		signal_wake_up(p, true);
 	}
 }
 
@@ -77,7 +88,10 @@ static bool wants_signal(int sig, struct task_struct *p)
 {
 	if (p->sigmask & sigmask(sig) & ~SIG_UNBLOCKABLE)
 		return false;
-	return p->state != TASK_ZOMBIE && p->state != TASK_UNUSED;
+	if (p->state == TASK_ZOMBIE || p->state == TASK_UNUSED)
+		return false;
+	/* A stopped thread takes only SIGKILL: the rest waits for SIGCONT. */
+	return sig == SIGKILL || p->state != TASK_STOPPED;
 }
 
 #define SIG_KERNEL_STOP_MASK                                                                       \
@@ -99,7 +113,8 @@ static bool sig_fatal(const struct task_struct *p, int sig)
  * queued.  A thread-directed one wakes its thread; a process-directed one
  * the first thread that does not block it, the leader tried first, then
  * the rest in turn from where the last search stopped.  A fatal signal
- * (default action, not a core-dump one) ends the whole group at once.
+ * (default action, not a core-dump one) ends the whole group at once,
+ * a stopped one too (SIGKILL: signal_wake_up with resume).
  */
 static void complete_signal(int sig, struct task_struct *p, enum pid_type type)
 {
@@ -127,20 +142,22 @@ static void complete_signal(int sig, struct task_struct *p, enum pid_type type)
 	    !(sigmask(sig) & SIG_KERNEL_COREDUMP_MASK) && !init_unkillable(p, sig, false)) {
 		signal->flags = SIGNAL_GROUP_EXIT;
 		signal->group_exit_code = W_SIGNALED(sig);
+		signal->group_stop_count = 0;
 		for (int i = 0; i < NR_TASKS; i++) {
 			struct task_struct *q = &tasks[i];
 
 			if (q->state == TASK_UNUSED || q->state == TASK_ZOMBIE ||
 			    q->signal != signal)
 				continue;
+			q->jobctl = 0;
 			q->pending.signal |= sigmask(SIGKILL);
 			q->pending.info[SIGKILL - 1] =
 				(struct ksiginfo){.signo = SIGKILL, .code = SI_KERNEL};
-			signal_wake_up(q);
+			signal_wake_up(q, true);
 		}
 		return;
 	}
-	signal_wake_up(t);
+	signal_wake_up(t, sig == SIGKILL);
 }
 
 static int __send_sig_info(int sig, const struct ksiginfo *info, struct task_struct *t,
@@ -159,9 +176,14 @@ static int __send_sig_info(int sig, const struct ksiginfo *info, struct task_str
 		return 0;
 	if (type == PIDTYPE_PID ? t->state == TASK_ZOMBIE || !t->mm : t->signal->live <= 0)
 		return 0;
-	/* prepare_signal: a group on its way out takes nothing more. */
+	/*
+	 * prepare_signal (6.6): a group on its way out takes nothing more; the
+	 * stop and SIGCONT rules act at sending, even for a signal then ignored
+	 * (SIGCONT's default is to be ignored, once it has continued the group).
+	 */
 	if (t->signal->flags & SIGNAL_GROUP_EXIT)
 		return 0;
+	prepare_signal_jobctl(sig, t);
 	if (sig_ignored(t, sig) || init_unkillable(t, sig, force))
 		return 0;
 	pending = type == PIDTYPE_PID ? &t->pending : &t->signal->shared_pending;

@@ -61,25 +61,28 @@
 #define SA_RESETHAND 0x80000000
 
 /* si_code values (include/uapi/asm-generic/siginfo.h). */
-#define SI_USER	    0
-#define SI_KERNEL   0x80
-#define SI_TKILL    (-6)
-#define ILL_ILLOPN  2
-#define FPE_INTDIV  1
-#define FPE_FLTDIV  3
-#define FPE_FLTOVF  4
-#define FPE_FLTUND  5
-#define FPE_FLTRES  6
-#define FPE_FLTINV  7
-#define SEGV_MAPERR 1
-#define SEGV_ACCERR 2
-#define BUS_ADRALN  1
-#define BUS_ADRERR  2
-#define TRAP_BRKPT  1
-#define TRAP_TRACE  2
-#define CLD_EXITED  1
-#define CLD_KILLED  2
-#define CLD_DUMPED  3
+#define SI_USER	      0
+#define SI_KERNEL     0x80
+#define SI_TKILL      (-6)
+#define ILL_ILLOPN    2
+#define FPE_INTDIV    1
+#define FPE_FLTDIV    3
+#define FPE_FLTOVF    4
+#define FPE_FLTUND    5
+#define FPE_FLTRES    6
+#define FPE_FLTINV    7
+#define SEGV_MAPERR   1
+#define SEGV_ACCERR   2
+#define BUS_ADRALN    1
+#define BUS_ADRERR    2
+#define TRAP_BRKPT    1
+#define TRAP_TRACE    2
+#define CLD_EXITED    1
+#define CLD_KILLED    2
+#define CLD_DUMPED    3
+#define CLD_TRAPPED   4
+#define CLD_STOPPED   5
+#define CLD_CONTINUED 6
 
 /* sigaltstack's ss_flags. */
 #define SS_ONSTACK  1
@@ -111,10 +114,14 @@ static inline bool fatal_signal_pending(const struct task_struct *t)
 {
 	return (t->pending.signal & (1ULL << 8)) != 0;
 }
-/* A signal is pending that the task does not block: sleeps end with -ERESTARTSYS. */
+/*
+ * A signal is pending that the task does not block, or the task is to take
+ * part in a group stop (Linux sets TIF_SIGPENDING for both): sleeps end
+ * with -ERESTARTSYS and get_signal runs on the way out.
+ */
 static inline bool signal_pending(const struct task_struct *t)
 {
-	return sig_unblocked_pending(t);
+	return sig_unblocked_pending(t) || (t->jobctl & JOBCTL_STOP_PENDING);
 }
 
 /* Who a signal is for (Linux's enum pid_type): one thread, or its whole group. */
@@ -153,6 +160,26 @@ int kill_pgrp(int pgrp, int sig);
 /* Exit: SIGCHLD to the parent; true when the child is to be reaped at once (SIG_IGN /
  * SA_NOCLDWAIT). */
 bool do_notify_parent(struct task_struct *t);
+/*
+ * signal_wake_up: a thread with something pending leaves an interruptible
+ * sleep; with resume (SIGKILL) a stopped one runs again too.
+ */
+void signal_wake_up(struct task_struct *t, bool resume);
+
+/* Job control (jobctl.c). */
+/* prepare_signal's part: a stop signal flushes SIGCONT; SIGCONT flushes the stops, continues. */
+void prepare_signal_jobctl(int sig, struct task_struct *p);
+/* get_signal's stop (signr 0: take part in the group stop under way); false: no stop. */
+bool do_signal_stop(int signr);
+/* SIGCHLD with CLD_STOPPED or CLD_CONTINUED to the leader's parent (no SA_NOCLDSTOP). */
+void do_notify_parent_cldstop(struct task_struct *tsk, int why);
+/* The caller's process group has no parent outside it in its session: no job-control stop. */
+bool is_current_pgrp_orphaned(void);
+/* exit: a pending part in a group stop is given up, the stop may complete. */
+void exit_signals(struct task_struct *t);
+/* exit: SIGHUP and SIGCONT to a group left orphaned with a stopped member. */
+void kill_orphaned_pgrp(struct task_struct *tsk, struct task_struct *parent);
+
 /* exec: caught signals back to SIG_DFL (flush_signal_handlers), no alternate stack. */
 void flush_signal_handlers(struct task_struct *t);
 

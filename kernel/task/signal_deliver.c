@@ -65,7 +65,6 @@ _Static_assert(sizeof(struct rt_sigframe_k) == 440, "rt_sigframe is 440 bytes");
 	 0x40 /* ZF */ | 0x10 /* AF */ | 0x4 /* PF */ | 0x1 /* CF */)
 #define SIG_KERNEL_IGNORE_MASK                                                                     \
 	(sigmask(SIGCONT) | sigmask(SIGCHLD) | sigmask(SIGWINCH) | sigmask(SIGURG))
-/* Stop is not implemented: the stop signals' default action is ignored here. */
 #define SIG_KERNEL_STOP_MASK                                                                       \
 	(sigmask(SIGSTOP) | sigmask(SIGTSTP) | sigmask(SIGTTIN) | sigmask(SIGTTOU))
 
@@ -101,15 +100,28 @@ int dequeue_signal(struct task_struct *t, uint64_t allowed, struct ksiginfo *inf
 }
 
 /*
- * Linux's get_signal: the next signal the task does not block; default
- * actions happen here (ignore, or terminate: "core" terminates alike, no
- * core file is written so the status has no 0x80 bit).  Returns the
- * signal with a handler to run, its action copied before SA_RESETHAND.
+ * Linux 6.6's get_signal: the next signal the task does not block; default
+ * actions happen here (ignore, stop the group, or terminate: "core"
+ * terminates alike, no core file is written so the status has no 0x80
+ * bit).  Returns the signal with a handler to run, its action copied
+ * before SA_RESETHAND.
  */
 static int get_signal(struct ksiginfo *info, struct kernel_sigaction *ka_out)
 {
 	struct task_struct *t = current;
+	struct signal_struct *signal = t->signal;
 
+relock:
+	/*
+	 * Every stopped thread comes here once woken: the first one tells the
+	 * parent what SIGCONT found (prepare_signal_jobctl's SIGNAL_CLD_* bits).
+	 */
+	if (signal->flags & SIGNAL_CLD_MASK) {
+		int why = (signal->flags & SIGNAL_CLD_CONTINUED) ? CLD_CONTINUED : CLD_STOPPED;
+
+		signal->flags &= ~SIGNAL_CLD_MASK;
+		do_notify_parent_cldstop(t, why);
+	}
 	for (;;) {
 		int sig;
 		struct kernel_sigaction *ka;
@@ -118,11 +130,14 @@ static int get_signal(struct ksiginfo *info, struct kernel_sigaction *ka_out)
 		 * Another thread ended the group (exit_group, a fatal signal, an
 		 * exec): this one goes too.
 		 */
-		if ((t->signal->flags & SIGNAL_GROUP_EXIT) ||
-		    (t->signal->group_exit_task && t->signal->group_exit_task != t)) {
+		if ((signal->flags & SIGNAL_GROUP_EXIT) ||
+		    (signal->group_exit_task && signal->group_exit_task != t)) {
 			t->pending.signal &= ~sigmask(SIGKILL);
-			do_group_exit(t->signal->group_exit_code);
+			do_group_exit(signal->group_exit_code);
 		}
+		/* Another thread started a group stop: this one stops too. */
+		if ((t->jobctl & JOBCTL_STOP_PENDING) && do_signal_stop(0))
+			goto relock;
 		sig = dequeue_signal(t, ~t->sigmask | SIG_UNBLOCKABLE, info);
 		if (!sig)
 			return 0;
@@ -135,8 +150,20 @@ static int get_signal(struct ksiginfo *info, struct kernel_sigaction *ka_out)
 				ka->handler = SIG_DFL_HANDLER;
 			return sig;
 		}
-		if (sigmask(sig) & (SIG_KERNEL_IGNORE_MASK | SIG_KERNEL_STOP_MASK))
+		if (sigmask(sig) & SIG_KERNEL_IGNORE_MASK)
 			continue;
+		if (sigmask(sig) & SIG_KERNEL_STOP_MASK) {
+			/*
+			 * Global init is not stopped (SIGNAL_UNKILLABLE); the
+			 * job-control signals do nothing in an orphaned process
+			 * group, SIGSTOP always stops.
+			 */
+			if (t->tgid == 1 || (sig != SIGSTOP && is_current_pgrp_orphaned()))
+				continue;
+			if (do_signal_stop(sig))
+				goto relock;
+			continue; /* the group is exiting: no stop */
+		}
 		do_group_exit(W_SIGNALED(sig));
 	}
 }

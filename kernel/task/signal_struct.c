@@ -67,3 +67,25 @@ void put_signal_struct(struct signal_struct *sig)
 	if (sig && sig != &init_signals)
 		sig->sigcnt--;
 }
+
+/*
+ * thread_group_cputime (kernel/sched/cputime.c): the live threads' ticks,
+ * the zombie leader's, and those __exit_signal kept of the threads gone (an
+ * exited thread that waits for its slot to be freed is already counted there).
+ */
+void thread_group_cputime(const struct task_struct *t, uint64_t *utime, uint64_t *stime)
+{
+	const struct signal_struct *sig = t->signal;
+
+	*utime = sig->utime;
+	*stime = sig->stime;
+	for (int i = 0; i < NR_TASKS; i++) {
+		const struct task_struct *p = &tasks[i];
+
+		if (p->state == TASK_UNUSED || p->signal != sig ||
+		    (p->state == TASK_ZOMBIE && !thread_group_leader(p)))
+			continue;
+		*utime += p->utime;
+		*stime += p->stime;
+	}
+}

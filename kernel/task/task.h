@@ -26,6 +26,7 @@ enum task_state {
 	TASK_RUNNING,	    /* runnable or on the CPU ("R") */
 	TASK_INTERRUPTIBLE, /* sleeping ("S") */
 	TASK_ZOMBIE,	    /* exited, waiting for its parent ("Z") */
+	TASK_STOPPED,	    /* group stop: only SIGCONT or SIGKILL wakes it ("T") */
 };
 
 struct mm_struct;
@@ -81,6 +82,7 @@ struct task_struct {
 	bool woken;		 /* woken from a sleep since it last ran: runs first */
 	uint64_t runnable_since; /* jiffies when it last became runnable, 0 while it runs */
 	bool sig_wakeable;	 /* in sleep_on_interruptible: a signal ends the sleep */
+	unsigned long jobctl;	 /* JOBCTL_* (sched_signal.h): its part in a group stop */
 
 	/* The Linux process ABI (kernel/syscall/sys_linux.c, sys_clone.c). */
 	uint64_t fs_base, gs_base; /* arch_prctl: loaded at every switch to this task */

@@ -1,9 +1,11 @@
 /*
- * waitid's wait (Linux 6.6's do_wait with struct wait_opts, kernel/exit.c):
- * which children (one pid, a process group, any), which states (WEXITED;
- * WSTOPPED and WCONTINUED are accepted but match nothing, since no task
- * here is ever stopped or continued), WNOHANG, and WNOWAIT (report a
- * zombie, leave it to be reaped).  wait4 keeps do_wait (exit.c).
+ * The wait of wait4 and waitid (Linux 6.6's do_wait with struct wait_opts,
+ * kernel/exit.c: wait_consider_task, wait_task_zombie, wait_task_stopped,
+ * wait_task_continued): which children (one pid, a process group, any),
+ * which states (WEXITED, WSTOPPED alias WUNTRACED, WCONTINUED), WNOHANG,
+ * and WNOWAIT (report, leave the state to be reported again).  A stop and
+ * a continue are each reported once: the report consumes the stop signal
+ * (group_exit_code) or SIGNAL_STOP_CONTINUED.
  *
  * sleep_interrupted() is where the sleeps of waitid (here) and poll/select
  * (kernel/syscall/sys_poll.c) learn that a signal is pending, to return
@@ -32,6 +34,78 @@ static bool eligible(const struct wait_opts *wo, const struct task_struct *c)
 	}
 }
 
+/* getrusage(p, RUSAGE_BOTH)'s times: p's threads and the children it reaped. */
+static void rusage_both(struct wait_opts *wo, const struct task_struct *c)
+{
+	thread_group_cputime(c, &wo->utime, &wo->stime);
+	wo->utime += c->signal->cutime;
+	wo->stime += c->signal->cstime;
+}
+
+static long wait_task_zombie(struct wait_opts *wo, struct task_struct *c)
+{
+	int code = task_exit_status(c);
+	struct signal_struct *psig = current->signal;
+
+	wo->pid = c->pid;
+	wo->uid = c->cred.uid;
+	wo->exit_code = code;
+	if (!(code & 0x7f)) {
+		wo->why = CLD_EXITED;
+		wo->status = (code >> 8) & 0xff;
+	} else {
+		wo->why = (code & 0x80) ? CLD_DUMPED : CLD_KILLED;
+		wo->status = code & 0x7f;
+	}
+	rusage_both(wo, c);
+	if (!(wo->options & WNOWAIT)) {
+		/* The parent's cutime/cstime keep the child's and its children's. */
+		psig->cutime += wo->utime;
+		psig->cstime += wo->stime;
+		free_task(c);
+	}
+	return wo->pid;
+}
+
+/* wait_task_stopped (not ptraced): a completed group stop not yet reported. */
+static long wait_task_stopped(struct wait_opts *wo, struct task_struct *c)
+{
+	struct signal_struct *sig = c->signal;
+	int code;
+
+	if (!(wo->options & WSTOPPED) || !(sig->flags & SIGNAL_STOP_STOPPED))
+		return 0;
+	code = sig->group_exit_code;
+	if (!code)
+		return 0;
+	if (!(wo->options & WNOWAIT))
+		sig->group_exit_code = 0;
+	wo->pid = c->pid;
+	wo->uid = c->cred.uid;
+	wo->exit_code = (code << 8) | 0x7f;
+	wo->why = CLD_STOPPED;
+	wo->status = code;
+	rusage_both(wo, c);
+	return wo->pid;
+}
+
+static long wait_task_continued(struct wait_opts *wo, struct task_struct *c)
+{
+	struct signal_struct *sig = c->signal;
+
+	if (!(wo->options & WCONTINUED) || !(sig->flags & SIGNAL_STOP_CONTINUED))
+		return 0;
+	if (!(wo->options & WNOWAIT))
+		sig->flags &= ~SIGNAL_STOP_CONTINUED;
+	wo->pid = c->pid;
+	wo->uid = c->cred.uid;
+	wo->exit_code = 0xffff;
+	wo->why = CLD_CONTINUED;
+	wo->status = SIGCONT;
+	rusage_both(wo, c);
+	return wo->pid;
+}
+
 long do_waitid(struct wait_opts *wo)
 {
 	struct task_struct *me = current;
@@ -42,33 +116,35 @@ long do_waitid(struct wait_opts *wo)
 		release_dead_tasks();
 		for (int i = 0; i < NR_TASKS; i++) {
 			struct task_struct *c = &tasks[i];
+			long pid;
 
+			if (!wait_eligible_child(c, wo->options | __WALL))
+				continue;
+			/* Not a child to wait for any more (Linux's exit_signal = -1 release). */
+			if (c->state == TASK_ZOMBIE && c->autoreap) {
+				free_task(c);
+				continue;
+			}
 			if (!wait_eligible_child(c, wo->options) || !eligible(wo, c))
 				continue;
-			if (c->state == TASK_ZOMBIE && c->autoreap) {
-				free_task(c); /* released at exit: nobody waits for it */
-				continue;
-			}
 			/*
-			 * A live child can still exit: something to wait for.  A
-			 * zombie without WEXITED is not, as Linux 6.6's
+			 * A zombie without WEXITED is nothing to wait for, as
 			 * wait_consider_task (wait_task_zombie returns 0 before
-			 * notask_error is cleared): WSTOPPED alone on zombies is ECHILD.
+			 * notask_error is cleared): WSTOPPED alone on zombies is
+			 * ECHILD.  A live child can still stop, continue or exit; a
+			 * zombie leader with threads left can still stop too.
 			 */
-			if (!wait_zombie_ready(c)) {
-				have_child = true;
-				continue;
+			if (wait_zombie_ready(c)) {
+				if (!(wo->options & WEXITED))
+					continue;
+				return wait_task_zombie(wo, c);
 			}
-			if (!(wo->options & WEXITED))
-				continue;
-			wo->pid = c->pid;
-			wo->uid = c->cred.uid;
-			wo->exit_code = task_exit_status(c);
-			wo->utime = c->utime + c->signal->utime; /* every thread's */
-			wo->stime = c->stime + c->signal->stime;
-			if (!(wo->options & WNOWAIT))
-				free_task(c);
-			return wo->pid;
+			have_child = true;
+			pid = wait_task_stopped(wo, c);
+			if (!pid)
+				pid = wait_task_continued(wo, c);
+			if (pid)
+				return pid;
 		}
 		if (!have_child)
 			return -ECHILD;
@@ -77,6 +153,6 @@ long do_waitid(struct wait_opts *wo)
 		/* Linux's do_wait: -ERESTARTSYS, EINTR once a handler without SA_RESTART ran. */
 		if (sleep_interrupted())
 			return -ERESTARTSYS;
-		sleep_on_interruptible(me->signal, 0, (const void *)do_waitid);
+		sleep_on_interruptible(me->signal, 0, (const void *)do_wait); /* wchan do_wait */
 	}
 }

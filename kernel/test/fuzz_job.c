@@ -196,8 +196,12 @@ static void watchdog(const struct trap_frame *f)
  * rt_sigtimedwait or a futex for days, and its parent then waits for it in
  * wait4.  With no fuzz task runnable and one of them in such a timed sleep
  * the kernel is not hung, so halfway to the watchdog the program is killed
- * and the run goes on; the line names the sleepers.  With every task asleep
- * and none of them timed, nothing can wake them: the watchdog still fails.
+ * and the run goes on; the line names the sleepers.  A stopped fuzz
+ * process (a stop signal to its own child) counts as such a sleeper: only
+ * a SIGCONT from a fuzz process that is asleep itself could end its stop, and
+ * its parent may wait for it without WUNTRACED, as on Linux.  SIGKILL ends
+ * a stopped task.  With every task asleep and none of them timed or
+ * stopped, nothing can wake them: the watchdog still fails.
  */
 static bool all_in_timed_sleep(void)
 {
@@ -209,6 +213,10 @@ static bool all_in_timed_sleep(void)
 		if (t->state == TASK_UNUSED || t->state == TASK_ZOMBIE || t == current ||
 		    t->kthread)
 			continue;
+		if (t->state == TASK_STOPPED) {
+			timed++;
+			continue;
+		}
 		if (t->state != TASK_INTERRUPTIBLE)
 			return false;
 		timed += t->sleep_until > jiffies;
@@ -221,12 +229,19 @@ static void kill_timed_sleepers(uint64_t pseed)
 	for (int i = 0; i < NR_TASKS; i++) {
 		struct task_struct *t = &tasks[i];
 
-		if (t->state != TASK_INTERRUPTIBLE || t == current || t->kthread)
+		if ((t->state != TASK_INTERRUPTIBLE && t->state != TASK_STOPPED) || t == current ||
+		    t->kthread)
 			continue;
-		kprintf("fuzz: program %lx: pid %d (uid %u) sleeps %lu more ticks in %p, no fuzz "
-			"task runnable and one in a timed sleep: killed, not a hang\n",
-			pseed, t->pid, t->cred.uid,
-			t->sleep_until > jiffies ? t->sleep_until - jiffies : 0, t->wchan);
+		if (t->state == TASK_STOPPED)
+			kprintf("fuzz: program %lx: pid %d (uid %u) stopped, no fuzz task "
+				"runnable: killed, not a hang\n",
+				pseed, t->pid, t->cred.uid);
+		else
+			kprintf("fuzz: program %lx: pid %d (uid %u) sleeps %lu more ticks in %p, "
+				"no fuzz task runnable and one in a timed sleep: killed, not a "
+				"hang\n",
+				pseed, t->pid, t->cred.uid,
+				t->sleep_until > jiffies ? t->sleep_until - jiffies : 0, t->wchan);
 		send_sig(SIGKILL, t);
 	}
 	last_progress = jiffies;

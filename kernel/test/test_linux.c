@@ -60,6 +60,14 @@ LINUX_PROG_TEST(linux_sigproc_musl, "lx_sigproc_musl");
 LINUX_PROG_TEST(linux_sigproc_glibc, "lx_sigproc_glibc");
 
 /*
+ * Job control and CPU times (tests/linux/lx_jobctl.c): group stop and
+ * continue, their wait statuses and SIGCHLD codes, a stopped two-thread
+ * process, getrusage and /proc's group times.
+ */
+LINUX_PROG_TEST(linux_jobctl_musl, "lx_jobctl_musl");
+LINUX_PROG_TEST(linux_jobctl_glibc, "lx_jobctl_glibc");
+
+/*
  * rt_sigreturn of forged frames (lx_signal forge: bad rip, kernel cs/ss,
  * IOPL/NT flags, an fpstate pointer into the kernel, reserved MXCSR bits, a
  * non-canonical rsp): each child dies by SIGSEGV or runs on in ring 3, and

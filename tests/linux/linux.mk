@@ -49,6 +49,9 @@ LINUX_PROGS += lx_layout=$(BUILD)/user/linux/lx_layout
 # dynamic glibc build from the initramfs (lx_thread_glibc_dyn, iso/iso.mk).
 LINUX_PROGS += lx_thread_musl=$(BUILD)/user/linux/lx_thread_musl \
 	lx_thread_glibc=$(BUILD)/user/linux/lx_thread_glibc
+# Job control and CPU times (tests/linux/lx_jobctl.c): static musl and static glibc.
+LINUX_PROGS += lx_jobctl_musl=$(BUILD)/user/linux/lx_jobctl_musl \
+	lx_jobctl_glibc=$(BUILD)/user/linux/lx_jobctl_glibc
 LINUX_FILES := $(foreach p,$(LINUX_PROGS),$(lastword $(subst =, ,$(p))))
 
 $(BUILD)/user/linux/lx_musl: tests/linux/lx_test.c

@@ -145,6 +145,11 @@ for p in lx_signal_musl lx_signal_glibc lx_sigproc_musl lx_sigproc_glibc; do
 	tap_check $? "$p forge: rt_sigreturn of forged frames as expected" "$(grep -v '^ok ' <<<"$log")"
 done
 
+# Job control and CPU times (tests/linux/lx_jobctl.c), static musl and static glibc.
+for p in lx_jobctl_musl lx_jobctl_glibc; do
+	host_prog "$p" lx_jobctl "$top"
+done
+
 # Threads (tests/linux/lx_thread.c): static musl, static glibc, dynamic glibc,
 # each check and the thread bomb (EAGAIN, or its cap of 1000 on the host).
 for p in lx_thread_musl lx_thread_glibc lx_thread_glibc_dyn; do

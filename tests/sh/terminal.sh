@@ -4,7 +4,8 @@
 # keyboard has), typed at with tmux send-keys.  The prompt must show before
 # any Enter, typed characters must echo as they are typed, Ctrl-C must end
 # a foreground `sleep 100` (the guest's tty turns the byte into SIGINT for
-# the foreground process group), `poweroff` must end the run with status 0,
+# the foreground process group), Ctrl-Z must stop one (`jobs`, `fg`),
+# `poweroff` must end the run with status 0,
 # and the pane's terminal settings must be the same afterwards.
 # One boot of build/aslrbench.iso; skipped without tmux or the image.
 set -uo pipefail
@@ -32,7 +33,7 @@ cleanup() {
 	rm -rf "$tmp"
 }
 trap cleanup EXIT
-tap_plan 7
+tap_plan 11
 
 screen() { tm capture-pane -p -t t; }
 # The pane without its blank lines, for the diagnostics.
@@ -93,6 +94,36 @@ tm send-keys -t t -l "echo alive\$((6*7))"
 tm send-keys -t t Enter
 wait_for 20 shows alive42
 tap_check $? "the shell reads on after Ctrl-C" "$(shown 6)"
+
+# Ctrl-Z: the tty sends SIGTSTP to the foreground job, which stops (the
+# whole group, TASK_STOPPED); ash hears it through waitpid(WUNTRACED),
+# lists it as Stopped, and fg continues it (SIGCONT) in the foreground.
+tm send-keys -t t -l "sleep 100"
+tm send-keys -t t Enter
+wait_for 10 line_is "# sleep 100"
+sleep 1
+tm send-keys -t t C-z
+wait_for 10 at_prompt
+st=$?
+shows Stopped
+tap_check $((st || $?)) "Ctrl-Z stops sleep 100 and the prompt is back" "$(shown 6)"
+
+tm send-keys -t t -l "jobs; cat /proc/\$(pidof sleep)/status | grep State"
+tm send-keys -t t Enter
+# (tmux shows the status file's tab as spaces)
+wait_for 20 shows "T (stopped)"
+st=$?
+screen | grep -qE '^\[1\]\+ +Stopped +sleep 100'
+tap_check $((st || $?)) "jobs lists it Stopped, /proc says T (stopped)" "$(shown 6)"
+
+tm send-keys -t t -l "fg"
+tm send-keys -t t Enter
+wait_for 10 line_is "sleep 100"
+tap_check $? "fg continues it in the foreground" "$(shown 6)"
+sleep 1
+tm send-keys -t t C-c
+wait_for 10 at_prompt
+tap_check $? "Ctrl-C then ends it" "$(shown 6)"
 
 tm send-keys -t t -l "poweroff"
 tm send-keys -t t Enter

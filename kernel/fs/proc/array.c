@@ -22,6 +22,8 @@ static char task_state_char(const struct task_struct *t)
 		return 'R';
 	case TASK_ZOMBIE:
 		return 'Z';
+	case TASK_STOPPED:
+		return 'T';
 	default:
 		return 'S';
 	}
@@ -46,6 +48,7 @@ long proc_pid_stat(struct task_struct *task, char *buf)
 	struct task_stat_fields f;
 	struct mm_struct *mm = task->mm;
 	bool permitted = !proc_leak_fix || ptrace_may_access(task, PTRACE_MODE_READ);
+	uint64_t ut, st;
 	int n;
 
 	memset(&f, 0, sizeof(f));
@@ -57,8 +60,23 @@ long proc_pid_stat(struct task_struct *task, char *buf)
 	f.tty_pgrp = -1;
 	f.min_flt = task->min_flt;
 	f.maj_flt = task->maj_flt;
-	f.utime = jiffies_to_clock_t(task->utime);
-	f.stime = jiffies_to_clock_t(task->stime);
+	/*
+	 * do_task_stat: the process's file (whole) sums its threads, gone ones
+	 * too; a thread's its own.  /proc/<tid> of a thread is its
+	 * task/<tid> directory here (task.c), so the leader's file is the
+	 * whole one and every other thread's its own.  cutime and cstime are
+	 * the process's in both, as Linux's.
+	 */
+	if (thread_group_leader(task)) {
+		thread_group_cputime(task, &ut, &st);
+	} else {
+		ut = task->utime;
+		st = task->stime;
+	}
+	f.utime = jiffies_to_clock_t(ut);
+	f.stime = jiffies_to_clock_t(st);
+	f.cutime = jiffies_to_clock_t(task->signal->cutime);
+	f.cstime = jiffies_to_clock_t(task->signal->cstime);
 	f.priority = 20;
 	f.num_threads = task->signal->nr_threads;
 	/* since boot, as Linux's nsec_to_clock_t(start_time) */
@@ -77,15 +95,18 @@ long proc_pid_stat(struct task_struct *task, char *buf)
 		}
 	}
 	if (permitted)
-		f.wchan = task->state == TASK_INTERRUPTIBLE ? (uint64_t)task->wchan : 0;
+		f.wchan = task->state == TASK_INTERRUPTIBLE || task->state == TASK_STOPPED
+				  ? (uint64_t)task->wchan
+				  : 0;
 	n = format_task_stat(buf, PROC_BUF, &f);
 	return n < PROC_BUF ? n : PROC_BUF - 1;
 }
 
 long proc_pid_status(struct task_struct *task, char *buf)
 {
+	/* enum task_state's order; Linux's task_state_array names */
 	static const char *const states[] = {"X (dead)", "R (running)", "S (sleeping)",
-					     "Z (zombie)"};
+					     "Z (zombie)", "T (stopped)"};
 	struct mm_struct *mm = task->mm;
 	uint64_t vm = mm ? task_vsize(mm) / 1024 : 0, rss = mm ? mm->rss_pages * 4 : 0;
 	int n;
@@ -93,10 +114,10 @@ long proc_pid_status(struct task_struct *task, char *buf)
 	n = ksnprintf(buf, PROC_BUF,
 		      "Name:\t%s\nState:\t%s\nTgid:\t%d\nPid:\t%d\nPPid:\t%d\nTracerPid:\t0\n"
 		      "Uid:\t%u\t%u\t%u\t%u\nGid:\t%u\t%u\t%u\t%u\nFDSize:\t%d\nGroups:\t\n",
-		      task->comm, states[task->state & 3], task->tgid, task->pid,
-		      task->parent ? task->parent->tgid : 0, task->cred.uid, task->cred.euid,
-		      task->cred.suid, task->cred.fsuid, task->cred.gid, task->cred.egid,
-		      task->cred.sgid, task->cred.fsgid, NR_OPEN);
+		      task->comm, states[(unsigned)task->state < 5 ? task->state : 0], task->tgid,
+		      task->pid, task->parent ? task->parent->tgid : 0, task->cred.uid,
+		      task->cred.euid, task->cred.suid, task->cred.fsuid, task->cred.gid,
+		      task->cred.egid, task->cred.sgid, task->cred.fsgid, NR_OPEN);
 	if (mm)
 		n += ksnprintf(buf + n, PROC_BUF - (size_t)n,
 			       "VmPeak:\t%8lu kB\nVmSize:\t%8lu kB\nVmRSS:\t%8lu kB\n", vm, vm,

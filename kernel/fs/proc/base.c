@@ -21,6 +21,7 @@
 #include "kernel/char/random.h"
 #include "kernel/task/process.h"
 #include "kernel/task/sched.h"
+#include "kernel/task/signal.h"
 #include "kernel/security/ptrace.h"
 
 int proc_leak_fix = 1;
@@ -39,12 +40,15 @@ const char *wchan_symbol(const void *wchan)
 		return "n_tty_read";
 	if (wchan == (const void *)do_nanosleep)
 		return "do_nanosleep";
+	if (wchan == (const void *)do_signal_stop)
+		return "do_signal_stop";
 	return 0;
 }
 
 long proc_pid_wchan(struct task_struct *task, char *buf)
 {
-	const void *w = task->state == TASK_INTERRUPTIBLE ? task->wchan : 0;
+	const void *w =
+		task->state == TASK_INTERRUPTIBLE || task->state == TASK_STOPPED ? task->wchan : 0;
 	const char *sym = wchan_symbol(w);
 
 	/*
