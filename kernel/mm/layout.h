@@ -118,12 +118,13 @@ const struct aslr_profile *aslr_profile_by_index(int ia32);
 #define ASLR_STACK_ALIGN 8192ULL /* arch_align_stack: sp -= rnd % 8192 */
 /*
  * The [stack] VMA below stack_arg_top (exec.c), RLIMIT_STACK's 8 MiB mapped at
- * once.  Linux's is smaller at exec and grows on faults: 2.6.29's
- * setup_arg_pages expands the arg pages by EXTRA_STACK_VM_PAGES (20 pages),
- * 6.12's by 128 KiB (vm_end - RLIMIT_STACK when that is nearer).  So the
- * VMA's start differs (/proc/<pid>/maps), and what get_unmapped_area finds
- * free right below it (2.6.29's exe placement skips all 8 MiB); no address
- * on the stack does.
+ * once, or down to the highest region below stack_arg_top when that is nearer
+ * (a 2.6.29 PIE's later segments, above mmap_base drawn just under the stack).
+ * Linux's is smaller at exec and grows on faults: 2.6.29's setup_arg_pages
+ * expands the arg pages by EXTRA_STACK_VM_PAGES (20 pages), 6.12's by 128 KiB
+ * (vm_end - RLIMIT_STACK when that is nearer).  So the VMA's start differs
+ * (/proc/<pid>/maps), and what get_unmapped_area finds free right below it
+ * (2.6.29's exe placement skips all 8 MiB); no address on the stack does.
  */
 #define STACK_VMA_SIZE (8ULL << 20)
 /* The mmap base with no randomisation: TASK_SIZE - gap (mmap_rnd subtracts from it). */

@@ -99,13 +99,73 @@ static void comm_of(const char *filename, char *out, size_t n)
 	out[i] = '\0';
 }
 
+#define EXTRA_STACK_VM_PAGES 20 /* 2.6.29's include/linux/mm.h: "random" */
+
+/*
+ * setup_arg_pages' [stack] VMA.  Linux 2.6.29 (fs/exec.c) maps the arg
+ * pages plus EXTRA_STACK_VM_PAGES at exec and lets the VMA grow down on
+ * faults (expand_stack) up to RLIMIT_STACK or the region below it.  Here the
+ * growth is mapped at once: the VMA reaches STACK_VMA_SIZE down, or to the
+ * highest region under stack_arg_top when that is nearer.  One can be: a
+ * PIE's first PT_LOAD goes top-down below mmap_base (or below the [stack])
+ * and 2.6.29's load_elf_binary maps the later ones MAP_FIXED above it, so
+ * with mmap_base drawn just under the stack they end inside those 8 MiB.
+ * Only 2.6.29's initial extent must be free; when a segment covers it, that
+ * kernel's MAP_FIXED would have mapped the file over the arg strings (a task
+ * killed or run on a clobbered stack), which is refused here.
+ */
+static int map_stack(struct mm_struct *mm, const char *filename, bool exec_stack)
+{
+	uint64_t top = mm->stack_arg_top, lo = top - STACK_VMA_SIZE;
+	uint64_t need = (mm->arg_start & ~(PAGE_SIZE - 1)) - EXTRA_STACK_VM_PAGES * PAGE_SIZE;
+
+	for (int i = 0; i < mm->nvmas; i++)
+		if (mm->vmas[i].start < top && mm->vmas[i].end > lo)
+			lo = mm->vmas[i].end;
+	if (lo > need) {
+		kprintf("exec %s: ENOMEM: a segment at 0x%lx lies where the stack's first pages go "
+			"(0x%lx-0x%lx)\n",
+			filename, lo, need, top);
+		return -ENOMEM;
+	}
+	return mm_add_vma(mm, lo, top,
+			  VM_READ | VM_WRITE | VM_GROWSDOWN | (exec_stack ? VM_EXEC : 0), VMA_STACK,
+			  0);
+}
+
+/*
+ * Maps the program into mm, whose layout arch_pick_mmap_layout has drawn:
+ * the exe, the [stack], the interpreter, the vDSO, then the initial stack's
+ * contents.  The caller owns mm on failure.
+ */
+int exec_map_program(struct mm_struct *mm, const struct exec_request *r,
+		     const struct linux_binprm *bprm, struct elf_info *ei, uint64_t *entry,
+		     uint64_t *sp)
+{
+	uint64_t bias = mm->elf_exec ? 0 : mm->exe_base;
+	int rc;
+
+	if ((rc = elf_map(mm, bprm, ei, bias)))
+		return rc;
+	if ((rc = map_stack(mm, bprm->filename, ei->exec_stack)))
+		return rc;
+	*entry = bias + ei->entry;
+	if (ei->interp_len &&
+	    (rc = map_interp(mm, r, (const char *)bprm->image + ei->interp_off, ei, entry)))
+		return rc;
+	/* arch_setup_additional_pages, after load_elf_interp as in 2.6.29: the vDSO at layout.c's
+	 * draw */
+	if ((rc = map_vdso(mm)))
+		return rc;
+	return create_elf_tables(mm, bprm, ei, bias, sp);
+}
+
 /* Builds the new program's address space; the caller owns mm on failure. */
 static int build_mm(struct mm_struct *mm, const struct exec_request *r,
 		    const struct linux_binprm *bprm, uint32_t pid, uint64_t *entry, uint64_t *sp)
 {
 	struct elf_info ei;
 	struct aslr_image img;
-	uint64_t bias;
 	int rc;
 
 	if ((rc = elf_check(bprm->image, bprm->size, bprm->filename, &ei)))
@@ -119,23 +179,7 @@ static int build_mm(struct mm_struct *mm, const struct exec_request *r,
 	img.exec = mm->elf_exec;
 	img.interp = ei.interp_len != 0;
 	arch_pick_mmap_layout(mm, &img, exec_arg_bytes(bprm), pid);
-	bias = mm->elf_exec ? 0 : mm->exe_base;
-	if ((rc = elf_map(mm, bprm, &ei, bias)))
-		return rc;
-	rc = mm_add_vma(mm, mm->stack_arg_top - STACK_VMA_SIZE, mm->stack_arg_top,
-			VM_READ | VM_WRITE | VM_GROWSDOWN | (ei.exec_stack ? VM_EXEC : 0),
-			VMA_STACK, 0);
-	if (rc)
-		return rc;
-	*entry = bias + ei.entry;
-	if (ei.interp_len &&
-	    (rc = map_interp(mm, r, (const char *)bprm->image + ei.interp_off, &ei, entry)))
-		return rc;
-	/* arch_setup_additional_pages, after load_elf_interp as in 2.6.29: the vDSO at layout.c's
-	 * draw */
-	if ((rc = map_vdso(mm)))
-		return rc;
-	return create_elf_tables(mm, bprm, &ei, bias, sp);
+	return exec_map_program(mm, r, bprm, &ei, entry, sp);
 }
 
 /* -E2BIG for a bad argument count or size, else 0. */
@@ -233,7 +277,7 @@ long do_spawn_req(const struct exec_request *r)
 		return -ENOMEM;
 	}
 	copy_creds(p, current);
-	/* spawn's child starts with every action at SIG_DFL, as before the structures were shared */
+	/* spawn's child starts with every action at SIG_DFL, as before they were shared */
 	memset(p->sighand->action, 0, sizeof(p->sighand->action));
 	close_on_exec(p);
 	comm_of(r->filename, comm, sizeof(comm));

@@ -79,6 +79,18 @@ struct exec_request {
 /* spawn and execve of a resolved request (kernel/syscall/exec_file.c resolves paths). */
 long do_spawn_req(const struct exec_request *r);
 long do_execve_req(const struct exec_request *r);
+/*
+ * exec's mapping step (exec.c), once arch_pick_mmap_layout has set mm's
+ * layout: the exe at mm->exe_base, the [stack], the interpreter, the vDSO
+ * and the initial stack; *entry and *sp for the first user registers.  The
+ * tests call it with a layout they chose.  0 or -errno; the caller owns mm.
+ */
+struct linux_binprm;
+struct elf_info;
+struct mm_struct;
+int exec_map_program(struct mm_struct *mm, const struct exec_request *r,
+		     const struct linux_binprm *bprm, struct elf_info *ei, uint64_t *entry,
+		     uint64_t *sp);
 
 #define SPAWN_MAX_ARGS 16
 #define SPAWN_ARG_LEN  128
