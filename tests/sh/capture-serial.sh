@@ -66,6 +66,15 @@ start_capture() {
     done
     return 1
 }
+# log_has LOG TEXT: wait (up to 30 s on a loaded host) until the capture has
+# written TEXT into LOG, so that what the test does next meets it saved
+log_has() {
+    for _ in $(seq 300); do
+        grep -qa -- "$2" "$1" 2>/dev/null && return 0
+        sleep 0.1
+    done
+    return 1
+}
 # wait_exit SECONDS: wait for the capture to end; sets rc (124 on timeout)
 wait_exit() {
     local i
@@ -111,7 +120,7 @@ else
     log=$tmp/until.log
     if start_capture "$log" --until-summary; then
         cat "$sent" >"$tmp/board"
-        wait_exit 5
+        wait_exit 30
     else
         rc=125
     fi
@@ -136,9 +145,9 @@ else
         sleep 1
         if kill -0 "$cap_pid" 2>/dev/null; then
             printf 'after the summary\r\n' >"$tmp/board"
-            sleep 0.3
+            log_has "$log" 'after the summary'
             kill -INT -- "-$cap_pid" # what Ctrl-C does: the whole job
-            wait_exit 5
+            wait_exit 30
         else
             rc=126 # ended by itself
         fi
@@ -156,15 +165,11 @@ else
     log=$tmp/hangup.log
     if start_capture "$log" --until-summary; then
         printf 'aslrbench: booting\r\npartial' >"$tmp/board"
-        # the capture has read it before the port goes (a loaded host is slow)
-        for _ in $(seq 50); do
-            [[ $(cat "$log" 2>/dev/null) == *partial ]] && break
-            sleep 0.1
-        done
+        log_has "$log" partial # read before the port goes (a loaded host is slow)
         kill "$socat_pid"
         wait "$socat_pid" 2>/dev/null
         socat_pid=
-        wait_exit 5
+        wait_exit 30
     else
         rc=125
     fi
