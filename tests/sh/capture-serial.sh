@@ -57,7 +57,9 @@ start_capture() {
     local log=$1
     shift
     set -m
-    "$C" --device "$tmp/port" --out "$log" "$@" >"$log.out" 2>"$log.err" &
+    # a test run started in the background inherits SIGINT ignored, which a
+    # shell cannot trap: restore it, as a terminal's Ctrl-C finds it
+    env --default-signal=INT "$C" --device "$tmp/port" --out "$log" "$@" >"$log.out" 2>"$log.err" &
     cap_pid=$!
     set +m
     for _ in $(seq 50); do
