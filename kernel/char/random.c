@@ -93,6 +93,8 @@ static int rdrand64(uint64_t *v)
  * deterministic run gives none, so the 6.x extraction takes the cycle
  * counter, which -icount makes repeatable.
  */
+static bool have_rdseed, have_rdrand; /* CPUID's answer, read once in random_init */
+
 static bool cpu_has(unsigned leaf, int reg, unsigned bit)
 {
 	uint32_t r[4];
@@ -103,14 +105,14 @@ static bool cpu_has(unsigned leaf, int reg, unsigned bit)
 
 static size_t plat_arch_seed_longs(uint64_t *v, size_t max)
 {
-	if (!max || random_boot_seed.len || !cpu_has(7, 1, 18))
+	if (!max || random_boot_seed.len || !have_rdseed)
 		return 0;
 	return rdseed64(v) ? 0 : 1;
 }
 
 static size_t plat_arch_longs(uint64_t *v, size_t max)
 {
-	if (!max || random_boot_seed.len || !cpu_has(1, 2, 30))
+	if (!max || random_boot_seed.len || !have_rdrand)
 		return 0;
 	return rdrand64(v) ? 0 : 1;
 }
@@ -146,7 +148,7 @@ static size_t gather_seed(uint8_t *buf, size_t cap)
 		n = boot_info_copy.seed_len;
 		seed_source = "efi_rng";
 	}
-	if (cpu_has(7, 1, 18)) {
+	if (have_rdseed) {
 		for (int i = 0; i < 4 && n + 8 <= cap; i++) {
 			uint64_t v;
 
@@ -178,6 +180,8 @@ int random_init(char *err, unsigned long errlen)
 	plat.initial_jiffies = initial_jiffies;
 	if (random_boot_seed.len)
 		cycles_base = rdtsc();
+	have_rdseed = cpu_has(7, 1, 18);
+	have_rdrand = cpu_has(1, 2, 30);
 	rng_set_platform(&plat);
 	n = gather_seed(seed, sizeof(seed));
 	rng_seed_all(seed, n);
