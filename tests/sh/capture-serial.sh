@@ -62,16 +62,12 @@ start_capture() {
     env --default-signal=INT "$C" --device "$tmp/port" --out "$log" "$@" >"$log.out" 2>"$log.err" &
     cap_pid=$!
     set +m
-    for _ in $(seq 50); do
-        grep -q '^capture-serial: capturing' "$log.err" 2>/dev/null && return 0
-        sleep 0.1
-    done
-    return 1
+    log_has "$log.err" '^capture-serial: capturing' 5
 }
-# log_has LOG TEXT: wait (up to 30 s on a loaded host) until the capture has
-# written TEXT into LOG, so that what the test does next meets it saved
+# log_has LOG TEXT [SECONDS]: wait (up to 30 s on a loaded host) until the
+# capture has written TEXT into LOG, so that what the test does next meets it
 log_has() {
-    for _ in $(seq 300); do
+    for _ in $(seq "$((${3:-30} * 10))"); do
         grep -qa -- "$2" "$1" 2>/dev/null && return 0
         sleep 0.1
     done
