@@ -25,19 +25,27 @@
  * does once its pool is ready; every periodic reseed extracts again.  Given
  * the pool's recorded inputs, `rngtool replay chacha20-batched --inputs`
  * recomputes every value after every reseed.
+ *
+ * Several CPUs: the crngs and batches are per CPU, each on its own cache
+ * lines; base_crng.lock is taken, as 6.6 takes it, only to derive a CPU's
+ * key after a new generation and to install a reseed's key, and the input
+ * pool's lock to mix and extract.  A draw whose batch is current touches
+ * no line another CPU writes.
  */
 #include "rng/chacha20_batched.h"
 #include "rng/input_pool.h"
+#include "rng/spinlock.h"
 #include "rng/util.h"
 #include "rng/variants.h"
 
 #define ULONG_MAX_ (~0UL)
 #define UINT_MAX_  (~0U)
 
-/* 6.6: static struct { u8 key[]; unsigned long generation; } base_crng */
+/* 6.6: static struct { u8 key[]; unsigned long generation; spinlock_t lock; } base_crng */
 static struct {
 	uint8_t key[CHACHA_KEY_SIZE];
 	unsigned long generation;
+	struct rng_spinlock lock;
 } base_crng;
 
 /*
@@ -66,7 +74,8 @@ static struct crng_cpu {
 	struct batch_uint16_t batched_entropy_uint16_t;
 	struct batch_uint32_t batched_entropy_uint32_t;
 	struct batch_uint64_t batched_entropy_uint64_t;
-} crng_cpus[RNG_NR_CPUS];
+	uint64_t refills; /* the project's count, kept per CPU so counting shares no line */
+} __attribute__((aligned(RNG_CACHELINE))) crng_cpus[RNG_NR_CPUS];
 
 /* this_cpu_ptr(): the drawing CPU's crng and batches */
 static struct crng_cpu *this_crng(void)
@@ -77,7 +86,6 @@ static struct crng_cpu *this_crng(void)
 /* the delayed work "next_reseed" */
 static uint64_t next_reseed_jiffies;
 static bool early_boot = true;
-static uint64_t crng_refills;
 
 /* 6.6 crng_fast_key_erasure(): random_data_len may not be greater than 32 */
 static void crng_fast_key_erasure(uint8_t key[CHACHA_KEY_SIZE],
@@ -115,15 +123,18 @@ static uint64_t crng_reseed_interval(uint64_t now)
 	return CRNG_RESEED_SECONDS * hz;
 }
 
+/* 6.6 crng_reseed()'s second half, under base_crng.lock */
 static void crng_set_key(const uint8_t key[CHACHA_KEY_SIZE])
 {
-	unsigned long next_gen;
+	unsigned long next_gen, flags;
 
+	rng_spin_lock_irqsave(&base_crng.lock, &flags);
 	__builtin_memcpy(base_crng.key, key, CHACHA_KEY_SIZE);
 	next_gen = base_crng.generation + 1;
 	if (next_gen == ULONG_MAX_) /* ULONG_MAX is the per-CPU "stale" mark */
 		++next_gen;
-	base_crng.generation = next_gen;
+	__atomic_store_n(&base_crng.generation, next_gen, __ATOMIC_RELEASE); /* WRITE_ONCE */
+	rng_spin_unlock_irqrestore(&base_crng.lock, flags);
 }
 
 /*
@@ -142,26 +153,46 @@ static void crng_periodic_reseed(uint64_t now)
 	rng_memzero_explicit(key, sizeof(key));
 }
 
+/*
+ * Linux's delayed work runs once however many CPUs draw: the CPU that
+ * moves next_reseed_jiffies on is the one that runs it.
+ */
 static void crng_reseed_if_due(void)
 {
-	uint64_t now = rng_jiffies();
+	uint64_t now = rng_jiffies(), due = __atomic_load_n(&next_reseed_jiffies, __ATOMIC_RELAXED);
+	uint8_t key[CHACHA_KEY_SIZE];
 
-	if (now >= next_reseed_jiffies)
-		crng_periodic_reseed(now);
+	if (__builtin_expect(now < due, 1))
+		return;
+	if (!__atomic_compare_exchange_n(&next_reseed_jiffies, &due,
+					 now + crng_reseed_interval(now), false, __ATOMIC_ACQ_REL,
+					 __ATOMIC_RELAXED))
+		return;
+	extract_entropy(key, sizeof(key));
+	crng_set_key(key);
+	rng_memzero_explicit(key, sizeof(key));
 }
 
-/* 6.6 crng_make_state() once crng_ready() */
+/*
+ * 6.6 crng_make_state() once crng_ready(), inside local_lock_irqsave(&crngs.lock)
+ * (interrupts off: the per-CPU crng is this CPU's alone)
+ */
 static void crng_make_state(uint32_t chacha_state[CHACHA_STATE_WORDS], uint8_t *random_data,
 			    size_t random_data_len)
 {
+	unsigned long flags = rng_irq_save();
 	struct crng_cpu *c = this_crng();
 
-	if (c->crngs.generation != base_crng.generation) {
+	/* a new base generation: derive this CPU's key from base_crng, under its lock */
+	if (c->crngs.generation != __atomic_load_n(&base_crng.generation, __ATOMIC_RELAXED)) {
+		rng_spin_lock(&base_crng.lock);
 		crng_fast_key_erasure(base_crng.key, chacha_state, c->crngs.key,
 				      sizeof(c->crngs.key));
 		c->crngs.generation = base_crng.generation;
+		rng_spin_unlock(&base_crng.lock);
 	}
 	crng_fast_key_erasure(c->crngs.key, chacha_state, random_data, random_data_len);
+	rng_irq_restore(flags);
 }
 
 /* 6.6 _get_random_bytes() */
@@ -220,12 +251,12 @@ _Static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__,
 		unsigned int n = sizeof(b->entropy) / sizeof(type);                                \
                                                                                                    \
 		crng_reseed_if_due();                                                              \
-		next_gen = base_crng.generation;                                                   \
+		next_gen = __atomic_load_n(&base_crng.generation, __ATOMIC_RELAXED);               \
 		if (b->position >= n || next_gen != b->generation) {                               \
 			_get_random_bytes(b->entropy, sizeof(b->entropy));                         \
 			b->position = 0;                                                           \
 			b->generation = next_gen;                                                  \
-			crng_refills++;                                                            \
+			this_crng()->refills++;                                                    \
 		}                                                                                  \
 		ret = b->entropy[b->position];                                                     \
 		b->entropy[b->position] = 0;                                                       \
@@ -250,7 +281,6 @@ static void crng_reset_cpu(void)
 		crng_cpus[cpu].batched_entropy_uint32_t.position = UINT_MAX_;
 		crng_cpus[cpu].batched_entropy_uint64_t.position = UINT_MAX_;
 	}
-	crng_refills = 0;
 }
 
 /* @seed mixed into the input pool (add_device_randomness), then 6.6 crng_reseed() */
@@ -299,7 +329,7 @@ void crng_debug_snapshot(struct crng_debug *out)
 	out->batch_generation = c->batched_entropy_uint32_t.generation;
 	out->position = c->batched_entropy_uint32_t.position;
 	out->batch_words = CRNG_BATCH_WORDS;
-	out->refills = crng_refills;
+	out->refills = c->refills;
 	for (i = 0; i < CRNG_BATCH_WORDS; i++)
 		out->batch[i] = c->batched_entropy_uint32_t.entropy[i];
 }

@@ -16,8 +16,12 @@
  * _get_random_bytes() of 32 + 64 * (N - 1) bytes would give.  The base key
  * comes from the boot seed and is not reseeded periodically.  No Linux
  * release ever did this: every table names it as beyond Linux.
+ *
+ * Per CPU as Linux's crngs and batches (each CPU's on its own lines); the
+ * base key is shared and read under its lock when a CPU derives its key.
  */
 #include "rng/chacha20_batched.h"
+#include "rng/spinlock.h"
 #include "rng/util.h"
 #include "rng/variants.h"
 
@@ -27,7 +31,7 @@ struct crng {
 };
 
 static struct crng base_crng = {.generation = 1};
-static struct crng crng; /* the per-CPU instance; generation 0 = stale */
+static struct rng_spinlock base_crng_lock;
 
 struct batch_u32 {
 	/* words[0..7] only hold the next key transiently */
@@ -36,8 +40,17 @@ struct batch_u32 {
 	unsigned long generation;
 };
 
-static struct batch_u32 batch = {.position = CRNG_WIDE_BATCH_WORDS};
-static uint64_t crng_refills;
+/* a CPU's crng (generation 0 = stale) and batch */
+static struct wide_cpu {
+	struct batch_u32 batch;
+	struct crng crng;
+	uint64_t refills;
+} __attribute__((aligned(RNG_CACHELINE))) wide_cpus[RNG_NR_CPUS];
+
+static struct wide_cpu *this_cpu(void)
+{
+	return &wide_cpus[rng_cpu_id()];
+}
 
 #define BATCH_FIRST (CHACHA_KEY_SIZE / 4)
 
@@ -72,14 +85,17 @@ static void crng_fast_key_erasure(uint8_t key[CHACHA_KEY_SIZE],
 }
 
 /* the per-CPU key follows the base key's generation */
-static void crng_sync_generation(void)
+static void crng_sync_generation(struct crng *crng)
 {
 	uint32_t state[CHACHA_STATE_WORDS];
+	unsigned long flags;
 
-	if (crng.generation == base_crng.generation)
+	if (crng->generation == __atomic_load_n(&base_crng.generation, __ATOMIC_RELAXED))
 		return;
-	crng_fast_key_erasure(base_crng.key, state, crng.key, sizeof(crng.key));
-	crng.generation = base_crng.generation;
+	rng_spin_lock_irqsave(&base_crng_lock, &flags);
+	crng_fast_key_erasure(base_crng.key, state, crng->key, sizeof(crng->key));
+	crng->generation = base_crng.generation;
+	rng_spin_unlock_irqrestore(&base_crng_lock, flags);
 	rng_memzero_explicit(state, sizeof(state));
 }
 
@@ -87,27 +103,27 @@ static void crng_sync_generation(void)
  * Why: all blocks of a refill are computed in one vectorised pass; the key
  * is overwritten before any output is served.
  */
-static void crng_refill_batch(void)
+static void crng_refill_batch(struct wide_cpu *w)
 {
 	uint32_t state[CHACHA_STATE_WORDS];
 
-	crng_sync_generation();
-	crng_load_state(state, crng.key);
-	chacha20_blocks(state, (uint8_t *)batch.words, CRNG_WIDE_BATCH_BLOCKS);
-	__builtin_memcpy(crng.key, batch.words, CHACHA_KEY_SIZE);
-	rng_memzero_explicit(batch.words, CHACHA_KEY_SIZE);
+	crng_sync_generation(&w->crng);
+	crng_load_state(state, w->crng.key);
+	chacha20_blocks(state, (uint8_t *)w->batch.words, CRNG_WIDE_BATCH_BLOCKS);
+	__builtin_memcpy(w->crng.key, w->batch.words, CHACHA_KEY_SIZE);
+	rng_memzero_explicit(w->batch.words, CHACHA_KEY_SIZE);
 	rng_memzero_explicit(state, sizeof(state));
-	batch.position = 0;
-	batch.generation = base_crng.generation;
-	crng_refills++;
+	w->batch.position = 0;
+	w->batch.generation = w->crng.generation;
+	w->refills++;
 }
 
-static inline uint32_t batch_take_u32(void)
+static inline uint32_t batch_take_u32(struct batch_u32 *b)
 {
-	unsigned int i = BATCH_FIRST + batch.position++;
-	uint32_t ret = batch.words[i];
+	unsigned int i = BATCH_FIRST + b->position++;
+	uint32_t ret = b->words[i];
 
-	batch.words[i] = 0;
+	b->words[i] = 0;
 	return ret;
 }
 
@@ -115,19 +131,22 @@ static inline uint32_t batch_take_u32(void)
  * The refill is out of line and reached by a tail call, so the common path
  * of get_random_u32() needs no stack frame: a few loads and two stores.
  */
-static __attribute__((noinline)) uint32_t get_random_u32_refill(void)
+static __attribute__((noinline)) uint32_t get_random_u32_refill(struct wide_cpu *w)
 {
-	crng_refill_batch();
-	return batch_take_u32();
+	crng_refill_batch(w);
+	return batch_take_u32(&w->batch);
 }
 
 static uint32_t get_random_u32(void)
 {
-	if (__builtin_expect(batch.position >= CRNG_WIDE_BATCH_WORDS ||
-				     batch.generation != base_crng.generation,
+	struct wide_cpu *w = this_cpu();
+
+	if (__builtin_expect(w->batch.position >= CRNG_WIDE_BATCH_WORDS ||
+				     w->batch.generation != __atomic_load_n(&base_crng.generation,
+									    __ATOMIC_RELAXED),
 			     0))
-		return get_random_u32_refill();
-	return batch_take_u32();
+		return get_random_u32_refill(w);
+	return batch_take_u32(&w->batch);
 }
 
 /* ---- bulk path: _get_random_bytes() ----------------------------------------- */
@@ -137,10 +156,16 @@ static void get_random_bytes(void *buf, size_t len)
 	uint8_t tmp[CHACHA_BLOCK_SIZE], *p = buf;
 	size_t first = len < 32 ? len : 32, n;
 
+	struct crng *crng;
+	unsigned long flags;
+
 	if (!p || !len)
 		return;
-	crng_sync_generation();
-	crng_fast_key_erasure(crng.key, state, p, first);
+	flags = rng_irq_save(); /* the per-CPU key is this CPU's alone */
+	crng = &this_cpu()->crng;
+	crng_sync_generation(crng);
+	crng_fast_key_erasure(crng->key, state, p, first);
+	rng_irq_restore(flags);
 	/* the state still holds the old key, counter 1: continue with it */
 	p += first;
 	len -= first;
@@ -176,26 +201,29 @@ void crng_wide_reseed(const void *seed, size_t len)
 
 static void crng_init(const void *seed, size_t len)
 {
-	rng_memzero_explicit(&crng, sizeof(crng));
-	rng_memzero_explicit(batch.words, sizeof(batch.words));
-	batch.position = CRNG_WIDE_BATCH_WORDS;
-	crng_refills = 0;
+	int cpu;
+
+	rng_memzero_explicit(wide_cpus, sizeof(wide_cpus));
+	for (cpu = 0; cpu < RNG_NR_CPUS; cpu++)
+		wide_cpus[cpu].batch.position = CRNG_WIDE_BATCH_WORDS;
 	crng_wide_reseed(seed, len);
 }
 
 void crng_wide_debug_snapshot(struct crng_debug *out)
 {
+	const struct wide_cpu *w = this_cpu();
+
 	if (!out)
 		return;
 	__builtin_memcpy(out->base_key, base_crng.key, CHACHA_KEY_SIZE);
-	__builtin_memcpy(out->key, crng.key, CHACHA_KEY_SIZE);
+	__builtin_memcpy(out->key, w->crng.key, CHACHA_KEY_SIZE);
 	out->base_generation = base_crng.generation;
-	out->generation = crng.generation;
-	out->batch_generation = batch.generation;
-	out->position = batch.position;
+	out->generation = w->crng.generation;
+	out->batch_generation = w->batch.generation;
+	out->position = w->batch.position;
 	out->batch_words = CRNG_WIDE_BATCH_WORDS;
-	out->refills = crng_refills;
-	__builtin_memcpy(out->batch, batch.words + BATCH_FIRST, sizeof(out->batch));
+	out->refills = w->refills;
+	__builtin_memcpy(out->batch, w->batch.words + BATCH_FIRST, sizeof(out->batch));
 }
 
 static bool crng_available(void)

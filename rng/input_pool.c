@@ -22,9 +22,12 @@
  */
 #include "rng/blake2s.h"
 #include "rng/input_pool.h"
+#include "rng/spinlock.h"
 #include "rng/util.h"
 
+/* 6.6: static struct { struct blake2s_state hash; spinlock_t lock; ... } input_pool */
 static struct blake2s_state input_pool;
+static struct rng_spinlock input_pool_lock; /* also orders the input log */
 
 /* ---- the input log ---- */
 #define INPUT_LOG_BYTES 8192
@@ -84,10 +87,15 @@ void input_pool_init(void)
 	input_log_lost = false;
 }
 
+/* 6.6 mix_pool_bytes(): _mix_pool_bytes() under input_pool.lock */
 void mix_pool_bytes(const void *buf, size_t len)
 {
+	unsigned long flags;
+
+	rng_spin_lock_irqsave(&input_pool_lock, &flags);
 	blake2s_update(&input_pool, buf, len);
 	input_log_add('m', buf, len);
+	rng_spin_unlock_irqrestore(&input_pool_lock, flags);
 }
 
 void extract_entropy_seeded(void *buf, size_t len, const uint64_t rdseed[INPUT_POOL_SEED_LONGS])
@@ -96,10 +104,13 @@ void extract_entropy_seeded(void *buf, size_t len, const uint64_t rdseed[INPUT_P
 	/* struct { unsigned long rdseed[4]; size_t counter; } block, on x86_64 */
 	uint8_t block[INPUT_POOL_SEED_LONGS * 8 + 8];
 	uint64_t counter = 0;
+	unsigned long flags;
 	size_t i;
 
 	for (i = 0; i < INPUT_POOL_SEED_LONGS; i++)
 		__builtin_memcpy(block + 8 * i, &rdseed[i], 8);
+	/* 6.6 extract_entropy(): the pool's hash is finalised and re-keyed under its lock */
+	rng_spin_lock_irqsave(&input_pool_lock, &flags);
 	input_log_add('x', block, INPUT_POOL_SEED_LONGS * 8);
 
 	/* seed = HASHPRF(last_key, entropy_input) */
@@ -108,6 +119,7 @@ void extract_entropy_seeded(void *buf, size_t len, const uint64_t rdseed[INPUT_P
 	__builtin_memcpy(block + INPUT_POOL_SEED_LONGS * 8, &counter, 8);
 	blake2s(next_key, block, seed, sizeof(next_key), sizeof(block), sizeof(seed));
 	blake2s_init_key(&input_pool, BLAKE2S_HASH_SIZE, next_key, sizeof(next_key));
+	rng_spin_unlock_irqrestore(&input_pool_lock, flags);
 	rng_memzero_explicit(next_key, sizeof(next_key));
 
 	while (len) {

@@ -39,14 +39,20 @@ void keydata_init(struct rng_keydata *kd, unsigned int words)
 
 const struct rng_keydata *keydata_get(struct rng_keydata *kd)
 {
-	uint64_t now = rng_jiffies(), interval = rekey_interval();
+	uint64_t now = rng_jiffies(), interval = rekey_interval(), due;
 
 	if (!kd->keyed)
 		keydata_init(kd, kd->words ? kd->words : 12);
-	if (now >= kd->next_rekey) {
-		/* the work item ran (at least) once since the last call */
-		kd->next_rekey += ((now - kd->next_rekey) / interval + 1) * interval;
+	due = __atomic_load_n(&kd->next_rekey, __ATOMIC_RELAXED);
+	/*
+	 * The work item ran (at least) once since the last call; it runs once
+	 * however many CPUs draw: the one that moves next_rekey on re-keys.
+	 * (2.6.29 re-keyed the inactive copy of ip_keydata[2] and then flipped
+	 * ip_cnt; a draw racing this re-key here may read a half-new key.)
+	 */
+	if (now >= due && __atomic_compare_exchange_n(&kd->next_rekey, &due,
+						      due + ((now - due) / interval + 1) * interval,
+						      false, __ATOMIC_ACQ_REL, __ATOMIC_RELAXED))
 		rekey_seq_generator(kd);
-	}
 	return kd;
 }

@@ -25,7 +25,9 @@ uint32_t get_random_int_md4(uint32_t hash[4], const uint32_t secret[12], uint32_
 
 static struct rng_keydata md4_keydata = {.words = 12};
 /* 2.6.30: static DEFINE_PER_CPU(__u32 [4], get_random_int_hash) */
-static uint32_t get_random_int_hash[RNG_NR_CPUS][4];
+static struct {
+	uint32_t h[4];
+} __attribute__((aligned(RNG_CACHELINE))) get_random_int_hash[RNG_NR_CPUS]; /* a line per CPU */
 
 const struct rng_keydata *md4_2630_keydata(void)
 {
@@ -37,14 +39,14 @@ void md4_2630_get_hash(uint32_t out[4])
 	int i;
 
 	for (i = 0; i < 4; i++)
-		out[i] = get_random_int_hash[rng_cpu_id()][i];
+		out[i] = get_random_int_hash[rng_cpu_id()].h[i];
 }
 
 static uint32_t get_random_int(void)
 {
 	const struct rng_keydata *keyptr = keydata_get(&md4_keydata);
 
-	return get_random_int_md4(get_random_int_hash[rng_cpu_id()], keyptr->secret,
+	return get_random_int_md4(get_random_int_hash[rng_cpu_id()].h, keyptr->secret,
 				  rng_current_pid(), rng_jiffies(), rng_get_cycles());
 }
 

@@ -28,11 +28,13 @@ uint32_t get_random_int_md5(uint32_t hash[4], const uint32_t secret[16], uint32_
 
 static uint32_t random_int_secret[MD5_MESSAGE_BYTES / 4];
 /* 3.1: static DEFINE_PER_CPU(__u32 [MD5_DIGEST_WORDS], get_random_int_hash) */
-static uint32_t get_random_int_hash[RNG_NR_CPUS][MD5_DIGEST_WORDS];
+static struct {
+	uint32_t h[MD5_DIGEST_WORDS];
+} __attribute__((aligned(RNG_CACHELINE))) get_random_int_hash[RNG_NR_CPUS]; /* a line per CPU */
 
 static uint32_t get_random_int(void)
 {
-	return get_random_int_md5(get_random_int_hash[rng_cpu_id()], random_int_secret,
+	return get_random_int_md5(get_random_int_hash[rng_cpu_id()].h, random_int_secret,
 				  rng_current_pid(), rng_jiffies(), rng_get_cycles());
 }
 

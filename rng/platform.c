@@ -88,6 +88,17 @@ size_t rng_arch_longs(uint64_t *v, size_t max)
 	return platform->arch_longs ? platform->arch_longs(v, max) : 0;
 }
 
+unsigned long rng_irq_save(void)
+{
+	return platform->irq_save ? platform->irq_save() : 0;
+}
+
+void rng_irq_restore(unsigned long flags)
+{
+	if (platform->irq_restore)
+		platform->irq_restore(flags);
+}
+
 uint64_t rng_uptime_seconds(uint64_t now)
 {
 	return (now - platform->initial_jiffies) / rng_hz();

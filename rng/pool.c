@@ -12,11 +12,17 @@
  * sign-extended chars, the poolinfo taps, the twist table, entropy
  * accounting) so its cost and behaviour are what 2.6.29 paid.
  *
- * Omitted: the blocking pool (only /dev/random reads it), wait queues,
- * locks (single CPU, callers run with interrupts off) and sysctls.
+ * Each store's spinlock is taken where 2.6.29 took it
+ * (spin_lock_irqsave(&r->lock) in mix_pool_bytes_extract,
+ * credit_entropy_bits, account and init_std_data), so several CPUs may
+ * draw at once and the scale suite counts what 2.6.29 paid for that.
+ *
+ * Omitted: the blocking pool (only /dev/random reads it), wait queues and
+ * sysctls.
  */
 #include "rng/pool.h"
 #include "rng/sha1.h"
+#include "rng/spinlock.h"
 #include "rng/util.h"
 
 /* ---- pool geometry ---------------------------------------------------------
@@ -48,6 +54,8 @@ struct entropy_store {
 	uint32_t *pool;
 	struct entropy_store *pull;
 	int limit;
+	/* read-write data, under the lock, as 2.6.29's */
+	struct rng_spinlock lock;
 	unsigned int add_ptr;
 	int entropy_count;
 	uint32_t input_rotate;
@@ -81,9 +89,14 @@ static void mix_pool_bytes_extract(struct entropy_store *r, const void *in, size
 	const struct poolinfo *pi = r->poolinfo;
 	unsigned int wordmask = (unsigned int)pi->poolwords - 1;
 	const int8_t *bytes = in;
-	uint32_t rot = r->input_rotate, w;
-	unsigned int i = r->add_ptr, j;
+	uint32_t rot, w;
+	unsigned int i, j;
+	unsigned long flags;
 
+	/* the taps are constant: read without the lock, as 2.6.29 */
+	rng_spin_lock_irqsave(&r->lock, &flags);
+	rot = r->input_rotate;
+	i = r->add_ptr;
 	while (nbytes--) {
 		w = rol32((uint32_t)(int32_t)*bytes++, rot & 31);
 		i = (i - 1) & wordmask;
@@ -102,6 +115,7 @@ static void mix_pool_bytes_extract(struct entropy_store *r, const void *in, size
 	if (out)
 		for (j = 0; j < 16; j++)
 			out[j] = r->pool[(i - j) & wordmask];
+	rng_spin_unlock_irqrestore(&r->lock, flags);
 }
 
 static void mix_pool_bytes(struct entropy_store *r, const void *in, size_t nbytes)
@@ -115,31 +129,40 @@ static void mix_pool_bytes(struct entropy_store *r, const void *in, size_t nbyte
  */
 static void credit_entropy_bits(struct entropy_store *r, int nbits)
 {
-	int count = r->entropy_count + nbits;
-	int max = r->poolinfo->poolwords * 32;
+	int count, max = r->poolinfo->poolwords * 32;
+	unsigned long flags;
 
 	if (!nbits)
 		return;
+	rng_spin_lock_irqsave(&r->lock, &flags);
+	count = r->entropy_count + nbits;
 	if (count < 0)
 		count = 0;
 	else if (count > max)
 		count = max;
 	r->entropy_count = count;
+	rng_spin_unlock_irqrestore(&r->lock, flags);
 }
 
 static size_t account(struct entropy_store *r, size_t nbytes, int min, int reserved)
 {
-	int have = r->entropy_count / 8;
+	unsigned long flags;
+	int have;
 
-	if (have < min + reserved)
-		return 0;
-	/* if limited, never pull more than available */
-	if (r->limit && (long)nbytes + reserved >= have)
-		nbytes = (size_t)(have - reserved);
-	if (have >= (long)nbytes + reserved)
-		r->entropy_count -= (int)nbytes * 8;
-	else
-		r->entropy_count = reserved;
+	rng_spin_lock_irqsave(&r->lock, &flags);
+	have = r->entropy_count / 8;
+	if (have < min + reserved) {
+		nbytes = 0;
+	} else {
+		/* if limited, never pull more than available */
+		if (r->limit && (long)nbytes + reserved >= have)
+			nbytes = (size_t)(have - reserved);
+		if (have >= (long)nbytes + reserved)
+			r->entropy_count -= (int)nbytes * 8;
+		else
+			r->entropy_count = reserved;
+	}
+	rng_spin_unlock_irqrestore(&r->lock, flags);
 	return nbytes;
 }
 
@@ -242,7 +265,10 @@ struct timer_rand_state {
 
 #define NR_RAND_IRQS 16
 static struct timer_rand_state irq_timer_state[NR_RAND_IRQS];
-static unsigned int trickle_count;
+/* 2.6.29: static DEFINE_PER_CPU(int, trickle_count) */
+static struct {
+	unsigned int n;
+} __attribute__((aligned(RNG_CACHELINE))) trickle_count[RNG_NR_CPUS];
 
 static int fls64(uint64_t x)
 {
@@ -262,7 +288,7 @@ static void add_timer_randomness(struct timer_rand_state *state, uint32_t num, u
 	int bits;
 
 	/* if over the trickle threshold, use only 1 in 4096 samples */
-	if (input_pool.entropy_count > trickle_thresh && (trickle_count++ & 0xfff))
+	if (input_pool.entropy_count > trickle_thresh && (trickle_count[rng_cpu_id()].n++ & 0xfff))
 		return;
 
 	__builtin_memset(sample, 0, sizeof(sample)); /* padding: zero, not stack junk */
@@ -316,8 +342,11 @@ void pool2629_add_input_randomness(uint32_t type, uint32_t code, uint32_t value,
 static void init_std_data(struct entropy_store *r, const void *seed, size_t len, const char *label)
 {
 	size_t n = 0;
+	unsigned long flags;
 
+	rng_spin_lock_irqsave(&r->lock, &flags);
 	r->entropy_count = 0;
+	rng_spin_unlock_irqrestore(&r->lock, flags);
 	if (seed && len)
 		mix_pool_bytes(r, seed, len);
 	while (label && label[n])
@@ -341,7 +370,7 @@ void pool2629_init(const void *seed, size_t len, const char *label)
 	__builtin_memset(irq_timer_state, 0, sizeof(irq_timer_state));
 	__builtin_memset(&input_timer_state, 0, sizeof(input_timer_state));
 	input_last_value = 0;
-	trickle_count = 0;
+	__builtin_memset(trickle_count, 0, sizeof(trickle_count));
 	init_std_data(&input_pool, seed, len, label);
 	init_std_data(&nonblocking_pool, seed, len, label);
 }

@@ -54,8 +54,21 @@ void prandom_seed_lcg(struct rnd_state *state, uint32_t seed)
 #undef LCG
 }
 
-/* ---- the variant: one "per-CPU" state ------------------------------------ */
-static struct rnd_state net_rand_state;
+/* ---- the variant: a state per CPU ------------------------------------------
+ * Why: 3.13-5.9 kept DEFINE_PER_CPU(struct rnd_state, net_rand_state) and
+ * drew with get_cpu_var(): no lock and no shared line.  Every possible
+ * CPU is seeded at init, in CPU order, as prandom_seed_full_state()'s
+ * for_each_possible_cpu loop; CPU 0 first, so its values are those of the
+ * one-CPU kernel.
+ */
+static struct {
+	struct rnd_state s;
+} __attribute__((aligned(RNG_CACHELINE))) net_rand_state[RNG_NR_CPUS];
+
+static struct rnd_state *this_state(void)
+{
+	return &net_rand_state[rng_cpu_id()].s;
+}
 
 static bool prandom_available(void)
 {
@@ -65,20 +78,25 @@ static bool prandom_available(void)
 static void prandom_init(const void *seed, size_t len)
 {
 	uint32_t seeds[4];
+	int cpu;
 
 	pool2629_init(seed, len, "prandom");
-	pool2629_get_random_bytes(seeds, sizeof(seeds));
-	net_rand_state.s1 = __seed(seeds[0], 2U);
-	net_rand_state.s2 = __seed(seeds[1], 8U);
-	net_rand_state.s3 = __seed(seeds[2], 16U);
-	net_rand_state.s4 = __seed(seeds[3], 128U);
-	prandom_warmup(&net_rand_state);
+	for (cpu = 0; cpu < RNG_NR_CPUS; cpu++) {
+		struct rnd_state *state = &net_rand_state[cpu].s;
+
+		pool2629_get_random_bytes(seeds, sizeof(seeds));
+		state->s1 = __seed(seeds[0], 2U);
+		state->s2 = __seed(seeds[1], 8U);
+		state->s3 = __seed(seeds[2], 16U);
+		state->s4 = __seed(seeds[3], 128U);
+		prandom_warmup(state);
+	}
 	rng_memzero_explicit(seeds, sizeof(seeds));
 }
 
 static uint32_t prandom_u32(void)
 {
-	return prandom_u32_state(&net_rand_state);
+	return prandom_u32_state(this_state());
 }
 
 static void prandom_bytes(void *buf, size_t len)
@@ -89,12 +107,12 @@ static void prandom_bytes(void *buf, size_t len)
 	if (!p)
 		return;
 	while (len >= 4) {
-		put_le32(p, prandom_u32_state(&net_rand_state));
+		put_le32(p, prandom_u32_state(this_state()));
 		p += 4;
 		len -= 4;
 	}
 	if (len) {
-		w = prandom_u32_state(&net_rand_state);
+		w = prandom_u32_state(this_state());
 		while (len--) {
 			*p++ = (uint8_t)w;
 			w >>= 8;

@@ -57,6 +57,13 @@ struct rng_platform {
 	unsigned long cpu_gs_offset;
 	size_t (*arch_longs)(uint64_t *v, size_t max);
 	/*
+	 * local_irq_save()/local_irq_restore(), for the spinlocks around
+	 * shared state (spinlock.h): interrupt handlers feed the pools too.
+	 * NULL: nothing to mask (a host program).
+	 */
+	unsigned long (*irq_save)(void);
+	void (*irq_restore)(unsigned long flags);
+	/*
 	 * The XCR0 state components (XFEATURE_MASK_*) that simd_begin/_end keep
 	 * for their owner; 0 means XFEATURE_MASK_FPSSE, what FXSAVE covers (the
 	 * kernel's).  Wider code (AVX2, AVX-512) runs only when its registers

@@ -6,7 +6,7 @@ RNG_SRCS := rng/platform.c rng/halfmd4.c rng/md4.c rng/md5.c rng/md_le.c rng/sha
 	rng/chacha20.c rng/pool.c rng/keydata.c rng/prandom.c rng/ipid_2629.c \
 	rng/md4_2630.c rng/sha1_mackall.c rng/urandom_2629.c rng/md5_3x.c \
 	rng/blake2s.c rng/input_pool.c rng/chacha20_batched.c rng/chacha20_wide.c \
-	rng/chacha20_avx.c rng/chacha20_cpu.c rng/rdrand.c rng/registry.c
+	rng/chacha20_avx.c rng/chacha20_cpu.c rng/rdrand.c rng/registry.c rng/spinlock.c
 RNG_HDRS := $(wildcard rng/*.h)
 
 RNG_HOST_OBJS := $(patsubst rng/%.c,$(HOST)/rng/%.o,$(RNG_SRCS))
@@ -19,7 +19,7 @@ CHECK_CFLAGS := $(shell pkg-config --cflags check 2>/dev/null)
 CHECK_LIBS   := $(shell pkg-config --libs check 2>/dev/null)
 
 RNG_TESTS := $(HOST)/test_rng_primitives $(HOST)/test_rng_variants $(HOST)/test_rng_crng \
-	$(HOST)/test_rng_chacha_impls
+	$(HOST)/test_rng_chacha_impls $(HOST)/test_rng_smp
 HOST_TESTS += $(RNG_TESTS)
 # scripts/test.sh also runs every executable tests/sh/*.sh: rngtool.sh (the
 # rngtool contract) and rng-quality.sh (no arguments: the quick dieharder/ent

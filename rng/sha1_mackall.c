@@ -29,13 +29,15 @@ uint32_t get_random_int_sha1(uint32_t hash[5], const uint32_t secret[16], uint32
 
 static struct rng_keydata sha1_keydata = {.words = 16};
 /* kept per CPU, as the 2.6.30 design it extends */
-static uint32_t sha1_hash[RNG_NR_CPUS][5];
+static struct {
+	uint32_t h[5];
+} __attribute__((aligned(RNG_CACHELINE))) sha1_hash[RNG_NR_CPUS]; /* a line per CPU */
 
 static uint32_t get_random_int(void)
 {
 	const struct rng_keydata *keyptr = keydata_get(&sha1_keydata);
 
-	return get_random_int_sha1(sha1_hash[rng_cpu_id()], keyptr->secret, rng_current_pid(),
+	return get_random_int_sha1(sha1_hash[rng_cpu_id()].h, keyptr->secret, rng_current_pid(),
 				   rng_jiffies(), rng_get_cycles());
 }
 

@@ -67,6 +67,12 @@ uint64_t rng_jiffies(void);
 uint64_t rng_get_cycles(void);
 size_t rng_arch_seed_longs(uint64_t *v, size_t max); /* 0 without a platform hook */
 /*
+ * Per-CPU state of different CPUs never shares a cache line, as Linux's
+ * per-CPU areas do not: each CPU's slot is aligned to a line.
+ */
+#define RNG_CACHELINE 64
+
+/*
  * The drawing CPU, below RNG_NR_CPUS (a higher id draws as CPU 0): one
  * GS-relative load in the kernel, as Linux's per-CPU accessors, so the
  * per-CPU state costs a draw what it costs Linux's.
@@ -84,6 +90,9 @@ static inline unsigned int rng_cpu_id(void)
 	return id < RNG_NR_CPUS ? id : 0;
 }
 size_t rng_arch_longs(uint64_t *v, size_t max);
+/* the platform's local_irq_save/_restore; nothing on a host without them */
+unsigned long rng_irq_save(void);
+void rng_irq_restore(unsigned long flags);
 bool rng_simd_begin(void); /* true: SIMD usable until rng_simd_end() */
 void rng_simd_end(void);
 /* the platform's simd_xfeatures (XFEATURE_MASK_FPSSE for 0); 0 without simd_begin */
