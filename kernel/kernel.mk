@@ -11,7 +11,7 @@ KERNEL_C :=
 # kernel/arch/: x86_64: descriptors, interrupts, the local APIC, timers, page tables
 KERNEL_C += kernel/arch/acpi.c kernel/arch/fpu.c kernel/arch/fw_cfg.c kernel/arch/gdt.c kernel/arch/idt.c \
 	kernel/arch/lapic.c kernel/arch/machine_exit.c kernel/arch/page.c kernel/arch/pat.c \
-	kernel/arch/rtc.c kernel/arch/smpboot.c kernel/arch/timer.c kernel/arch/traps.c kernel/arch/tsc.c \
+	kernel/arch/rtc.c kernel/arch/smp.c kernel/arch/smpboot.c kernel/arch/timer.c kernel/arch/traps.c kernel/arch/tsc.c \
 	kernel/arch/tsc_sync.c
 KERNEL_C += kernel/arch/clear_page.c
 # kernel/aslr/: the ASLR rules, one file per Linux version
@@ -19,7 +19,7 @@ KERNEL_C += kernel/aslr/linux_2_6_29.c kernel/aslr/linux_6_x.c
 # kernel/attack/: the attack lab (mode=attack)
 KERNEL_C += kernel/attack/lab.c
 # kernel/measure/: the benchmark job, the ASLR suite, the experiment policy
-KERNEL_C += kernel/measure/aslr_stats.c kernel/measure/aslr_suite.c kernel/measure/job.c \
+KERNEL_C += kernel/measure/aslr_stats.c kernel/measure/aslr_suite.c kernel/measure/job.c kernel/measure/scale.c \
 	kernel/measure/platform.c kernel/measure/policy.c kernel/measure/summary_screen.c
 # kernel/params/: the boot parameters' table and its one parser (lib layer)
 KERNEL_C += kernel/params/params.c

@@ -3,13 +3,15 @@
 
 #include <stdint.h>
 
+#include "kernel/arch/percpu.h"
+
 /*
  * What the firmware's ACPI tables say that the benchmark reports or uses:
  * how many CPUs exist and their APIC ids (MADT) and where the serial
  * console is (SPCR).  All fields stay 0 when a table is absent or fails its
  * checks.
  */
-#define ACPI_MAX_CPUS 64 /* Linux 6.6 x86_64 default NR_CPUS (arch/x86/Kconfig) */
+#define ACPI_MAX_CPUS NR_CPUS /* the MADT entries kept: as many as may start */
 
 struct acpi_facts {
 	uint32_t cpus_present; /* enabled or online-capable local (x2)APICs */

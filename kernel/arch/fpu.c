@@ -12,30 +12,36 @@
  */
 #include "kernel/arch/fpu.h"
 #include "kernel/arch/cpu.h"
+#include "kernel/arch/percpu.h"
 
 #include <stdint.h>
 
-static uint8_t saved[512] __attribute__((aligned(64)));
-static bool active;
-static uint64_t saved_irq;
+static struct fpu_region {
+	uint8_t saved[512]; /* FXSAVE's area, 16-byte aligned */
+	bool active;
+	uint64_t saved_irq;
+} __attribute__((aligned(64))) regions[NR_CPUS];
 
 bool kernel_fpu_begin(void)
 {
 	uint64_t flags = irq_save();
+	struct fpu_region *r = &regions[smp_processor_id()];
 
-	if (active) {
+	if (r->active) {
 		irq_restore(flags);
 		return false;
 	}
-	active = true;
-	saved_irq = flags;
-	__asm__ volatile("fxsave64 %0" : "=m"(saved));
+	r->active = true;
+	r->saved_irq = flags;
+	__asm__ volatile("fxsave64 %0" : "=m"(r->saved));
 	return true;
 }
 
 void kernel_fpu_end(void)
 {
-	__asm__ volatile("fxrstor64 %0" : : "m"(saved));
-	active = false;
-	irq_restore(saved_irq);
+	struct fpu_region *r = &regions[smp_processor_id()];
+
+	__asm__ volatile("fxrstor64 %0" : : "m"(r->saved));
+	r->active = false;
+	irq_restore(r->saved_irq);
 }

@@ -25,4 +25,16 @@ _Static_assert(offsetof(struct percpu, stack_canary) == 40, "gcc reads the canar
 
 extern struct percpu percpu0;
 
+/* Linux 6.6 x86_64's default NR_CPUS (arch/x86/Kconfig): the most CPUs started */
+#define NR_CPUS 64
+
+/* Linux's smp_processor_id(): this CPU's number, one GS-relative load */
+static inline unsigned int smp_processor_id(void)
+{
+	uint32_t id;
+
+	__asm__ volatile("movl %%gs:%c1, %0" : "=r"(id) : "i"(offsetof(struct percpu, cpu)));
+	return id;
+}
+
 #endif

@@ -13,9 +13,9 @@
  * struct percpu behind GS (the stack protector reads %gs:40), the boot
  * CPU's CR0/CR4/EFER and PAT, and its LAPIC software-enabled with every
  * local interrupt masked.  Then the TSC warp test against the boot CPU
- * (tsc_sync.c), and the AP parks: interrupts off, hlt forever, touching
- * nothing shared.  The scheduler, the timer and every task stay on the
- * boot CPU; running anything on an AP is future work.
+ * (tsc_sync.c), and the AP parks in smp_ap_idle() (smp.c): halted until
+ * a cross-CPU call gives it a function to run.  The scheduler, the timer
+ * and every task stay on the boot CPU.
  *
  * Every wait is bounded: an AP that does not answer within 10 s (Linux's
  * wait for the AP's alive signal) or does not finish the check is sent
@@ -33,6 +33,7 @@
 #include "kernel/arch/page.h"
 #include "kernel/arch/pat.h"
 #include "kernel/arch/percpu.h"
+#include "kernel/arch/smp.h"
 #include "kernel/arch/smpboot.h"
 #include "kernel/arch/tsc.h"
 #include "kernel/arch/tsc_sync.h"
@@ -230,7 +231,9 @@ __attribute__((noreturn)) void smp_ap_main(struct percpu *pc)
 	__atomic_store_n(&ap_state, AP_ALIVE, __ATOMIC_RELEASE);
 	rc = tsc_sync_target(wait_cycles);
 	__atomic_store_n(&ap_state, rc ? AP_CHECK_FAILED : AP_PARKED, __ATOMIC_RELEASE);
-	for (;;)
+	if (!rc)
+		smp_ap_idle(pc->cpu);
+	for (;;) /* failed: the boot CPU sends INIT */
 		__asm__ volatile("cli\n\thlt" ::: "memory");
 }
 
@@ -363,6 +366,11 @@ static bool smp_prepare(void)
 	online_ids[0] = lapic_id();
 	state = 1;
 	return true;
+}
+
+uint32_t smp_cpu_apicid(unsigned int cpu)
+{
+	return cpu < smp_cpus_online ? online_ids[cpu] : 0;
 }
 
 bool smp_apic_online(uint32_t apicid)

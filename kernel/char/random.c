@@ -117,6 +117,16 @@ static size_t plat_arch_longs(uint64_t *v, size_t max)
 	return rdrand64(v) ? 0 : 1;
 }
 
+static unsigned long plat_irq_save(void)
+{
+	return (unsigned long)irq_save();
+}
+
+static void plat_irq_restore(unsigned long flags)
+{
+	irq_restore(flags);
+}
+
 static struct rng_platform plat = {
 	.current_pid = plat_pid,
 	.jiffies = plat_jiffies,
@@ -132,6 +142,8 @@ static struct rng_platform plat = {
 	.arch_seed_longs = plat_arch_seed_longs,
 	.arch_longs = plat_arch_longs,
 	.cpu_gs_offset = offsetof(struct percpu, cpu), /* smp_processor_id() */
+	.irq_save = plat_irq_save,		       /* the pools' spin_lock_irqsave */
+	.irq_restore = plat_irq_restore,
 };
 
 static size_t gather_seed(uint8_t *buf, size_t cap)

@@ -12,6 +12,7 @@
 #include "kernel/arch/gdt.h"
 #include "kernel/arch/idt.h"
 #include "kernel/arch/lapic.h"
+#include "kernel/arch/smp.h"
 #include "kernel/arch/smpboot.h"
 #include "kernel/arch/timer.h"
 #include "kernel/arch/traps.h"
@@ -185,6 +186,7 @@ __attribute__((noreturn)) void kmain(struct boot_info *bi, uint64_t phys_base)
 		machine_exit(EXIT_CMDLINE);
 	}
 	seed_canary();
+	smp_call_init();	   /* before the APs idle, waiting for calls */
 	smp_boot_cpus(smp_alloc); /* after the canary: the APs take the boot CPU's */
 	emit_boot_record();
 	start_init();

@@ -15,6 +15,9 @@
  *   spawn  cycles per spawn+exit+wait of an empty program (ASLR draws five
  *          numbers from the variant per spawn).
  *   aslr   layout entropy per region per variant (kernel/measure/aslr_suite.c).
+ *   scale  every variant from 1 .. N CPUs at once: calls per second, and per
+ *          call the lock acquisitions and shared cache-line writes
+ *          (kernel/measure/scale.c).
  *
  * The user program hands its raw samples to the kernel (bench_submit), which
  * computes the statistics with the same code as every other suite.
@@ -29,6 +32,7 @@
 #include "kernel/measure/aslr_suite.h"
 #include "kernel/measure/job.h"
 #include "kernel/measure/policy.h"
+#include "kernel/measure/scale.h"
 #include "kernel/run/run.h"
 #include "kernel/lib/printk.h"
 #include "kernel/lib/errno.h"
@@ -315,7 +319,7 @@ void job_bench(void)
 	unsigned nchosen = 0;
 	char err[200];
 
-	if (run_suite_check("timer|rng|fork|spawn|aslr", err, sizeof(err))) {
+	if (run_suite_check("timer|rng|fork|spawn|aslr|scale", err, sizeof(err))) {
 		kprintf("aslrbench: bad command line: %s\n", err);
 		machine_exit(EXIT_CMDLINE);
 	}
@@ -368,6 +372,8 @@ void job_bench(void)
 	}
 	if (want("aslr"))
 		aslr_suite(&run.measured, &run.failed);
+	if (want("scale"))
+		scale_suite(&run.measured, &run.failed);
 	bench_emit_summary(&run, run.failed ? 1 : 0);
 	summary_screen(cpu.hypervisor && !random_boot_seed.len);
 	machine_exit(run.failed ? EXIT_FAILED : EXIT_OK);

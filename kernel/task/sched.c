@@ -75,7 +75,7 @@ static void timer_tick(bool from_user)
 /* get_random_int()'s pid (random/ sits below tasks): 0 for the boot context, as Linux's swapper. */
 static uint32_t current_pid_for_rng(void)
 {
-	struct task_struct *t = percpu0.cur_task;
+	struct task_struct *t = get_current(); /* NULL on a CPU that runs no task: its idle */
 
 	return t ? (uint32_t)t->pid : 0;
 }

@@ -1,0 +1,470 @@
+/*
+ * mode=bench suite=scale: get_random_int() from k CPUs at once, k = 1 .. N.
+ *
+ * Why: the RNG designs of the story differ most where CPUs meet.  2.6.29's
+ * urandom path takes the pools' spinlocks and writes the same pool lines
+ * from every CPU; 2.6.30's and 3.x's hashes and 6.x's crngs and batches are
+ * per CPU.  On real silicon that difference is cache-line traffic, which
+ * an emulator does not model, so the suite measures two things:
+ *
+ *   rate       every CPU of the k calls its variant's get_u32() in a loop
+ *              for the same window of TSC time, interrupts off: calls per
+ *              second over all k (SCALE_REPS windows, their median in the
+ *              table).  On a real PC this curve is the headline; under an
+ *              emulator it mostly measures the host.
+ *   lockstep   the k CPUs take turns, one call each, SCALE_TURNS rounds,
+ *              and each call is measured alone: its cycles (instructions
+ *              under --deterministic), the spinlock acquisitions it made,
+ *              and which cache lines of rng/'s state it wrote, found by
+ *              comparing that state with a copy after every call.  From
+ *              the lines: shared_line_writes (writes to lines that another
+ *              CPU also wrote during the run) and line_transfers (writes to
+ *              a line whose last writer was another CPU: on real hardware,
+ *              each one moves the line between caches).  Turns are the
+ *              finest interleaving of the k CPUs, the same on every run,
+ *              so these figures predict the contention, deterministically.
+ *
+ * A write that stores the value already there is not seen by comparison
+ * (real hardware still takes the line); Linux's per-CPU data lives in
+ * separate per-CPU areas, which rng/ models by giving each CPU's slot its
+ * own cache lines.  Only the variants' state is watched: the kernel's own
+ * bookkeeping around get_random_int() is not part of what Linux did.
+ */
+#include "bench/harness.h"
+#include "bench/stats.h"
+#include "common/jrec.h"
+#include "common/tsc.h"
+#include "bench/platform.h"
+#include "kernel/arch/cpu.h"
+#include "kernel/arch/percpu.h"
+#include "kernel/arch/smp.h"
+#include "kernel/arch/smpboot.h"
+#include "kernel/arch/tsc.h"
+#include "kernel/lib/printk.h"
+#include "kernel/lib/string.h"
+#include "kernel/measure/scale.h"
+#include "kernel/mm/pmm.h"
+#include "kernel/mm/vmm.h"
+#include "kernel/run/run.h"
+#include "rng/rng.h"
+#include "rng/spinlock.h"
+
+#define SCALE_REPS	 5
+#define SCALE_WINDOW_MS	 20
+#define SCALE_TURNS	 64 /* calls per CPU in the lockstep run */
+#define LINE		 64
+#define LINES_PER_CALL	 64 /* lines one call may write and still be listed */
+#define SCALE_WAIT_S	 10 /* an AP that takes longer has failed */
+#define NO_WRITER	 0xff
+
+extern char __rng_data_start[], __rng_data_end[], __rng_bss_start[], __rng_bss_end[];
+
+/* ---- the watched state ---------------------------------------------------- */
+static struct {
+	const char *start;
+	size_t lines;
+} ranges[2];
+static size_t nlines;
+static uint8_t *shadow;	     /* the state after the last call, line for line */
+static uint8_t *last_writer; /* per line: the CPU that wrote it last */
+static uint64_t *writers;    /* per line: the CPUs that wrote it this run, a bit each */
+static uint32_t *writes;     /* per line: writes this run */
+static uint16_t *call_lines; /* per call: the lines it wrote (LINES_PER_CALL each) */
+static uint32_t *call_nlines, *call_cycles, *call_locks, *call_shared, *call_transfers;
+static uint32_t *sample; /* scratch for one metric's per-call samples */
+static uint64_t *work;
+static size_t npages_total;
+
+static const char *line_addr(size_t l)
+{
+	return l < ranges[0].lines ? ranges[0].start + l * LINE
+				   : ranges[1].start + (l - ranges[0].lines) * LINE;
+}
+
+static void shadow_sync(void)
+{
+	for (size_t l = 0; l < nlines; l++)
+		memcpy(shadow + l * LINE, line_addr(l), LINE);
+}
+
+/* The lines call `idx` on `cpu` wrote: listed, counted, the copy brought up to date. */
+static void note_writes(uint32_t idx, unsigned int cpu)
+{
+	uint32_t n = 0;
+
+	for (size_t l = 0; l < nlines; l++) {
+		const char *p = line_addr(l);
+
+		if (!memcmp(shadow + l * LINE, p, LINE))
+			continue;
+		memcpy(shadow + l * LINE, p, LINE);
+		if (n < LINES_PER_CALL)
+			call_lines[(size_t)idx * LINES_PER_CALL + n] = (uint16_t)l;
+		n++;
+		writers[l] |= 1ULL << cpu;
+		writes[l]++;
+	}
+	call_nlines[idx] = n;
+}
+
+/* ---- the work each CPU runs ------------------------------------------------- */
+static const struct rng_variant *sv;
+static unsigned int sk; /* CPUs in this run */
+static uint64_t t_start, t_end, t_wait;
+static uint32_t turn;
+static bool aborted;
+
+static struct scale_slot {
+	uint64_t calls;
+	struct rng_lock_stat locks;
+} __attribute__((aligned(LINE))) slots[NR_CPUS];
+
+static void lock_delta(unsigned int cpu, const struct rng_lock_stat *before,
+		       struct rng_lock_stat *out)
+{
+	struct rng_lock_stat now;
+
+	rng_lock_stat_read(cpu, &now);
+	out->acquired = now.acquired - before->acquired;
+	out->contended = now.contended - before->contended;
+}
+
+static void rate_loop(void *arg)
+{
+	struct scale_slot *s = arg;
+	unsigned int cpu = smp_processor_id();
+	struct rng_lock_stat before;
+	uint64_t n = 0;
+
+	rng_lock_stat_read(cpu, &before);
+	while (rdtsc() < t_start)
+		cpu_relax();
+	while (rdtsc() < t_end) {
+		for (int i = 0; i < 16; i++)
+			(void)sv->get_u32();
+		n += 16;
+	}
+	s->calls = n;
+	lock_delta(cpu, &before, &s->locks);
+}
+
+static bool wait_turn(uint32_t want)
+{
+	uint64_t start = rdtsc();
+
+	while (__atomic_load_n(&turn, __ATOMIC_ACQUIRE) != want) {
+		if (__atomic_load_n(&aborted, __ATOMIC_RELAXED) || rdtsc() - start > t_wait) {
+			__atomic_store_n(&aborted, true, __ATOMIC_RELAXED);
+			return false;
+		}
+		cpu_relax();
+	}
+	return true;
+}
+
+static void lockstep_loop(void *arg)
+{
+	unsigned int cpu = smp_processor_id();
+
+	(void)arg;
+	for (uint32_t r = 0; r < SCALE_TURNS; r++) {
+		uint32_t idx = r * sk + cpu;
+		struct rng_lock_stat before, d;
+		uint64_t t0, t1;
+
+		if (!wait_turn(idx))
+			return;
+		rng_lock_stat_read(cpu, &before);
+		t0 = tsc_start_lfence();
+		(void)sv->get_u32();
+		t1 = tsc_stop_lfence();
+		lock_delta(cpu, &before, &d);
+		call_cycles[idx] = (uint32_t)(t1 - t0 > 0xffffffffu ? 0xffffffffu : t1 - t0);
+		call_locks[idx] = (uint32_t)d.acquired;
+		note_writes(idx, cpu);
+		__atomic_store_n(&turn, idx + 1, __ATOMIC_RELEASE);
+	}
+}
+
+/* fn on CPUs 1..k-1 and then on this one, interrupts off; false if an AP failed */
+static bool run_on_cpus(unsigned int k, smp_call_func_t fn, bool per_slot)
+{
+	uint64_t flags;
+	bool ok = true;
+
+	for (unsigned int c = 1; c < k; c++)
+		if (smp_call_function_single(c, fn, per_slot ? &slots[c] : 0)) {
+			kprintf("scale: CPU %u is busy or offline\n", c);
+			__atomic_store_n(&aborted, true, __ATOMIC_RELAXED);
+			k = c;
+			ok = false;
+			break;
+		}
+	flags = irq_save();
+	fn(per_slot ? &slots[0] : 0);
+	irq_restore(flags);
+	for (unsigned int c = 1; c < k; c++)
+		if (!smp_call_wait(c, tsc_hz() * SCALE_WAIT_S)) {
+			kprintf("scale: CPU %u did not finish in %u s\n", c, SCALE_WAIT_S);
+			ok = false;
+		}
+	return ok && !aborted;
+}
+
+/* ---- records ----------------------------------------------------------------- */
+static void sort_u64(uint64_t *a, unsigned int n)
+{
+	for (unsigned int i = 1; i < n; i++)
+		for (unsigned int j = i; j > 0 && a[j - 1] > a[j]; j--) {
+			uint64_t t = a[j];
+
+			a[j] = a[j - 1];
+			a[j - 1] = t;
+		}
+}
+
+/* calls_per_sec over the SCALE_REPS windows: sorted in place; returns the median */
+static uint64_t emit_rate(unsigned int k, uint64_t *rate, uint64_t acq, uint64_t contended,
+			  uint64_t calls)
+{
+	char buf[BENCH_REC_SIZE];
+	unsigned __int128 sum = 0, sq = 0;
+	uint64_t mean;
+	struct jrec r;
+
+	sort_u64(rate, SCALE_REPS);
+	for (unsigned int i = 0; i < SCALE_REPS; i++)
+		sum += rate[i];
+	mean = (uint64_t)(sum / SCALE_REPS);
+	for (unsigned int i = 0; i < SCALE_REPS; i++) {
+		int64_t d = (int64_t)(rate[i] - mean);
+
+		sq += (unsigned __int128)((__int128)d * d);
+	}
+	jrec_begin(&r, buf, sizeof(buf), "bench");
+	jrec_str(&r, "suite", "scale");
+	jrec_str(&r, "rng", sv->name);
+	jrec_str(&r, "metric", "calls_per_sec");
+	jrec_str(&r, "unit", "calls/s");
+	jrec_u64(&r, "cpus", k);
+	jrec_u64(&r, "min", rate[0]);
+	jrec_u64(&r, "median", rate[SCALE_REPS / 2]);
+	jrec_u64(&r, "mean", mean);
+	jrec_u64(&r, "p99", rate[SCALE_REPS - 1]);
+	jrec_u64(&r, "max", rate[SCALE_REPS - 1]);
+	jrec_u64(&r, "var", (uint64_t)(sq / SCALE_REPS));
+	jrec_u64(&r, "ensembles", 1);
+	jrec_u64(&r, "samples", SCALE_REPS);
+	jrec_u64(&r, "window_ms", SCALE_WINDOW_MS);
+	jrec_u64(&r, "calls", calls);
+	jrec_fixed(&r, "lock_acquisitions_per_call",
+		   calls ? (int64_t)(acq * 1000 / calls) : 0, 3);
+	jrec_fixed(&r, "lock_contended_per_call",
+		   calls ? (int64_t)(contended * 1000 / calls) : 0, 3);
+	jrec_bool(&r, "irqs_off", true);
+	bench_emit(jrec_end(&r));
+	return rate[SCALE_REPS / 2];
+}
+
+/* One lockstep metric over its per-call samples; returns the mean in thousandths. */
+static int64_t emit_per_call(unsigned int k, const char *metric, const char *unit,
+			     const uint32_t *s, uint32_t n)
+{
+	struct bench_result res;
+	char buf[BENCH_REC_SIZE];
+	struct jrec r;
+
+	memset(&res, 0, sizeof(res));
+	memcpy(sample, s, n * sizeof(uint32_t));
+	if (stats_compute(sample, 1, n, work, &res.st))
+		return -1;
+	res.ensembles = 1;
+	res.samples = n;
+	res.per = 1;
+	res.irqs_off = true;
+	bench_record_begin(&r, buf, sizeof(buf), &res, "scale", sv->name, metric, unit);
+	jrec_u64(&r, "cpus", k);
+	jrec_str(&r, "mode", "lockstep");
+	jrec_fixed(&r, "mean_exact", res.st.mean_m, 3);
+	bench_record_emit(&r);
+	return res.st.mean_m;
+}
+
+/* ---- one variant ------------------------------------------------------------- */
+struct scale_row {
+	uint64_t rate[NR_CPUS]; /* median calls/s per k */
+	int64_t cycles_m[2];	/* k = 1 and k = N */
+	int64_t locks_m, shared_m, transfers_m, lines_m;
+};
+
+static bool measure_rate(unsigned int k, struct scale_row *row)
+{
+	uint64_t window = tsc_hz() / 1000 * SCALE_WINDOW_MS, rate[SCALE_REPS];
+	uint64_t acq = 0, contended = 0, calls = 0;
+
+	for (unsigned int rep = 0; rep < SCALE_REPS; rep++) {
+		uint64_t total = 0;
+
+		sk = k;
+		aborted = false;
+		t_start = rdtsc() + tsc_hz() / 500; /* 2 ms for the IPIs to land */
+		t_end = t_start + window;
+		if (!run_on_cpus(k, rate_loop, true))
+			return false;
+		for (unsigned int c = 0; c < k; c++) {
+			total += slots[c].calls;
+			acq += slots[c].locks.acquired;
+			contended += slots[c].locks.contended;
+		}
+		calls += total;
+		rate[rep] = (uint64_t)((unsigned __int128)total * tsc_hz() / window);
+	}
+	row->rate[k - 1] = emit_rate(k, rate, acq, contended, calls);
+	return true;
+}
+
+static bool measure_lockstep(unsigned int k, struct scale_row *row)
+{
+	uint32_t n = SCALE_TURNS * k, *shared = call_shared, *transfers = call_transfers;
+
+	memset(last_writer, NO_WRITER, nlines);
+	memset(writers, 0, nlines * sizeof(*writers));
+	memset(writes, 0, nlines * sizeof(*writes));
+	shadow_sync();
+	sk = k;
+	turn = 0;
+	aborted = false;
+	if (!run_on_cpus(k, lockstep_loop, false))
+		return false;
+	/* in call order: who wrote each line last decides a transfer */
+	for (uint32_t i = 0; i < n; i++) {
+		unsigned int cpu = i % k;
+		uint32_t m = call_nlines[i] < LINES_PER_CALL ? call_nlines[i] : LINES_PER_CALL;
+
+		shared[i] = transfers[i] = 0;
+		for (uint32_t j = 0; j < m; j++) {
+			uint16_t l = call_lines[(size_t)i * LINES_PER_CALL + j];
+
+			if (writers[l] & ~(1ULL << cpu))
+				shared[i]++;
+			if (last_writer[l] != NO_WRITER && last_writer[l] != cpu)
+				transfers[i]++;
+			last_writer[l] = (uint8_t)cpu;
+		}
+	}
+	row->cycles_m[k == 1 ? 0 : 1] = emit_per_call(k, "cycles_per_call", "cycles", call_cycles, n);
+	row->locks_m = emit_per_call(k, "lock_acquisitions_per_call", "acquisitions", call_locks, n);
+	row->shared_m = emit_per_call(k, "shared_line_writes_per_call", "lines", shared, n);
+	row->transfers_m = emit_per_call(k, "line_transfers_per_call", "lines", transfers, n);
+	row->lines_m = emit_per_call(k, "lines_written_per_call", "lines", call_nlines, n);
+	return true;
+}
+
+/* ---- the suite --------------------------------------------------------------- */
+static bool alloc_state(unsigned int ncpus)
+{
+	size_t calls = (size_t)SCALE_TURNS * ncpus, bytes, off = 0;
+	uint64_t pa;
+	uint8_t *m;
+
+	ranges[0].start = __rng_data_start;
+	ranges[0].lines = (size_t)(__rng_data_end - __rng_data_start) / LINE;
+	ranges[1].start = __rng_bss_start;
+	ranges[1].lines = (size_t)(__rng_bss_end - __rng_bss_start) / LINE;
+	nlines = ranges[0].lines + ranges[1].lines;
+	if (nlines > 0xffff)
+		return false;
+	bytes = nlines * (LINE + 1 + 8 + 4) + calls * (LINES_PER_CALL * 2 + 6 * 4) +
+		2 * sizeof(uint64_t) + 64 * 8;
+	npages_total = (bytes + PAGE_SIZE - 1) / PAGE_SIZE;
+	pa = pmm_alloc_pages(npages_total);
+	if (!pa)
+		return false;
+	m = phys_to_virt(pa);
+#define TAKE(p, n)                                                                                 \
+	do {                                                                                       \
+		off = (off + 7) & ~(size_t)7;                                                      \
+		(p) = (void *)(m + off);                                                           \
+		off += (n);                                                                        \
+	} while (0)
+	TAKE(shadow, nlines * LINE);
+	TAKE(writers, nlines * sizeof(*writers));
+	TAKE(writes, nlines * sizeof(*writes));
+	TAKE(last_writer, nlines);
+	TAKE(call_lines, calls * LINES_PER_CALL * sizeof(*call_lines));
+	TAKE(call_nlines, calls * sizeof(uint32_t));
+	TAKE(call_cycles, calls * sizeof(uint32_t));
+	TAKE(call_locks, calls * sizeof(uint32_t));
+	TAKE(call_shared, calls * sizeof(uint32_t));
+	TAKE(call_transfers, calls * sizeof(uint32_t));
+	TAKE(sample, calls * sizeof(uint32_t));
+	TAKE(work, 2 * sizeof(uint64_t));
+#undef TAKE
+	return off <= npages_total * PAGE_SIZE;
+}
+
+static void print_tables(const struct scale_row *rows, const struct rng_variant *const *vs,
+			 unsigned int nv, unsigned int ncpus)
+{
+	kprintf("== scale: get_random_int() calls per second, k CPUs at once "
+		"(median of %u windows of %u ms; thousands)\n",
+		SCALE_REPS, SCALE_WINDOW_MS);
+	kprintf("%-18s", "rng");
+	for (unsigned int k = 1; k <= ncpus; k++)
+		kprintf(" %9s%u", "k=", k);
+	kprintf("\n");
+	for (unsigned int i = 0; i < nv; i++) {
+		kprintf("%-18s", vs[i]->name);
+		for (unsigned int k = 0; k < ncpus; k++)
+			kprintf(" %10lu", rows[i].rate[k] / 1000);
+		kprintf("\n");
+	}
+	kprintf("== scale: per call, %u CPUs taking turns (cycles: instructions under "
+		"--deterministic)\n",
+		ncpus);
+	kprintf("%-18s %10s %10s %8s %8s %9s %8s\n", "rng", "cyc k=1", "cyc k=N", "locks",
+		"lines", "shared", "moved");
+	for (unsigned int i = 0; i < nv; i++)
+		kprintf("%-18s %10ld %10ld %8ld.%03ld %4ld.%03ld %5ld.%03ld %4ld.%03ld\n",
+			vs[i]->name, rows[i].cycles_m[0] / 1000, rows[i].cycles_m[1] / 1000,
+			rows[i].locks_m / 1000, rows[i].locks_m % 1000, rows[i].lines_m / 1000,
+			rows[i].lines_m % 1000, rows[i].shared_m / 1000, rows[i].shared_m % 1000,
+			rows[i].transfers_m / 1000, rows[i].transfers_m % 1000);
+}
+
+void scale_suite(unsigned int *measured, unsigned int *failed)
+{
+	static const struct rng_variant *vs[RNG_NR_VARIANTS];
+	static struct scale_row rows[RNG_NR_VARIANTS];
+	unsigned int ncpus = smp_cpus_online < NR_CPUS ? smp_cpus_online : NR_CPUS, nv = 0;
+
+	if (!alloc_state(ncpus)) {
+		kprintf("scale: no memory for the suite\n");
+		(*failed)++;
+		return;
+	}
+	t_wait = tsc_hz() * SCALE_WAIT_S;
+	kprintf("scale: %u CPUs online; %zu cache lines of RNG state watched\n", ncpus, nlines);
+	for (int i = 0; rng_variants[i] && nv < RNG_NR_VARIANTS; i++) {
+		const struct rng_variant *v = rng_variants[i];
+		struct scale_row *row = &rows[nv];
+		bool ok = true;
+
+		if (!run_variant_chosen(i) || !v->available())
+			continue;
+		memset(row, 0, sizeof(*row));
+		sv = v;
+		kprintf("[scale] %s ...\n", v->name);
+		for (unsigned int k = 1; k <= ncpus && ok; k++)
+			ok = measure_rate(k, row) && measure_lockstep(k, row);
+		if (!ok) {
+			kprintf("scale: %s not measured on every CPU\n", v->name);
+			(*failed)++;
+			continue;
+		}
+		vs[nv++] = v;
+		(*measured)++;
+	}
+	print_tables(rows, vs, nv, ncpus);
+	pmm_free_pages(virt_to_phys(shadow), npages_total);
+}
