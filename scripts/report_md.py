@@ -64,7 +64,7 @@ def suite_caveat(rows, logs):
 
 
 # Optional bench columns, shown only when some record of the suite has them.
-BENCH_EXTRA = ("unit", "secure", "rng_share_pct")
+BENCH_EXTRA = ("unit", "secure", "rng_share_pct", "cpus", "mean_exact")
 
 
 def bench_row(r, extra, base, step=None):
@@ -99,7 +99,8 @@ def section_bench(records, logs):
         metrics = list(dict.fromkeys(str(r.get("metric")) for r in rows))
         rows.sort(key=lambda r: metrics.index(str(r.get("metric"))))  # stable: log order
         base = {(r["source"], r.get("metric")): num(r.get("median")) for r in rows
-                if r.get("rng") == BASELINE and num(r.get("median"))}
+                if r.get("rng") == BASELINE and num(r.get("median"))
+                and suite != "scale"}  # scale: one median per CPU count, no single base
         extra = [k for k in BENCH_EXTRA if any(k in r for r in rows)]
         head = (["log"] if multi else []) + ["variant", "metric", "min", "median", "mean",
                                              "p99", "max", "var", "ensembles×samples"]

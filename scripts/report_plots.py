@@ -352,6 +352,52 @@ def plot_attack(plt, rows, machines, path):
     return labels, "% of trials, Wilson 95% CI"
 
 
+def plot_scale(plt, rows, machines, variant, path):
+    """suite=scale, one variant: calls per second from k CPUs at once (the
+    median, whiskers min..max, a line per run), and beside it the per-call
+    contention figures of the CPUs taking turns (lock acquisitions, writes
+    to lines another CPU also wrote, lines moved between CPUs)."""
+    fig, (ax, bx) = plt.subplots(1, 2, figsize=(11, 4.2))
+    runs = unique_machines(rows, machines)
+    styles = {"lock_acquisitions_per_call": ("o", "lock acquisitions"),
+              "shared_line_writes_per_call": ("s", "shared-line writes"),
+              "line_transfers_per_call": ("^", "lines moved")}
+    for m in runs:
+        mine = [r for r in rows if machines.of(r)["name"] == m["name"]]
+        rate = sorted((int(num(r["cpus"])), num(r["median"]), num(r.get("min")), num(r.get("max")))
+                      for r in mine if r.get("metric") == "calls_per_sec"
+                      and num(r.get("cpus")) and num(r.get("median")) is not None)
+        if rate:
+            k = [x[0] for x in rate]
+            med = [x[1] / 1e6 for x in rate]
+            lo = [max(0.0, x[1] - (x[2] if x[2] is not None else x[1])) / 1e6 for x in rate]
+            hi = [max(0.0, (x[3] if x[3] is not None else x[1]) - x[1]) / 1e6 for x in rate]
+            ax.errorbar(k, med, yerr=[lo, hi], color=m["colour"], marker="o", capsize=3)
+        for metric, (marker, _label) in styles.items():
+            pts = sorted((int(num(r["cpus"])), num(r.get("mean_exact", r.get("mean"))))
+                         for r in mine if r.get("metric") == metric and num(r.get("cpus")))
+            pts = [p for p in pts if p[1] is not None]
+            if pts:
+                bx.plot([p[0] for p in pts], [p[1] for p in pts], color=m["colour"],
+                        marker=marker, linestyle="-")
+    ax.set_xlabel("CPUs drawing at once")
+    ax.set_ylabel("million calls per second (all CPUs)")
+    ax.set_ylim(bottom=0)
+    title(ax, f"{variant}: get_random_int() rate (median of the windows)")
+    bx.set_xlabel("CPUs taking turns")
+    bx.set_ylabel("per call (mean)")
+    bx.set_ylim(bottom=0)
+    title(bx, f"{variant}: contention per call")
+    for a in (ax, bx):
+        a.xaxis.get_major_locator().set_params(integer=True)
+    from matplotlib.lines import Line2D
+    extra = [Line2D([], [], color="black", marker=mk, linestyle="-", label=lab)
+             for mk, lab in styles.values()]
+    labels = legend(ax, plt, runs, extra)
+    save(plt, fig, path)
+    return labels, "calls/s; per call"
+
+
 def save(plt, fig, path):
     """Lay out, put the pending legend right under the axes' labels (so no
     text is clipped whatever the plot's height), and write the PNG."""
@@ -377,6 +423,8 @@ def plan(records, machines):
     """[(file name, caption, drawing function)] for these records."""
     out = []
     bench = [r for r in records if r["type"] == "bench" and truthy(r.get("available", True))]
+    scale = [r for r in bench if r.get("suite") == "scale"]
+    bench = [r for r in bench if r.get("suite") != "scale"]
     keys = list(dict.fromkeys((str(r.get("suite", "?")), str(r.get("metric", "?")))
                               for r in bench))
     for suite, metric in keys:
@@ -393,6 +441,10 @@ def plan(records, machines):
         out.append((f"bench-{safe_name(suite)}-rng_share_pct.png", f"{suite}: RNG share (%)",
                     lambda plt, p: plot_metric(plt, share, machines, suite,
                                                "rng_share_pct", "rng_share_pct", p)))
+    for variant in dict.fromkeys(str(r.get("rng")) for r in scale):
+        rows = [r for r in scale if str(r.get("rng")) == variant]
+        out.append((f"scale-{safe_name(variant)}.png", f"scale: {variant}",
+                    lambda plt, p, rows=rows, v=variant: plot_scale(plt, rows, machines, v, p)))
     aslr = [r for r in records if r["type"] == "aslr" and num(r.get("entropy_bits")) is not None]
     if aslr:
         out.append(("aslr_entropy.png", "ASLR entropy",
@@ -420,7 +472,7 @@ def make_plots(records, logs, out_dir, prog):
         print(f"{prog}: note: plots skipped: {why}", file=sys.stderr)
         return lines + [f"_Plots skipped: {why}._", ""], made
     for old in os.listdir(out_dir):  # no stale plot from an earlier run
-        if old.endswith(".png") and (old.startswith("bench-") or
+        if old.endswith(".png") and (old.startswith("bench-") or old.startswith("scale-") or
                                      old in ("aslr_entropy.png", "attack.png")):
             os.remove(os.path.join(out_dir, old))
     machines = Machines(logs)

@@ -151,6 +151,40 @@ check_crng_replay() {
 	fi
 }
 
+# The scale suite (kernel/measure/scale.c) on N CPUs: every variant's rate
+# from 1..N CPUs; urandom-2.6.29 takes 2.6.29's pool locks on every call (at
+# least account's and extract_buf's) and, from two CPUs on, writes lines
+# another CPU writes; the per-CPU designs (2.6.30's hash, 6.x's crng and
+# batches) take no lock and share no line once each CPU has its key.
+check_scale() {
+	local n=$1 out
+	out=$(tests/qemu/records.py scale "${boot_logs[0]}" | awk -F'\t' -v n="$n" '
+		{ v[$1, $2, $3] = $4; rng[$1] = 1 }
+		END {
+			for (r in rng) {
+				for (k = 1; k <= n; k++)
+					if (!((r, k, "calls_per_sec") in v) || v[r, k, "calls_per_sec"] <= 0)
+						bad = bad " " r ": no rate with " k " CPUs"
+				locks = v[r, n, "lock_acquisitions_per_call"]
+				shared = v[r, n, "shared_line_writes_per_call"]
+				if (r == "urandom-2.6.29") {
+					if (locks < 2) bad = bad " " r ": " locks " locks per call"
+					if (n > 1 && shared < 1) bad = bad " " r ": " shared " shared lines per call"
+				} else if (r == "chacha20-batched" || r == "md4-2.6.30") {
+					if (locks > 0.05 || shared > 0.05)
+						bad = bad " " r ": " locks " locks and " shared " shared lines per call"
+				}
+			}
+			if (!("urandom-2.6.29" in rng) || !("chacha20-batched" in rng)) bad = bad " variants missing"
+			if (bad != "") print bad
+		}')
+	if [ -z "$out" ]; then
+		pass "qemu/$boot: scale: rates from 1..$n CPUs; 2.6.29's pool locks and shares lines, the per-CPU designs do not"
+	else
+		fail "qemu/$boot: scale" "${out# }"
+	fi
+}
+
 # The fork suite under the deterministic clock (instructions): every
 # variant's fork+exit+wait at most MAX, every one with the same page-table
 # and copied-page counts, and the medians minus their RNG's share within

@@ -9,6 +9,9 @@
   records.py fork LOG        one line per fork bench record: RNG<TAB>MEDIAN
                              <TAB>RNG_CYCLES<TAB>PT_PAGES<TAB>PAGES_COPIED
                              (medians; "-" for a field the record lacks)
+  records.py scale LOG       one line per scale bench record: RNG<TAB>CPUS
+                             <TAB>METRIC<TAB>VALUE, VALUE the median of
+                             calls_per_sec, else the exact mean per call
 Exit status 0; 2 on bad arguments or an unreadable log.
 """
 import json
@@ -52,6 +55,13 @@ def fork(path):
             print("\t".join([flat(r.get("rng"))] + [flat(r.get(k, "-")) for k in keys]))
 
 
+def scale(path):
+    for r in records(path):
+        if r.get("type") == "bench" and r.get("suite") == "scale":
+            key = "median" if r.get("metric") == "calls_per_sec" else "mean_exact"
+            print("\t".join(flat(r.get(k, "-")) for k in ("rng", "cpus", "metric", key)))
+
+
 def stat_28_30(path):
     for raw in lines(path):
         line = raw.strip()
@@ -63,7 +73,7 @@ def stat_28_30(path):
 
 
 def main(argv):
-    cmds = {"tests": tests, "stat-28-30": stat_28_30, "fork": fork}
+    cmds = {"tests": tests, "stat-28-30": stat_28_30, "fork": fork, "scale": scale}
     if len(argv) == 2 and argv[1] in ("-h", "--help"):
         print(__doc__.strip())
         return 0
