@@ -49,13 +49,13 @@
 #include "rng/rng.h"
 #include "rng/spinlock.h"
 
-#define SCALE_REPS	 5
-#define SCALE_WINDOW_MS	 20
-#define SCALE_TURNS	 64 /* calls per CPU in the lockstep run */
-#define LINE		 64
-#define LINES_PER_CALL	 64 /* lines one call may write and still be listed */
-#define SCALE_WAIT_S	 10 /* an AP that takes longer has failed */
-#define NO_WRITER	 0xff
+#define SCALE_REPS	5
+#define SCALE_WINDOW_MS 20
+#define SCALE_TURNS	64 /* calls per CPU in the lockstep run */
+#define LINE		64
+#define LINES_PER_CALL	64 /* lines one call may write and still be listed */
+#define SCALE_WAIT_S	10 /* an AP that takes longer has failed */
+#define NO_WRITER	0xff
 
 extern char __rng_data_start[], __rng_data_end[], __rng_bss_start[], __rng_bss_end[];
 
@@ -257,10 +257,9 @@ static uint64_t emit_rate(unsigned int k, uint64_t *rate, uint64_t acq, uint64_t
 	jrec_u64(&r, "samples", SCALE_REPS);
 	jrec_u64(&r, "window_ms", SCALE_WINDOW_MS);
 	jrec_u64(&r, "calls", calls);
-	jrec_fixed(&r, "lock_acquisitions_per_call",
-		   calls ? (int64_t)(acq * 1000 / calls) : 0, 3);
-	jrec_fixed(&r, "lock_contended_per_call",
-		   calls ? (int64_t)(contended * 1000 / calls) : 0, 3);
+	jrec_fixed(&r, "lock_acquisitions_per_call", calls ? (int64_t)(acq * 1000 / calls) : 0, 3);
+	jrec_fixed(&r, "lock_contended_per_call", calls ? (int64_t)(contended * 1000 / calls) : 0,
+		   3);
 	jrec_bool(&r, "irqs_off", true);
 	bench_emit(jrec_end(&r));
 	return rate[SCALE_REPS / 2];
@@ -352,8 +351,10 @@ static bool measure_lockstep(unsigned int k, struct scale_row *row)
 			last_writer[l] = (uint8_t)cpu;
 		}
 	}
-	row->cycles_m[k == 1 ? 0 : 1] = emit_per_call(k, "cycles_per_call", "cycles", call_cycles, n);
-	row->locks_m = emit_per_call(k, "lock_acquisitions_per_call", "acquisitions", call_locks, n);
+	row->cycles_m[k == 1 ? 0 : 1] =
+		emit_per_call(k, "cycles_per_call", "cycles", call_cycles, n);
+	row->locks_m =
+		emit_per_call(k, "lock_acquisitions_per_call", "acquisitions", call_locks, n);
 	row->shared_m = emit_per_call(k, "shared_line_writes_per_call", "lines", shared, n);
 	row->transfers_m = emit_per_call(k, "line_transfers_per_call", "lines", transfers, n);
 	row->lines_m = emit_per_call(k, "lines_written_per_call", "lines", call_nlines, n);
@@ -422,8 +423,8 @@ static void print_tables(const struct scale_row *rows, const struct rng_variant 
 	kprintf("== scale: per call, %u CPUs taking turns (cycles: instructions under "
 		"--deterministic)\n",
 		ncpus);
-	kprintf("%-18s %10s %10s %8s %8s %9s %8s\n", "rng", "cyc k=1", "cyc k=N", "locks",
-		"lines", "shared", "moved");
+	kprintf("%-18s %10s %10s %8s %8s %9s %8s\n", "rng", "cyc k=1", "cyc k=N", "locks", "lines",
+		"shared", "moved");
 	for (unsigned int i = 0; i < nv; i++)
 		kprintf("%-18s %10ld %10ld %8ld.%03ld %4ld.%03ld %5ld.%03ld %4ld.%03ld\n",
 			vs[i]->name, rows[i].cycles_m[0] / 1000, rows[i].cycles_m[1] / 1000,
