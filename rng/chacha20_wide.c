@@ -137,16 +137,32 @@ static __attribute__((noinline)) uint32_t get_random_u32_refill(struct wide_cpu 
 	return batch_take_u32(&w->batch);
 }
 
-static uint32_t get_random_u32(void)
+static inline __attribute__((always_inline)) uint32_t take_or_refill(struct wide_cpu *w)
 {
-	struct wide_cpu *w = this_cpu();
-
 	if (__builtin_expect(w->batch.position >= CRNG_WIDE_BATCH_WORDS ||
 				     w->batch.generation != __atomic_load_n(&base_crng.generation,
 									    __ATOMIC_RELAXED),
 			     0))
 		return get_random_u32_refill(w);
 	return batch_take_u32(&w->batch);
+}
+
+static __attribute__((noinline)) uint32_t get_random_u32_this_cpu(void)
+{
+	return take_or_refill(this_cpu());
+}
+
+/*
+ * Where the platform can tell CPUs apart (the kernel's GS, a host's hook),
+ * the drawing CPU's slot; where it cannot, there is one CPU and its slot's
+ * address is a constant, so the common path stays a few loads and two
+ * stores with no stack frame.
+ */
+static uint32_t get_random_u32(void)
+{
+	if (rng_cpus_known)
+		return get_random_u32_this_cpu();
+	return take_or_refill(&wide_cpus[0]);
 }
 
 /* ---- bulk path: _get_random_bytes() ----------------------------------------- */

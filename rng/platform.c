@@ -54,6 +54,8 @@ void rng_set_platform(const struct rng_platform *p)
 {
 	platform = p ? p : &default_platform;
 	rng_cpu_gs_offset = platform->cpu_gs_offset;
+	rng_cpu_id_fn = platform->cpu_id;
+	rng_cpus_known = rng_cpu_gs_offset || rng_cpu_id_fn;
 }
 
 uint32_t rng_current_pid(void)
@@ -72,10 +74,12 @@ uint64_t rng_get_cycles(void)
 }
 
 unsigned long rng_cpu_gs_offset;
+unsigned int (*rng_cpu_id_fn)(void);
+bool rng_cpus_known;
 
 unsigned int rng_cpu_id_hook(void)
 {
-	return platform->cpu_id ? platform->cpu_id() : 0;
+	return rng_cpu_id_fn ? rng_cpu_id_fn() : 0;
 }
 
 size_t rng_arch_seed_longs(uint64_t *v, size_t max)

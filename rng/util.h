@@ -78,13 +78,19 @@ size_t rng_arch_seed_longs(uint64_t *v, size_t max); /* 0 without a platform hoo
  * per-CPU state costs a draw what it costs Linux's.
  */
 extern unsigned long rng_cpu_gs_offset;
-unsigned int rng_cpu_id_hook(void);
+extern unsigned int (*rng_cpu_id_fn)(void); /* the platform's cpu_id, or NULL: CPU 0 */
+/* the platform tells CPUs apart (either of the above); false: one CPU, CPU 0 */
+extern bool rng_cpus_known;
+/* out of line, so that a draw's fast path needs no stack frame of its own */
+unsigned int rng_cpu_id_hook(void) __attribute__((noinline, cold));
 static inline unsigned int rng_cpu_id(void)
 {
 	unsigned int id;
 
 	if (rng_cpu_gs_offset)
 		__asm__("movl %%gs:(%1), %0" : "=r"(id) : "r"(rng_cpu_gs_offset));
+	else if (!rng_cpu_id_fn)
+		return 0; /* one load and a branch: a host program on one CPU pays no call */
 	else
 		id = rng_cpu_id_hook();
 	return id < RNG_NR_CPUS ? id : 0;
