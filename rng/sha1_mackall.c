@@ -5,10 +5,14 @@
  * Why: Mackall proposed keeping Torvalds's structure (per-CPU kept state,
  * hash[0] += pid + jiffies + get_cycles(), a secret re-keyed every 300 s)
  * but stirring it with the full SHA-1 compression function instead of
- * half-MD4; he measured 0.660 us against 0.326 us.  The exact patch text
- * is not reproduced here; this is that design: a kept 5-word SHA-1 chaining
- * value, one sha1_transform() over a 16-word (one block) secret read the
- * way Linux's sha_transform((u8 *)secret) read it, return hash[0].
+ * half-MD4; he measured 0.660 us against 0.326 us.  A reconstruction, not
+ * his patch: the message that carried it was not found, so this follows the
+ * design as LWN reported it (Jake Edge, "Random numbers for ASLR", LWN,
+ * 2009-05-13): Torvalds's kept-state get_random_int() of 2.6.30 with
+ * sha_transform() in place of half_md4_transform().  Here: a kept 5-word
+ * SHA-1 chaining value, one sha1_transform() over a 16-word (one block)
+ * secret read the way Linux's sha_transform((u8 *)secret) read it, return
+ * hash[0].  Its cost, not its exact outputs, is what the comparison needs.
  */
 #include "rng/keydata.h"
 #include "rng/pool.h"
