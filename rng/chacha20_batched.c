@@ -155,15 +155,13 @@ static void crng_periodic_reseed(uint64_t now)
 
 /*
  * Linux's delayed work runs once however many CPUs draw: the CPU that
- * moves next_reseed_jiffies on is the one that runs it.
+ * moves next_reseed_jiffies on is the one that runs it.  Out of line, so
+ * that the check every draw makes stays a load and a compare.
  */
-static void crng_reseed_if_due(void)
+static __attribute__((noinline)) void crng_reseed_work(uint64_t now, uint64_t due)
 {
-	uint64_t now = rng_jiffies(), due = __atomic_load_n(&next_reseed_jiffies, __ATOMIC_RELAXED);
 	uint8_t key[CHACHA_KEY_SIZE];
 
-	if (__builtin_expect(now < due, 1))
-		return;
 	if (!__atomic_compare_exchange_n(&next_reseed_jiffies, &due,
 					 now + crng_reseed_interval(now), false, __ATOMIC_ACQ_REL,
 					 __ATOMIC_RELAXED))
@@ -171,6 +169,14 @@ static void crng_reseed_if_due(void)
 	extract_entropy(key, sizeof(key));
 	crng_set_key(key);
 	rng_memzero_explicit(key, sizeof(key));
+}
+
+static inline void crng_reseed_if_due(void)
+{
+	uint64_t now = rng_jiffies(), due = __atomic_load_n(&next_reseed_jiffies, __ATOMIC_RELAXED);
+
+	if (__builtin_expect(now >= due, 0))
+		crng_reseed_work(now, due);
 }
 
 /*
@@ -245,7 +251,8 @@ _Static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__,
 #define DEFINE_GET_BATCHED(type, name)                                                             \
 	static type name(void)                                                                     \
 	{                                                                                          \
-		struct batch_##type *b = &this_crng()->batched_entropy_##type;                     \
+		struct crng_cpu *c = this_crng();                                                  \
+		struct batch_##type *b = &c->batched_entropy_##type;                               \
 		type ret;                                                                          \
 		unsigned long next_gen;                                                            \
 		unsigned int n = sizeof(b->entropy) / sizeof(type);                                \
@@ -256,7 +263,7 @@ _Static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__,
 			_get_random_bytes(b->entropy, sizeof(b->entropy));                         \
 			b->position = 0;                                                           \
 			b->generation = next_gen;                                                  \
-			this_crng()->refills++;                                                    \
+			c->refills++;                                                              \
 		}                                                                                  \
 		ret = b->entropy[b->position];                                                     \
 		b->entropy[b->position] = 0;                                                       \
