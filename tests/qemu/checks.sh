@@ -6,6 +6,17 @@
 # per run) and the stanza's arguments as "$@"; it reports through the
 # driver's pass / fail / tap_suite.
 
+# An awk check's verdict: pass with PASS_TEXT when it printed nothing, else
+# fail NAME with what it printed (its problems, each after a space).
+pass_if_empty() {
+	local out=$1 pass_text=$2 name=$3
+	if [ -z "$out" ]; then
+		pass "qemu/$boot: $pass_text"
+	else
+		fail "qemu/$boot: $name" "${out# }"
+	fi
+}
+
 # variants=: every bench record of the log that is about a variant (the
 # timer floor's "rng" is "none") names one of the chosen ones, and
 # each of them has one.
@@ -178,11 +189,7 @@ check_scale() {
 			if (!("urandom-2.6.29" in rng) || !("chacha20-batched" in rng)) bad = bad " variants missing"
 			if (bad != "") print bad
 		}')
-	if [ -z "$out" ]; then
-		pass "qemu/$boot: scale: rates from 1..$n CPUs; 2.6.29's pool locks and shares lines, the per-CPU designs do not"
-	else
-		fail "qemu/$boot: scale" "${out# }"
-	fi
+	pass_if_empty "$out" "scale: rates from 1..$n CPUs; 2.6.29's pool locks and shares lines, the per-CPU designs do not" "scale"
 }
 
 # The fork suite under the deterministic clock (instructions): every
@@ -207,9 +214,5 @@ check_fork_cost() {
 			else if ((hi - lo) * 100 > lo) bad = bad sprintf(" median - rng spans %d..%d", lo, hi)
 			if (bad != "") print bad
 		}')
-	if [ -z "$out" ]; then
-		pass "qemu/$boot: fork at most $max instructions, variants differ by their RNG alone"
-	else
-		fail "qemu/$boot: fork cost" "${out# }"
-	fi
+	pass_if_empty "$out" "fork at most $max instructions, variants differ by their RNG alone" "fork cost"
 }
