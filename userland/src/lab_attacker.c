@@ -313,7 +313,8 @@ static long candidates_max(long hz)
  */
 static void collision_child(int idx, long pool, long hz)
 {
-	char vpid[12], *argv[] = {"lab_attacker", "report", 0};
+	/* report under the same rules, or its mmap_base is read the 2.6.29 way */
+	char vpid[12], *argv[] = {"lab_attacker", "report", rules_6x ? "6.x" : "2.6.29", 0};
 	int victim = find_victim(hz, (int)(sys(__NR_getpid) + pool - idx));
 	uint64_t seen = now_jiffies(), cs, first, last, n, target;
 	uint64_t initial = (uint32_t)(-300 * (int32_t)hz);
