@@ -297,7 +297,7 @@ static int64_t emit_per_call(unsigned int k, const char *metric, const char *uni
 /* ---- one variant ------------------------------------------------------------- */
 struct scale_row {
 	uint64_t rate[NR_CPUS]; /* median calls/s per k */
-	int64_t cycles_m[2];	/* median, k = 1 and k = N */
+	int64_t cycles_m[2];	/* median, k = 1 and k = N (the same with one CPU) */
 	int64_t locks_m, shared_m, transfers_m, lines_m;
 };
 
@@ -356,8 +356,9 @@ static bool measure_lockstep(unsigned int k, struct scale_row *row)
 			last_writer[l] = (uint8_t)cpu;
 		}
 	}
-	emit_per_call(k, "cycles_per_call", "cycles", call_cycles, n,
-		      &row->cycles_m[k == 1 ? 0 : 1]);
+	emit_per_call(k, "cycles_per_call", "cycles", call_cycles, n, &row->cycles_m[1]);
+	if (k == 1)
+		row->cycles_m[0] = row->cycles_m[1]; /* [1] ends as the last k's: N */
 	row->locks_m =
 		emit_per_call(k, "lock_acquisitions_per_call", "acquisitions", call_locks, n, 0);
 	row->shared_m = emit_per_call(k, "shared_line_writes_per_call", "lines", shared, n, 0);
@@ -425,9 +426,9 @@ static void print_tables(const struct scale_row *rows, const struct rng_variant 
 			kprintf(" %10lu", rows[i].rate[k] / 1000);
 		kprintf("\n");
 	}
-	kprintf("== scale: per call, %u CPUs taking turns (cycles: median, instructions under "
+	kprintf("== scale: per call, %u CPU%s taking turns (cycles: median, instructions under "
 		"--deterministic; the rest: means)\n",
-		ncpus);
+		ncpus, ncpus == 1 ? "" : "s");
 	kprintf("%-18s %10s %10s %8s %8s %9s %8s\n", "rng", "cyc k=1", "cyc k=N", "locks", "lines",
 		"shared", "moved");
 	for (unsigned int i = 0; i < nv; i++)
