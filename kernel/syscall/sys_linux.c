@@ -5,6 +5,7 @@
  * and clock_nanosleep.  Values and errors as Linux's x86_64 ones.
  */
 #include "kernel/arch/cpu.h"
+#include "kernel/arch/segment.h"
 #include "kernel/arch/timer.h"
 #include "kernel/arch/tsc.h"
 #include "kernel/lib/errno.h"
@@ -46,12 +47,17 @@ long sys_arch_prctl(const struct syscall_args *a)
 	case ARCH_SET_FS:
 		if (!canonical_user(a->a1))
 			return -EPERM; /* as Linux: a base outside the user half */
+		/* do_arch_prctl_64: the selector goes to 0, the base is the MSR's */
+		loadsegment(fs, 0);
+		t->fsindex = 0;
 		t->fs_base = a->a1;
 		wrmsr(MSR_FS_BASE, a->a1);
 		return 0;
 	case ARCH_SET_GS:
 		if (!canonical_user(a->a1))
 			return -EPERM;
+		load_gs_index(0);
+		t->gsindex = 0;
 		t->gs_base = a->a1;
 		wrmsr(MSR_KGS_BASE, a->a1); /* the user's GS base while in the kernel */
 		return 0;
@@ -167,6 +173,23 @@ long sys_getrlimit(const struct syscall_args *a)
 	if (rc)
 		return rc;
 	return copy_to_user(a->a1, &r, sizeof(r)) ? -EFAULT : 0;
+}
+
+/*
+ * compat_sys_getrlimit (6.6 kernel/sys.c), i386's ugetrlimit: 32-bit values,
+ * anything above COMPAT_RLIM_INFINITY (0xffffffff) reported as it.
+ */
+long compat_sys_getrlimit(const struct syscall_args *a)
+{
+	struct rlimit_k r;
+	uint32_t r32[2];
+	long rc = do_prlimit(current, (unsigned)a->a0, 0, &r);
+
+	if (rc)
+		return rc;
+	r32[0] = r.cur > 0xffffffffULL ? 0xffffffffU : (uint32_t)r.cur;
+	r32[1] = r.max > 0xffffffffULL ? 0xffffffffU : (uint32_t)r.max;
+	return copy_to_user(a->a1, r32, sizeof(r32)) ? -EFAULT : 0;
 }
 
 long sys_setrlimit(const struct syscall_args *a)
