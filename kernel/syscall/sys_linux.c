@@ -307,16 +307,23 @@ long sys_getcpu(const struct syscall_args *a)
 }
 
 /* clock_nanosleep(clock, flags, req, rem): CLOCK_REALTIME/MONOTONIC, relative or absolute. */
-long sys_clock_nanosleep(const struct syscall_args *a)
+static long do_clock_nanosleep(const struct syscall_args *a, bool ia32)
 {
 	struct __kernel_timespec ts;
+	int32_t ts32[2];
 	struct syscall_args rel = *a;
 	uint64_t now_ns, want_ns;
 
 	if (a->a0 > 1)
 		return -EINVAL; /* the CPU-time clocks are not kept */
-	if (copy_from_user(&ts, a->a2, sizeof(ts)))
+	if (ia32) {
+		if (copy_from_user(ts32, a->a2, sizeof(ts32)))
+			return -EFAULT;
+		ts.tv_sec = ts32[0];
+		ts.tv_nsec = ts32[1];
+	} else if (copy_from_user(&ts, a->a2, sizeof(ts))) {
 		return -EFAULT;
+	}
 	if (ts.tv_sec < 0 || ts.tv_nsec < 0 || ts.tv_nsec >= (int64_t)NSEC_PER_SEC)
 		return -EINVAL;
 	if (a->a1 & TIMER_ABSTIME) {
@@ -332,5 +339,16 @@ long sys_clock_nanosleep(const struct syscall_args *a)
 	}
 	rel.a0 = a->a2;
 	rel.a1 = a->a3;
-	return sys_nanosleep(&rel);
+	return ia32 ? sys_nanosleep_time32(&rel) : sys_nanosleep(&rel);
+}
+
+long sys_clock_nanosleep(const struct syscall_args *a)
+{
+	return do_clock_nanosleep(a, false);
+}
+
+/* clock_nanosleep_time32 (6.6 kernel/time/posix-timers.c): old_timespec32 in and out. */
+long sys_clock_nanosleep_time32(const struct syscall_args *a)
+{
+	return do_clock_nanosleep(a, true);
 }

@@ -128,10 +128,12 @@ void exec_user_segments(struct task_struct *t, bool ia32)
 {
 	t->ia32 = ia32;
 	memset(t->tls_array, 0, sizeof(t->tls_array));
-	gdt_load_tls(t->tls_array);
 	t->ds = t->es = ia32 ? USER_DS : 0;
 	t->fsindex = t->gsindex = 0;
 	t->fs_base = t->gs_base = 0;
+	if (t != current) /* a spawned task: loaded when it first runs */
+		return;
+	gdt_load_tls(t->tls_array);
 	load_segments(t);
 }
 

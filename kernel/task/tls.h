@@ -38,7 +38,8 @@ void switch_user_segments(struct task_struct *prev, struct task_struct *next);
 void copy_user_segments(struct task_struct *p, struct task_struct *parent);
 /*
  * exec (start_thread_common): no TLS descriptors, FS and GS null, DS and ES
- * USER_DS for an IA-32 program, null for a 64-bit one; loaded now (t is current).
+ * USER_DS for an IA-32 program, null for a 64-bit one; loaded now when t is
+ * current (execve), at its first switch otherwise (spawn).
  */
 void exec_user_segments(struct task_struct *t, bool ia32);
 
