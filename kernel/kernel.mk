@@ -67,7 +67,7 @@ KERNEL_C += kernel/test/ktest.c kernel/test/test_arch.c kernel/test/test_aslr.c 
 	kernel/test/test_jobctl.c kernel/test/test_process.c kernel/test/test_thread.c kernel/test/test_procfs.c kernel/test/test_reliab.c \
 	kernel/test/test_vfs.c kernel/test/test_aslr_draws.c kernel/test/fuzz_job.c \
 	kernel/test/test_exec_stack.c kernel/test/test_linux.c kernel/test/test_linux_mmap.c \
-	kernel/test/test_exec.c kernel/test/test_exec_layout.c kernel/test/test_futex.c kernel/test/test_vdso.c kernel/test/test_poll.c \
+	kernel/test/test_exec.c kernel/test/test_exec_layout.c kernel/test/test_ia32.c kernel/test/test_futex.c kernel/test/test_vdso.c kernel/test/test_poll.c \
 	kernel/test/test_crng.c \
 	kernel/test/test_rng_simd.c \
 	kernel/test/test_smp.c

@@ -40,9 +40,9 @@ void gdt_init_cpu(struct cpu_gdt *g, uint64_t ist1_top)
 
 	/* Linux 6.6's gdt_page (arch/x86/kernel/cpu/common.c), flat 4 GiB segments */
 	memset(g->gdt, 0, sizeof(g->gdt));
-	g->gdt[GDT_ENTRY_KERNEL32_CS] = 0x00cf9b000000ffffULL;	/* 32-bit code, DPL0 */
-	g->gdt[GDT_ENTRY_KERNEL_CS] = 0x00af9b000000ffffULL;	/* 64-bit code (L), DPL0 */
-	g->gdt[GDT_ENTRY_KERNEL_DS] = 0x00cf93000000ffffULL;	/* data, DPL0 */
+	g->gdt[GDT_ENTRY_KERNEL32_CS] = 0x00cf9b000000ffffULL;	     /* 32-bit code, DPL0 */
+	g->gdt[GDT_ENTRY_KERNEL_CS] = 0x00af9b000000ffffULL;	     /* 64-bit code (L), DPL0 */
+	g->gdt[GDT_ENTRY_KERNEL_DS] = 0x00cf93000000ffffULL;	     /* data, DPL0 */
 	g->gdt[GDT_ENTRY_DEFAULT_USER32_CS] = 0x00cffb000000ffffULL; /* 32-bit code (D), DPL3 */
 	g->gdt[GDT_ENTRY_DEFAULT_USER_DS] = 0x00cff3000000ffffULL;   /* data, DPL3 */
 	g->gdt[GDT_ENTRY_DEFAULT_USER_CS] = 0x00affb000000ffffULL;   /* 64-bit code (L), DPL3 */

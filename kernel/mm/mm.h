@@ -8,8 +8,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#define TASK_SIZE 0x00007ffffffff000ULL /* the x86_64 user half, as Linux */
-#define IA32_PAGE_OFFSET 0xffffe000ULL	/* an IA-32 task's TASK_SIZE (asm/page_64_types.h) */
+#define TASK_SIZE	 0x00007ffffffff000ULL /* the x86_64 user half, as Linux */
+#define IA32_PAGE_OFFSET 0xffffe000ULL	       /* an IA-32 task's TASK_SIZE (asm/page_64_types.h) */
 /*
  * Regions per address space (Linux's vm.max_map_count is 65530): a fixed
  * array in the static mm pool, so 256; mmap, munmap and mprotect that would

@@ -485,8 +485,8 @@ long compat_sys_lseek(const struct syscall_args *a)
 long sys_llseek(const struct syscall_args *a)
 {
 	struct file *f = fget(a->a0);
-	struct syscall_args b = {a->a0, ((uint64_t)(uint32_t)a->a1 << 32) | (uint32_t)a->a2, a->a4,
-				 0, 0, 0};
+	struct syscall_args b = {
+		a->a0, ((uint64_t)(uint32_t)a->a1 << 32) | (uint32_t)a->a2, a->a4, 0, 0, 0};
 	long off;
 
 	if (!f)
@@ -506,7 +506,7 @@ long sys_llseek(const struct syscall_args *a)
 long compat_sys_ia32_pread64(const struct syscall_args *a)
 {
 	struct syscall_args b = {a->a0, a->a1, a->a2, ((uint64_t)a->a4 << 32) | (uint32_t)a->a3,
-				 0, 0};
+				 0,	0};
 
 	return sys_pread64(&b);
 }
@@ -514,7 +514,7 @@ long compat_sys_ia32_pread64(const struct syscall_args *a)
 long compat_sys_ia32_pwrite64(const struct syscall_args *a)
 {
 	struct syscall_args b = {a->a0, a->a1, a->a2, ((uint64_t)a->a4 << 32) | (uint32_t)a->a3,
-				 0, 0};
+				 0,	0};
 
 	return sys_pwrite64(&b);
 }

@@ -20,7 +20,11 @@
  */
 long sys_mmap_pgoff(const struct syscall_args *a)
 {
-	struct syscall_args b = {a->a0, a->a1, a->a2, a->a3, (uint64_t)(int64_t)(int32_t)a->a4,
+	struct syscall_args b = {a->a0,
+				 a->a1,
+				 a->a2,
+				 a->a3,
+				 (uint64_t)(int64_t)(int32_t)a->a4,
 				 (uint64_t)(uint32_t)a->a5 << 12};
 
 	return sys_mmap(&b);

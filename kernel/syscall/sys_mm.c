@@ -41,7 +41,7 @@
 #define MAP_UNINITIALIZED 0x4000000
 /* Linux's TASK_SIZE, per task: IA32_PAGE_OFFSET for an IA-32 program (mm->task_size) */
 #define TASK_SIZE_OF(mm) ((mm)->task_size)
-#define MMAP_MIN_ADDR	  65536UL /* Debian's CONFIG_DEFAULT_MMAP_MIN_ADDR */
+#define MMAP_MIN_ADDR	 65536UL /* Debian's CONFIG_DEFAULT_MMAP_MIN_ADDR */
 
 static uint32_t prot_to_vm(uint64_t prot)
 {
@@ -161,7 +161,8 @@ long sys_munmap(const struct syscall_args *a)
 	uint64_t addr = a->a0, len;
 
 	/* Linux 6.6's do_vmi_munmap: len is checked before PAGE_ALIGN could wrap it. */
-	if ((addr & (PAGE_SIZE - 1)) || !a->a1 || addr >= TASK_SIZE_OF(current->mm) || a->a1 > TASK_SIZE_OF(current->mm) - addr)
+	if ((addr & (PAGE_SIZE - 1)) || !a->a1 || addr >= TASK_SIZE_OF(current->mm) ||
+	    a->a1 > TASK_SIZE_OF(current->mm) - addr)
 		return -EINVAL;
 	len = (a->a1 + PAGE_SIZE - 1) & ~(PAGE_SIZE - 1);
 	return mm_unmap_range(current->mm, addr, addr + len);
@@ -218,8 +219,8 @@ long sys_mremap(const struct syscall_args *a)
 	new_len = (new_len + PAGE_SIZE - 1) & ~(PAGE_SIZE - 1);
 	if (!new_len)
 		return -EINVAL;
-	if (fixed && ((to & (PAGE_SIZE - 1)) || new_len > TASK_SIZE_OF(current->mm) || to > TASK_SIZE_OF(current->mm) - new_len ||
-		      to < PAGE_SIZE))
+	if (fixed && ((to & (PAGE_SIZE - 1)) || new_len > TASK_SIZE_OF(current->mm) ||
+		      to > TASK_SIZE_OF(current->mm) - new_len || to < PAGE_SIZE))
 		return -EINVAL;
 	/* Beyond the user half nothing is mapped: EFAULT, as vma_to_resize finds no region. */
 	if (addr >= TASK_SIZE_OF(current->mm) || old_len > TASK_SIZE_OF(current->mm) - addr)
@@ -239,7 +240,8 @@ long sys_mprotect(const struct syscall_args *a)
 		return -EINVAL;
 	if (!a->a1)
 		return 0;
-	if (len < a->a1 || start >= TASK_SIZE_OF(current->mm) || len > TASK_SIZE_OF(current->mm) - start)
+	if (len < a->a1 || start >= TASK_SIZE_OF(current->mm) ||
+	    len > TASK_SIZE_OF(current->mm) - start)
 		return -ENOMEM;
 	fl = prot_to_vm(a->a2);
 	return mm_mprotect(current->mm, start, start + len, fl);

@@ -133,7 +133,8 @@ static long do_fstatat(int dirfd, uint64_t upath, uint64_t ubuf, uint64_t flags,
 		if (!(flags & AT_EMPTY_PATH))
 			return -ENOENT;
 		if (dirfd == AT_FDCWD)
-			return fill_stat(current->fs->pwd ? current->fs->pwd : root_inode, ubuf, ia32);
+			return fill_stat(current->fs->pwd ? current->fs->pwd : root_inode, ubuf,
+					 ia32);
 		f = fget((uint64_t)(int64_t)dirfd);
 		if (!f || !f->inode)
 			return -EBADF;

@@ -96,7 +96,8 @@ void syscall_warn_unknown(uint64_t nr, const char *name, bool ia32)
 	static bool suppressed;
 
 	for (unsigned i = 0; i < nseen && i < SEEN_MAX; i++)
-		if (seen[i].nr == nr && seen[i].ia32 == ia32 && !strcmp(seen[i].comm, current->comm))
+		if (seen[i].nr == nr && seen[i].ia32 == ia32 &&
+		    !strcmp(seen[i].comm, current->comm))
 			return;
 	if (nseen >= SEEN_MAX) {
 		if (!suppressed)

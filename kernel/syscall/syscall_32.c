@@ -51,8 +51,8 @@ void compat_syscall_dispatch(struct trap_frame *f)
 	if (fn)
 		ret = fn(&a);
 	else if (nr != __NR_ia32_rseq)
-		syscall_warn_unknown(nr, nr < NR_ia32_syscalls && ia32_names[nr] ? ia32_names[nr] : "",
-				     true);
+		syscall_warn_unknown(
+			nr, nr < NR_ia32_syscalls && ia32_names[nr] ? ia32_names[nr] : "", true);
 	f->rax = (uint64_t)ret;
 	/*
 	 * Signals and restarts as after a native call: int $0x80 is two bytes,

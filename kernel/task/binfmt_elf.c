@@ -87,8 +87,8 @@ static Elf64_Phdr phdr(const uint8_t *img, int i)
 	if (!is_elf32(img))
 		return *((const Elf64_Phdr *)(img + ((const Elf64_Ehdr *)img)->e_phoff) + i);
 	p = (const Elf32_Phdr *)(img + ((const Elf32_Ehdr *)img)->e_phoff) + i;
-	return (Elf64_Phdr){p->p_type,	 p->p_flags,  p->p_offset, p->p_vaddr,
-			    p->p_paddr,	 p->p_filesz, p->p_memsz,  p->p_align};
+	return (Elf64_Phdr){p->p_type,	p->p_flags,  p->p_offset, p->p_vaddr,
+			    p->p_paddr, p->p_filesz, p->p_memsz,  p->p_align};
 }
 
 /* The header, an ELF32 one widened (size was checked to hold it). */

@@ -69,10 +69,11 @@ static int map_interp(struct mm_struct *mm, const struct exec_request *r, const 
 	/* 2.6.29: "Not an ELF interpreter" or a bad one is -ELIBBAD. */
 	if (elf_check(r->interp.image, r->interp.size, name, &ii))
 		return -ELIBBAD;
-	/* load_elf_interp's elf_check_arch: the program's class (a compat one for an IA-32 program) */
+	/* load_elf_interp's elf_check_arch: the program's class (a compat one for an IA-32 program)
+	 */
 	if (ii.ia32 != ei->ia32) {
-		kprintf("exec %s: ELIBBAD: interpreter %s is not an %s program\n", r->filename, name,
-			ei->ia32 ? "IA-32" : "x86_64");
+		kprintf("exec %s: ELIBBAD: interpreter %s is not an %s program\n", r->filename,
+			name, ei->ia32 ? "IA-32" : "x86_64");
 		return -ELIBBAD;
 	}
 	if (ii.type != ET_EXEC) {

@@ -96,7 +96,7 @@ struct task_struct {
 	bool ia32;
 	uint16_t ds, es, fsindex, gsindex;
 	uint64_t tls_array[3];
-	uint64_t clear_child_tid;  /* set_tid_address, CLONE_CHILD_CLEARTID: zeroed at exit */
+	uint64_t clear_child_tid; /* set_tid_address, CLONE_CHILD_CLEARTID: zeroed at exit */
 	uint64_t robust_list, robust_len;
 	uint64_t sigmask; /* blocked signals (rt_sigprocmask), per thread */
 	/* Signals (kernel/task/signal.c): the thread-directed pending set. */

@@ -53,11 +53,12 @@ static uint64_t fill_ldt(const struct user_desc *i)
 {
 	uint64_t type = ((uint64_t)(i->read_exec_only ^ 1) << 1) | ((uint64_t)i->contents << 2) | 1;
 
-	return (i->limit & 0xffffULL) | ((uint64_t)(i->base_addr & 0xffffff) << 16) |
-	       (type << 40) | (1ULL << 44) /* s */ | (3ULL << 45) /* dpl */ |
-	       ((uint64_t)(i->seg_not_present ^ 1) << 47) | ((uint64_t)(i->limit >> 16 & 0xf) << 48) |
-	       ((uint64_t)i->useable << 52) | ((uint64_t)i->seg_32bit << 54) |
-	       ((uint64_t)i->limit_in_pages << 55) | ((uint64_t)(i->base_addr >> 24) << 56);
+	return (i->limit & 0xffffULL) | ((uint64_t)(i->base_addr & 0xffffff) << 16) | (type << 40) |
+	       (1ULL << 44) /* s */ | (3ULL << 45) /* dpl */ |
+	       ((uint64_t)(i->seg_not_present ^ 1) << 47) |
+	       ((uint64_t)(i->limit >> 16 & 0xf) << 48) | ((uint64_t)i->useable << 52) |
+	       ((uint64_t)i->seg_32bit << 54) | ((uint64_t)i->limit_in_pages << 55) |
+	       ((uint64_t)(i->base_addr >> 24) << 56);
 }
 
 /* What a selector loads on this CPU: itself if its descriptor is a present segment, else 0. */

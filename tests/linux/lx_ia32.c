@@ -124,7 +124,8 @@ static void check_brk(void)
 	b1 = (unsigned long)sc(NR_brk, (long)(b0 + 3 * PAGE), 0, 0);
 	check(b1 == b0 + 3 * PAGE, "brk grows by three pages");
 	memset((void *)b0, 0x5a, 3 * PAGE);
-	check(((volatile unsigned char *)b0)[3 * PAGE - 1] == 0x5a, "the new brk pages are writable");
+	check(((volatile unsigned char *)b0)[3 * PAGE - 1] == 0x5a,
+	      "the new brk pages are writable");
 	check((unsigned long)sc(NR_brk, (long)b0, 0, 0) == b0, "brk shrinks back");
 }
 
@@ -136,14 +137,16 @@ static void check_mmap(void)
 	unsigned long args[6];
 	int fd;
 
-	check(a < IA32_PAGE_OFFSET && !(a & (PAGE - 1)), "mmap2 anonymous: a page below 0xffffe000");
+	check(a < IA32_PAGE_OFFSET && !(a & (PAGE - 1)),
+	      "mmap2 anonymous: a page below 0xffffe000");
 	check(a >= 0xf6000000UL && a < 0xf7ffe000UL,
 	      "the first mapping is where the ia32 mmap_base puts it (0xf6000000-0xf7ffe000)");
 	((volatile char *)a)[PAGE + 5] = 7;
 	check(((volatile char *)a)[PAGE + 5] == 7, "the mapping is writable");
 	check(sc(NR_munmap, (long)a, 2 * PAGE, 0) == 0, "munmap");
 	fd = open(self, O_RDONLY);
-	check(fd >= 0 && pread(fd, page, sizeof(page), PAGE) == sizeof(page), "pread the file's page 1");
+	check(fd >= 0 && pread(fd, page, sizeof(page), PAGE) == sizeof(page),
+	      "pread the file's page 1");
 	m = (unsigned char *)sc6(NR_mmap2, 0, PAGE, PROT_READ, MAP_PRIVATE, fd, 1);
 	check((unsigned long)m < IA32_PAGE_OFFSET && !memcmp(m, page, sizeof(page)),
 	      "mmap2 of a file at pgoff 1 maps its bytes at offset 4096");
@@ -160,7 +163,8 @@ static void check_mmap(void)
 	      "old_mmap (90) with offset 4096 maps the same bytes");
 	sc(NR_munmap, (long)m, PAGE, 0);
 	args[5] = 100;
-	check(sc(NR_mmap, (long)args, 0, 0) == -EINVAL, "old_mmap with an unaligned offset: EINVAL");
+	check(sc(NR_mmap, (long)args, 0, 0) == -EINVAL,
+	      "old_mmap with an unaligned offset: EINVAL");
 	close(fd);
 }
 
@@ -225,7 +229,8 @@ static void check_tls(void)
 	check(sc(NR_get_thread_area, (long)&d, 0, 0) == 0 && d.base_addr == self_ptr &&
 		      d.seg_32bit && d.limit_in_pages,
 	      "get_thread_area: the entry's base is the thread pointer at %gs:0");
-	check(tls_word == 1234 && (tls_word = 99, tls_word == 99), "a __thread variable through %gs");
+	check(tls_word == 1234 && (tls_word = 99, tls_word == 99),
+	      "a __thread variable through %gs");
 	memset(&d, 0, sizeof(d));
 	d.entry_number = -1;
 	d.base_addr = (unsigned int)fs_block;
@@ -252,7 +257,8 @@ static void check_tls(void)
 	d.seg_32bit = 0;
 	check(sc(NR_set_thread_area, (long)&d, 0, 0) == -EINVAL,
 	      "set_thread_area of a 16-bit segment: EINVAL");
-	check(sc(NR_set_thread_area, 0x10, 0, 0) == -EFAULT, "set_thread_area(bad pointer): EFAULT");
+	check(sc(NR_set_thread_area, 0x10, 0, 0) == -EFAULT,
+	      "set_thread_area(bad pointer): EFAULT");
 }
 
 static void check_fork(void)
