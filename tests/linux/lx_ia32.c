@@ -42,6 +42,7 @@
 #define NR_mmap		   90
 #define NR_munmap	   91
 #define NR_wait4	   114
+#define NR_mremap	   163
 #define NR__llseek	   140
 #define NR_writev	   146
 #define NR_mmap2	   192
@@ -144,6 +145,17 @@ static void check_mmap(void)
 	((volatile char *)a)[PAGE + 5] = 7;
 	check(((volatile char *)a)[PAGE + 5] == 7, "the mapping is writable");
 	check(sc(NR_munmap, (long)a, 2 * PAGE, 0) == 0, "munmap");
+	/* IA32_PAGE_OFFSET is this task's TASK_SIZE: nothing is mapped at or past it */
+	check(sc6(NR_mmap2, (long)IA32_PAGE_OFFSET, PAGE, PROT_READ,
+		  MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0) == -ENOMEM,
+	      "mmap2 MAP_FIXED at 0xffffe000: ENOMEM");
+	a = (unsigned long)sc6(NR_mmap2, (long)(IA32_PAGE_OFFSET - PAGE), PAGE,
+			       PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1,
+			       0);
+	check(a == IA32_PAGE_OFFSET - PAGE &&
+		      sc6(NR_mremap, (long)a, PAGE, 2 * PAGE, 0, 0, 0) == -ENOMEM,
+	      "the page below 0xffffe000 maps; mremap cannot grow it past: ENOMEM");
+	sc(NR_munmap, (long)a, PAGE, 0);
 	fd = open(self, O_RDONLY);
 	check(fd >= 0 && pread(fd, page, sizeof(page), PAGE) == sizeof(page),
 	      "pread the file's page 1");
