@@ -7,6 +7,7 @@
  *   fstatat64 (struct stat64), _llseek, writev (32-bit iovecs),
  *   clock_gettime (32-bit) and clock_gettime64, TLS through %gs
  *   (set_thread_area, glibc's __thread) and a second entry through %fs,
+ *   futex (240) with a 32-bit timeout, a thread (clone with CLONE_SETTLS),
  *   fork and waitpid/wait4, execve of a 64-bit program (busybox sh) that
  *   execs this program back, a bad pointer (EFAULT), an unknown number
  *   (ENOSYS), a bad set_thread_area (EINVAL), and where the stack, mmap
@@ -25,6 +26,7 @@
 #include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <pthread.h>
 #include <sched.h>
 #include <stdlib.h>
 #include <string.h>
@@ -48,6 +50,7 @@
 #define NR_mmap2	   192
 #define NR_stat64	   195
 #define NR_fstat64	   197
+#define NR_futex	   240
 #define NR_set_thread_area 243
 #define NR_get_thread_area 244
 #define NR_clock_gettime   265
@@ -273,6 +276,34 @@ static void check_tls(void)
 	      "set_thread_area(bad pointer): EFAULT");
 }
 
+static void *thread_main(void *arg)
+{
+	unsigned short gs;
+
+	__asm__ volatile("mov %%gs, %0" : "=r"(gs));
+	*(int *)arg = tls_word == 1234 && (gs >> 3) >= 12 && (gs >> 3) <= 14;
+	tls_word = 5; /* its own copy */
+	return 0;
+}
+
+/* futex (240) with a 32-bit timeout, and a thread: clone with CLONE_SETTLS's user_desc. */
+static void check_futex_thread(void)
+{
+	static int word = 1;
+	int ts[2] = {0, 20000000}, ok = 0;
+	pthread_t th;
+
+	check(sc6(NR_futex, (long)&word, 0 /* FUTEX_WAIT */, 2, 0, 0, 0) == -EAGAIN,
+	      "futex (240) WAIT on another value: EAGAIN");
+	check(sc6(NR_futex, (long)&word, 0, 1, (long)ts, 0, 0) == -ETIMEDOUT,
+	      "futex (240) WAIT with a 20 ms old_timespec32: ETIMEDOUT");
+	check(sc6(NR_futex, (long)&word, 1 /* FUTEX_WAKE */, 1, 0, 0, 0) == 0,
+	      "futex (240) WAKE with no waiter: 0");
+	check(pthread_create(&th, 0, thread_main, &ok) == 0 && pthread_join(th, 0) == 0 && ok,
+	      "a thread (clone with a user_desc TLS) sees its own __thread copy through %gs");
+	check(tls_word == 99, "the main thread's __thread variable is untouched");
+}
+
 static void check_fork(void)
 {
 	int st = 0, pid = fork();
@@ -346,6 +377,7 @@ int main(int argc, char **argv)
 	check_stat();
 	check_writev_time();
 	check_tls();
+	check_futex_thread();
 	check_fork();
 	check_exec64();
 	check_layout();
