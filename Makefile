@@ -57,6 +57,7 @@ help:
 	@echo '  report             the results store as one HTML comparison (build/report/compare.html)'
 	@echo '  paxtest            Debian'"'"'s paxtest in the kernel: anonymous mappings, rva 2/0, both profiles (~10 min; build/paxtest/paxtest.md)'
 	@echo '  paxtest-full       paxtest blackhat for every variant, profile and rva (a day under TCG; build/paxtest-full/)'
+	@echo '  paxtest-ia32       Debian'"'"'s i386 paxtest (apt-get download paxtest:i386) as IA-32 programs: randamap, 2.6.29 and 6.x (~4 min)'
 	@echo '  help               this list'
 
 include kernel/flags.mk

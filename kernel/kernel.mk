@@ -54,12 +54,12 @@ KERNEL_C += kernel/syscall/exec_file.c kernel/syscall/sys_attr.c kernel/syscall/
 	kernel/syscall/sys_mm.c kernel/syscall/sys_namei.c kernel/syscall/sys_poll.c \
 	kernel/syscall/sys_proc.c kernel/syscall/sys_select.c kernel/syscall/sys_signal.c \
 	kernel/syscall/sys_stat.c kernel/syscall/sys_syslog.c kernel/syscall/sys_rusage.c kernel/syscall/sys_waitid.c kernel/syscall/syscall.c \
-	kernel/syscall/syscall_names.c
+	kernel/syscall/syscall_names.c kernel/syscall/sys_ia32.c kernel/syscall/syscall_32.c
 # kernel/task/: processes: exec, fork, exit, wait, signals, the scheduler
 KERNEL_C += kernel/task/binfmt_elf.c kernel/task/exec.c kernel/task/exit.c kernel/task/fail_nth.c kernel/task/fdtable.c \
 	kernel/task/fault.c kernel/task/fork.c kernel/task/futex.c kernel/task/futex_exit.c kernel/task/sched.c kernel/task/signal.c \
 	kernel/task/jobctl.c kernel/task/signal_deliver.c kernel/task/signal_struct.c kernel/task/task.c \
-	kernel/task/wait.c
+	kernel/task/tls.c kernel/task/wait.c
 # kernel/test/: the in-kernel tests (mode=test) and the fuzzer's kernel side.
 # In run order: KTEST() entries sit in .ktests in link order.
 KERNEL_C += kernel/test/ktest.c kernel/test/test_arch.c kernel/test/test_aslr.c \
@@ -67,7 +67,7 @@ KERNEL_C += kernel/test/ktest.c kernel/test/test_arch.c kernel/test/test_aslr.c 
 	kernel/test/test_jobctl.c kernel/test/test_process.c kernel/test/test_thread.c kernel/test/test_procfs.c kernel/test/test_reliab.c \
 	kernel/test/test_vfs.c kernel/test/test_aslr_draws.c kernel/test/fuzz_job.c \
 	kernel/test/test_exec_stack.c kernel/test/test_linux.c kernel/test/test_linux_mmap.c \
-	kernel/test/test_exec.c kernel/test/test_exec_layout.c kernel/test/test_futex.c kernel/test/test_vdso.c kernel/test/test_poll.c \
+	kernel/test/test_exec.c kernel/test/test_exec_layout.c kernel/test/test_ia32.c kernel/test/test_futex.c kernel/test/test_vdso.c kernel/test/test_poll.c \
 	kernel/test/test_crng.c \
 	kernel/test/test_rng_simd.c \
 	kernel/test/test_smp.c

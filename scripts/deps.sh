@@ -40,6 +40,7 @@ packages=(
 	xorriso mtools                          # ESP image, hybrid ISO
 	console-setup-linux                     # the screen console's font (Terminus)
 	musl-tools busybox-static               # Linux programs the kernel runs unchanged
+	gcc-multilib                            # an IA-32 test program (gcc -m32 -static)
 	paxtest                                 # Debian's paxtest in the image
 	python3                                 # the initramfs packer, run-qemu.sh's serial view
 )

@@ -166,6 +166,7 @@ static inline void halt(void)
 #define MSR_EFER      0xc0000080
 #define MSR_STAR      0xc0000081
 #define MSR_LSTAR     0xc0000082
+#define MSR_CSTAR     0xc0000083
 #define MSR_SFMASK    0xc0000084
 #define MSR_FS_BASE   0xc0000100
 #define MSR_GS_BASE   0xc0000101

@@ -22,28 +22,42 @@ void tss_set_rsp0(uint64_t rsp0)
 	boot_gdt.tss.rsp[0] = rsp0;
 }
 
+void gdt_load_tls(const uint64_t tls[GDT_ENTRY_TLS_ENTRIES])
+{
+	for (int i = 0; i < GDT_ENTRY_TLS_ENTRIES; i++)
+		boot_gdt.gdt[GDT_ENTRY_TLS_MIN + i] = tls[i];
+}
+
+uint64_t gdt_entry(unsigned idx)
+{
+	return idx < GDT_ENTRIES ? boot_gdt.gdt[idx] : 0;
+}
+
 void gdt_init_cpu(struct cpu_gdt *g, uint64_t ist1_top)
 {
 	uint64_t base = (uint64_t)&g->tss, limit = sizeof(g->tss) - 1;
 	struct desc_ptr p = {sizeof(g->gdt) - 1, (uint64_t)g->gdt};
 
-	g->gdt[0] = 0;
-	g->gdt[1] = 0x00af9a000000ffffULL; /* kernel code: L, P, DPL0 */
-	g->gdt[2] = 0x00cf92000000ffffULL; /* kernel data */
-	g->gdt[3] = 0x00cff2000000ffffULL; /* user data: DPL3 */
-	g->gdt[4] = 0x00affa000000ffffULL; /* user code: L, DPL3 */
-	g->gdt[5] = (limit & 0xffff) | ((base & 0xffffff) << 16) | (0x89ULL << 40) |
-		    (((limit >> 16) & 0xf) << 48) | (((base >> 24) & 0xff) << 56);
-	g->gdt[6] = base >> 32;
+	/* Linux 6.6's gdt_page (arch/x86/kernel/cpu/common.c), flat 4 GiB segments */
+	memset(g->gdt, 0, sizeof(g->gdt));
+	g->gdt[GDT_ENTRY_KERNEL32_CS] = 0x00cf9b000000ffffULL;	     /* 32-bit code, DPL0 */
+	g->gdt[GDT_ENTRY_KERNEL_CS] = 0x00af9b000000ffffULL;	     /* 64-bit code (L), DPL0 */
+	g->gdt[GDT_ENTRY_KERNEL_DS] = 0x00cf93000000ffffULL;	     /* data, DPL0 */
+	g->gdt[GDT_ENTRY_DEFAULT_USER32_CS] = 0x00cffb000000ffffULL; /* 32-bit code (D), DPL3 */
+	g->gdt[GDT_ENTRY_DEFAULT_USER_DS] = 0x00cff3000000ffffULL;   /* data, DPL3 */
+	g->gdt[GDT_ENTRY_DEFAULT_USER_CS] = 0x00affb000000ffffULL;   /* 64-bit code (L), DPL3 */
+	g->gdt[GDT_ENTRY_TSS] = (limit & 0xffff) | ((base & 0xffffff) << 16) | (0x89ULL << 40) |
+				(((limit >> 16) & 0xf) << 48) | (((base >> 24) & 0xff) << 56);
+	g->gdt[GDT_ENTRY_TSS + 1] = base >> 32;
 
 	memset(&g->tss, 0, sizeof(g->tss));
 	g->tss.ist[0] = ist1_top;
 	g->tss.iomap_base = sizeof(g->tss);
 
 	__asm__ volatile("lgdt %0\n\t"
-			 "mov %1, %%ds\n\t"
-			 "mov %1, %%es\n\t"
 			 "mov %1, %%ss\n\t"
+			 "mov %4, %%ds\n\t"
+			 "mov %4, %%es\n\t"
 			 "pushq %2\n\t"
 			 "leaq 1f(%%rip), %%rax\n\t"
 			 "pushq %%rax\n\t"
@@ -51,7 +65,8 @@ void gdt_init_cpu(struct cpu_gdt *g, uint64_t ist1_top)
 			 "1:\n\t"
 			 "ltr %w3"
 			 :
-			 : "m"(p), "r"((uint64_t)KERNEL_DS), "i"(KERNEL_CS), "r"(TSS_SEL)
+			 : "m"(p), "r"((uint64_t)KERNEL_DS), "i"(KERNEL_CS), "r"(TSS_SEL),
+			   "r"((uint64_t)USER_DS)
 			 : "rax", "memory");
 }
 

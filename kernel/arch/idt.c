@@ -15,6 +15,7 @@ struct idt_entry {
 } __attribute__((packed));
 
 extern const uint64_t isr_table[256];
+void entry_INT80_compat(void);
 static struct idt_entry idt[256];
 
 static void set_gate(int vec, uint64_t addr, uint8_t ist, uint8_t dpl)
@@ -45,5 +46,7 @@ void idt_init(void)
 		set_gate(v, isr_table[v], v == 8 ? 1 : 0, 0);
 	/* int3 may be raised from user mode (debugging a user program). */
 	set_gate(3, isr_table[3], 0, 3);
+	/* IA32_SYSCALL_VECTOR: int $0x80 from user mode, the i386 system call (isr.asm) */
+	set_gate(0x80, (uint64_t)entry_INT80_compat, 0, 3);
 	idt_load();
 }

@@ -12,7 +12,10 @@ default rel
 
 extern trap_dispatch
 extern syscall_iretq
+extern compat_syscall_dispatch
 global isr_table
+global entry_INT80_compat
+global entry_SYSCALL_compat
 global ret_to_user_iretq
 
 %macro ISR_NOERR 1
@@ -68,6 +71,57 @@ ret_to_user:                            ; also the first return of a new task
 .k2:
 ret_to_user_iretq:
 	iretq
+
+; IA-32 system calls, after Linux 6.6's arch/x86/entry/entry_64_compat.S.
+;
+; int $0x80 (entry_INT80_compat): a DPL 3 interrupt gate, so the CPU has
+; switched to the task's kernel stack (TSS rsp0), pushed ss, rsp, rflags, cs,
+; rip and cleared IF.  The frame is the same struct trap_frame as every other
+; entry, at the same place (rsp0 is the syscall entry's stack top too), so
+; fork, signals and /proc read one layout.  Every register is saved whole
+; and restored whole: the upper halves a 64-bit program had in them come
+; back as they were, as 6.6's entry pushes all of pt_regs.  eax is the i386
+; number, ebx, ecx, edx, esi, edi, ebp the arguments, the result goes back
+; in eax (compat_syscall_dispatch, kernel/syscall/syscall_32.c).  The gate
+; is DPL 3 for user mode only; the kernel never executes int $0x80, and one
+; from ring 0 is treated as a stray vector.
+entry_INT80_compat:
+	push 0                          ; error
+	push 0x80                       ; vector
+	test qword [rsp + 24], 3
+	jz isr_common                   ; from ring 0: not a system call
+	swapgs
+	PUSH_REGS
+	mov rdi, rsp
+	cld
+	sti
+	call compat_syscall_dispatch
+	cli
+	jmp ret_to_user
+
+; syscall from compatibility mode (MSR_CSTAR): what AMD CPUs allow and
+; Intel's raise #UD for.  Linux 6.6 takes it (entry_SYSCALL_compat, for its
+; vDSO's __kernel_vsyscall); this kernel ships no 32-bit vDSO, so it gives
+; the Intel answer: a #UD frame at the syscall instruction (rcx - 2), which
+; the fault path turns into SIGILL.  rcx and r11 are lost, as they are to
+; the CPU's syscall.
+entry_SYSCALL_compat:
+	swapgs
+	mov [gs:16], rsp                ; percpu.user_rsp
+	mov rsp, [gs:8]                 ; percpu.kernel_rsp
+	push 0x2b                       ; ss: USER_DS
+	push qword [gs:16]              ; rsp
+	push r11                        ; rflags
+	push 0x23                       ; cs: USER32_CS
+	sub ecx, 2                      ; the syscall instruction (rip is 32 bits)
+	push rcx                        ; rip
+	push 0                          ; error
+	push 6                          ; vector: #UD
+	PUSH_REGS
+	mov rdi, rsp
+	cld
+	call trap_dispatch
+	jmp ret_to_user
 
 ; Vectors with a CPU-pushed error code: 8, 10-14, 17, 21, 29, 30.
 %assign i 0

@@ -10,8 +10,8 @@ global __switch_to_asm
 global syscall_entry
 global syscall_iretq
 
-USER_CS equ 0x23
-USER_DS equ 0x1b
+USER_CS equ 0x33                        ; gdt.h: Linux 6.6's __USER_CS, __USER_DS
+USER_DS equ 0x2b
 
 section .text
 ; void __switch_to_asm(uint64_t *prev_rsp, uint64_t next_rsp)
@@ -63,6 +63,9 @@ syscall_entry:
 	; call.  rt_sigreturn, a signal handler's entry and a restarted call
 	; change them: those take iretq, as Linux's syscall_return_slowpath
 	; (6.x) decides; so does a return with TF or RF set.
+	; An exec of an IA-32 program returns to a 32-bit CS: only iretq loads one.
+	cmp qword [rsp + 8], USER_CS
+	jne .iret
 	cmp rcx, [rsp]
 	jne .iret
 	cmp r11, [rsp + 16]

@@ -17,6 +17,11 @@
  * from the u64 batch and get_random_u32_below(8192) from the u16 batch
  * (kernel/char/random.h says what a 32-bit-only variant gives for those).
  *
+ * aslr_profile=: x86_64 (the default) lays a 64-bit program out by the x86_64
+ * rules, ia32 by the 32-bit rules (a 64-bit process in a 32-bit layout, the
+ * project's first ia32 profile, kept so its figures stay comparable); an
+ * IA-32 program (ELFCLASS32) gets the ia32 rules under either.
+ *
  * randomize_va_space: 0 = nothing random (PF_RANDOMIZE clear: no draws but
  * the vDSO's and AT_RANDOM, as in both kernels), 1 = stack, offset, mmap,
  * exe, 2 = also brk.
@@ -88,7 +93,13 @@ void arch_pick_mmap_layout(struct mm_struct *mm, const struct aslr_image *img, u
 			   uint32_t pid)
 {
 	const struct aslr_rules *rules = aslr_rules_current();
-	const struct aslr_exec x = {aslr_current_profile(), aslr_ia32, pid, img};
+	/*
+	 * An IA-32 program is always laid out by the ia32 rules, as Linux lays
+	 * out every compat task (mmap_is_ia32(), TASK_SIZE = IA32_PAGE_OFFSET);
+	 * aslr_profile=ia32 also gives a 64-bit program the 32-bit layout.
+	 */
+	int ia32 = aslr_ia32 || img->ia32;
+	const struct aslr_exec x = {aslr_profile_by_index(ia32), ia32, pid, img};
 
 	/* 1: arch_pick_mmap_layout */
 	mm->mmap_base = rules->mmap_base(&x);
@@ -113,4 +124,6 @@ void arch_pick_mmap_layout(struct mm_struct *mm, const struct aslr_image *img, u
 	if (randomize_va_space >= 2)
 		mm->start_brk = rules->randomize_brk(&x, mm->brk_base);
 	mm->brk = mm->start_brk;
+	/* an IA-32 program's mappings end below IA32_PAGE_OFFSET (mmap, brk, mremap) */
+	mm->task_size = img->ia32 ? IA32_PAGE_OFFSET : TASK_SIZE;
 }

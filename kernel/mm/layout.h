@@ -33,6 +33,7 @@ struct aslr_image {
 	uint64_t align;	    /* 6.x maximum_alignment(): the largest power-of-two PT_LOAD p_align */
 	bool exec;	    /* ET_EXEC: at its link address, no draw */
 	bool interp;	    /* PT_INTERP: a program (6.x: ELF_ET_DYN_BASE), not a loader */
+	bool ia32; /* an IA-32 program (ELFCLASS32): the ia32 rules, whatever the profile */
 };
 
 /* aslr_rules=: which kernel's rules exec follows */

@@ -61,6 +61,7 @@ struct mm_struct *mm_create(void)
 		memset(mm, 0, sizeof(*mm));
 		mm->pml4 = pa;
 		mm->users = 1;
+		mm->task_size = TASK_SIZE;
 		pml4 = phys_to_virt(pa);
 		memset(pml4, 0, 256 * 8);
 		memcpy(pml4 + 256, kpml4 + 256, 256 * 8);

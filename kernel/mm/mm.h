@@ -8,7 +8,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#define TASK_SIZE 0x00007ffffffff000ULL /* the x86_64 user half, as Linux */
+#define TASK_SIZE	 0x00007ffffffff000ULL /* the x86_64 user half, as Linux */
+#define IA32_PAGE_OFFSET 0xffffe000ULL	       /* an IA-32 task's TASK_SIZE (asm/page_64_types.h) */
 /*
  * Regions per address space (Linux's vm.max_map_count is 65530): a fixed
  * array in the static mm pool, so 256; mmap, munmap and mprotect that would
@@ -63,6 +64,11 @@ struct mm_struct {
 	/* Layout, as Linux's mm_struct: /proc reads these. */
 	uint64_t exe_base, start_code, end_code, start_data, end_data;
 	uint64_t start_brk, brk, start_stack, stack_top, mmap_base;
+	/*
+	 * Linux's mm->task_size: the top of what mmap, mremap and brk hand out,
+	 * TASK_SIZE, or IA32_PAGE_OFFSET for an IA-32 program (exec sets it).
+	 */
+	uint64_t task_size;
 	/* setup_arg_pages: PAGE_ALIGN(arch_align_stack(stack_top)), the [stack] VMA's end */
 	uint64_t stack_arg_top;
 	/*

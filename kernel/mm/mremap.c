@@ -117,7 +117,9 @@ long mm_mremap(struct mm_struct *mm, uint64_t addr, uint64_t old_len, uint64_t n
 			v = find_vma(mm, addr);
 		}
 		rc = move_vma(mm, v, addr, old_len, new_len, new_addr);
-	} else if (addr + old_len == v->end && mm_range_free(mm, v->end, addr + new_len)) {
+	} else if (addr + old_len == v->end && new_len <= mm->task_size - addr &&
+		   mm_range_free(mm, v->end, addr + new_len)) {
+		/* vma_expandable: not past TASK_SIZE (IA32_PAGE_OFFSET for an IA-32 program) */
 		v->end = addr + new_len; /* grows in place: demand-zero or filled at fault */
 		return (long)addr;
 	} else if (!may_move) {

@@ -274,7 +274,29 @@ struct iovec {
 	uint64_t base, len;
 };
 
-static long do_iov(struct file *f, const struct syscall_args *a, bool write)
+/* i386's struct compat_iovec: a 32-bit base and length (Linux 6.6 lib/iov_iter.c). */
+struct compat_iovec {
+	uint32_t base, len;
+};
+
+/* The i-th element of the user's vector, either ABI's. */
+static int get_iov(uint64_t uvec, uint64_t i, bool ia32, struct iovec *v)
+{
+	struct compat_iovec c;
+
+	if (!ia32)
+		return copy_from_user(v, uvec + i * sizeof(*v), sizeof(*v));
+	if (copy_from_user(&c, uvec + i * sizeof(c), sizeof(c)))
+		return -EFAULT;
+	v->base = c.base;
+	v->len = c.len;
+	/* copy_compat_iovec_from_user: a negative compat_ssize_t length is EINVAL */
+	if ((int32_t)c.len < 0)
+		v->len = ~0ULL;
+	return 0;
+}
+
+static long do_iov(struct file *f, const struct syscall_args *a, bool write, bool ia32)
 {
 	uint64_t total = 0;
 	long done = 0;
@@ -285,7 +307,7 @@ static long do_iov(struct file *f, const struct syscall_args *a, bool write)
 	for (uint64_t i = 0; i < a->a2; i++) {
 		struct iovec v;
 
-		if (copy_from_user(&v, a->a1 + i * sizeof(v), sizeof(v)))
+		if (get_iov(a->a1, i, ia32, &v))
 			return -EFAULT;
 		if ((int64_t)v.len < 0 || (total += v.len) > 0x7fffffffffffffffULL)
 			return -EINVAL;
@@ -297,7 +319,7 @@ static long do_iov(struct file *f, const struct syscall_args *a, bool write)
 		struct iovec v;
 		long rc;
 
-		if (copy_from_user(&v, a->a1 + i * sizeof(v), sizeof(v)))
+		if (get_iov(a->a1, i, ia32, &v))
 			return done ? done : -EFAULT;
 		if (!v.len)
 			continue;
@@ -313,7 +335,7 @@ static long do_iov(struct file *f, const struct syscall_args *a, bool write)
 }
 
 /* The whole vector under the position lock, as Linux 6.6's do_readv/do_writev (fdget_pos). */
-static long iov_locked(const struct syscall_args *a, bool write)
+static long iov_locked(const struct syscall_args *a, bool write, bool ia32)
 {
 	struct file *f = fget(a->a0);
 	long rc;
@@ -321,19 +343,30 @@ static long iov_locked(const struct syscall_args *a, bool write)
 	if (!f)
 		return -EBADF;
 	file_pos_lock(f);
-	rc = do_iov(f, a, write);
+	rc = do_iov(f, a, write, ia32);
 	file_pos_unlock(f);
 	return rc;
 }
 
 long sys_readv(const struct syscall_args *a)
 {
-	return iov_locked(a, false);
+	return iov_locked(a, false, false);
 }
 
 long sys_writev(const struct syscall_args *a)
 {
-	return iov_locked(a, true);
+	return iov_locked(a, true, false);
+}
+
+/* readv and writev of an IA-32 program: 32-bit iovecs (6.6's compat_sys_readv/writev). */
+long compat_sys_readv(const struct syscall_args *a)
+{
+	return iov_locked(a, false, true);
+}
+
+long compat_sys_writev(const struct syscall_args *a)
+{
+	return iov_locked(a, true, true);
 }
 
 static long do_open(int dirfd, uint64_t upath, int flags, uint32_t mode)
@@ -432,6 +465,58 @@ long sys_lseek(const struct syscall_args *a)
 	rc = do_lseek(f, a);
 	file_pos_unlock(f);
 	return rc;
+}
+
+/* compat_sys_lseek (6.6 fs/read_write.c): the offset is a signed 32-bit compat_off_t. */
+long compat_sys_lseek(const struct syscall_args *a)
+{
+	struct syscall_args b = *a;
+
+	b.a1 = (uint64_t)(int64_t)(int32_t)a->a1;
+	return sys_lseek(&b);
+}
+
+#define SEEK_MAX 4 /* SEEK_HOLE: the last whence Linux knows */
+
+/*
+ * _llseek(fd, offset_high, offset_low, loff_t *result, whence), Linux 6.6's
+ * sys_llseek: the 64-bit position back through result, 0 returned.
+ */
+long sys_llseek(const struct syscall_args *a)
+{
+	struct file *f = fget(a->a0);
+	struct syscall_args b = {
+		a->a0, ((uint64_t)(uint32_t)a->a1 << 32) | (uint32_t)a->a2, a->a4, 0, 0, 0};
+	long off;
+
+	if (!f)
+		return -EBADF;
+	if ((uint32_t)a->a4 > SEEK_MAX)
+		return -EINVAL;
+	off = sys_lseek(&b);
+	if (off < 0)
+		return off;
+	return copy_to_user(a->a3, &off, sizeof(off)) ? -EFAULT : 0;
+}
+
+/*
+ * ia32_pread64 and ia32_pwrite64 (6.6 arch/x86/kernel/sys_ia32.c): the
+ * position comes in two 32-bit halves, low first.
+ */
+long compat_sys_ia32_pread64(const struct syscall_args *a)
+{
+	struct syscall_args b = {a->a0, a->a1, a->a2, ((uint64_t)a->a4 << 32) | (uint32_t)a->a3,
+				 0,	0};
+
+	return sys_pread64(&b);
+}
+
+long compat_sys_ia32_pwrite64(const struct syscall_args *a)
+{
+	struct syscall_args b = {a->a0, a->a1, a->a2, ((uint64_t)a->a4 << 32) | (uint32_t)a->a3,
+				 0,	0};
+
+	return sys_pwrite64(&b);
 }
 
 static long do_dup2(uint64_t oldfd, uint64_t newfd, bool cloexec)

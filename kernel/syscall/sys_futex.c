@@ -32,13 +32,21 @@ static bool futex_cmd_has_timeout(int cmd)
  * from boot here, see sys_misc.c): a deadline on that clock, as Linux's
  * hrtimer (futex_setup_timer), not a count of ticks.
  */
-static int futex_init_timeout(int cmd, uint64_t utime, uint64_t *deadline)
+static int futex_init_timeout(int cmd, uint64_t utime, bool time32, uint64_t *deadline)
 {
 	struct __kernel_timespec ts;
+	int32_t ts32[2];
 	uint64_t ns;
 
-	if (copy_from_user(&ts, utime, sizeof(ts)))
+	/* futex_time32 (an IA-32 program's 240): an old_timespec32 */
+	if (time32) {
+		if (copy_from_user(ts32, utime, sizeof(ts32)))
+			return -EFAULT;
+		ts.tv_sec = ts32[0];
+		ts.tv_nsec = ts32[1];
+	} else if (copy_from_user(&ts, utime, sizeof(ts))) {
 		return -EFAULT;
+	}
 	if (ts.tv_sec < 0 || ts.tv_nsec < 0 || ts.tv_nsec >= (int64_t)NSEC_PER_SEC)
 		return -EINVAL; /* timespec64_valid */
 	ns = (uint64_t)ts.tv_sec > FUTEX_MAX_NS / NSEC_PER_SEC
@@ -50,7 +58,7 @@ static int futex_init_timeout(int cmd, uint64_t utime, uint64_t *deadline)
 	return 0;
 }
 
-long sys_futex(const struct syscall_args *a)
+static long do_futex_call(const struct syscall_args *a, bool time32)
 {
 	uint64_t uaddr = a->a0, utime = a->a3, uaddr2 = a->a4, deadline = 0;
 	int op = (int)a->a1, cmd = op & FUTEX_CMD_MASK;
@@ -58,7 +66,7 @@ long sys_futex(const struct syscall_args *a)
 	unsigned flags = 0;
 
 	if (utime && futex_cmd_has_timeout(cmd)) {
-		int rc = futex_init_timeout(cmd, utime, &deadline);
+		int rc = futex_init_timeout(cmd, utime, time32, &deadline);
 
 		if (rc)
 			return rc;
@@ -91,6 +99,17 @@ long sys_futex(const struct syscall_args *a)
 		return futex_wake_op(uaddr, flags, uaddr2, (int)val, (int)val2, val3);
 	}
 	return -ENOSYS;
+}
+
+long sys_futex(const struct syscall_args *a)
+{
+	return do_futex_call(a, false);
+}
+
+/* futex_time32 (6.6 kernel/futex/syscalls.c): i386's futex, its timeout an old_timespec32. */
+long sys_futex_time32(const struct syscall_args *a)
+{
+	return do_futex_call(a, true);
 }
 
 /* Linux 6.6's get_robust_list: ESRCH, EPERM without ptrace read access, then the two words. */

@@ -5,6 +5,7 @@
  * and clock_nanosleep.  Values and errors as Linux's x86_64 ones.
  */
 #include "kernel/arch/cpu.h"
+#include "kernel/arch/segment.h"
 #include "kernel/arch/timer.h"
 #include "kernel/arch/tsc.h"
 #include "kernel/lib/errno.h"
@@ -46,12 +47,17 @@ long sys_arch_prctl(const struct syscall_args *a)
 	case ARCH_SET_FS:
 		if (!canonical_user(a->a1))
 			return -EPERM; /* as Linux: a base outside the user half */
+		/* do_arch_prctl_64: the selector goes to 0, the base is the MSR's */
+		loadsegment(fs, 0);
+		t->fsindex = 0;
 		t->fs_base = a->a1;
 		wrmsr(MSR_FS_BASE, a->a1);
 		return 0;
 	case ARCH_SET_GS:
 		if (!canonical_user(a->a1))
 			return -EPERM;
+		load_gs_index(0);
+		t->gsindex = 0;
 		t->gs_base = a->a1;
 		wrmsr(MSR_KGS_BASE, a->a1); /* the user's GS base while in the kernel */
 		return 0;
@@ -169,6 +175,23 @@ long sys_getrlimit(const struct syscall_args *a)
 	return copy_to_user(a->a1, &r, sizeof(r)) ? -EFAULT : 0;
 }
 
+/*
+ * compat_sys_getrlimit (6.6 kernel/sys.c), i386's ugetrlimit: 32-bit values,
+ * anything above COMPAT_RLIM_INFINITY (0xffffffff) reported as it.
+ */
+long compat_sys_getrlimit(const struct syscall_args *a)
+{
+	struct rlimit_k r;
+	uint32_t r32[2];
+	long rc = do_prlimit(current, (unsigned)a->a0, 0, &r);
+
+	if (rc)
+		return rc;
+	r32[0] = r.cur > 0xffffffffULL ? 0xffffffffU : (uint32_t)r.cur;
+	r32[1] = r.max > 0xffffffffULL ? 0xffffffffU : (uint32_t)r.max;
+	return copy_to_user(a->a1, r32, sizeof(r32)) ? -EFAULT : 0;
+}
+
 long sys_setrlimit(const struct syscall_args *a)
 {
 	struct rlimit_k r;
@@ -284,16 +307,23 @@ long sys_getcpu(const struct syscall_args *a)
 }
 
 /* clock_nanosleep(clock, flags, req, rem): CLOCK_REALTIME/MONOTONIC, relative or absolute. */
-long sys_clock_nanosleep(const struct syscall_args *a)
+static long do_clock_nanosleep(const struct syscall_args *a, bool ia32)
 {
 	struct __kernel_timespec ts;
+	int32_t ts32[2];
 	struct syscall_args rel = *a;
 	uint64_t now_ns, want_ns;
 
 	if (a->a0 > 1)
 		return -EINVAL; /* the CPU-time clocks are not kept */
-	if (copy_from_user(&ts, a->a2, sizeof(ts)))
+	if (ia32) {
+		if (copy_from_user(ts32, a->a2, sizeof(ts32)))
+			return -EFAULT;
+		ts.tv_sec = ts32[0];
+		ts.tv_nsec = ts32[1];
+	} else if (copy_from_user(&ts, a->a2, sizeof(ts))) {
 		return -EFAULT;
+	}
 	if (ts.tv_sec < 0 || ts.tv_nsec < 0 || ts.tv_nsec >= (int64_t)NSEC_PER_SEC)
 		return -EINVAL;
 	if (a->a1 & TIMER_ABSTIME) {
@@ -309,5 +339,16 @@ long sys_clock_nanosleep(const struct syscall_args *a)
 	}
 	rel.a0 = a->a2;
 	rel.a1 = a->a3;
-	return sys_nanosleep(&rel);
+	return ia32 ? sys_nanosleep_time32(&rel) : sys_nanosleep(&rel);
+}
+
+long sys_clock_nanosleep(const struct syscall_args *a)
+{
+	return do_clock_nanosleep(a, false);
+}
+
+/* clock_nanosleep_time32 (6.6 kernel/time/posix-timers.c): old_timespec32 in and out. */
+long sys_clock_nanosleep_time32(const struct syscall_args *a)
+{
+	return do_clock_nanosleep(a, true);
 }

@@ -57,13 +57,40 @@ long nanosleep_interrupted(uint64_t left_ns, uint64_t urem)
 	return -ERESTARTNOHAND;
 }
 
+/* i386's old_timespec32 and old_timeval32 (include/vdso/time32.h): 32-bit fields. */
+struct old_timespec32 {
+	int32_t tv_sec, tv_nsec;
+};
+
+static int get_timespec(uint64_t uts, bool ia32, struct __kernel_timespec *ts)
+{
+	struct old_timespec32 t;
+
+	if (!ia32)
+		return copy_from_user(ts, uts, sizeof(*ts));
+	if (copy_from_user(&t, uts, sizeof(t)))
+		return -EFAULT;
+	ts->tv_sec = t.tv_sec;
+	ts->tv_nsec = t.tv_nsec;
+	return 0;
+}
+
+static int put_timespec(uint64_t uts, bool ia32, uint64_t ns, uint64_t div)
+{
+	struct __kernel_timespec ts = {(int64_t)(ns / NSEC_PER_SEC),
+				       (int64_t)(ns % NSEC_PER_SEC / div)};
+	struct old_timespec32 t = {(int32_t)ts.tv_sec, (int32_t)ts.tv_nsec};
+
+	return ia32 ? copy_to_user(uts, &t, sizeof(t)) : copy_to_user(uts, &ts, sizeof(ts));
+}
+
 /* Linux's hrtimer_nanosleep: a deadline on CLOCK_MONOTONIC, not a count of ticks. */
-long sys_nanosleep(const struct syscall_args *a)
+static long do_nanosleep_call(const struct syscall_args *a, bool ia32)
 {
 	struct __kernel_timespec ts;
 	uint64_t ns, left;
 
-	if (copy_from_user(&ts, a->a0, sizeof(ts)))
+	if (get_timespec(a->a0, ia32, &ts))
 		return -EFAULT;
 	if (ts.tv_sec < 0 || ts.tv_nsec < 0 || ts.tv_nsec >= (int64_t)NSEC_PER_SEC)
 		return -EINVAL;
@@ -73,7 +100,50 @@ long sys_nanosleep(const struct syscall_args *a)
 	if (!ns)
 		return 0;
 	left = do_nanosleep(ktime_get_ns() + ns);
+	if (left && ia32)
+		return a->a1 && put_timespec(a->a1, true, left, 1) ? -EFAULT : -ERESTARTNOHAND;
 	return left ? nanosleep_interrupted(left, a->a1) : 0;
+}
+
+long sys_nanosleep(const struct syscall_args *a)
+{
+	return do_nanosleep_call(a, false);
+}
+
+/* nanosleep_time32 (6.6 kernel/time/hrtimer.c): old_timespec32 in and out. */
+long sys_nanosleep_time32(const struct syscall_args *a)
+{
+	return do_nanosleep_call(a, true);
+}
+
+/* clock_gettime32 (6.6 kernel/time/posix-timers.c): the time in an old_timespec32. */
+long sys_clock_gettime32(const struct syscall_args *a)
+{
+	if (a->a0 > 1)
+		return -EINVAL;
+	return put_timespec(a->a1, true, ktime_get_ns(), 1) ? -EFAULT : 0;
+}
+
+/* compat_sys_gettimeofday (6.6 kernel/time/time.c): an old_timeval32; the zone as native. */
+long compat_sys_gettimeofday(const struct syscall_args *a)
+{
+	int tz[2] = {0, 0};
+
+	if (a->a0 && put_timespec(a->a0, true, ktime_get_ns(), 1000))
+		return -EFAULT;
+	if (a->a1 && copy_to_user(a->a1, tz, sizeof(tz)))
+		return -EFAULT;
+	return 0;
+}
+
+/* time32 (6.6 kernel/time/time.c): an old_time32_t, 32 bits, stored and returned. */
+long sys_time32(const struct syscall_args *a)
+{
+	int32_t s = (int32_t)(ktime_get_ns() / NSEC_PER_SEC);
+
+	if (a->a0 && copy_to_user(a->a0, &s, sizeof(s)))
+		return -EFAULT;
+	return s;
 }
 
 /*

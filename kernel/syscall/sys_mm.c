@@ -39,7 +39,9 @@
 	 MAP_UNINITIALIZED | MAP_GROWSDOWN | MAP_LOCKED | MAP_NORESERVE | MAP_POPULATE |           \
 	 MAP_NONBLOCK | MAP_STACK | MAP_HUGETLB)
 #define MAP_UNINITIALIZED 0x4000000
-#define MMAP_MIN_ADDR	  65536UL /* Debian's CONFIG_DEFAULT_MMAP_MIN_ADDR */
+/* Linux's TASK_SIZE, per task: IA32_PAGE_OFFSET for an IA-32 program (mm->task_size) */
+#define TASK_SIZE_OF(mm) ((mm)->task_size)
+#define MMAP_MIN_ADDR	 65536UL /* Debian's CONFIG_DEFAULT_MMAP_MIN_ADDR */
 
 static uint32_t prot_to_vm(uint64_t prot)
 {
@@ -54,7 +56,7 @@ static uint32_t prot_to_vm(uint64_t prot)
 static uint64_t unmapped_area(struct mm_struct *mm, uint64_t hint, uint64_t len)
 {
 	hint = (hint + PAGE_SIZE - 1) & ~(PAGE_SIZE - 1);
-	if (hint && hint >= MMAP_MIN_ADDR && hint <= TASK_SIZE - len &&
+	if (hint && hint >= MMAP_MIN_ADDR && hint <= TASK_SIZE_OF(current->mm) - len &&
 	    mm_range_free(mm, hint, hint + len))
 		return hint;
 	return mm_get_unmapped_area(mm, len);
@@ -109,7 +111,7 @@ long sys_mmap(const struct syscall_args *a)
 	shared = (flags & MAP_TYPE) != MAP_PRIVATE;
 	if (flags & (MAP_GROWSDOWN | MAP_HUGETLB))
 		return -EINVAL; /* not implemented here */
-	if (len > TASK_SIZE)
+	if (len > TASK_SIZE_OF(current->mm))
 		return -ENOMEM;
 	len = (len + PAGE_SIZE - 1) & ~(PAGE_SIZE - 1);
 	if (off + len < off)
@@ -119,7 +121,7 @@ long sys_mmap(const struct syscall_args *a)
 	if (flags & MAP_FIXED_NOREPLACE)
 		flags |= MAP_FIXED;
 	if (flags & MAP_FIXED) {
-		if (addr > TASK_SIZE - len)
+		if (addr > TASK_SIZE_OF(current->mm) - len)
 			return -ENOMEM;
 		if (addr & (PAGE_SIZE - 1))
 			return -EINVAL;
@@ -159,7 +161,8 @@ long sys_munmap(const struct syscall_args *a)
 	uint64_t addr = a->a0, len;
 
 	/* Linux 6.6's do_vmi_munmap: len is checked before PAGE_ALIGN could wrap it. */
-	if ((addr & (PAGE_SIZE - 1)) || !a->a1 || addr >= TASK_SIZE || a->a1 > TASK_SIZE - addr)
+	if ((addr & (PAGE_SIZE - 1)) || !a->a1 || addr >= TASK_SIZE_OF(current->mm) ||
+	    a->a1 > TASK_SIZE_OF(current->mm) - addr)
 		return -EINVAL;
 	len = (a->a1 + PAGE_SIZE - 1) & ~(PAGE_SIZE - 1);
 	return mm_unmap_range(current->mm, addr, addr + len);
@@ -172,7 +175,7 @@ long sys_brk(const struct syscall_args *a)
 	uint64_t want = a->a0, old_end, new_end;
 	struct vm_area *heap = 0;
 
-	if (want < mm->start_brk || want >= TASK_SIZE)
+	if (want < mm->start_brk || want >= TASK_SIZE_OF(current->mm))
 		return (long)mm->brk;
 	old_end = (mm->brk + PAGE_SIZE - 1) & ~(PAGE_SIZE - 1);
 	new_end = (want + PAGE_SIZE - 1) & ~(PAGE_SIZE - 1);
@@ -216,13 +219,13 @@ long sys_mremap(const struct syscall_args *a)
 	new_len = (new_len + PAGE_SIZE - 1) & ~(PAGE_SIZE - 1);
 	if (!new_len)
 		return -EINVAL;
-	if (fixed && ((to & (PAGE_SIZE - 1)) || new_len > TASK_SIZE || to > TASK_SIZE - new_len ||
-		      to < PAGE_SIZE))
+	if (fixed && ((to & (PAGE_SIZE - 1)) || new_len > TASK_SIZE_OF(current->mm) ||
+		      to > TASK_SIZE_OF(current->mm) - new_len || to < PAGE_SIZE))
 		return -EINVAL;
 	/* Beyond the user half nothing is mapped: EFAULT, as vma_to_resize finds no region. */
-	if (addr >= TASK_SIZE || old_len > TASK_SIZE - addr)
+	if (addr >= TASK_SIZE_OF(current->mm) || old_len > TASK_SIZE_OF(current->mm) - addr)
 		return -EFAULT;
-	if (new_len > TASK_SIZE - PAGE_SIZE)
+	if (new_len > TASK_SIZE_OF(current->mm) - PAGE_SIZE)
 		return -ENOMEM;
 	return mm_mremap(current->mm, addr, old_len, new_len, flags & MREMAP_MAYMOVE, fixed, to);
 }
@@ -237,7 +240,8 @@ long sys_mprotect(const struct syscall_args *a)
 		return -EINVAL;
 	if (!a->a1)
 		return 0;
-	if (len < a->a1 || start >= TASK_SIZE || len > TASK_SIZE - start)
+	if (len < a->a1 || start >= TASK_SIZE_OF(current->mm) ||
+	    len > TASK_SIZE_OF(current->mm) - start)
 		return -ENOMEM;
 	fl = prot_to_vm(a->a2);
 	return mm_mprotect(current->mm, start, start + len, fl);

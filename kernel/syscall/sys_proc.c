@@ -60,7 +60,7 @@ void rusage_from_ticks(struct linux_rusage *ru, uint64_t utime, uint64_t stime)
 	ru->ru_stime = ticks_to_tv(stime);
 }
 
-long sys_wait4(const struct syscall_args *a)
+static long do_wait4(const struct syscall_args *a, bool ia32)
 {
 	int pid = (int)a->a0, options = (int)a->a2, status = 0;
 	struct wait_opts wo;
@@ -95,12 +95,41 @@ long sys_wait4(const struct syscall_args *a)
 		return -EFAULT;
 	if (a->a3) {
 		struct linux_rusage ru;
+		/* i386's struct compat_rusage: 32-bit timevals and longs (put_compat_rusage) */
+		struct {
+			int32_t utime[2], stime[2], rest[14];
+		} ru32;
 
 		rusage_from_ticks(&ru, ut, st);
-		if (copy_to_user(a->a3, &ru, sizeof(ru)))
+		memset(&ru32, 0, sizeof(ru32));
+		ru32.utime[0] = (int32_t)ru.ru_utime.tv_sec;
+		ru32.utime[1] = (int32_t)ru.ru_utime.tv_usec;
+		ru32.stime[0] = (int32_t)ru.ru_stime.tv_sec;
+		ru32.stime[1] = (int32_t)ru.ru_stime.tv_usec;
+		if (ia32 ? copy_to_user(a->a3, &ru32, sizeof(ru32))
+			 : copy_to_user(a->a3, &ru, sizeof(ru)))
 			return -EFAULT;
 	}
 	return rc;
+}
+
+long sys_wait4(const struct syscall_args *a)
+{
+	return do_wait4(a, false);
+}
+
+/* compat_sys_wait4 (6.6 kernel/exit.c): the rusage in i386's layout. */
+long compat_sys_wait4(const struct syscall_args *a)
+{
+	return do_wait4(a, true);
+}
+
+/* waitpid(pid, stat_addr, options): wait4 without a rusage (6.6 kernel/exit.c). */
+long sys_waitpid(const struct syscall_args *a)
+{
+	struct syscall_args b = {a->a0, a->a1, a->a2, 0, 0, 0};
+
+	return do_wait4(&b, false);
 }
 
 /*
@@ -111,16 +140,20 @@ long sys_wait4(const struct syscall_args *a)
 static char exec_strings[EXEC_STRINGS_MAX];
 static char *exec_ptrs[EXEC_PTRS_MAX];
 
-/* Copies the NULL-terminated vector at uptr (NULL: none) into exec_ptrs from *n on. */
-static long copy_strings(uint64_t uptr, int *n, size_t *used)
+/*
+ * Copies the NULL-terminated vector at uptr (NULL: none) into exec_ptrs from
+ * *n on; psize: the caller's pointer size (4: an IA-32 program's
+ * compat_uptr_t vector, as 6.6's get_user_arg_ptr in a compat execve).
+ */
+static long copy_strings(uint64_t uptr, int *n, size_t *used, unsigned psize)
 {
 	int start = *n;
 
 	for (; uptr; (*n)++) {
-		uint64_t p;
+		uint64_t p = 0;
 		long len;
 
-		if (copy_from_user(&p, uptr + 8 * (uint64_t)(*n - start), 8))
+		if (copy_from_user(&p, uptr + psize * (uint64_t)(*n - start), psize))
 			return -EFAULT;
 		if (!p)
 			break;
@@ -140,7 +173,7 @@ static long copy_strings(uint64_t uptr, int *n, size_t *used)
  * this kernel's spawn convention) and envp; argc or -errno, *envc set.
  */
 static long get_args(const struct syscall_args *a, char *prog, size_t plen, uint64_t uenvp,
-		     int *envc)
+		     int *envc, unsigned psize)
 {
 	size_t used = 0;
 	int n = 0;
@@ -156,10 +189,10 @@ static long get_args(const struct syscall_args *a, char *prog, size_t plen, uint
 		exec_ptrs[n++] = exec_strings;
 		used = strlen(prog) + 1;
 		argc = 1;
-	} else if ((argc = copy_strings(a->a1, &n, &used)) < 0) {
+	} else if ((argc = copy_strings(a->a1, &n, &used, psize)) < 0) {
 		return argc;
 	}
-	if ((rc = copy_strings(uenvp, &n, &used)) < 0)
+	if ((rc = copy_strings(uenvp, &n, &used, psize)) < 0)
 		return rc;
 	*envc = (int)rc;
 	return argc ? argc : -EINVAL;
@@ -174,7 +207,7 @@ static char exec_filename[PATH_MAX];
 long sys_spawn(const struct syscall_args *a)
 {
 	int envc;
-	long argc = get_args(a, exec_filename, sizeof(exec_filename), 0, &envc);
+	long argc = get_args(a, exec_filename, sizeof(exec_filename), 0, &envc, 8);
 
 	if (argc < 0)
 		return argc;
@@ -185,7 +218,18 @@ long sys_spawn(const struct syscall_args *a)
 long sys_execve(const struct syscall_args *a)
 {
 	int envc;
-	long argc = get_args(a, exec_filename, sizeof(exec_filename), a->a2, &envc);
+	long argc = get_args(a, exec_filename, sizeof(exec_filename), a->a2, &envc, 8);
+
+	if (argc < 0)
+		return argc;
+	return exec_file(exec_filename, exec_ptrs, EXEC_PTRS_MAX, (int)argc, envc);
+}
+
+/* compat_sys_execve (6.6 fs/exec.c): argv and envp are vectors of 32-bit pointers. */
+long compat_sys_execve(const struct syscall_args *a)
+{
+	int envc;
+	long argc = get_args(a, exec_filename, sizeof(exec_filename), a->a2, &envc, 4);
 
 	if (argc < 0)
 		return argc;
@@ -240,8 +284,11 @@ static long clone_unsupported(uint64_t flags)
 	return -EINVAL;
 }
 
-/* clone(flags, newsp, parent_tid, child_tid, tls): x86_64's argument order. */
-long sys_clone(const struct syscall_args *a)
+/*
+ * clone(flags, newsp, parent_tid, child_tid, tls): x86_64's argument order;
+ * an IA-32 call's tls is a struct user_desc pointer (clone_req.tls_desc).
+ */
+static long do_sys_clone(const struct syscall_args *a, bool ia32)
 {
 	struct clone_req c = {
 		.regs = current->regs,
@@ -250,6 +297,7 @@ long sys_clone(const struct syscall_args *a)
 		.ptid = a->a2,
 		.ctid = a->a3,
 		.tls = a->a4,
+		.tls_desc = ia32,
 	};
 
 	if (a->a0 & ~(uint64_t)(CLONE_SUPPORTED | CSIGNAL))
@@ -260,6 +308,22 @@ long sys_clone(const struct syscall_args *a)
 	if (a->a0 & CLONE_THREAD)
 		c.flags &= ~(uint64_t)CSIGNAL;
 	return do_clone(&c);
+}
+
+long sys_clone(const struct syscall_args *a)
+{
+	return do_sys_clone(a, false);
+}
+
+/*
+ * i386's clone (CONFIG_CLONE_BACKWARDS, 6.6 kernel/fork.c): flags, newsp,
+ * parent_tid, tls, child_tid.
+ */
+long compat_sys_clone(const struct syscall_args *a)
+{
+	struct syscall_args b = {a->a0, a->a1, a->a2, a->a4, a->a3, 0};
+
+	return do_sys_clone(&b, true);
 }
 
 /* include/uapi/linux/sched.h's struct clone_args, sizes VER0 64, VER1 80, VER2 88. */

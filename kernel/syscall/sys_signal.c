@@ -27,7 +27,40 @@ static void flush_sig_everywhere(struct task_struct *me, int sig)
 			tasks[i].pending.signal &= ~sigmask(sig);
 }
 
-long sys_rt_sigaction(const struct syscall_args *a)
+/*
+ * i386's struct sigaction for rt_sigaction (6.6 include/linux/compat.h,
+ * struct compat_sigaction): 32-bit handler, flags, restorer, then the
+ * 64-bit mask as two words, low first.
+ */
+struct compat_sigaction {
+	uint32_t handler, flags, restorer;
+	uint32_t mask[2];
+};
+
+static int get_action(uint64_t uact, bool ia32, struct kernel_sigaction *act)
+{
+	struct compat_sigaction c;
+
+	if (!ia32)
+		return copy_from_user(act, uact, sizeof(*act));
+	if (copy_from_user(&c, uact, sizeof(c)))
+		return -EFAULT;
+	*act = (struct kernel_sigaction){c.handler, c.flags, c.restorer,
+					 c.mask[0] | (uint64_t)c.mask[1] << 32};
+	return 0;
+}
+
+static int put_action(uint64_t uact, bool ia32, const struct kernel_sigaction *act)
+{
+	struct compat_sigaction c = {(uint32_t)act->handler,
+				     (uint32_t)act->flags,
+				     (uint32_t)act->restorer,
+				     {(uint32_t)act->mask, (uint32_t)(act->mask >> 32)}};
+
+	return ia32 ? copy_to_user(uact, &c, sizeof(c)) : copy_to_user(uact, act, sizeof(*act));
+}
+
+static long do_rt_sigaction(const struct syscall_args *a, bool ia32)
 {
 	int sig = (int)a->a0;
 	struct kernel_sigaction act, *slot;
@@ -37,9 +70,9 @@ long sys_rt_sigaction(const struct syscall_args *a)
 	slot = &current->sighand->action[sig - 1];
 	if (a->a1 && (sig == SIGKILL || sig == SIGSTOP))
 		return -EINVAL;
-	if (a->a1 && copy_from_user(&act, a->a1, sizeof(act)))
+	if (a->a1 && get_action(a->a1, ia32, &act))
 		return -EFAULT;
-	if (a->a2 && copy_to_user(a->a2, slot, sizeof(*slot)))
+	if (a->a2 && put_action(a->a2, ia32, slot))
 		return -EFAULT;
 	if (a->a1) {
 		act.mask &= ~SIG_UNBLOCKABLE;
@@ -54,6 +87,17 @@ long sys_rt_sigaction(const struct syscall_args *a)
 			flush_sig_everywhere(current, sig);
 	}
 	return 0;
+}
+
+long sys_rt_sigaction(const struct syscall_args *a)
+{
+	return do_rt_sigaction(a, false);
+}
+
+/* compat_sys_rt_sigaction (6.6 kernel/signal.c): struct compat_sigaction in and out. */
+long compat_sys_rt_sigaction(const struct syscall_args *a)
+{
+	return do_rt_sigaction(a, true);
 }
 
 long sys_rt_sigprocmask(const struct syscall_args *a)

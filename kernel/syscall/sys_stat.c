@@ -46,7 +46,54 @@ int at_start(int dirfd, const char *path, struct inode **start)
 	return 0;
 }
 
-static int fill_stat(struct inode *ino, uint64_t ubuf)
+/*
+ * i386's struct stat64 (Linux 6.6 arch/x86/include/uapi/asm/stat.h, packed,
+ * 96 bytes), filled as cp_stat64 (arch/x86/kernel/sys_ia32.c) fills it: the
+ * inode number in both st_ino and __st_ino (truncated), the times' seconds
+ * in 32 bits.
+ */
+struct stat64_ia32 {
+	uint64_t st_dev;
+	uint8_t pad0[4];
+	uint32_t __st_ino;
+	uint32_t st_mode, st_nlink, st_uid, st_gid;
+	uint64_t st_rdev;
+	uint8_t pad3[4];
+	int64_t st_size;
+	uint32_t st_blksize;
+	uint64_t st_blocks;
+	uint32_t st_atime, st_atime_nsec, st_mtime, st_mtime_nsec, st_ctime, st_ctime_nsec;
+	uint64_t st_ino;
+} __attribute__((packed));
+_Static_assert(sizeof(struct stat64_ia32) == 96, "i386 struct stat64 is 96 bytes");
+
+static int copy_stat64(const struct linux_stat *st, uint64_t ubuf)
+{
+	struct stat64_ia32 s;
+
+	memset(&s, 0, sizeof(s));
+	s.st_dev = st->st_dev;
+	s.st_ino = st->st_ino;
+	s.__st_ino = (uint32_t)st->st_ino;
+	s.st_mode = st->st_mode;
+	s.st_nlink = (uint32_t)st->st_nlink;
+	s.st_uid = st->st_uid;
+	s.st_gid = st->st_gid;
+	s.st_rdev = st->st_rdev;
+	s.st_size = st->st_size;
+	s.st_atime = (uint32_t)st->st_atime;
+	s.st_atime_nsec = (uint32_t)st->st_atime_nsec;
+	s.st_mtime = (uint32_t)st->st_mtime;
+	s.st_mtime_nsec = (uint32_t)st->st_mtime_nsec;
+	s.st_ctime = (uint32_t)st->st_ctime;
+	s.st_ctime_nsec = (uint32_t)st->st_ctime_nsec;
+	s.st_blksize = (uint32_t)st->st_blksize;
+	s.st_blocks = (uint64_t)st->st_blocks;
+	return copy_to_user(ubuf, &s, sizeof(s));
+}
+
+/* ia32: an IA-32 stat64 call (struct stat64_ia32 out), else x86_64's struct stat. */
+static int fill_stat(struct inode *ino, uint64_t ubuf, bool ia32)
 {
 	struct linux_stat st;
 
@@ -64,10 +111,12 @@ static int fill_stat(struct inode *ino, uint64_t ubuf)
 	st.st_atime = (uint64_t)ino->atime;
 	st.st_mtime = (uint64_t)ino->mtime;
 	st.st_ctime = (uint64_t)ino->ctime;
+	if (ia32)
+		return copy_stat64(&st, ubuf);
 	return copy_to_user(ubuf, &st, sizeof(st));
 }
 
-static long do_fstatat(int dirfd, uint64_t upath, uint64_t ubuf, uint64_t flags)
+static long do_fstatat(int dirfd, uint64_t upath, uint64_t ubuf, uint64_t flags, bool ia32)
 {
 	char *path = path_buf(0);
 	struct inode *start, *ino;
@@ -84,46 +133,76 @@ static long do_fstatat(int dirfd, uint64_t upath, uint64_t ubuf, uint64_t flags)
 		if (!(flags & AT_EMPTY_PATH))
 			return -ENOENT;
 		if (dirfd == AT_FDCWD)
-			return fill_stat(current->fs->pwd ? current->fs->pwd : root_inode, ubuf);
+			return fill_stat(current->fs->pwd ? current->fs->pwd : root_inode, ubuf,
+					 ia32);
 		f = fget((uint64_t)(int64_t)dirfd);
 		if (!f || !f->inode)
 			return -EBADF;
-		return fill_stat(f->inode, ubuf);
+		return fill_stat(f->inode, ubuf, ia32);
 	}
 	if ((rc = at_start(dirfd, path, &start)))
 		return rc;
 	rc = path_lookup(start, path, (flags & AT_SYMLINK_NOFOLLOW) ? 0 : LOOKUP_FOLLOW, &ino);
 	if (rc)
 		return rc;
-	rc = fill_stat(ino, ubuf);
+	rc = fill_stat(ino, ubuf, ia32);
 	iput(ino);
 	return rc;
 }
 
 long sys_stat(const struct syscall_args *a)
 {
-	return do_fstatat(AT_FDCWD, a->a0, a->a1, 0);
+	return do_fstatat(AT_FDCWD, a->a0, a->a1, 0, false);
 }
 
 long sys_lstat(const struct syscall_args *a)
 {
-	return do_fstatat(AT_FDCWD, a->a0, a->a1, AT_SYMLINK_NOFOLLOW);
+	return do_fstatat(AT_FDCWD, a->a0, a->a1, AT_SYMLINK_NOFOLLOW, false);
 }
 
 long sys_newfstatat(const struct syscall_args *a)
 {
-	return do_fstatat((int)a->a0, a->a1, a->a2, a->a3);
+	return do_fstatat((int)a->a0, a->a1, a->a2, a->a3, false);
 }
 
-long sys_fstat(const struct syscall_args *a)
+static long do_fstat(uint64_t fd, uint64_t ubuf, bool ia32)
 {
-	struct file *f = fget(a->a0);
+	struct file *f = fget(fd);
 
 	if (!f)
 		return -EBADF;
 	if (!f->inode)
 		return -EBADF;
-	return fill_stat(f->inode, a->a1);
+	return fill_stat(f->inode, ubuf, ia32);
+}
+
+long sys_fstat(const struct syscall_args *a)
+{
+	return do_fstat(a->a0, a->a1, false);
+}
+/*
+ * The IA-32 calls (Linux 6.6 arch/x86/kernel/sys_ia32.c: compat_sys_ia32_stat64,
+ * lstat64, fstat64, fstatat64): the native lookups, struct stat64 out.
+ */
+long compat_sys_ia32_stat64(const struct syscall_args *a)
+{
+	return do_fstatat(AT_FDCWD, a->a0, a->a1, 0, true);
+}
+
+long compat_sys_ia32_lstat64(const struct syscall_args *a)
+{
+	return do_fstatat(AT_FDCWD, a->a0, a->a1, AT_SYMLINK_NOFOLLOW, true);
+}
+
+long compat_sys_ia32_fstat64(const struct syscall_args *a)
+{
+	return do_fstat(a->a0, a->a1, true);
+}
+
+/* fstatat64(int dfd, path, statbuf, int flag) */
+long compat_sys_ia32_fstatat64(const struct syscall_args *a)
+{
+	return do_fstatat((int)a->a0, a->a1, a->a2, (uint32_t)a->a3, true);
 }
 
 /* struct linux_dirent64: d_ino, d_off, d_reclen, d_type, d_name, 8-byte aligned. */

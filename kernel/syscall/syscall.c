@@ -13,6 +13,7 @@
 #include "kernel/syscall/syscall.h"
 
 void syscall_entry(void);
+void entry_SYSCALL_compat(void);
 
 /*
  * Indexed by number, from the table; a hole is 0.  sys_ni_syscall's rows
@@ -53,9 +54,14 @@ long sys_ni_syscall(const struct syscall_args *a)
 void syscall_init(void)
 {
 	wrmsr(MSR_EFER, rdmsr(MSR_EFER) | EFER_SCE);
-	/* sysret loads CS = STAR[63:48] + 16, SS = + 8; syscall CS = STAR[47:32]. */
-	wrmsr(MSR_STAR, ((uint64_t)(USER_DS - 3 - 8) << 48) | ((uint64_t)KERNEL_CS << 32));
+	/*
+	 * sysretq loads CS = STAR[63:48] + 16, SS = + 8; syscall CS = STAR[47:32]:
+	 * Linux 6.6's (u64)__USER32_CS << 48 | (u64)__KERNEL_CS << 32.
+	 */
+	wrmsr(MSR_STAR, ((uint64_t)USER32_CS << 48) | ((uint64_t)KERNEL_CS << 32));
 	wrmsr(MSR_LSTAR, (uint64_t)syscall_entry);
+	/* syscall from compatibility mode (AMD): #UD here (isr.asm's entry_SYSCALL_compat) */
+	wrmsr(MSR_CSTAR, (uint64_t)entry_SYSCALL_compat);
 	/*
 	 * Flags cleared on entry: Linux 6.6's syscall_init (arch/x86/kernel/cpu/
 	 * common.c) clears "as much as possible".  NT above all: left set, the
@@ -79,20 +85,19 @@ void syscall_init(void)
  * after it (the fuzzer's unknown numbers reached it; reliab_unknown_nr).
  */
 #define SEEN_MAX 64
-static void warn_unknown(uint64_t nr)
+void syscall_warn_unknown(uint64_t nr, const char *name, bool ia32)
 {
 	static struct {
 		char comm[TASK_COMM_LEN];
 		uint64_t nr;
+		bool ia32;
 	} seen[SEEN_MAX];
 	static unsigned nseen;
 	static bool suppressed;
-	const char *name = syscall_name(nr);
 
-	if (nr == __NR_rseq)
-		return;
 	for (unsigned i = 0; i < nseen && i < SEEN_MAX; i++)
-		if (seen[i].nr == nr && !strcmp(seen[i].comm, current->comm))
+		if (seen[i].nr == nr && seen[i].ia32 == ia32 &&
+		    !strcmp(seen[i].comm, current->comm))
 			return;
 	if (nseen >= SEEN_MAX) {
 		if (!suppressed)
@@ -101,10 +106,17 @@ static void warn_unknown(uint64_t nr)
 		return;
 	}
 	strlcpy(seen[nseen].comm, current->comm, TASK_COMM_LEN);
+	seen[nseen].ia32 = ia32;
 	seen[nseen++].nr = nr;
 	/* Debug level: in the log (dmesg), on the console only with loglevel=8. */
-	printk(KERN_DEBUG "unknown syscall %lu (%s?) from %s[%d]\n", (unsigned long)nr, name,
-	       current->comm, current->pid);
+	printk(KERN_DEBUG "unknown %ssyscall %lu (%s?) from %s[%d]\n", ia32 ? "i386 " : "",
+	       (unsigned long)nr, name, current->comm, current->pid);
+}
+
+static void warn_unknown(uint64_t nr)
+{
+	if (nr != __NR_rseq)
+		syscall_warn_unknown(nr, syscall_name(nr), false);
 }
 
 void syscall_dispatch(struct trap_frame *f)

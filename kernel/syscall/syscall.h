@@ -5,6 +5,7 @@
 #ifndef KERNEL_SYSCALL_SYSCALL_H
 #define KERNEL_SYSCALL_SYSCALL_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "kernel/uapi/aslrbench.h" /* the numbers, shared with user programs */
@@ -20,6 +21,16 @@ void syscall_init(void);
 #define __SYSCALL(nr, name, entry, fuzz) long entry(const struct syscall_args *a);
 #include "kernel/uapi/syscall_64.h"
 #undef __SYSCALL
+/* The IA-32 table's handlers (kernel/uapi/syscall_32.h), the native ones declared again. */
+#define __SYSCALL_I386(nr, name, entry) long entry(const struct syscall_args *a);
+#include "kernel/uapi/syscall_32.h"
+#undef __SYSCALL_I386
+#define NR_ia32_syscalls 440 /* faccessat2 (439) is the last number the table holds */
+/*
+ * An unknown call's debug line, once per (program, number, ABI); name: the
+ * table's name for it ("" when none).
+ */
+void syscall_warn_unknown(uint64_t nr, const char *name, bool ia32);
 /* sys_misc.c: writes the time left to urem, returns the restart code. */
 long nanosleep_interrupted(uint64_t left_ns, uint64_t urem);
 /* sys_proc.c: wait4's and waitid's rusage, the times in clock ticks. */

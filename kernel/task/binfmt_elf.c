@@ -1,13 +1,18 @@
 /*
- * The ELF64 loader, after Linux 2.6.29's fs/binfmt_elf.c (load_elf_binary,
+ * The ELF loader, after Linux 2.6.29's fs/binfmt_elf.c (load_elf_binary,
  * create_elf_tables).  It takes ET_EXEC (mapped at its link address) and
  * ET_DYN (a PIE, mapped at the randomised exe base); a PT_INTERP (a dynamic
  * program) is recorded here and loaded by exec.c as load_elf_interp does.
+ * ELF64 x86_64 programs, and ELF32 IA-32 ones as Linux 6.6's
+ * fs/compat_binfmt_elf.c loads them: the same steps over Elf32 headers
+ * (widened here), 4-byte words on the initial stack, "i686" as the
+ * platform, IA32_PAGE_OFFSET as TASK_SIZE.
  *
  * Checks, each a line on the console and -ENOEXEC, the kernel running on:
- *   header     magic, ELFCLASS64, little-endian, EV_CURRENT, ET_EXEC/ET_DYN,
- *              EM_X86_64, e_phentsize == sizeof(Elf64_Phdr), 1 <= e_phnum <=
- *              65536 / sizeof(Elf64_Phdr), the headers inside the file:
+ *   header     magic, ELFCLASS64 with EM_X86_64 or ELFCLASS32 with EM_386,
+ *              little-endian, EV_CURRENT, ET_EXEC/ET_DYN, e_phentsize the
+ *              class's Phdr size, 1 <= e_phnum <= 65536 (ELF32: 4096) /
+ *              that size, the headers inside the file:
  *              as 2.6.29 (which also gives -ENOEXEC for these)
  *   segments   p_filesz > p_memsz, an address past TASK_SIZE: 2.6.29 gives
  *              -EINVAL (and kills the task: it is past the point of no
@@ -24,6 +29,7 @@
  *              came back short); only the first PT_INTERP counts
  */
 #include "boot/elf64.h"
+#include "kernel/task/elf32.h"
 #include "kernel/arch/cpu.h"
 #include "kernel/lib/errno.h"
 #include "kernel/lib/printk.h"
@@ -64,9 +70,50 @@
 
 #define AT_SYSINFO_EHDR 33 /* ARCH_DLINFO on x86_64: the vDSO */
 
-static const Elf64_Phdr *phdr(const uint8_t *img, int i)
+static bool is_elf32(const uint8_t *img)
 {
-	return (const Elf64_Phdr *)(img + ((const Elf64_Ehdr *)img)->e_phoff) + i;
+	return img[4] == ELFCLASS32;
+}
+
+/*
+ * The i-th program header; an ELF32 one widened to Elf64_Phdr (the fields
+ * are the same, in another order and width).  Only called once check_header
+ * found the headers inside the file.
+ */
+static Elf64_Phdr phdr(const uint8_t *img, int i)
+{
+	const Elf32_Phdr *p;
+
+	if (!is_elf32(img))
+		return *((const Elf64_Phdr *)(img + ((const Elf64_Ehdr *)img)->e_phoff) + i);
+	p = (const Elf32_Phdr *)(img + ((const Elf32_Ehdr *)img)->e_phoff) + i;
+	return (Elf64_Phdr){p->p_type,	p->p_flags,  p->p_offset, p->p_vaddr,
+			    p->p_paddr, p->p_filesz, p->p_memsz,  p->p_align};
+}
+
+/* The header, an ELF32 one widened (size was checked to hold it). */
+static Elf64_Ehdr ehdr(const uint8_t *img)
+{
+	const Elf32_Ehdr *e = (const Elf32_Ehdr *)img;
+	Elf64_Ehdr h;
+
+	if (!is_elf32(img))
+		return *(const Elf64_Ehdr *)img;
+	memcpy(h.e_ident, e->e_ident, sizeof(h.e_ident));
+	h.e_type = e->e_type;
+	h.e_machine = e->e_machine;
+	h.e_version = e->e_version;
+	h.e_entry = e->e_entry;
+	h.e_phoff = e->e_phoff;
+	h.e_shoff = e->e_shoff;
+	h.e_flags = e->e_flags;
+	h.e_ehsize = e->e_ehsize;
+	h.e_phentsize = e->e_phentsize;
+	h.e_phnum = e->e_phnum;
+	h.e_shentsize = e->e_shentsize;
+	h.e_shnum = e->e_shnum;
+	h.e_shstrndx = e->e_shstrndx;
+	return h;
 }
 
 static int noexec(const char *name, const char *why, int seg)
@@ -80,27 +127,40 @@ static int noexec(const char *name, const char *why, int seg)
 	return -ENOEXEC;
 }
 
+/*
+ * An ELFCLASS32 EM_386 file is an IA-32 program (compat_binfmt_elf.c's
+ * elf_check_arch = elf_check_arch_ia32); its program headers are
+ * Elf32_Phdr, at most ELF_MIN_ALIGN (4096) bytes of them as load_elf_phdrs
+ * allows, 128.
+ */
 static int check_header(const uint8_t *img, uint64_t size, const char *name)
 {
-	const Elf64_Ehdr *eh = (const Elf64_Ehdr *)img;
+	Elf64_Ehdr h;
+	const Elf64_Ehdr *eh = &h;
+	uint64_t phent;
 
-	if (size < sizeof(*eh) || memcmp(eh->e_ident, "\177ELF", 4))
+	if (size < sizeof(Elf32_Ehdr) || memcmp(img, "\177ELF", 4))
 		return noexec(name, "not an ELF file", -1);
-	if (eh->e_ident[4] != ELFCLASS64 || eh->e_ident[5] != ELFDATA2LSB ||
-	    eh->e_ident[6] != EV_CURRENT || eh->e_machine != EM_X86_64)
-		return noexec(name, "not an x86_64 ELF64 little-endian file", -1);
+	if (img[4] == ELFCLASS64 && size < sizeof(Elf64_Ehdr))
+		return noexec(name, "not an ELF file", -1);
+	h = ehdr(img);
+	if (!((eh->e_ident[4] == ELFCLASS64 && eh->e_machine == EM_X86_64) ||
+	      (eh->e_ident[4] == ELFCLASS32 && eh->e_machine == EM_386)) ||
+	    eh->e_ident[5] != ELFDATA2LSB || eh->e_ident[6] != EV_CURRENT)
+		return noexec(name, "not an x86_64 ELF64 or IA-32 ELF32 little-endian file", -1);
 	if (eh->e_type != ET_EXEC && eh->e_type != ET_DYN)
 		return noexec(name, "neither ET_EXEC nor ET_DYN", -1);
-	if (eh->e_phentsize != sizeof(Elf64_Phdr) || eh->e_phnum < 1 ||
-	    eh->e_phnum > 65536 / sizeof(Elf64_Phdr))
+	phent = is_elf32(img) ? sizeof(Elf32_Phdr) : sizeof(Elf64_Phdr);
+	if (eh->e_phentsize != phent || eh->e_phnum < 1 ||
+	    eh->e_phnum > (is_elf32(img) ? 4096 : 65536) / phent)
 		return noexec(name, "bad program header size or count", -1);
-	if (eh->e_phoff > size || size - eh->e_phoff < eh->e_phnum * sizeof(Elf64_Phdr))
+	if (eh->e_phoff > size || size - eh->e_phoff < eh->e_phnum * phent)
 		return noexec(name, "program headers outside the file", -1);
 	return 0;
 }
 
 static int check_load(const Elf64_Phdr *ph, uint64_t size, const char *name, int i, uint16_t type,
-		      uint64_t prev_end)
+		      uint64_t prev_end, uint64_t task_size)
 {
 	if (ph->p_filesz > ph->p_memsz)
 		return noexec(name, "p_filesz > p_memsz", i);
@@ -108,8 +168,8 @@ static int check_load(const Elf64_Phdr *ph, uint64_t size, const char *name, int
 		return noexec(name, "file bytes past the end of the file", i);
 	if ((ph->p_vaddr - ph->p_offset) % PAGE_SIZE)
 		return noexec(name, "p_vaddr and p_offset not congruent modulo the page size", i);
-	if (ph->p_memsz > MAX_SEG_SPAN || ph->p_vaddr >= TASK_SIZE ||
-	    ph->p_vaddr > TASK_SIZE - ph->p_memsz)
+	if (ph->p_memsz > MAX_SEG_SPAN || ph->p_vaddr >= task_size ||
+	    ph->p_vaddr > task_size - ph->p_memsz)
 		return noexec(name, "huge segment, or past TASK_SIZE", i);
 	if (type == ET_EXEC && ph->p_vaddr < MMAP_MIN_ADDR)
 		return noexec(name, "ET_EXEC segment below mmap_min_addr (64 KiB)", i);
@@ -120,20 +180,24 @@ static int check_load(const Elf64_Phdr *ph, uint64_t size, const char *name, int
 
 int elf_check(const uint8_t *img, uint64_t size, const char *name, struct elf_info *ei)
 {
-	const Elf64_Ehdr *eh = (const Elf64_Ehdr *)img;
-	uint64_t prev_end = 0, lo = ~0ULL;
+	Elf64_Ehdr h;
+	const Elf64_Ehdr *eh = &h;
+	uint64_t prev_end = 0, lo = ~0ULL, task_size;
 	bool any = false;
 	int rc = check_header(img, size, name);
 
 	if (rc)
 		return rc;
+	h = ehdr(img);
 	memset(ei, 0, sizeof(*ei));
+	ei->ia32 = is_elf32(img);
+	task_size = ei->ia32 ? IA32_PAGE_OFFSET : TASK_SIZE;
 	ei->type = eh->e_type;
 	ei->entry = eh->e_entry;
 	ei->phoff = eh->e_phoff;
 	ei->phnum = eh->e_phnum;
 	for (int i = 0; i < eh->e_phnum; i++) {
-		const Elf64_Phdr *ph = phdr(img, i);
+		const Elf64_Phdr phv = phdr(img, i), *ph = &phv;
 
 		if (ph->p_type == PT_INTERP && !ei->interp_len) {
 			if (ph->p_filesz > 4096 || ph->p_filesz < 2)
@@ -152,7 +216,7 @@ int elf_check(const uint8_t *img, uint64_t size, const char *name, struct elf_in
 			ei->exec_stack = (ph->p_flags & PF_X) != 0;
 		if (ph->p_type != PT_LOAD || !ph->p_memsz)
 			continue;
-		if ((rc = check_load(ph, size, name, i, ei->type, prev_end)))
+		if ((rc = check_load(ph, size, name, i, ei->type, prev_end, task_size)))
 			return rc;
 		if (!any) {
 			ei->load_off = ph->p_vaddr - ph->p_offset;
@@ -223,7 +287,7 @@ int elf_map(struct mm_struct *mm, const struct linux_binprm *bprm, const struct 
 	bool first = true;
 
 	for (int i = 0; i < ei->phnum; i++) {
-		const Elf64_Phdr *ph = phdr(img, i);
+		const Elf64_Phdr phv = phdr(img, i), *ph = &phv;
 		uint64_t start, end;
 		uint32_t fl = 0;
 		int rc;
@@ -327,7 +391,7 @@ int create_elf_tables(struct mm_struct *mm, const struct linux_binprm *bprm,
 {
 	static uint64_t ptrs[EXEC_PTRS_MAX + 1];
 	const struct cred *c = &current->cred;
-	uint64_t p, execfn, platform, rnd, sp, auxv[2 * AUXV_PAIRS];
+	uint64_t p, execfn, platform, rnd, sp, auxv[2 * AUXV_PAIRS], word;
 	int n = 0, items, rc;
 
 	if (bprm->argc + bprm->envc > EXEC_PTRS_MAX || check_arg_size(bprm))
@@ -360,7 +424,8 @@ int create_elf_tables(struct mm_struct *mm, const struct linux_binprm *bprm,
 	 * ELF_BASE_PLATFORM) and AT_RANDOM's 16 bytes, each STACK_ALLOCed.
 	 */
 	p = mm->stack_align_sp;
-	if ((rc = push_string(mm, &p, "x86_64", &platform)))
+	/* an IA-32 program's is COMPAT_ELF_PLATFORM, "i686" (asm/elf.h) */
+	if ((rc = push_string(mm, &p, ei->ia32 ? "i686" : "x86_64", &platform)))
 		return rc;
 	/*
 	 * AT_RANDOM: 2.6.29's create_elf_tables calls get_random_bytes(16) here;
@@ -377,13 +442,18 @@ int create_elf_tables(struct mm_struct *mm, const struct linux_binprm *bprm,
 		auxv[n++] = (type);                                                                \
 		auxv[n++] = (val);                                                                 \
 	} while (0)
-	if (mm->vdso)
+	/*
+	 * An IA-32 program gets no vDSO (this kernel has no 32-bit one), so no
+	 * AT_SYSINFO or AT_SYSINFO_EHDR (ARCH_DLINFO_IA32 adds them only with
+	 * one): its libc makes its system calls with int $0x80.
+	 */
+	if (mm->vdso && !ei->ia32)
 		AUX(AT_SYSINFO_EHDR, mm->vdso);
 	AUX(AT_HWCAP, elf_hwcap());
 	AUX(AT_PAGESZ, PAGE_SIZE);
 	AUX(AT_CLKTCK, USER_HZ);
 	AUX(AT_PHDR, bias + ei->load_off + ei->phoff);
-	AUX(AT_PHENT, sizeof(Elf64_Phdr));
+	AUX(AT_PHENT, ei->ia32 ? sizeof(Elf32_Phdr) : sizeof(Elf64_Phdr));
 	AUX(AT_PHNUM, ei->phnum);
 	AUX(AT_BASE, ei->interp_base); /* 0 without an interpreter */
 	AUX(AT_FLAGS, 0);
@@ -399,26 +469,33 @@ int create_elf_tables(struct mm_struct *mm, const struct linux_binprm *bprm,
 	AUX(AT_NULL, 0);
 #undef AUX
 
-	/* STACK_ROUND: argc, argv[], NULL, envp[], NULL, then the auxv, 16-byte aligned. */
+	/*
+	 * STACK_ROUND: argc, argv[], NULL, envp[], NULL, then the auxv, 16-byte
+	 * aligned; each an elf_addr_t, 4 bytes for an IA-32 program
+	 * (compat_binfmt_elf.c), which the values fit (its addresses are below
+	 * IA32_PAGE_OFFSET).
+	 */
 	items = (bprm->argc + 1) + (bprm->envc + 1) + 1;
-	sp = (p - (uint64_t)n * 8 - (uint64_t)items * 8) & ~15ULL;
+	word = ei->ia32 ? 4 : 8;
+	sp = (p - (uint64_t)n * word - (uint64_t)items * word) & ~15ULL;
 	{
 		uint64_t at = sp, argc = (uint64_t)bprm->argc, zero = 0;
 
-		if ((rc = mm_copy_to(mm, at, &argc, 8)))
+		if ((rc = mm_copy_to(mm, at, &argc, word)))
 			return rc;
-		at += 8;
-		for (int i = 0; i < bprm->argc + bprm->envc + 1; i++, at += 8) {
+		at += word;
+		for (int i = 0; i < bprm->argc + bprm->envc + 1; i++, at += word) {
 			uint64_t v = i < bprm->argc ? ptrs[i] : i == bprm->argc ? 0 : ptrs[i - 1];
 
-			if ((rc = mm_copy_to(mm, at, &v, 8)))
+			if ((rc = mm_copy_to(mm, at, &v, word)))
 				return rc;
 		}
-		if ((rc = mm_copy_to(mm, at, &zero, 8)))
+		if ((rc = mm_copy_to(mm, at, &zero, word)))
 			return rc;
-		at += 8;
-		if ((rc = mm_copy_to(mm, at, auxv, (uint64_t)n * 8)))
-			return rc;
+		at += word;
+		for (int i = 0; i < n; i++, at += word)
+			if ((rc = mm_copy_to(mm, at, &auxv[i], word)))
+				return rc;
 	}
 	mm->start_stack = sp; /* what /proc/<pid>/stat reports as startstack */
 	*sp_out = sp;

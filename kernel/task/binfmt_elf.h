@@ -1,5 +1,6 @@
 /*
- * The ELF loader (as Linux's fs/binfmt_elf.c): checks an ELF64 image, maps
+ * The ELF loader (as Linux's fs/binfmt_elf.c and, for IA-32 programs,
+ * fs/compat_binfmt_elf.c): checks an ELF64 or ELF32 image, maps
  * its PT_LOAD segments into an address space and builds the initial stack
  * (create_elf_tables).  exec.c decides where things go (ASLR) and calls in.
  */
@@ -40,6 +41,7 @@ struct linux_binprm {
 /* What elf_check learnt about an image. */
 struct elf_info {
 	uint16_t type;	   /* ET_EXEC or ET_DYN */
+	bool ia32;	   /* ELFCLASS32 EM_386: an IA-32 program (compatibility mode) */
 	uint64_t end;	   /* highest p_vaddr + p_memsz: the span of ET_DYN, brk base of ET_EXEC */
 	uint64_t entry;	   /* e_entry, unbiased */
 	uint64_t load_off; /* first PT_LOAD's p_vaddr - p_offset: where the headers sit */

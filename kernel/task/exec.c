@@ -27,6 +27,7 @@
 #include "kernel/arch/cpu.h"
 #include "kernel/arch/gdt.h"
 #include "kernel/task/binfmt_elf.h"
+#include "kernel/task/tls.h"
 
 static void set_cmdline(struct task_struct *p, int argc, char *const argv[])
 {
@@ -68,6 +69,13 @@ static int map_interp(struct mm_struct *mm, const struct exec_request *r, const 
 	/* 2.6.29: "Not an ELF interpreter" or a bad one is -ELIBBAD. */
 	if (elf_check(r->interp.image, r->interp.size, name, &ii))
 		return -ELIBBAD;
+	/* load_elf_interp's elf_check_arch: the program's class (a compat one for an IA-32 program)
+	 */
+	if (ii.ia32 != ei->ia32) {
+		kprintf("exec %s: ELIBBAD: interpreter %s is not an %s program\n", r->filename,
+			name, ei->ia32 ? "IA-32" : "x86_64");
+		return -ELIBBAD;
+	}
 	if (ii.type != ET_EXEC) {
 		at = mm_get_unmapped_area(mm, ii.end - ii.start);
 		if (!at)
@@ -155,7 +163,7 @@ int exec_map_program(struct mm_struct *mm, const struct exec_request *r,
 		return rc;
 	/* arch_setup_additional_pages, after load_elf_interp as in 2.6.29: the vDSO at layout.c's
 	 * draw */
-	if ((rc = map_vdso(mm)))
+	if (!ei->ia32 && (rc = map_vdso(mm))) /* no 32-bit vDSO: an IA-32 program gets none */
 		return rc;
 	return create_elf_tables(mm, bprm, ei, bias, sp);
 }
@@ -178,6 +186,7 @@ static int build_mm(struct mm_struct *mm, const struct exec_request *r,
 	img.align = ei.align;
 	img.exec = mm->elf_exec;
 	img.interp = ei.interp_len != 0;
+	img.ia32 = ei.ia32;
 	arch_pick_mmap_layout(mm, &img, exec_arg_bytes(bprm), pid);
 	return exec_map_program(mm, r, bprm, &ei, entry, sp);
 }
@@ -228,7 +237,8 @@ static int load_program(const struct exec_request *r, int pid, struct mm_struct 
 	memset(regs, 0, sizeof(*regs));
 	regs->rip = entry;
 	regs->rsp = sp;
-	regs->cs = USER_CS;
+	/* start_thread, or compat_start_thread for an IA-32 program: compatibility mode */
+	regs->cs = (*mmp)->task_size == IA32_PAGE_OFFSET ? USER32_CS : USER_CS;
 	regs->ss = USER_DS;
 	regs->rflags = 0x202;
 	return 0;
@@ -280,6 +290,7 @@ long do_spawn_req(const struct exec_request *r)
 	/* spawn's child starts with every action at SIG_DFL, as before they were shared */
 	memset(p->sighand->action, 0, sizeof(p->sighand->action));
 	close_on_exec(p);
+	exec_user_segments(p, regs.cs == USER32_CS);
 	comm_of(r->filename, comm, sizeof(comm));
 	task_set_comm(p, comm);
 	set_cmdline(p, r->argc, r->argv);
@@ -399,10 +410,12 @@ long do_execve_req(const struct exec_request *r)
 	task_set_comm(t, comm);
 	set_cmdline(t, r->argc, r->argv);
 	t->dumpable = t->cred.euid == t->cred.uid && t->cred.egid == t->cred.gid;
-	/* As Linux's exec: no TLS, no tid word, caught signals back to their default. */
-	t->fs_base = t->gs_base = 0;
-	wrmsr(MSR_FS_BASE, 0);
-	wrmsr(MSR_KGS_BASE, 0);
+	/*
+	 * As Linux's exec: no TLS (no bases, no set_thread_area entries, null
+	 * FS and GS: start_thread_common), no tid word, caught signals back to
+	 * their default.
+	 */
+	exec_user_segments(t, regs.cs == USER32_CS);
 	t->clear_child_tid = t->robust_list = t->robust_len = 0;
 	flush_signal_handlers(t);
 	*t->regs = regs;

@@ -14,6 +14,8 @@
 #include "kernel/char/random.h"
 #include "kernel/task/process.h"
 #include "kernel/task/sched.h"
+#include "kernel/task/tls.h"
+#include "kernel/arch/gdt.h"
 #include "kernel/arch/timer.h"
 
 void ret_to_user(void);
@@ -94,11 +96,11 @@ static uint64_t canary_for_fork(void)
 }
 
 /* What a child inherits of the Linux process ABI (TLS, signal mask, alternate stack). */
-static void copy_linux_state(struct task_struct *p, const struct task_struct *parent,
-			     uint64_t flags)
+static void copy_linux_state(struct task_struct *p, struct task_struct *parent, uint64_t flags)
 {
 	p->fs_base = parent->fs_base;
 	p->gs_base = parent->gs_base;
+	copy_user_segments(p, parent); /* copy_thread: selectors, TLS descriptors */
 	p->sigmask = parent->sigmask;
 	/*
 	 * Pending signals are not inherited (alloc_task zeroed them); the
@@ -145,8 +147,19 @@ long do_clone(const struct clone_req *c)
 
 	if (rc)
 		return rc;
-	/* set_new_tls (arch/x86/kernel/process_64.c): ARCH_SET_FS's check */
-	if ((flags & CLONE_SETTLS) && c->tls >= TASK_SIZE)
+	int tls_idx = 0;
+	uint64_t tls_desc = 0;
+
+	/*
+	 * set_new_tls (Linux 6.6 arch/x86/kernel/process_64.c): an IA-32 call's
+	 * tls is a struct user_desc (do_set_thread_area), a 64-bit call's the FS
+	 * base (ARCH_SET_FS's check).  Read before the child exists, so a bad one
+	 * fails the clone as copy_thread's error does.
+	 */
+	if ((flags & CLONE_SETTLS) && c->tls_desc &&
+	    (rc = tls_from_user(c->tls, &tls_idx, &tls_desc)))
+		return rc;
+	if ((flags & CLONE_SETTLS) && !c->tls_desc && c->tls >= TASK_SIZE)
 		return -EPERM;
 	if ((rc = alloc_task(&p)))
 		return rc;
@@ -190,8 +203,12 @@ long do_clone(const struct clone_req *c)
 	p->regs->rax = 0; /* the child's return value */
 	if (c->newsp)
 		p->regs->rsp = c->newsp;
-	if (flags & CLONE_SETTLS)
+	if ((flags & CLONE_SETTLS) && c->tls_desc)
+		p->tls_array[tls_idx - GDT_ENTRY_TLS_MIN] = tls_desc;
+	else if (flags & CLONE_SETTLS) {
 		p->fs_base = c->tls;
+		p->fsindex = 0; /* ARCH_SET_FS: the base, not a selector's */
+	}
 	pid = p->pid;
 	/*
 	 * As Linux: SETTID in the child's memory, PARENT_SETTID in the

@@ -47,6 +47,8 @@ struct clone_req {
 	uint64_t flags;		 /* CLONE_*, and the exit signal in CSIGNAL */
 	uint64_t newsp;		 /* 0: the caller's rsp */
 	uint64_t ptid, ctid, tls;
+	/* an IA-32 clone: tls is a struct user_desc pointer (set_new_tls, in_ia32_syscall) */
+	bool tls_desc;
 };
 long do_clone(const struct clone_req *c);
 int copy_shared_structs(struct task_struct *p, const struct task_struct *from, uint64_t flags);

@@ -23,6 +23,7 @@
 #include "kernel/mm/mm.h"
 #include "kernel/mm/vmm.h"
 #include "kernel/task/sched.h"
+#include "kernel/task/tls.h"
 #include "kernel/task/signal.h"
 #include "kernel/char/random.h"
 #include "kernel/lib/string.h"
@@ -130,11 +131,12 @@ static void context_switch(struct task_struct *prev, struct task_struct *next)
 	if (!next->kthread) {
 		tss_set_rsp0(top);
 		pc->kernel_rsp = top;
-		/* arch_prctl's bases; the user GS base sits in KERNEL_GS_BASE while in the kernel.
-		 */
-		wrmsr(MSR_FS_BASE, next->fs_base);
-		wrmsr(MSR_KGS_BASE, next->gs_base);
 	}
+	/*
+	 * The user's selectors, TLS descriptors and arch_prctl bases (the user
+	 * GS base sits in KERNEL_GS_BASE while in the kernel): kernel/task/tls.c.
+	 */
+	switch_user_segments(prev, next);
 	write_cr3(next->mm ? next->mm->pml4 : vmm_kernel_pml4());
 	pc->cur_task = next;
 	/* Each task's frames were built with its own canary (see kernel/arch/percpu.h). */

@@ -9,6 +9,7 @@
 #include "kernel/arch/gdt.h"
 #include "kernel/arch/timer.h"
 #include "kernel/lib/errno.h"
+#include "kernel/lib/printk.h"
 #include "kernel/lib/string.h"
 #include "kernel/mm/mm.h"
 #include "kernel/mm/uaccess.h"
@@ -228,8 +229,21 @@ static int setup_rt_frame(int sig, const struct ksiginfo *info, const struct ker
 	uint8_t fx[FPSTATE_SIZE] __attribute__((aligned(16)));
 	struct rt_sigframe_k fr;
 	struct sigcontext_k *sc = &fr.uc.uc_mcontext;
-	uint64_t fp, frame = get_sigframe(ka, f, &fp);
+	uint64_t fp, frame;
 
+	/*
+	 * An IA-32 task would need i386's rt_sigframe (Linux 6.6's
+	 * ia32_setup_rt_frame) and rt_sigreturn 173, which this kernel does not
+	 * have: the frame fails, so the task gets SIGSEGV (force_sigsegv) and
+	 * dies by it; the console says why.
+	 */
+	if (t->ia32) {
+		kprintf("%s[%d]: signal %d has a handler; IA-32 signal frames are not implemented: "
+			"SIGSEGV\n",
+			t->comm, t->pid, sig);
+		return -EFAULT;
+	}
+	frame = get_sigframe(ka, f, &fp);
 	/* x86_64 must have a restorer: without one Linux fails the frame (SIGSEGV). */
 	if (frame == ~0ULL || !(ka->flags & SA_RESTORER))
 		return -EFAULT;

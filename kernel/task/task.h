@@ -86,7 +86,17 @@ struct task_struct {
 
 	/* The Linux process ABI (kernel/syscall/sys_linux.c, sys_clone.c). */
 	uint64_t fs_base, gs_base; /* arch_prctl: loaded at every switch to this task */
-	uint64_t clear_child_tid;  /* set_tid_address, CLONE_CHILD_CLEARTID: zeroed at exit */
+	/*
+	 * IA-32 compatibility (kernel/task/tls.c).  ia32: an ELFCLASS32 program
+	 * runs (Linux's TIF_ADDR32 with TS_COMPAT: 32-bit layout and ABI).  The
+	 * user's segment selectors (thread.ds/es/fsindex/gsindex) and its three
+	 * GDT TLS descriptors (thread.tls_array, set_thread_area): saved and
+	 * loaded at every switch, as Linux 6.6's __switch_to.
+	 */
+	bool ia32;
+	uint16_t ds, es, fsindex, gsindex;
+	uint64_t tls_array[3];
+	uint64_t clear_child_tid; /* set_tid_address, CLONE_CHILD_CLEARTID: zeroed at exit */
 	uint64_t robust_list, robust_len;
 	uint64_t sigmask; /* blocked signals (rt_sigprocmask), per thread */
 	/* Signals (kernel/task/signal.c): the thread-directed pending set. */

@@ -73,7 +73,7 @@ static enum ktest_result one_case(struct ktest_ctx *t, const struct exec_ctx *c,
 	if ((rc = elf_check(b.image, b.size, b.filename, &ei)) || ei.type == ET_EXEC ||
 	    !ei.interp_len)
 		return ktest_fail(t, PROG " is not a dynamic PIE (%d)", rc);
-	img = (struct aslr_image){ei.start, ei.end, ei.first_len, ei.align, false, true};
+	img = (struct aslr_image){ei.start, ei.end, ei.first_len, ei.align, false, true, false};
 	if (!(mm = mm_create()))
 		return ktest_fail(t, "mm_create");
 	arch_pick_mmap_layout(mm, &img, exec_arg_bytes(&b), (uint32_t)current->tgid);

@@ -52,6 +52,8 @@ LINUX_PROGS += lx_thread_musl=$(BUILD)/user/linux/lx_thread_musl \
 # Job control and CPU times (tests/linux/lx_jobctl.c): static musl and static glibc.
 LINUX_PROGS += lx_jobctl_musl=$(BUILD)/user/linux/lx_jobctl_musl \
 	lx_jobctl_glibc=$(BUILD)/user/linux/lx_jobctl_glibc
+# An IA-32 program (tests/linux/lx_ia32.c, gcc -m32 -static: gcc-multilib).
+LINUX_PROGS += lx_ia32=$(BUILD)/user/linux/lx_ia32
 LINUX_FILES := $(foreach p,$(LINUX_PROGS),$(lastword $(subst =, ,$(p))))
 
 $(BUILD)/user/linux/lx_musl: tests/linux/lx_test.c
@@ -140,3 +142,9 @@ $(BUILD)/user/linux/lx_thread_glibc_dyn: tests/linux/lx_thread.c
 	@mkdir -p $(@D)
 	@echo "  GLIBCC  $@"
 	$(Q)gcc -fPIE -pie $(LINUX_CFLAGS) -o $@ $<
+
+# IA-32: ELFCLASS32 EM_386, run in compatibility mode (docs/linux-abi.md, "IA-32 programs").
+$(BUILD)/user/linux/lx_ia32: tests/linux/lx_ia32.c tests/linux/lx_check.h
+	@mkdir -p $(@D)
+	@echo "  GCC -m32 $@"
+	$(Q)gcc -m32 -static $(LINUX_CFLAGS) -o $@ $<

@@ -7,7 +7,7 @@
 # execve from files, #! scripts, the exec errors); a PT_INTERP naming a
 # missing file fails with ENOENT; the busybox the kernel embeds answers
 # `echo` and `uname -a` here too.  tests/linux/lx_poll.c (static musl and
-# glibc) and lx_vdso likewise.
+# glibc) and lx_vdso likewise, and the IA-32 program lx_ia32.
 # Usage: tests/sh/linux-abi.sh        (exit status non-zero on any failure)
 set -uo pipefail
 
@@ -195,6 +195,14 @@ if [ "$(id -u)" = 0 ]; then
 else
 	tap_skip "lx_procread 6.x on the host" "needs root (it drops to uid 1000)"
 	tap_skip "lx_sticky on the host" "needs root (it drops to uid 1000)"
+fi
+
+# An IA-32 program (gcc -m32 -static): the same checks as in the kernel's
+# init-ia32 boots, on a host Linux with IA-32 emulation.
+if printf 'int main(void){return 0;}' | gcc -m32 -static -x c -o /dev/null - 2>/dev/null; then
+	host_prog lx_ia32 lx_ia32 /tmp
+else
+	tap_skip "lx_ia32 on the host" "gcc -m32 -static does not link (gcc-multilib, scripts/deps.sh)"
 fi
 
 [ "$(/bin/busybox echo hello from busybox)" = "hello from busybox" ]

@@ -1,0 +1,62 @@
+/*
+ * The IA-32 system-call dispatch, after Linux 6.6's do_int80_syscall_32
+ * (arch/x86/entry/common.c): the number is eax (unsigned int: the upper half
+ * of rax is ignored), the arguments ebx, ecx, edx, esi, edi, ebp, each
+ * zero-extended from its 32 bits as the __ia32_sys_* wrappers take them
+ * ((unsigned int)regs->bx ...); a handler whose argument is signed casts it
+ * back.  The result goes back in rax whole (eax is what the program reads);
+ * every other register is restored as it was.  Pointers are 32-bit user
+ * addresses, checked by the same copy_from_user/copy_to_user as any other.
+ * The table is kernel/uapi/syscall_32.h; isr.asm's entry_INT80_compat calls
+ * in with interrupts on.
+ */
+#include "kernel/arch/traps.h"
+#include "kernel/lib/errno.h"
+#include "kernel/task/sched.h"
+#include "kernel/task/signal.h"
+#include "kernel/syscall/syscall.h"
+
+#define __NR_ia32_rseq 386 /* quiet, as the native rseq: glibc does without */
+
+static const syscall_fn ia32_table[NR_ia32_syscalls] = {
+#define __SYSCALL_I386(nr, name, entry) [nr] = entry,
+#include "kernel/uapi/syscall_32.h"
+#undef __SYSCALL_I386
+};
+
+static const char *const ia32_names[NR_ia32_syscalls] = {
+#define __SYSCALL_I386(nr, name, entry) [nr] = #name,
+#include "kernel/uapi/syscall_32.h"
+#undef __SYSCALL_I386
+};
+
+/* The handler of i386 call nr, NULL when there is none (ENOSYS): also for the ktests. */
+syscall_fn ia32_syscall_fn(unsigned nr)
+{
+	syscall_fn fn = nr < NR_ia32_syscalls ? ia32_table[nr] : 0;
+
+	return fn == sys_ni_syscall ? 0 : fn;
+}
+
+void compat_syscall_dispatch(struct trap_frame *f);
+void compat_syscall_dispatch(struct trap_frame *f)
+{
+	struct syscall_args a = {(uint32_t)f->rbx, (uint32_t)f->rcx, (uint32_t)f->rdx,
+				 (uint32_t)f->rsi, (uint32_t)f->rdi, (uint32_t)f->rbp};
+	unsigned nr = (uint32_t)f->rax;
+	syscall_fn fn = ia32_syscall_fn(nr);
+	long ret = -ENOSYS;
+
+	current->regs = f;
+	if (fn)
+		ret = fn(&a);
+	else if (nr != __NR_ia32_rseq)
+		syscall_warn_unknown(
+			nr, nr < NR_ia32_syscalls && ia32_names[nr] ? ia32_names[nr] : "", true);
+	f->rax = (uint64_t)ret;
+	/*
+	 * Signals and restarts as after a native call: int $0x80 is two bytes,
+	 * as syscall is, so a restart backs up onto it with eax = nr again.
+	 */
+	exit_to_user_mode(f, (long)nr);
+}
