@@ -58,6 +58,15 @@ done
 root=$out/root
 if [ ! -x "$root/usr/lib/paxtest/getamap" ]; then
 	mkdir -p "$out"
+	# apt knows i386 packages only once the architecture is added: as root,
+	# add it (as scripts/deps.sh installs what a target needs), else say how
+	if ! dpkg --print-foreign-architectures | grep -qx i386; then
+		[ "$(id -u)" = 0 ] ||
+			die "apt does not know i386 packages: as root, dpkg --add-architecture i386 && apt-get update"
+		echo "paxtest-ia32: dpkg --add-architecture i386 && apt-get update" >&2
+		{ dpkg --add-architecture i386 && apt-get update -qq; } >&2 ||
+			die "could not add the i386 architecture to apt"
+	fi
 	(cd "$out" && rm -f paxtest_*_i386.deb && apt-get download paxtest:i386) >&2 ||
 		die "apt-get download paxtest:i386 failed (dpkg --add-architecture i386 && apt-get update)"
 	rm -rf "$root"
