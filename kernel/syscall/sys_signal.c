@@ -157,6 +157,11 @@ long sys_sigaltstack(const struct syscall_args *a)
 	return do_sigaltstack(a->a0, a->a1, current->regs->rsp);
 }
 
+long compat_sys_sigaltstack(const struct syscall_args *a)
+{
+	return do_compat_sigaltstack(a->a0, a->a1, (uint32_t)current->regs->rsp);
+}
+
 static struct ksiginfo user_info(int code)
 {
 	struct ksiginfo info = {.code = code, .pid = current->tgid, .uid = current->cred.uid};

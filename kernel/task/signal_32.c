@@ -214,28 +214,31 @@ static void convert_to_fxsr(uint8_t *fx, const struct fregs_ia32 *env)
 }
 
 /*
- * get_sigframe for an ia32 frame (6.6): no red zone; the alternate stack as
- * the native frame here; fpu__alloc_mathframe's fxsave image 64-byte
- * aligned with the fregs_state below it; align_sigframe's
+ * get_sigframe for an ia32 frame (6.6): no red zone; SA_ONSTACK moves to
+ * the top of the alternate stack when not already on it; fpu__alloc_mathframe's fxsave image
+ * 64-byte aligned with the fregs_state below it; align_sigframe's
  * ((sp + 4) & -16) - 4, so that sp + 4 is 16-byte aligned at the handler's
  * entry, as after a call.  Linux's "legacy signal stack switching" (an ss
  * other than __USER_DS) cannot happen: this kernel always returns with
- * USER_DS.  ~0: the frame would overflow the alternate stack.
+ * USER_DS.  ~0: the frame would overflow the alternate stack it is on or
+ * enters.
  */
 static uint64_t get_sigframe(const struct kernel_sigaction *ka, const struct trap_frame *f,
 			     size_t frame_size, uint64_t *math)
 {
 	struct task_struct *t = current;
 	uint64_t sp = f->rsp;
-	bool onsigstack = on_sig_stack(t, sp);
+	bool nested_altstack = on_sig_stack(t, sp), entering_altstack = false;
 
-	if (!onsigstack && (ka->flags & SA_ONSTACK) && t->sas_ss_size)
+	if ((ka->flags & SA_ONSTACK) && sas_ss_flags(t, sp) == 0) {
 		sp = t->sas_ss_sp + t->sas_ss_size;
+		entering_altstack = true;
+	}
 	sp = (sp - FPSTATE_SIZE) & ~63ULL;
 	sp -= sizeof(struct fregs_ia32);
 	*math = sp;
 	sp = ((sp - frame_size + 4) & ~15ULL) - 4;
-	if (onsigstack && !on_sig_stack(t, sp))
+	if ((nested_altstack || entering_altstack) && !on_sig_stack(t, sp))
 		return ~0ULL;
 	return sp;
 }
@@ -487,5 +490,28 @@ long do_ia32_rt_sigreturn(struct trap_frame *f)
 
 badframe:
 	force_sig(SIGSEGV);
+	return 0;
+}
+
+/* do_compat_sigaltstack (6.6 kernel/signal.c): compat_stack_t in and out. */
+long do_compat_sigaltstack(uint64_t uss, uint64_t uoss, uint64_t sp)
+{
+	struct task_struct *t = current;
+	struct compat_stack old = {(uint32_t)t->sas_ss_sp, sas_ss_flags(t, sp),
+				   (uint32_t)t->sas_ss_size},
+			    ss32;
+	struct stack_k ss;
+	long err;
+
+	if (uss) {
+		if (copy_from_user(&ss32, uss, sizeof(ss32)))
+			return -EFAULT;
+		ss = (struct stack_k){ss32.ss_sp, ss32.ss_flags, 0, ss32.ss_size};
+		err = set_altstack(&ss, sp);
+		if (err)
+			return err;
+	}
+	if (uoss && copy_to_user(uoss, &old, sizeof(old)))
+		return -EFAULT;
 	return 0;
 }
