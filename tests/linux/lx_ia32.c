@@ -21,8 +21,9 @@
  *   the sigcontext's trapno and cr2), the mask inside and after a handler,
  *   the stack alignment at the handler's entry, every register, EFLAGS.DF
  *   and xmm0 preserved across a handler that clobbers them, a nested
- *   signal, SA_RESTART against EINTR, and a forged frame (a kernel cs, an
- *   unmapped frame) killing with SIGSEGV.
+ *   signal, SA_RESTART against EINTR, a forged frame (a kernel cs, an
+ *   unmapped frame) killing with SIGSEGV, and a handler without
+ *   SA_RESTORER (vDSO on Linux, the frame's retcode here) on a sigaltstack.
  *
  * Usage: lx_ia32            every check, the summary line, exit 0 if all pass
  *        lx_ia32 back       what the 64-bit shell execs: prints a line, exit 42
@@ -52,6 +53,7 @@
 #define NR_kill		   37
 #define NR_sigreturn	   119
 #define NR_rt_sigreturn	   173
+#define NR_rt_sigaction	   174
 #define NR_write	   4
 #define NR_brk		   45
 #define NR_mmap		   90
@@ -674,6 +676,57 @@ static void check_forged_frames(void)
 	      "sigreturn (119) with no frame at esp: SIGSEGV");
 }
 
+static volatile unsigned long alt_local;
+static volatile int alt_flags, alt_runs;
+
+static void on_alt(int sig)
+{
+	volatile int local = sig;
+	stack_t cur;
+
+	alt_local = (unsigned long)&local;
+	alt_flags = sigaltstack(0, &cur) == 0 ? cur.ss_flags : -1;
+	alt_runs++;
+}
+
+/*
+ * rt_sigaction (174) without SA_RESTORER, so the handler returns through
+ * the vDSO (Linux) or the frame's retcode (this kernel: the alternate
+ * stack is executable for that), with SA_ONSTACK on a sigaltstack (186).
+ */
+static void check_altstack_no_restorer(int flags, const char *what)
+{
+	struct {
+		unsigned int handler, flags, restorer, mask[2];
+	} act = {(unsigned int)on_alt, (unsigned int)(SA_ONSTACK | flags), 0, {0, 0}};
+	unsigned char *alt = mmap(0, 4 * PAGE, PROT_READ | PROT_WRITE | PROT_EXEC,
+				  MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	stack_t ss = {.ss_sp = alt, .ss_size = 4 * PAGE}, old;
+	char line[200];
+	long r;
+
+	if (alt == MAP_FAILED) {
+		check(0, "mmap of an executable alternate stack");
+		return;
+	}
+	alt_runs = 0;
+	r = sc6(NR_rt_sigaction, SIGUSR1, (long)&act, 0, 8, 0, 0);
+	sigaltstack(&ss, 0);
+	raise(SIGUSR1);
+	ss.ss_flags = SS_DISABLE;
+	sigaltstack(&ss, &old);
+	snprintf(line, sizeof(line),
+		 "%s without SA_RESTORER, SA_ONSTACK: ran on the sigaltstack (SS_ONSTACK "
+		 "inside) and returned",
+		 what);
+	check(r == 0 && alt_runs == 1 && alt_local >= (unsigned long)alt &&
+		      alt_local < (unsigned long)alt + 4 * PAGE && alt_flags == SS_ONSTACK &&
+		      old.ss_sp == alt && old.ss_size == 4 * PAGE && old.ss_flags == 0,
+	      line);
+	signal(SIGUSR1, SIG_DFL);
+	munmap(alt, 4 * PAGE);
+}
+
 static void check_signals(void)
 {
 	check_regs_preserved(0, "the old frame (sigreturn)");
@@ -681,6 +734,8 @@ static void check_signals(void)
 	check_siginfo_and_mask();
 	check_restart();
 	check_forged_frames();
+	check_altstack_no_restorer(0, "the old frame");
+	check_altstack_no_restorer(SA_SIGINFO, "the rt frame");
 }
 
 static void on_usr1(int sig)
