@@ -23,7 +23,8 @@
  *   and xmm0 preserved across a handler that clobbers them, a nested
  *   signal, SA_RESTART against EINTR, a forged frame (a kernel cs, an
  *   unmapped frame) killing with SIGSEGV, and a handler without
- *   SA_RESTORER (vDSO on Linux, the frame's retcode here) on a sigaltstack.
+ *   SA_RESTORER (vDSO on Linux, the frame's retcode here) on a sigaltstack,
+ *   and nested frames overflowing a small sigaltstack (SIGSEGV).
  *
  * Usage: lx_ia32            every check, the summary line, exit 0 if all pass
  *        lx_ia32 back       what the 64-bit shell execs: prints a line, exit 42
@@ -727,6 +728,53 @@ static void check_altstack_no_restorer(int flags, const char *what)
 	munmap(alt, 4 * PAGE);
 }
 
+static void on_overflow(int sig)
+{
+	raise(sig); /* SA_NODEFER: each nested frame lies below the last, on the alternate stack */
+}
+
+/*
+ * Nested handlers on a MINSIGSTKSZ (2048-byte) alternate stack in the
+ * middle of a shared mapping: the frame that would overflow it is refused
+ * (SIGSEGV, as Linux's get_sigframe) and no byte outside it is written.
+ */
+static void check_altstack_overflow(void)
+{
+	unsigned char *m =
+		mmap(0, 3 * PAGE, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	unsigned char *lo, *hi;
+	int st = 0, pid, clean = 1;
+
+	if (m == MAP_FAILED) {
+		check(0, "mmap of a shared page for the alternate stack");
+		return;
+	}
+	memset(m, 0x5a, 3 * PAGE);
+	lo = m + PAGE + 1024;
+	hi = lo + MINSIGSTKSZ;
+	pid = fork();
+	if (pid == 0) {
+		struct sigaction sa;
+		stack_t ss = {.ss_sp = lo, .ss_size = MINSIGSTKSZ};
+
+		memset(&sa, 0, sizeof(sa));
+		sa.sa_handler = on_overflow;
+		sa.sa_flags = SA_ONSTACK | SA_NODEFER;
+		sigaltstack(&ss, 0);
+		sigaction(SIGUSR1, &sa, 0);
+		raise(SIGUSR1);
+		_exit(0);
+	}
+	waitpid(pid, &st, 0);
+	for (unsigned char *p = m; p < m + 3 * PAGE; p++)
+		if ((p < lo || p >= hi) && *p != 0x5a)
+			clean = 0;
+	check(WIFSIGNALED(st) && WTERMSIG(st) == SIGSEGV && clean,
+	      "nested frames overflowing a 2048-byte sigaltstack: SIGSEGV, nothing written "
+	      "outside it");
+	munmap(m, 3 * PAGE);
+}
+
 static void check_signals(void)
 {
 	check_regs_preserved(0, "the old frame (sigreturn)");
@@ -736,6 +784,7 @@ static void check_signals(void)
 	check_forged_frames();
 	check_altstack_no_restorer(0, "the old frame");
 	check_altstack_no_restorer(SA_SIGINFO, "the rt frame");
+	check_altstack_overflow();
 }
 
 static void on_usr1(int sig)
