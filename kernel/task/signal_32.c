@@ -215,8 +215,9 @@ static void convert_to_fxsr(uint8_t *fx, const struct fregs_ia32 *env)
 
 /*
  * get_sigframe for an ia32 frame (6.6): no red zone; SA_ONSTACK moves to
- * the top of the alternate stack when not already on it; fpu__alloc_mathframe's fxsave image
- * 64-byte aligned with the fregs_state below it; align_sigframe's
+ * the top of the alternate stack when not already on it;
+ * fpu__alloc_mathframe's fxsave image 64-byte aligned with the
+ * fregs_state below it; align_sigframe's
  * ((sp + 4) & -16) - 4, so that sp + 4 is 16-byte aligned at the handler's
  * entry, as after a call.  Linux's "legacy signal stack switching" (an ss
  * other than __USER_DS) cannot happen: this kernel always returns with

@@ -9,7 +9,6 @@
 #include "kernel/arch/gdt.h"
 #include "kernel/arch/timer.h"
 #include "kernel/lib/errno.h"
-#include "kernel/lib/printk.h"
 #include "kernel/lib/string.h"
 #include "kernel/mm/mm.h"
 #include "kernel/mm/uaccess.h"
