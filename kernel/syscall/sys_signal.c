@@ -138,9 +138,28 @@ long sys_rt_sigreturn(const struct syscall_args *a)
 	return do_rt_sigreturn(current->regs);
 }
 
+/* i386's sigreturn (119) and rt_sigreturn (173): Linux 6.6's sys32_sigreturn, sys32_rt_sigreturn.
+ */
+long sys32_sigreturn(const struct syscall_args *a)
+{
+	(void)a;
+	return do_ia32_sigreturn(current->regs);
+}
+
+long sys32_rt_sigreturn(const struct syscall_args *a)
+{
+	(void)a;
+	return do_ia32_rt_sigreturn(current->regs);
+}
+
 long sys_sigaltstack(const struct syscall_args *a)
 {
 	return do_sigaltstack(a->a0, a->a1, current->regs->rsp);
+}
+
+long compat_sys_sigaltstack(const struct syscall_args *a)
+{
+	return do_compat_sigaltstack(a->a0, a->a1, (uint32_t)current->regs->rsp);
 }
 
 static struct ksiginfo user_info(int code)

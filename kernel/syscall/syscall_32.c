@@ -16,7 +16,9 @@
 #include "kernel/task/signal.h"
 #include "kernel/syscall/syscall.h"
 
-#define __NR_ia32_rseq 386 /* quiet, as the native rseq: glibc does without */
+#define __NR_ia32_rseq	       386 /* quiet, as the native rseq: glibc does without */
+#define __NR_ia32_sigreturn    119
+#define __NR_ia32_rt_sigreturn 173
 
 static const syscall_fn ia32_table[NR_ia32_syscalls] = {
 #define __SYSCALL_I386(nr, name, entry) [nr] = entry,
@@ -56,7 +58,10 @@ void compat_syscall_dispatch(struct trap_frame *f)
 	f->rax = (uint64_t)ret;
 	/*
 	 * Signals and restarts as after a native call: int $0x80 is two bytes,
-	 * as syscall is, so a restart backs up onto it with eax = nr again.
+	 * as syscall is, so a restart backs up onto it with eax = nr again.  A
+	 * sigreturn's eax is the interrupted program's, never a restart (Linux
+	 * sets orig_ax to -1).
 	 */
-	exit_to_user_mode(f, (long)nr);
+	exit_to_user_mode(f, nr == __NR_ia32_sigreturn || nr == __NR_ia32_rt_sigreturn ? -1
+										       : (long)nr);
 }

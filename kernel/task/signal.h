@@ -190,6 +190,11 @@ void flush_signal_handlers(struct task_struct *t);
 void exit_to_user_mode(struct trap_frame *f, long nr);
 /* rt_sigreturn: the registers, mask and FPU state from the frame at f->rsp - 8. */
 long do_rt_sigreturn(struct trap_frame *f);
+/* IA-32 sigreturn (frame at esp - 8) and rt_sigreturn (esp - 4): kernel/task/signal_32.c. */
+long do_ia32_sigreturn(struct trap_frame *f);
+long do_ia32_rt_sigreturn(struct trap_frame *f);
+/* i386's sigaltstack (186): compat_stack_t, else as do_sigaltstack. */
+long do_compat_sigaltstack(uint64_t uss, uint64_t uoss, uint64_t sp);
 /* sigaltstack; sp is the caller's user stack pointer. */
 long do_sigaltstack(uint64_t uss, uint64_t uoss, uint64_t sp);
 /* pause / rt_sigsuspend: sleep until a signal (-ERESTARTNOHAND); the mask set while asleep. */

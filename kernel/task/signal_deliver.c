@@ -9,13 +9,13 @@
 #include "kernel/arch/gdt.h"
 #include "kernel/arch/timer.h"
 #include "kernel/lib/errno.h"
-#include "kernel/lib/printk.h"
 #include "kernel/lib/string.h"
 #include "kernel/mm/mm.h"
 #include "kernel/mm/uaccess.h"
 #include "kernel/task/process.h"
 #include "kernel/task/sched.h"
 #include "kernel/task/signal.h"
+#include "kernel/task/signal_frame.h"
 #include "kernel/uapi/signal.h"
 
 /* arch/x86/include/uapi/asm/sigcontext.h (struct sigcontext, 64-bit; 2.6.29's __pad0 is 6.x's ss).
@@ -28,12 +28,6 @@ struct sigcontext_k {
 	uint64_t err, trapno, oldmask, cr2;
 	uint64_t fpstate; /* struct _fpstate *: the fxsave image, or 0 */
 	uint64_t reserved1[8];
-};
-
-struct stack_k { /* stack_t */
-	uint64_t ss_sp;
-	int32_t ss_flags, pad;
-	uint64_t ss_size;
 };
 
 struct ucontext_k { /* arch/x86/include/asm/ucontext.h: the kernel's struct ucontext */
@@ -54,7 +48,6 @@ _Static_assert(sizeof(struct sigcontext_k) == 256, "struct sigcontext is 256 byt
 _Static_assert(sizeof(struct ucontext_k) == 304, "struct ucontext is 304 bytes");
 _Static_assert(sizeof(struct rt_sigframe_k) == 440, "rt_sigframe is 440 bytes");
 
-#define FPSTATE_SIZE  512
 #define REDZONE	      128
 #define USER_HZ	      100
 #define X86_EFLAGS_TF 0x100
@@ -69,12 +62,12 @@ _Static_assert(sizeof(struct rt_sigframe_k) == 440, "rt_sigframe is 440 bytes");
 #define SIG_KERNEL_STOP_MASK                                                                       \
 	(sigmask(SIGSTOP) | sigmask(SIGTSTP) | sigmask(SIGTTIN) | sigmask(SIGTTOU))
 
-static bool on_sig_stack(const struct task_struct *t, uint64_t sp)
+bool on_sig_stack(const struct task_struct *t, uint64_t sp)
 {
 	return sp - t->sas_ss_sp < t->sas_ss_size; /* 2.6.29's, unsigned */
 }
 
-static int sas_ss_flags(const struct task_struct *t, uint64_t sp)
+int sas_ss_flags(const struct task_struct *t, uint64_t sp)
 {
 	return !t->sas_ss_size ? SS_DISABLE : on_sig_stack(t, sp) ? SS_ONSTACK : 0;
 }
@@ -231,18 +224,10 @@ static int setup_rt_frame(int sig, const struct ksiginfo *info, const struct ker
 	struct sigcontext_k *sc = &fr.uc.uc_mcontext;
 	uint64_t fp, frame;
 
-	/*
-	 * An IA-32 task would need i386's rt_sigframe (Linux 6.6's
-	 * ia32_setup_rt_frame) and rt_sigreturn 173, which this kernel does not
-	 * have: the frame fails, so the task gets SIGSEGV (force_sigsegv) and
-	 * dies by it; the console says why.
-	 */
-	if (t->ia32) {
-		kprintf("%s[%d]: signal %d has a handler; IA-32 signal frames are not implemented: "
-			"SIGSEGV\n",
-			t->comm, t->pid, sig);
-		return -EFAULT;
-	}
+	/* Linux 6.6's setup_rt_frame: an IA-32 task gets i386's frames (signal_32.c). */
+	if (t->ia32)
+		return ka->flags & SA_SIGINFO ? ia32_setup_rt_frame(sig, info, ka, set, f)
+					      : ia32_setup_frame(sig, ka, set, f);
 	frame = get_sigframe(ka, f, &fp);
 	/* x86_64 must have a restorer: without one Linux fails the frame (SIGSEGV). */
 	if (frame == ~0ULL || !(ka->flags & SA_RESTORER))
@@ -382,7 +367,7 @@ void exit_to_user_mode(struct trap_frame *f, long nr)
 }
 
 /* 2.6.29's do_sigaltstack; the caller has copied *uss (NULL: query only). */
-static long set_altstack(const struct stack_k *ss, uint64_t sp)
+long set_altstack(const struct stack_k *ss, uint64_t sp)
 {
 	struct task_struct *t = current;
 	uint64_t ss_sp = ss->ss_sp, ss_size = ss->ss_size;
@@ -427,7 +412,7 @@ static bool canonical(uint64_t a)
 }
 
 /* The MXCSR bits this CPU accepts (fxsave's mxcsr_mask; 0 means the default 0xffbf). */
-static uint32_t mxcsr_feature_mask(void)
+uint32_t mxcsr_feature_mask(void)
 {
 	uint8_t fx[FPSTATE_SIZE] __attribute__((aligned(16)));
 	uint32_t mask;

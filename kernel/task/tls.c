@@ -74,7 +74,28 @@ static uint16_t loadable(uint16_t sel)
 	/* present, a code or data segment (S), and no lower privilege than the selector asks */
 	if (!(d & (1ULL << 47)) || !(d & (1ULL << 44)) || ((d >> 45) & 3) < (sel & 3u))
 		return 0;
+	/* a code segment must be readable to be loaded into a data segment register */
+	if ((d & (1ULL << 43)) && !(d & (1ULL << 41)))
+		return 0;
 	return sel;
+}
+
+void reload_user_segments(uint16_t gs, uint16_t fs, uint16_t ds, uint16_t es)
+{
+	uint16_t cur;
+
+	savesegment(gs, cur);
+	if (gs != cur)
+		load_gs_index(loadable(gs));
+	savesegment(fs, cur);
+	if (fs != cur)
+		loadsegment(fs, loadable(fs));
+	savesegment(ds, cur);
+	if (ds != cur)
+		loadsegment(ds, loadable(ds));
+	savesegment(es, cur);
+	if (es != cur)
+		loadsegment(es, loadable(es));
 }
 
 static void load_segments(const struct task_struct *t)

@@ -42,5 +42,10 @@ void copy_user_segments(struct task_struct *p, struct task_struct *parent);
  * current (execve), at its first switch otherwise (spawn).
  */
 void exec_user_segments(struct task_struct *t, bool ia32);
+/*
+ * An IA-32 sigreturn's reload_segments (Linux 6.6 signal_32.c): each live
+ * selector that differs is loaded, as 0 when its descriptor is not loadable.
+ */
+void reload_user_segments(uint16_t gs, uint16_t fs, uint16_t ds, uint16_t es);
 
 #endif

@@ -16,11 +16,21 @@
  *   the stack top up to 2^11 pages below TASK_SIZE; brk within 32 MiB of
  *   the end of the program).
  *
+ *   Signals (i386 frames, sigreturn 119 and rt_sigreturn 173): handlers
+ *   with and without SA_SIGINFO, the siginfo of a kill and of a fault (with
+ *   the sigcontext's trapno and cr2), the mask inside and after a handler,
+ *   the stack alignment at the handler's entry, every register, EFLAGS.DF
+ *   and xmm0 preserved across a handler that clobbers them, a nested
+ *   signal, SA_RESTART against EINTR, a forged frame (a kernel cs, an
+ *   unmapped frame) killing with SIGSEGV, and a handler without
+ *   SA_RESTORER (vDSO on Linux, the frame's retcode here) on a sigaltstack,
+ *   and nested frames overflowing a small sigaltstack (SIGSEGV).
+ *
  * Usage: lx_ia32            every check, the summary line, exit 0 if all pass
  *        lx_ia32 back       what the 64-bit shell execs: prints a line, exit 42
- *        lx_ia32 sig        a handled signal (not a check: the kernel kills an
- *                           IA-32 task that has to run a handler)
+ *        lx_ia32 sig        a handled signal, then a line saying it ran
  */
+#define _GNU_SOURCE /* REG_CS, REG_TRAPNO */
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
@@ -28,10 +38,12 @@
 #include <stdio.h>
 #include <pthread.h>
 #include <sched.h>
+#include <setjmp.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <sys/mman.h>
+#include <sys/ucontext.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -39,6 +51,10 @@
 #include "lx_check.h"
 
 #define NR_exit		   1
+#define NR_kill		   37
+#define NR_sigreturn	   119
+#define NR_rt_sigreturn	   173
+#define NR_rt_sigaction	   174
 #define NR_write	   4
 #define NR_brk		   45
 #define NR_mmap		   90
@@ -348,6 +364,429 @@ static void check_layout(void)
 	      "data and TLS below 0xffffe000");
 }
 
+/*
+ * A handler that clobbers every register it may (the kernel's sigreturn
+ * must restore them all), sets DF and zeroes xmm0, and records its esp at
+ * entry: i386's ABI wants (esp + 4) % 16 == 0 there, as after a call.
+ */
+unsigned int lx_handler_esp, lx_handler_runs;
+void lx_trash_handler(int sig);
+__asm__(".text\n"
+	".globl lx_trash_handler\n"
+	"lx_trash_handler:\n\t"
+	"mov %esp, lx_handler_esp\n\t"
+	"incl lx_handler_runs\n\t"
+	"mov $-1, %eax\n\t"
+	"mov $-1, %ebx\n\t"
+	"mov $-1, %ecx\n\t"
+	"mov $-1, %edx\n\t"
+	"mov $-1, %esi\n\t"
+	"mov $-1, %edi\n\t"
+	"mov $-1, %ebp\n\t"
+	"pxor %xmm0, %xmm0\n\t"
+	"std\n\t"
+	"ret\n");
+
+/*
+ * kill(getpid(), SIGUSR2) by int $0x80 with known values in every
+ * register; what they hold after the call (the handler ran in between):
+ * eax, ebx, ecx, edx, esi, edi, ebp, xmm0's low word, EFLAGS.
+ */
+static void kill_self_keep_regs(unsigned int out[9])
+{
+	static const unsigned int x = 0x600dcafe;
+
+	__asm__ volatile("movd %[x], %%xmm0\n\t"
+			 "push %%ebp\n\t"
+			 "push %%eax\n\t"
+			 "mov $0x5151a5a5, %%esi\n\t"
+			 "mov $0xd1d1e7e7, %%edi\n\t"
+			 "mov $0xb0b0c3c3, %%ebp\n\t"
+			 "mov $0xd0d01234, %%edx\n\t"
+			 "mov $37, %%eax\n\t"
+			 "int $0x80\n\t"
+			 "xchg %%ecx, (%%esp)\n\t"
+			 "mov %%eax, 0(%%ecx)\n\t"
+			 "mov %%ebx, 4(%%ecx)\n\t"
+			 "pop %%eax\n\t"
+			 "mov %%eax, 8(%%ecx)\n\t"
+			 "mov %%edx, 12(%%ecx)\n\t"
+			 "mov %%esi, 16(%%ecx)\n\t"
+			 "mov %%edi, 20(%%ecx)\n\t"
+			 "mov %%ebp, 24(%%ecx)\n\t"
+			 "movd %%xmm0, 28(%%ecx)\n\t"
+			 "pushf\n\t"
+			 "pop %%eax\n\t"
+			 "mov %%eax, 32(%%ecx)\n\t"
+			 "pop %%ebp\n\t"
+			 "cld"
+			 :
+			 : "a"(out), "b"(getpid()), "c"(SIGUSR2), [x] "m"(x)
+			 : "edx", "esi", "edi", "memory",
+			   "cc"); /* xmm0 too: -m32 code uses no SSE */
+}
+
+static void check_regs_preserved(int flags, const char *what)
+{
+	struct sigaction sa;
+	unsigned int r[9] = {0};
+	char line[200];
+	int pid = getpid();
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = lx_trash_handler;
+	sa.sa_flags = flags;
+	sigaction(SIGUSR2, &sa, 0);
+	lx_handler_runs = 0;
+	kill_self_keep_regs(r);
+	snprintf(line, sizeof(line),
+		 "%s: the handler ran once, with (esp + 4) %% 16 == 0, and eax (0), ebx, ecx, "
+		 "edx, esi, edi, ebp, xmm0 and DF are as before it",
+		 what);
+	check(lx_handler_runs == 1 && (lx_handler_esp + 4) % 16 == 0 && r[0] == 0 &&
+		      r[1] == (unsigned)pid && r[2] == SIGUSR2 && r[3] == 0xd0d01234 &&
+		      r[4] == 0x5151a5a5 && r[5] == 0xd1d1e7e7 && r[6] == 0xb0b0c3c3 &&
+		      r[7] == 0x600dcafe && !(r[8] & 0x400),
+	      line);
+	if (lx_handler_runs != 1 || r[0] || r[7] != 0x600dcafe)
+		printf("   runs %u esp %#x regs %#x %#x %#x %#x %#x %#x %#x %#x flags %#x\n",
+		       lx_handler_runs, lx_handler_esp, r[0], r[1], r[2], r[3], r[4], r[5], r[6],
+		       r[7], r[8]);
+	signal(SIGUSR2, SIG_DFL);
+}
+
+static volatile int info_signo, info_code, info_pid, info_uid, info_ctx, info_blocked, plain_sig;
+
+static void on_info(int sig, siginfo_t *si, void *ctx)
+{
+	sigset_t cur;
+	ucontext_t *uc = ctx;
+
+	sigprocmask(SIG_BLOCK, 0, &cur);
+	info_signo = si->si_signo;
+	info_code = si->si_code;
+	info_pid = si->si_pid;
+	info_uid = (int)si->si_uid;
+	info_ctx = uc && (uc->uc_mcontext.gregs[REG_CS] & 3) == 3 &&
+		   sigismember(&uc->uc_sigmask, SIGUSR1) == 0;
+	info_blocked = sig == SIGUSR1 && sigismember(&cur, SIGUSR1) && sigismember(&cur, SIGHUP);
+}
+
+static void on_plain(int sig)
+{
+	plain_sig = sig;
+}
+
+static sigjmp_buf fault_jmp;
+static volatile unsigned long fault_addr, fault_trapno, fault_cr2;
+static volatile int fault_code;
+
+static void on_segv(int sig, siginfo_t *si, void *ctx)
+{
+	ucontext_t *uc = ctx;
+
+	(void)sig;
+	fault_addr = (unsigned long)si->si_addr;
+	fault_code = si->si_code;
+	fault_trapno = (unsigned long)uc->uc_mcontext.gregs[REG_TRAPNO];
+	fault_cr2 = uc->uc_mcontext.cr2;
+	siglongjmp(fault_jmp, 1);
+}
+
+static volatile int nest_depth, nest_seen;
+
+static void on_nest2(int sig)
+{
+	(void)sig;
+	nest_seen = nest_depth; /* 1: it ran inside SIGUSR1's handler */
+}
+
+static void on_nest1(int sig)
+{
+	volatile unsigned int canary = 0xc0ffee;
+
+	(void)sig;
+	nest_depth = 1;
+	raise(SIGUSR2);
+	nest_depth = canary == 0xc0ffee ? 2 : 3;
+}
+
+static void check_siginfo_and_mask(void)
+{
+	struct sigaction sa;
+	sigset_t cur;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_sigaction = on_info;
+	sa.sa_flags = SA_SIGINFO;
+	sigemptyset(&sa.sa_mask);
+	sigaddset(&sa.sa_mask, SIGHUP);
+	sigaction(SIGUSR1, &sa, 0);
+	kill(getpid(), SIGUSR1);
+	sigprocmask(SIG_BLOCK, 0, &cur);
+	check(info_signo == SIGUSR1 && info_code == SI_USER && info_pid == getpid() &&
+		      info_uid == (int)getuid(),
+	      "SA_SIGINFO: si_signo SIGUSR1, si_code SI_USER, si_pid and si_uid the sender's");
+	check(info_ctx && info_blocked && !sigismember(&cur, SIGUSR1) && !sigismember(&cur, SIGHUP),
+	      "SA_SIGINFO: the ucontext (user cs, the old mask); sig and sa_mask blocked in the "
+	      "handler, unblocked after");
+	signal(SIGUSR1, on_plain);
+	raise(SIGUSR1);
+	check(plain_sig == SIGUSR1,
+	      "signal() (no SA_SIGINFO, the old frame): the handler gets sig");
+	signal(SIGUSR1, SIG_DFL);
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_sigaction = on_segv;
+	sa.sa_flags = SA_SIGINFO;
+	sigaction(SIGSEGV, &sa, 0);
+	if (!sigsetjmp(fault_jmp, 1))
+		*(volatile int *)0x1234 = 1;
+	check(fault_addr == 0x1234 && fault_code == SEGV_MAPERR && fault_trapno == 14 &&
+		      fault_cr2 == 0x1234,
+	      "a fault: si_addr, SEGV_MAPERR, the sigcontext's trapno 14 and cr2");
+	signal(SIGSEGV, SIG_DFL);
+
+	signal(SIGUSR1, on_nest1);
+	signal(SIGUSR2, on_nest2);
+	raise(SIGUSR1);
+	check(nest_seen == 1 && nest_depth == 2,
+	      "a nested signal: SIGUSR2's handler runs inside SIGUSR1's, which resumes intact");
+	signal(SIGUSR1, SIG_DFL);
+	signal(SIGUSR2, SIG_DFL);
+}
+
+static volatile int restart_runs;
+
+static void on_restart(int sig)
+{
+	(void)sig;
+	restart_runs++;
+}
+
+/* The state letter of /proc/PID/stat: 'S' once the parent sleeps in read. */
+static char proc_state(int pid)
+{
+	char path[64], buf[256], *p;
+	int fd, n;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", pid);
+	fd = open(path, O_RDONLY);
+	if (fd < 0)
+		return 0;
+	n = (int)read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return 0;
+	buf[n] = 0;
+	p = strrchr(buf, ')');
+	return p && p[1] ? p[2] : 0;
+}
+
+/* A read interrupted by a handled signal: restarted with SA_RESTART, EINTR without. */
+static int read_interrupted(int flags, int *err)
+{
+	struct sigaction sa;
+	int fds[2], pid, parent = getpid(), st;
+	char c = 0;
+	ssize_t n;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_restart;
+	sa.sa_flags = flags;
+	sigaction(SIGUSR1, &sa, 0);
+	restart_runs = 0;
+	if (pipe(fds))
+		return -2;
+	pid = fork();
+	if (pid == 0) {
+		for (int i = 0; i < 2000 && proc_state(parent) != 'S'; i++)
+			usleep(5000);
+		kill(parent, SIGUSR1);
+		usleep(100000);
+		_exit(write(fds[1], "r", 1) == 1 ? 0 : 1);
+	}
+	errno = 0;
+	n = read(fds[0], &c, 1);
+	*err = errno;
+	waitpid(pid, &st, 0);
+	close(fds[0]);
+	close(fds[1]);
+	signal(SIGUSR1, SIG_DFL);
+	return n == 1 && c == 'r' ? 1 : (int)n;
+}
+
+static void check_restart(void)
+{
+	int err = 0, n = read_interrupted(SA_RESTART, &err);
+
+	check(n == 1 && restart_runs == 1,
+	      "SA_RESTART: a read interrupted by a handler restarts and returns the data");
+	n = read_interrupted(0, &err);
+	check(n == -1 && err == EINTR && restart_runs == 1,
+	      "without SA_RESTART: the interrupted read fails with EINTR");
+}
+
+static void on_forge(int sig, siginfo_t *si, void *ctx)
+{
+	ucontext_t *uc = ctx;
+
+	(void)sig;
+	(void)si;
+	uc->uc_mcontext.gregs[REG_CS] = 0x10; /* the kernel's code selector */
+}
+
+/* A child whose rt_sigreturn meets a forged frame: it must die by SIGSEGV. */
+static int forged_frame_status(int how)
+{
+	int st = 0, pid = fork();
+
+	if (pid == 0) {
+		if (how == 0) {
+			struct sigaction sa;
+
+			memset(&sa, 0, sizeof(sa));
+			sa.sa_sigaction = on_forge;
+			sa.sa_flags = SA_SIGINFO;
+			sigaction(SIGUSR1, &sa, 0);
+			raise(SIGUSR1);
+		} else {
+			/* rt_sigreturn or sigreturn with the frame on an unmapped page */
+			__asm__ volatile("mov $0x1000, %%esp\n\tint $0x80"
+					 :
+					 : "a"(how == 1 ? NR_rt_sigreturn : NR_sigreturn)
+					 : "memory");
+		}
+		_exit(0);
+	}
+	waitpid(pid, &st, 0);
+	return st;
+}
+
+static void check_forged_frames(void)
+{
+	int st = forged_frame_status(0);
+
+	check(WIFSIGNALED(st) && WTERMSIG(st) == SIGSEGV,
+	      "a handler that puts a kernel cs in its frame: SIGSEGV at rt_sigreturn");
+	st = forged_frame_status(1);
+	check(WIFSIGNALED(st) && WTERMSIG(st) == SIGSEGV,
+	      "rt_sigreturn (173) with no frame at esp: SIGSEGV");
+	st = forged_frame_status(2);
+	check(WIFSIGNALED(st) && WTERMSIG(st) == SIGSEGV,
+	      "sigreturn (119) with no frame at esp: SIGSEGV");
+}
+
+static volatile unsigned long alt_local;
+static volatile int alt_flags, alt_runs;
+
+static void on_alt(int sig)
+{
+	volatile int local = sig;
+	stack_t cur;
+
+	alt_local = (unsigned long)&local;
+	alt_flags = sigaltstack(0, &cur) == 0 ? cur.ss_flags : -1;
+	alt_runs++;
+}
+
+/*
+ * rt_sigaction (174) without SA_RESTORER, so the handler returns through
+ * the vDSO (Linux) or the frame's retcode (this kernel: the alternate
+ * stack is executable for that), with SA_ONSTACK on a sigaltstack (186).
+ */
+static void check_altstack_no_restorer(int flags, const char *what)
+{
+	struct {
+		unsigned int handler, flags, restorer, mask[2];
+	} act = {(unsigned int)on_alt, (unsigned int)(SA_ONSTACK | flags), 0, {0, 0}};
+	unsigned char *alt = mmap(0, 4 * PAGE, PROT_READ | PROT_WRITE | PROT_EXEC,
+				  MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	stack_t ss = {.ss_sp = alt, .ss_size = 4 * PAGE}, old;
+	char line[200];
+	long r;
+
+	if (alt == MAP_FAILED) {
+		check(0, "mmap of an executable alternate stack");
+		return;
+	}
+	alt_runs = 0;
+	r = sc6(NR_rt_sigaction, SIGUSR1, (long)&act, 0, 8, 0, 0);
+	sigaltstack(&ss, 0);
+	raise(SIGUSR1);
+	ss.ss_flags = SS_DISABLE;
+	sigaltstack(&ss, &old);
+	snprintf(line, sizeof(line),
+		 "%s without SA_RESTORER, SA_ONSTACK: ran on the sigaltstack (SS_ONSTACK "
+		 "inside) and returned",
+		 what);
+	check(r == 0 && alt_runs == 1 && alt_local >= (unsigned long)alt &&
+		      alt_local < (unsigned long)alt + 4 * PAGE && alt_flags == SS_ONSTACK &&
+		      old.ss_sp == alt && old.ss_size == 4 * PAGE && old.ss_flags == 0,
+	      line);
+	signal(SIGUSR1, SIG_DFL);
+	munmap(alt, 4 * PAGE);
+}
+
+static void on_overflow(int sig)
+{
+	raise(sig); /* SA_NODEFER: each nested frame lies below the last, on the alternate stack */
+}
+
+/*
+ * Nested handlers on a MINSIGSTKSZ (2048-byte) alternate stack in the
+ * middle of a shared mapping: the frame that would overflow it is refused
+ * (SIGSEGV, as Linux's get_sigframe) and no byte outside it is written.
+ */
+static void check_altstack_overflow(void)
+{
+	unsigned char *m =
+		mmap(0, 3 * PAGE, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	unsigned char *lo, *hi;
+	int st = 0, pid, clean = 1;
+
+	if (m == MAP_FAILED) {
+		check(0, "mmap of a shared page for the alternate stack");
+		return;
+	}
+	memset(m, 0x5a, 3 * PAGE);
+	lo = m + PAGE + 1024;
+	hi = lo + MINSIGSTKSZ;
+	pid = fork();
+	if (pid == 0) {
+		struct sigaction sa;
+		stack_t ss = {.ss_sp = lo, .ss_size = MINSIGSTKSZ};
+
+		memset(&sa, 0, sizeof(sa));
+		sa.sa_handler = on_overflow;
+		sa.sa_flags = SA_ONSTACK | SA_NODEFER;
+		sigaltstack(&ss, 0);
+		sigaction(SIGUSR1, &sa, 0);
+		raise(SIGUSR1);
+		_exit(0);
+	}
+	waitpid(pid, &st, 0);
+	for (unsigned char *p = m; p < m + 3 * PAGE; p++)
+		if ((p < lo || p >= hi) && *p != 0x5a)
+			clean = 0;
+	check(WIFSIGNALED(st) && WTERMSIG(st) == SIGSEGV && clean,
+	      "nested frames overflowing a 2048-byte sigaltstack: SIGSEGV, nothing written "
+	      "outside it");
+	munmap(m, 3 * PAGE);
+}
+
+static void check_signals(void)
+{
+	check_regs_preserved(0, "the old frame (sigreturn)");
+	check_regs_preserved(SA_SIGINFO, "the rt frame (rt_sigreturn)");
+	check_siginfo_and_mask();
+	check_restart();
+	check_forged_frames();
+	check_altstack_no_restorer(0, "the old frame");
+	check_altstack_no_restorer(SA_SIGINFO, "the rt frame");
+	check_altstack_overflow();
+}
+
 static void on_usr1(int sig)
 {
 	(void)sig;
@@ -381,5 +820,6 @@ int main(int argc, char **argv)
 	check_fork();
 	check_exec64();
 	check_layout();
+	check_signals();
 	return summary("lx_ia32");
 }
