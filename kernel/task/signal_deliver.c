@@ -267,7 +267,12 @@ static int setup_rt_frame(int sig, const struct ksiginfo *info, const struct ker
 	fr.uc.uc_sigmask = set;
 	if (ka->flags & SA_SIGINFO)
 		fill_siginfo(&fr.info, info);
-	/* The user's x87/SSE state is live in the CPU here (saved only on a switch). */
+	/*
+	 * The user's x87/SSE state is live in the CPU here (saved only on a
+	 * switch).  FXSAVE leaves bytes 464-511 alone: zero them first, or the
+	 * frame would carry 48 bytes of this kernel stack to the user.
+	 */
+	memset(fx, 0, sizeof(fx));
 	__asm__ volatile("fxsave64 %0" : "=m"(fx));
 	if (copy_to_user(fp, fx, sizeof(fx)) || copy_to_user(frame, &fr, sizeof(fr)))
 		return -EFAULT;
