@@ -266,6 +266,57 @@ static void check_altstack(void)
 	set_handler(SIGUSR2, SIG_DFL, 0);
 }
 
+/*
+ * --- the FPU image's reserved bytes carry nothing of the kernel's ---
+ * FXSAVE leaves bytes 464-511 of its image alone.  Linux with XSAVE puts
+ * its software bytes there (FP_XSTATE_MAGIC1 first); without, it saves
+ * straight into the frame, so they keep the stack's own bytes.  A kernel
+ * that saves into a buffer of its own must clear them, or its stack
+ * reaches the user: the frame goes on an alternate stack filled with 0xa5
+ * here, so any other value is the kernel's.
+ */
+static volatile int reserved_ok = -1;
+
+static void reserved_handler(int sig, siginfo_t *si, void *ctx)
+{
+	const ucontext_t *uc = ctx;
+	const uint8_t *fp = (const uint8_t *)uc->uc_mcontext.fpregs;
+	uint32_t magic;
+	int zero = 1, ours = 1;
+
+	(void)sig;
+	(void)si;
+	if (!fp) {
+		reserved_ok = 0;
+		return;
+	}
+	memcpy(&magic, fp + 464, sizeof(magic));
+	for (int i = 464; i < 512; i++) {
+		zero &= fp[i] == 0;
+		ours &= fp[i] == 0xa5;
+	}
+	reserved_ok = magic == 0x46505853u || zero || ours;
+}
+
+static void check_fpstate_reserved(void)
+{
+	stack_t ss = {.ss_sp = altstack, .ss_size = sizeof(altstack), .ss_flags = 0};
+	struct sigaction sa;
+
+	memset(altstack, 0xa5, sizeof(altstack));
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_sigaction = reserved_handler;
+	sa.sa_flags = SA_SIGINFO | SA_ONSTACK;
+	sigemptyset(&sa.sa_mask);
+	check(sigaltstack(&ss, 0) == 0 && sigaction(SIGUSR2, &sa, 0) == 0 &&
+		      kill(getpid(), SIGUSR2) == 0 && reserved_ok == 1,
+	      "the FPU image's bytes 464-511: the xstate magic, zeros or the stack's own, "
+	      "never the kernel's");
+	ss.ss_flags = SS_DISABLE;
+	sigaltstack(&ss, 0);
+	set_handler(SIGUSR2, SIG_DFL, 0);
+}
+
 /* --- the FPU state survives a handler that uses it --- */
 static volatile double fpu_in_handler;
 
@@ -435,6 +486,7 @@ int main(int argc, char **argv)
 	check_mask();
 	check_segv();
 	check_altstack();
+	check_fpstate_reserved();
 	check_fpu();
 	return summary("lx_signal");
 }
