@@ -83,6 +83,11 @@ unsigned timer_hz(void)
 	return cur_hz;
 }
 
+uint64_t jiffies_to_clock_t(uint64_t j)
+{
+	return j * USER_HZ / timer_hz();
+}
+
 uint64_t timer_actual_mhz(void)
 {
 	return divisor ? PIT_HZ * 1000 / divisor : 0;

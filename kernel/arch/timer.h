@@ -17,6 +17,13 @@ extern uint64_t initial_jiffies;
 
 void timer_init(unsigned default_hz); /* at hz=, or default_hz without one */
 unsigned timer_hz(void);
+/*
+ * The clock_t unit user space sees (times(), /proc, siginfo's si_utime,
+ * AT_CLKTCK), whatever HZ is: Linux's USER_HZ, and its jiffies_to_clock_t()
+ * (kernel/time/time.c, 6.6).
+ */
+#define USER_HZ 100
+uint64_t jiffies_to_clock_t(uint64_t j);
 uint64_t timer_actual_mhz(void); /* the PIT's exact rate, in mHz */
 /* A watchdog's check, on every tick before the scheduler's (mode=fuzz). */
 extern void (*timer_watchdog_hook)(const struct trap_frame *f);

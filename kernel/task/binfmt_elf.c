@@ -31,6 +31,7 @@
 #include "boot/elf64.h"
 #include "kernel/task/elf32.h"
 #include "kernel/arch/cpu.h"
+#include "kernel/arch/timer.h"
 #include "kernel/lib/errno.h"
 #include "kernel/lib/printk.h"
 #include "kernel/lib/string.h"
@@ -65,7 +66,6 @@
 #define AT_SECURE   23
 #define AT_RANDOM   25
 #define AT_EXECFN   31
-#define USER_HZ	    100 /* CLOCKS_PER_SEC, what times() counts in */
 #define AUXV_PAIRS  19
 
 #define AT_SYSINFO_EHDR 33 /* ARCH_DLINFO on x86_64: the vDSO */

@@ -26,7 +26,6 @@
 
 #define __NR_ia32_sigreturn    119
 #define __NR_ia32_rt_sigreturn 173
-#define USER_HZ		       100
 /* arch/x86/include/asm/sighandling.h (6.6): the flags a sigreturn may set. */
 #define FIX_EFLAGS                                                                                 \
 	(0x40000 /* AC */ | 0x800 /* OF */ | 0x400 /* DF */ | 0x100 /* TF */ | 0x80 /* SF */ |     \
@@ -357,8 +356,8 @@ static void fill_compat_siginfo(struct compat_siginfo *si, const struct ksiginfo
 		si->chld.pid = info->pid;
 		si->chld.uid = info->uid;
 		si->chld.status = info->status;
-		si->chld.utime = (int32_t)(info->utime * USER_HZ / (int64_t)timer_hz());
-		si->chld.stime = (int32_t)(info->stime * USER_HZ / (int64_t)timer_hz());
+		si->chld.utime = (int32_t)jiffies_to_clock_t((uint64_t)info->utime);
+		si->chld.stime = (int32_t)jiffies_to_clock_t((uint64_t)info->stime);
 	} else {
 		si->fault.addr = (uint32_t)info->addr;
 	}

@@ -49,7 +49,6 @@ _Static_assert(sizeof(struct ucontext_k) == 304, "struct ucontext is 304 bytes")
 _Static_assert(sizeof(struct rt_sigframe_k) == 440, "rt_sigframe is 440 bytes");
 
 #define REDZONE	      128
-#define USER_HZ	      100
 #define X86_EFLAGS_TF 0x100
 #define X86_EFLAGS_DF 0x400
 #define X86_EFLAGS_RF 0x10000
@@ -177,9 +176,8 @@ static void fill_siginfo(struct siginfo *si, const struct ksiginfo *info)
 		si->chld.pid = info->pid;
 		si->chld.uid = info->uid;
 		si->chld.status = info->status;
-		/* clock_t in USER_HZ, as the kernel reports times to user space */
-		si->chld.utime = info->utime * USER_HZ / (int64_t)timer_hz();
-		si->chld.stime = info->stime * USER_HZ / (int64_t)timer_hz();
+		si->chld.utime = (int64_t)jiffies_to_clock_t((uint64_t)info->utime);
+		si->chld.stime = (int64_t)jiffies_to_clock_t((uint64_t)info->stime);
 	} else {
 		si->fault.addr = info->addr;
 	}

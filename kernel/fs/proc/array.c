@@ -29,11 +29,6 @@ static char task_state_char(const struct task_struct *t)
 	}
 }
 
-uint64_t jiffies_to_clock_t(uint64_t j)
-{
-	return j * USER_HZ / timer_hz();
-}
-
 static uint64_t task_vsize(const struct mm_struct *mm)
 {
 	uint64_t v = 0;

@@ -10,7 +10,6 @@
 #include "kernel/task/task.h"
 
 #define PROC_BUF 4096
-#define USER_HZ	 100
 
 /* Each generator writes at most PROC_BUF bytes and returns the length or -errno. */
 long proc_pid_stat(struct task_struct *task, char *buf);
@@ -60,7 +59,6 @@ long proc_open(const char *path, int flags, struct file **out);
 /* Mounts /proc on the root's /proc directory (inode.c). */
 void proc_mount(void);
 
-uint64_t jiffies_to_clock_t(uint64_t j);
 int proc_pid_visible(struct task_struct *task, int *err);
 const char *wchan_symbol(const void *wchan); /* NULL when not a known sleeper */
 
