@@ -143,14 +143,19 @@ static void crng_set_key(const uint8_t key[CHACHA_KEY_SIZE])
  * the work that fell due before a call has run before that call, which is
  * what crng_reseed_if_due() at the top of every entry point reproduces.
  */
-static void crng_periodic_reseed(uint64_t now)
+static void crng_reseed_key(void)
 {
 	uint8_t key[CHACHA_KEY_SIZE];
 
-	next_reseed_jiffies = now + crng_reseed_interval(now);
 	extract_entropy(key, sizeof(key));
 	crng_set_key(key);
 	rng_memzero_explicit(key, sizeof(key));
+}
+
+static void crng_periodic_reseed(uint64_t now)
+{
+	next_reseed_jiffies = now + crng_reseed_interval(now);
+	crng_reseed_key();
 }
 
 /*
@@ -160,15 +165,9 @@ static void crng_periodic_reseed(uint64_t now)
  */
 static __attribute__((noinline)) void crng_reseed_work(uint64_t now, uint64_t due)
 {
-	uint8_t key[CHACHA_KEY_SIZE];
-
-	if (!__atomic_compare_exchange_n(&next_reseed_jiffies, &due,
-					 now + crng_reseed_interval(now), false, __ATOMIC_ACQ_REL,
-					 __ATOMIC_RELAXED))
-		return;
-	extract_entropy(key, sizeof(key));
-	crng_set_key(key);
-	rng_memzero_explicit(key, sizeof(key));
+	if (__atomic_compare_exchange_n(&next_reseed_jiffies, &due, now + crng_reseed_interval(now),
+					false, __ATOMIC_ACQ_REL, __ATOMIC_RELAXED))
+		crng_reseed_key();
 }
 
 static inline void crng_reseed_if_due(void)
