@@ -228,19 +228,16 @@ static uint64_t emit_rate(unsigned int k, uint64_t *rate, uint64_t acq, uint64_t
 			  uint64_t calls)
 {
 	char buf[BENCH_REC_SIZE];
-	unsigned __int128 sum = 0, sq = 0;
+	unsigned __int128 sum = 0, sumsq = 0;
 	uint64_t mean;
 	struct jrec r;
 
 	sort_u64(rate, SCALE_REPS);
-	for (unsigned int i = 0; i < SCALE_REPS; i++)
-		sum += rate[i];
-	mean = (uint64_t)(sum / SCALE_REPS);
 	for (unsigned int i = 0; i < SCALE_REPS; i++) {
-		int64_t d = (int64_t)(rate[i] - mean);
-
-		sq += (unsigned __int128)((__int128)d * d);
+		sum += rate[i];
+		sumsq += (unsigned __int128)rate[i] * rate[i];
 	}
+	mean = (uint64_t)(sum / SCALE_REPS);
 	jrec_begin(&r, buf, sizeof(buf), "bench");
 	jrec_str(&r, "suite", "scale");
 	jrec_str(&r, "rng", sv->name);
@@ -252,7 +249,8 @@ static uint64_t emit_rate(unsigned int k, uint64_t *rate, uint64_t acq, uint64_t
 	jrec_u64(&r, "mean", mean);
 	jrec_u64(&r, "p99", rate[SCALE_REPS - 1]);
 	jrec_u64(&r, "max", rate[SCALE_REPS - 1]);
-	jrec_u64(&r, "var", (uint64_t)(sq / SCALE_REPS));
+	bench_jrec_milli(&r, "var",
+			 stats_var_m(SCALE_REPS, sum, sumsq)); /* as every bench record */
 	jrec_u64(&r, "ensembles", 1);
 	jrec_u64(&r, "samples", SCALE_REPS);
 	jrec_u64(&r, "window_ms", SCALE_WINDOW_MS);
@@ -368,6 +366,17 @@ static bool measure_lockstep(unsigned int k, struct scale_row *row)
 }
 
 /* ---- the suite --------------------------------------------------------------- */
+/* The next n bytes of the suite's one allocation, 8-byte aligned. */
+static void *take(uint8_t *m, size_t *off, size_t n)
+{
+	void *p;
+
+	*off = (*off + 7) & ~(size_t)7;
+	p = m + *off;
+	*off += n;
+	return p;
+}
+
 static bool alloc_state(unsigned int ncpus)
 {
 	size_t calls = (size_t)SCALE_TURNS * ncpus, bytes, off = 0;
@@ -388,25 +397,18 @@ static bool alloc_state(unsigned int ncpus)
 	if (!pa)
 		return false;
 	m = phys_to_virt(pa);
-#define TAKE(p, n)                                                                                 \
-	do {                                                                                       \
-		off = (off + 7) & ~(size_t)7;                                                      \
-		(p) = (void *)(m + off);                                                           \
-		off += (n);                                                                        \
-	} while (0)
-	TAKE(shadow, nlines * LINE);
-	TAKE(writers, nlines * sizeof(*writers));
-	TAKE(writes, nlines * sizeof(*writes));
-	TAKE(last_writer, nlines);
-	TAKE(call_lines, calls * LINES_PER_CALL * sizeof(*call_lines));
-	TAKE(call_nlines, calls * sizeof(uint32_t));
-	TAKE(call_cycles, calls * sizeof(uint32_t));
-	TAKE(call_locks, calls * sizeof(uint32_t));
-	TAKE(call_shared, calls * sizeof(uint32_t));
-	TAKE(call_transfers, calls * sizeof(uint32_t));
-	TAKE(sample, calls * sizeof(uint32_t));
-	TAKE(work, 2 * sizeof(uint64_t));
-#undef TAKE
+	shadow = take(m, &off, nlines * LINE);
+	writers = take(m, &off, nlines * sizeof(*writers));
+	writes = take(m, &off, nlines * sizeof(*writes));
+	last_writer = take(m, &off, nlines);
+	call_lines = take(m, &off, calls * LINES_PER_CALL * sizeof(*call_lines));
+	call_nlines = take(m, &off, calls * sizeof(uint32_t));
+	call_cycles = take(m, &off, calls * sizeof(uint32_t));
+	call_locks = take(m, &off, calls * sizeof(uint32_t));
+	call_shared = take(m, &off, calls * sizeof(uint32_t));
+	call_transfers = take(m, &off, calls * sizeof(uint32_t));
+	sample = take(m, &off, calls * sizeof(uint32_t));
+	work = take(m, &off, 2 * sizeof(uint64_t));
 	if (off > npages_total * PAGE_SIZE) { /* the sum above is short: a bug, not a user's */
 		pmm_free_pages(pa, npages_total);
 		return false;
