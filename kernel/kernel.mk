@@ -12,7 +12,7 @@ KERNEL_C :=
 KERNEL_C += kernel/arch/acpi.c kernel/arch/fpu.c kernel/arch/fw_cfg.c kernel/arch/gdt.c kernel/arch/idt.c \
 	kernel/arch/lapic.c kernel/arch/machine_exit.c kernel/arch/page.c kernel/arch/pat.c \
 	kernel/arch/rtc.c kernel/arch/smp.c kernel/arch/smpboot.c kernel/arch/timer.c kernel/arch/traps.c kernel/arch/tsc.c \
-	kernel/arch/tsc_sync.c
+	kernel/arch/tsc_sync.c kernel/arch/kernel_lock.c
 KERNEL_C += kernel/arch/clear_page.c
 # kernel/aslr/: the ASLR rules, one file per Linux version
 KERNEL_C += kernel/aslr/linux_2_6_29.c kernel/aslr/linux_6_x.c
@@ -71,7 +71,7 @@ KERNEL_C += kernel/test/ktest.c kernel/test/test_arch.c kernel/test/test_aslr.c 
 	kernel/test/test_exec.c kernel/test/test_exec_layout.c kernel/test/test_ia32.c kernel/test/test_futex.c kernel/test/test_vdso.c kernel/test/test_poll.c \
 	kernel/test/test_crng.c \
 	kernel/test/test_rng_simd.c \
-	kernel/test/test_smp.c
+	kernel/test/test_smp.c kernel/test/test_smp_sched.c
 KERNEL_ASM := \
 	kernel/arch/entry.asm kernel/arch/isr.asm kernel/arch/probe.asm kernel/arch/switch.asm \
 	kernel/arch/trampoline.asm

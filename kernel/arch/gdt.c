@@ -7,6 +7,7 @@
  * Linux 6.6's per-CPU gdt_page and cpu_tss_rw.
  */
 #include "kernel/arch/gdt.h"
+#include "kernel/arch/percpu.h"
 #include "kernel/lib/string.h"
 
 static struct cpu_gdt boot_gdt; /* the boot CPU's */
@@ -19,21 +20,23 @@ struct desc_ptr {
 
 void tss_set_rsp0(uint64_t rsp0)
 {
-	boot_gdt.tss.rsp[0] = rsp0;
+	this_cpu()->gdt->tss.rsp[0] = rsp0;
 }
 
 void gdt_load_tls(const uint64_t tls[GDT_ENTRY_TLS_ENTRIES])
 {
+	struct cpu_gdt *g = this_cpu()->gdt;
+
 	for (int i = 0; i < GDT_ENTRY_TLS_ENTRIES; i++)
-		boot_gdt.gdt[GDT_ENTRY_TLS_MIN + i] = tls[i];
+		g->gdt[GDT_ENTRY_TLS_MIN + i] = tls[i];
 }
 
 uint64_t gdt_entry(unsigned idx)
 {
-	return idx < GDT_ENTRIES ? boot_gdt.gdt[idx] : 0;
+	return idx < GDT_ENTRIES ? this_cpu()->gdt->gdt[idx] : 0;
 }
 
-void gdt_init_cpu(struct cpu_gdt *g, uint64_t ist1_top)
+void gdt_init_cpu(struct cpu_gdt *g, uint64_t ist1_top, uint32_t cpu)
 {
 	uint64_t base = (uint64_t)&g->tss, limit = sizeof(g->tss) - 1;
 	struct desc_ptr p = {sizeof(g->gdt) - 1, (uint64_t)g->gdt};
@@ -50,6 +53,13 @@ void gdt_init_cpu(struct cpu_gdt *g, uint64_t ist1_top)
 				(((limit >> 16) & 0xf) << 48) | (((base >> 24) & 0xff) << 56);
 	g->gdt[GDT_ENTRY_TSS + 1] = base >> 32;
 
+	/*
+	 * GDT_ENTRY_CPUNODE (Linux 6.6's setup_getcpu): a DPL 3 data segment
+	 * whose limit is the CPU's number, so the vDSO's getcpu reads it with
+	 * lsl from ring 3 without a system call.
+	 */
+	g->gdt[GDT_ENTRY_CPUNODE] = (cpu & 0xffff) | (((uint64_t)(cpu >> 16) & 0xf) << 48) |
+				    (0xf5ULL << 40) | (0x4ULL << 52);
 	memset(&g->tss, 0, sizeof(g->tss));
 	g->tss.ist[0] = ist1_top;
 	g->tss.iomap_base = sizeof(g->tss);
@@ -72,5 +82,6 @@ void gdt_init_cpu(struct cpu_gdt *g, uint64_t ist1_top)
 
 void gdt_init(void)
 {
-	gdt_init_cpu(&boot_gdt, (uint64_t)df_stack + sizeof(df_stack));
+	percpu0.gdt = &boot_gdt;
+	gdt_init_cpu(&boot_gdt, (uint64_t)df_stack + sizeof(df_stack), 0);
 }

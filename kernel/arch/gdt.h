@@ -8,7 +8,8 @@
  * so the selectors a program sees are Linux's:
  *   1 KERNEL32_CS 0x08   2 KERNEL_CS 0x10   3 KERNEL_DS 0x18
  *   4 USER32_CS   0x23   5 USER_DS   0x2b   6 USER_CS   0x33
- *   8 TSS (two entries) 0x40, 10 LDT (two, unused here), 12..14 TLS (0x63, 0x6b, 0x73)
+ *   8 TSS (two entries) 0x40, 10 LDT (two, unused here), 12..14 TLS (0x63, 0x6b, 0x73),
+ *   15 CPUNODE 0x7b (its limit is the CPU's number: the vDSO's getcpu)
  * The order of 2..6 is fixed by syscall/sysret (STAR): syscall loads CS =
  * STAR[47:32] (KERNEL_CS), SS = + 8; sysretq CS = STAR[63:48] + 16 (USER_CS),
  * SS = + 8 (USER_DS); STAR[63:48] is USER32_CS, what a 32-bit sysret would load.
@@ -24,6 +25,7 @@
 #define GDT_ENTRY_TLS_MIN	    12
 #define GDT_ENTRY_TLS_MAX	    14
 #define GDT_ENTRY_TLS_ENTRIES	    3
+#define GDT_ENTRY_CPUNODE	    15
 #define GDT_ENTRIES		    16
 
 #define KERNEL32_CS 0x08
@@ -33,6 +35,7 @@
 #define USER_DS	    0x2b
 #define USER_CS	    0x33
 #define TSS_SEL	    0x40
+#define CPUNODE_SEL 0x7b
 
 struct tss {
 	uint32_t reserved0;
@@ -52,14 +55,14 @@ struct cpu_gdt {
 
 void gdt_init(void); /* the boot CPU's */
 /* Fills g (IST1 = the double-fault stack's top) and loads it on this CPU. */
-void gdt_init_cpu(struct cpu_gdt *g, uint64_t ist1_top);
-void tss_set_rsp0(uint64_t rsp0); /* the boot CPU's TSS: the one that runs tasks */
+void gdt_init_cpu(struct cpu_gdt *g, uint64_t ist1_top, uint32_t cpu);
+void tss_set_rsp0(uint64_t rsp0); /* this CPU's TSS */
 /*
- * load_TLS: a task's three TLS descriptors (set_thread_area) into the GDT
- * of the CPU that runs tasks, before its selectors are loaded.
+ * load_TLS: a task's three TLS descriptors (set_thread_area) into this
+ * CPU's GDT, before its selectors are loaded.
  */
 void gdt_load_tls(const uint64_t tls[GDT_ENTRY_TLS_ENTRIES]);
-/* That GDT's entry idx (0 past the end): what a selector would load. */
+/* This CPU's GDT entry idx (0 past the end): what a selector would load. */
 uint64_t gdt_entry(unsigned idx);
 
 #endif

@@ -4,6 +4,11 @@
  * the firmware may have left armed is masked, and LINT0/LINT1 are set the
  * way the legacy path requires.  xAPIC (MMIO) and x2APIC (MSR) both work.
  *
+ * The APs' ticks: each AP's LAPIC timer, periodic at HZ, its period
+ * measured once against the TSC on the boot CPU (Linux's
+ * calibrate_APIC_clock, and lapic_timer_period shared by every CPU).  The
+ * boot CPU keeps the PIT.
+ *
  * The other CPUs: interprocessor interrupts through the ICR (INIT and
  * STARTUP for smpboot.c), and each AP's own LAPIC set up with every local
  * interrupt masked, so that the PIT's ticks and the NMI line reach the boot
@@ -28,6 +33,11 @@
 #define REG_LVT_LINT0 0x350
 #define REG_LVT_LINT1 0x360
 #define REG_LVT_ERROR 0x370
+#define REG_TMICT     0x380 /* the timer's initial count */
+#define REG_TMCCT     0x390 /* its current count */
+#define REG_TDCR      0x3e0 /* its divide configuration */
+#define TDCR_DIV_16   0x3
+#define LVT_PERIODIC  (1u << 17)
 #define LVT_MASKED    (1u << 16)
 #define ICR_BUSY      (1u << 12) /* xAPIC delivery status; x2APIC has none */
 
@@ -36,6 +46,7 @@
 
 static volatile uint32_t *mmio;
 static bool x2apic, present;
+static uint32_t timer_period; /* bus clocks / 16 per tick, 0 until calibrated */
 
 static void lapic_write(unsigned reg, uint32_t v)
 {
@@ -154,4 +165,38 @@ uint32_t lapic_wait_icr_idle(void)
 		cpu_relax();
 	}
 	return 0;
+}
+
+/* The LAPIC timer's count per tick at `hz`, measured over 5 ms of TSC; 0 if none. */
+uint32_t lapic_timer_calibrate(unsigned hz)
+{
+	uint64_t start, wait = tsc_hz() / 200, counted;
+
+	if (!present || !hz || !wait)
+		return 0;
+	lapic_write(REG_LVT_TMR, LVT_MASKED);
+	lapic_write(REG_TDCR, TDCR_DIV_16);
+	lapic_write(REG_TMICT, 0xffffffffu);
+	start = rdtsc();
+	while (rdtsc() - start < wait)
+		cpu_relax();
+	counted = 0xffffffffu - lapic_read(REG_TMCCT);
+	lapic_write(REG_TMICT, 0);
+	timer_period = (uint32_t)(counted * 200 / hz);
+	return timer_period;
+}
+
+void lapic_timer_start(void)
+{
+	if (!timer_period)
+		return;
+	lapic_write(REG_TDCR, TDCR_DIV_16);
+	lapic_write(REG_LVT_TMR, LOCAL_TIMER_VECTOR | LVT_PERIODIC);
+	lapic_write(REG_TMICT, timer_period);
+}
+
+void lapic_timer_stop(void)
+{
+	lapic_write(REG_LVT_TMR, LVT_MASKED);
+	lapic_write(REG_TMICT, 0);
 }

@@ -5,6 +5,9 @@
 #include <stdint.h>
 
 #define LAPIC_SPURIOUS_VECTOR 0xff
+/* Linux's vectors (arch/x86/include/asm/irq_vectors.h) */
+#define LOCAL_TIMER_VECTOR 0xec
+#define RESCHEDULE_VECTOR  0xfd
 
 /* ICR low-word fields (SDM vol. 3, "Interrupt Command Register"). */
 #define APIC_DM_INIT	   0x00500
@@ -22,5 +25,13 @@ unsigned lapic_max_lvt(void);
 uint32_t lapic_esr(void);
 void lapic_icr_write(uint32_t low, uint32_t dest);
 uint32_t lapic_wait_icr_idle(void); /* 0 once the xAPIC took the IPI */
+
+/*
+ * The APs' tick: the count per tick at `hz`, measured on the boot CPU
+ * (0: no LAPIC timer), then started (periodic) or stopped on this CPU.
+ */
+uint32_t lapic_timer_calibrate(unsigned hz);
+void lapic_timer_start(void);
+void lapic_timer_stop(void);
 
 #endif

@@ -10,6 +10,7 @@
 #include <stddef.h>
 
 struct task_struct;
+struct cpu_gdt;
 
 struct percpu {
 	struct percpu *self;	      /* 0 */
@@ -19,6 +20,11 @@ struct percpu {
 	uint64_t stack_canary;	      /* 40: read by -fstack-protector */
 	struct task_struct *cur_task; /* 48: what `current` reads */
 	uint32_t cpu;		      /* 56: Linux's cpu_number: 0 = the boot CPU */
+	uint32_t pad;
+	struct cpu_gdt *gdt;	  /* this CPU's GDT and TSS (gdt.c) */
+	struct task_struct *idle; /* this CPU's idle task (sched.c) */
+	uint64_t slice_end;	  /* jiffies when the running task's slice ends */
+	uint64_t idle_ticks;	  /* ticks this CPU spent idle */
 };
 
 _Static_assert(offsetof(struct percpu, stack_canary) == 40, "gcc reads the canary at %gs:40");
@@ -35,6 +41,15 @@ static inline unsigned int smp_processor_id(void)
 
 	__asm__ volatile("movl %%gs:%c1, %0" : "=r"(id) : "i"(offsetof(struct percpu, cpu)));
 	return id;
+}
+
+/* This CPU's block (percpu.self), for fields that need no GS-relative access. */
+static inline struct percpu *this_cpu(void)
+{
+	struct percpu *pc;
+
+	__asm__ volatile("mov %%gs:0, %0" : "=r"(pc));
+	return pc;
 }
 
 #endif

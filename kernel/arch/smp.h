@@ -1,7 +1,7 @@
 /*
  * Work for the APs: a function run on one CPU at the caller's request, as
- * Linux's smp_call_function_single().  The scheduler and every task stay on
- * the boot CPU; this is what the scale benchmark runs on the others.
+ * Linux's smp_call_function_single() (what the scale benchmark runs), the
+ * reschedule IPI, and the APs' start in the scheduler.
  */
 #ifndef KERNEL_ARCH_SMP_H
 #define KERNEL_ARCH_SMP_H
@@ -24,10 +24,17 @@ void smp_call_init(void);
  */
 int smp_call_function_single(unsigned int cpu, smp_call_func_t func, void *info);
 
-/* Waits for CPU `cpu`'s call to return: true, or false after `cycles` TSC cycles. */
+/*
+ * Waits for CPU `cpu`'s call to return: true, or false after `cycles` TSC
+ * cycles.  The kernel lock is given up while it waits.
+ */
 bool smp_call_wait(unsigned int cpu, uint64_t cycles);
 
-/* An AP's idle loop: runs the calls sent to it, halts between them. */
+/* Where an AP waits, halted, until smp_start_aps(); calls reach it meanwhile. */
 __attribute__((noreturn)) void smp_ap_idle(unsigned int cpu);
+/* Every AP calls start() (which does not return): the scheduler takes them. */
+void smp_start_aps(void (*start)(void));
+/* Linux's smp_send_reschedule: an IPI that ends CPU `cpu`'s halt or user mode. */
+void smp_send_reschedule(unsigned int cpu);
 
 #endif

@@ -103,6 +103,7 @@ static uint64_t tramp_phys;
 static struct trampoline_header *tramp_header;
 static unsigned init_udelay;
 static uint32_t online_ids[ACPI_MAX_CPUS]; /* [0]: the boot CPU */
+static struct percpu *online_pc[ACPI_MAX_CPUS] = {&percpu0};
 static uint8_t *spare;			   /* pages of an AP that failed, for the next */
 
 static void udelay(uint64_t us)
@@ -224,7 +225,7 @@ __attribute__((noreturn)) void smp_ap_main(struct percpu *pc)
 
 	write_cr0(bsp_cr0);
 	write_cr4(bsp_cr4);
-	gdt_init_cpu(&a->gdt, a->df_top);
+	gdt_init_cpu(&a->gdt, a->df_top, pc->cpu);
 	idt_load();
 	pat_init_secondary();
 	lapic_init_secondary();
@@ -290,6 +291,7 @@ static bool do_boot_cpu(unsigned cpu, uint32_t apicid, uint8_t *mem)
 	memset(a, 0, sizeof(*a));
 	a->pc.self = &a->pc;
 	a->pc.cpu = cpu;
+	a->pc.gdt = &a->gdt;
 	/* Runs no task, so no task's canary: the boot CPU's, whose value is secret too. */
 	a->pc.stack_canary = percpu0.stack_canary;
 	a->df_top = (uint64_t)(mem + (1 + AP_DF_PAGES) * PG);
@@ -368,6 +370,11 @@ static bool smp_prepare(void)
 	return true;
 }
 
+struct percpu *smp_percpu(unsigned int cpu)
+{
+	return cpu < smp_cpus_online ? online_pc[cpu] : 0;
+}
+
 uint32_t smp_cpu_apicid(unsigned int cpu)
 {
 	return cpu < smp_cpus_online ? online_ids[cpu] : 0;
@@ -399,6 +406,7 @@ static int boot_one(uint32_t apicid, smp_alloc_fn alloc)
 		smp_cpus_failed++;
 		return 0; /* the AP was sent INIT: its pages serve the next one */
 	}
+	online_pc[smp_cpus_online] = (struct percpu *)spare;
 	online_ids[smp_cpus_online++] = apicid;
 	spare = 0; /* that AP's now */
 	return 1;
@@ -425,7 +433,7 @@ unsigned smp_boot_cpus(smp_alloc_fn alloc)
 		if (!smp_apic_online(id) && boot_one(id, alloc) < 0)
 			break;
 	}
-	kprintf("smp: brought up %u CPUs (%u parked; tasks run on CPU 0)%s\n", smp_cpus_online,
-		smp_cpus_online - 1, smp_cpus_failed ? ", some CPUs failed to start" : "");
+	kprintf("smp: brought up %u CPUs%s\n", smp_cpus_online,
+		smp_cpus_failed ? ", some CPUs failed to start" : "");
 	return smp_cpus_online;
 }

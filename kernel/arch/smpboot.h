@@ -27,6 +27,8 @@ unsigned smp_boot_cpus(smp_alloc_fn alloc);
 bool smp_boot_apic(uint32_t apicid, smp_alloc_fn alloc);
 bool smp_apic_online(uint32_t apicid);
 uint32_t smp_cpu_apicid(unsigned int cpu); /* CPU number (0: the boot CPU) to APIC id */
+struct percpu;
+struct percpu *smp_percpu(unsigned int cpu); /* an online CPU's block, NULL for another */
 
 extern unsigned smp_cpus_online;  /* the boot CPU and every AP that checked in */
 extern unsigned smp_cpus_failed;  /* APs that were to start and did not */

@@ -6,7 +6,10 @@ default rel
 %include "kernel/arch/regs.inc"
 
 extern syscall_dispatch
+extern schedule_tail
+extern ret_to_user
 global __switch_to_asm
+global ret_from_fork
 global syscall_entry
 global syscall_iretq
 
@@ -34,6 +37,12 @@ __switch_to_asm:
 	pop rbx
 	pop rbp
 	ret
+
+; A new task's first return from __switch_to_asm: schedule_tail gives up
+; the kernel lock its CPU took to switch, then the iretq to user mode.
+ret_from_fork:
+	call schedule_tail
+	jmp ret_to_user
 
 ; syscall: RCX = user RIP, R11 = user RFLAGS; SFMASK clears IF, NT, AC, TF, DF...
 ; (syscall.c), so no user flag reaches the kernel or another task.

@@ -13,6 +13,7 @@
 
 #include "kernel/arch/cpu.h"
 #include "kernel/arch/traps.h"
+#include "kernel/arch/kernel_lock.h"
 #include "kernel/arch/lapic.h"
 #include "kernel/lib/panic.h"
 #include "kernel/lib/printk.h"
@@ -69,6 +70,16 @@ void irq_register(int vector, irq_handler_t h)
 {
 	if (vector >= 32 && vector < 256)
 		handlers[vector] = h;
+}
+
+/* Vectors whose handler touches only its own CPU's state: it runs without the kernel lock. */
+static bool percpu_vector[256];
+
+void irq_register_percpu(int vector, irq_handler_t h)
+{
+	irq_register(vector, h);
+	if (vector >= 32 && vector < 256)
+		percpu_vector[vector] = true;
 }
 
 uint64_t search_exception_table(uint64_t rip)
@@ -186,7 +197,7 @@ static void exception(struct trap_frame *f)
 	die(f);
 }
 
-void trap_dispatch(struct trap_frame *f)
+static void do_trap(struct trap_frame *f)
 {
 	if (f->vector < 32) {
 		exception(f);
@@ -204,6 +215,30 @@ void trap_dispatch(struct trap_frame *f)
 	if (unexpected_count++ < 4)
 		kprintf("warning: unexpected interrupt vector %lu\n", f->vector);
 	lapic_eoi();
+}
+
+/*
+ * Every entry from user mode takes the kernel lock and every return gives
+ * it up (kernel_lock.h).  So does an interrupt that finds its CPU without
+ * it (idle, or on the last steps back to user mode), unless its handler
+ * only touches that CPU's own state: the APs' ticks and IPIs, which must
+ * not wait for a lock another CPU may hold for long.  A fault on the
+ * iretq back to user mode comes after the return gave the lock up, so an
+ * exception taken without it takes it too.
+ */
+void trap_dispatch(struct trap_frame *f)
+{
+	bool from_user = (f->cs & 3) == 3;
+	bool take = !kernel_locked() &&
+		    (from_user || f->vector < 32 || f->vector >= 256 || !percpu_vector[f->vector]);
+
+	if (take)
+		lock_kernel();
+	do_trap(f);
+	if (take) {
+		irq_disable();
+		unlock_kernel();
+	}
 }
 
 /* lib/'s panic() and printk reach arch through these (lib sits below arch). */

@@ -15,6 +15,8 @@ typedef void (*irq_handler_t)(struct trap_frame *f);
 
 void trap_dispatch(struct trap_frame *f);
 void irq_register(int vector, irq_handler_t h);
+/* A handler that touches only its own CPU's state: it runs without the kernel lock. */
+void irq_register_percpu(int vector, irq_handler_t h);
 /* Called for a fault raised in user mode (processes install it). */
 extern void (*user_fault_hook)(struct trap_frame *f);
 extern uint64_t bad_irets; /* faults on the iretq to user mode (fixup_bad_iret) */

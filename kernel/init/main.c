@@ -11,6 +11,7 @@
 #include "kernel/arch/cpu.h"
 #include "kernel/arch/gdt.h"
 #include "kernel/arch/idt.h"
+#include "kernel/arch/kernel_lock.h"
 #include "kernel/arch/lapic.h"
 #include "kernel/arch/smp.h"
 #include "kernel/arch/smpboot.h"
@@ -108,6 +109,8 @@ static void use_spcr_serial(void)
  * through which lower layers call up (files, tty, faults), and init (pid 1),
  * the first ring-3 program, which runs what the command line asks for.
  */
+static void start_aps(void);
+
 static void start_init(void)
 {
 	char *argv[] = {"init"};
@@ -130,6 +133,7 @@ static void start_init(void)
 	idle_task.dumpable = 1;
 	for (int fd = 0; fd < 3; fd++)
 		idle_task.files->fd[fd] = console_file();
+	start_aps(); /* before init: its jobs and tests find every CPU running tasks */
 	pid = init_path[0] ? start_init_path() : spawn_prog("init", 1, argv);
 	if (pid != 1) {
 		kprintf("aslrbench: cannot start init (%ld)\n", pid);
@@ -149,6 +153,36 @@ static void *smp_alloc(unsigned pages)
 	uint64_t p = pmm_alloc_pages(pages);
 
 	return p ? phys_to_virt(p) : 0;
+}
+
+/* Each AP, once init runs: its system-call MSRs, its idle task, the scheduler. */
+static void ap_start_kernel(void)
+{
+	syscall_init();
+	sched_ap_init();
+	cpu_idle();
+}
+
+/*
+ * The APs join the scheduler, and the boot CPU waits (at most a second,
+ * without the kernel lock they need) until they have.
+ */
+static void start_aps(void)
+{
+	uint64_t want = smp_cpus_online >= 64 ? ~0ULL : (1ULL << smp_cpus_online) - 1, t0;
+	bool held;
+
+	if (smp_cpus_online < 2 || !lapic_timer_calibrate(timer_hz()))
+		return;
+	smp_start_aps(ap_start_kernel);
+	held = release_kernel_lock();
+	t0 = rdtsc();
+	while (__atomic_load_n(&sched_cpus_active, __ATOMIC_ACQUIRE) != want &&
+	       rdtsc() - t0 < tsc_hz())
+		cpu_relax();
+	reacquire_kernel_lock(held);
+	if (sched_cpus_active != want)
+		kprintf("smp: CPUs 0x%lx of 0x%lx run tasks\n", sched_cpus_active, want);
 }
 
 static void seed_canary(void)
@@ -186,7 +220,7 @@ __attribute__((noreturn)) void kmain(struct boot_info *bi, uint64_t phys_base)
 		machine_exit(EXIT_CMDLINE);
 	}
 	seed_canary();
-	smp_call_init();	   /* before the APs idle, waiting for calls */
+	smp_call_init();	  /* before the APs idle, waiting for calls */
 	smp_boot_cpus(smp_alloc); /* after the canary: the APs take the boot CPU's */
 	emit_boot_record();
 	start_init();

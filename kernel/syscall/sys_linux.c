@@ -282,25 +282,68 @@ long sys_setpgid(const struct syscall_args *a)
 	return 0;
 }
 
-/* One CPU: the mask has bit 0; the size must cover the kernel's cpumask (8 bytes). */
-long sys_sched_getaffinity(const struct syscall_args *a)
-{
-	uint64_t mask = 1;
+/*
+ * The CPU masks (Linux 6.6 kernel/sched/core.c).  The kernel's cpumask is
+ * NR_CPUS = 64 bits, one long: cpumask_size() is 8.
+ */
+#define CPUMASK_SIZE sizeof(uint64_t)
 
-	if (a->a1 < sizeof(mask) || (a->a1 & (sizeof(long) - 1)))
-		return -EINVAL;
-	if (a->a0 && !find_task_by_pid((int)a->a0))
-		return -ESRCH;
-	if (copy_to_user(a->a2, &mask, sizeof(mask)))
-		return -EFAULT;
-	return sizeof(mask);
+/* The task pid names (0: the caller), or NULL. */
+static struct task_struct *affinity_task(uint64_t pid)
+{
+	return pid ? find_task_by_pid((int)pid) : current;
 }
 
+/* check_same_owner, or CAP_SYS_NICE */
+static bool may_set_affinity(const struct task_struct *p)
+{
+	const struct cred *c = &current->cred;
+
+	return c->euid == p->cred.euid || c->euid == p->cred.uid ||
+	       (c->cap_effective & (1ULL << CAP_SYS_NICE));
+}
+
+/*
+ * sched_setaffinity(pid, len, mask): a shorter mask is zero-filled and a
+ * longer one read only as far as the kernel's (get_user_cpu_mask).
+ */
+long sys_sched_setaffinity(const struct syscall_args *a)
+{
+	struct task_struct *p = affinity_task(a->a0);
+	uint64_t mask = 0;
+	size_t len = a->a1 < CPUMASK_SIZE ? (size_t)a->a1 : CPUMASK_SIZE;
+
+	if (copy_from_user(&mask, a->a2, len))
+		return -EFAULT;
+	if (!p)
+		return -ESRCH;
+	if (!may_set_affinity(p))
+		return -EPERM;
+	return set_cpus_allowed(p, mask);
+}
+
+/* sched_getaffinity(pid, len, mask): the task's mask and the active CPUs; returns 8. */
+long sys_sched_getaffinity(const struct syscall_args *a)
+{
+	struct task_struct *p = affinity_task(a->a0);
+	uint64_t mask;
+
+	if (a->a1 * 8 < NR_CPUS || (a->a1 & (sizeof(long) - 1)))
+		return -EINVAL;
+	if (!p)
+		return -ESRCH;
+	mask = p->cpus_allowed & sched_cpus_active;
+	if (copy_to_user(a->a2, &mask, CPUMASK_SIZE))
+		return -EFAULT;
+	return CPUMASK_SIZE;
+}
+
+/* getcpu(cpu, node, cache): where the caller runs now (node 0: one node). */
 long sys_getcpu(const struct syscall_args *a)
 {
-	unsigned zero = 0;
+	unsigned cpu = smp_processor_id(), zero = 0;
 
-	if ((a->a0 && copy_to_user(a->a0, &zero, sizeof(zero))) ||
+	if ((a->a0 && copy_to_user(a->a0, &cpu, sizeof(cpu))) ||
 	    (a->a1 && copy_to_user(a->a1, &zero, sizeof(zero))))
 		return -EFAULT;
 	return 0;

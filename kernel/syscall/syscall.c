@@ -3,6 +3,7 @@
  * (arch/switch.asm) saves the user registers as a struct trap_frame at the
  * top of the task's kernel stack; the return value goes back in rax.
  */
+#include "kernel/arch/kernel_lock.h"
 #include "kernel/arch/cpu.h"
 #include "kernel/arch/gdt.h"
 #include "kernel/lib/errno.h"
@@ -131,6 +132,7 @@ void syscall_dispatch(struct trap_frame *f)
 	syscall_fn fn = nr < NR_syscalls ? table[nr] : 0;
 	long ret = -ENOSYS;
 
+	lock_kernel(); /* kernel_lock.h: every entry from user mode */
 	current->regs = f;
 	current->syscall_nr = nr;
 	if (fn && fn != sys_ni_syscall)
@@ -144,4 +146,6 @@ void syscall_dispatch(struct trap_frame *f)
 	 * no longer a system call's result to restart.
 	 */
 	exit_to_user_mode(f, nr == __NR_rt_sigreturn ? -1 : (long)nr);
+	irq_disable(); /* back to user mode without the lock, and nothing in between */
+	unlock_kernel();
 }

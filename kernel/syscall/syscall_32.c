@@ -10,6 +10,8 @@
  * The table is kernel/uapi/syscall_32.h; isr.asm's entry_INT80_compat calls
  * in with interrupts on.
  */
+#include "kernel/arch/cpu.h"
+#include "kernel/arch/kernel_lock.h"
 #include "kernel/arch/traps.h"
 #include "kernel/lib/errno.h"
 #include "kernel/task/sched.h"
@@ -49,6 +51,7 @@ void compat_syscall_dispatch(struct trap_frame *f)
 	syscall_fn fn = ia32_syscall_fn(nr);
 	long ret = -ENOSYS;
 
+	lock_kernel(); /* kernel_lock.h: every entry from user mode */
 	current->regs = f;
 	if (fn)
 		ret = fn(&a);
@@ -64,4 +67,6 @@ void compat_syscall_dispatch(struct trap_frame *f)
 	 */
 	exit_to_user_mode(f, nr == __NR_ia32_sigreturn || nr == __NR_ia32_rt_sigreturn ? -1
 										       : (long)nr);
+	irq_disable(); /* back to user mode without the lock, and nothing in between */
+	unlock_kernel();
 }

@@ -18,7 +18,7 @@
 #include "kernel/arch/gdt.h"
 #include "kernel/arch/timer.h"
 
-void ret_to_user(void);
+void ret_from_fork(void);
 
 /* Lays out a new kernel stack: user registers at the top, then a switch frame. */
 void prepare_kernel_stack(struct task_struct *p, const struct trap_frame *regs)
@@ -28,7 +28,7 @@ void prepare_kernel_stack(struct task_struct *p, const struct trap_frame *regs)
 	p->regs = (struct trap_frame *)(top - sizeof(struct trap_frame));
 	*p->regs = *regs;
 	sp = (uint64_t *)p->regs;
-	*--sp = (uint64_t)ret_to_user;
+	*--sp = (uint64_t)ret_from_fork;
 	for (int i = 0; i < 6; i++)
 		*--sp = 0; /* rbp, rbx, r12-r15 for __switch_to_asm */
 	p->kernel_rsp = (uint64_t)sp;

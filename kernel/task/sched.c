@@ -16,9 +16,26 @@
  * timer wake-up ends the current slice: Linux's wakeup preemption in its
  * simplest form.  Without it a task that slept until a given jiffy (a
  * timer, the attack lab's collision) would start up to a slice late.
+ *
+ * Every CPU: one run queue, the task table, which every CPU scans under
+ * the big kernel lock (kernel/arch/kernel_lock.h), as Linux 2.0's SMP
+ * scheduler did.  A task runs where its affinity allows
+ * (sched_setaffinity); a CPU with nothing to run halts with its tick
+ * stopped (Linux's NO_HZ idle), and whoever makes a task runnable sends
+ * the reschedule IPI to an idle CPU that may take it.  Two CPUs never run
+ * one address space at once: the threads of a process take turns.  So no
+ * CPU ever holds a stale translation of an address space another CPU
+ * changes, and munmap, mprotect and copy-on-write need no TLB shootdown;
+ * Linux runs threads in parallel and pays those IPIs instead.  The boot
+ * CPU's PIT tick advances jiffies and wakes sleepers; each AP has its LAPIC
+ * timer for its slices.
  */
 #include "kernel/arch/cpu.h"
 #include "kernel/arch/gdt.h"
+#include "kernel/arch/kernel_lock.h"
+#include "kernel/arch/lapic.h"
+#include "kernel/arch/smp.h"
+#include "kernel/arch/smpboot.h"
 #include "kernel/arch/timer.h"
 #include "kernel/mm/mm.h"
 #include "kernel/mm/vmm.h"
@@ -26,19 +43,36 @@
 #include "kernel/task/tls.h"
 #include "kernel/task/signal.h"
 #include "kernel/char/random.h"
+#include "kernel/lib/errno.h"
 #include "kernel/lib/string.h"
 
 #define TIMESLICE 2 /* ticks: 8 ms at HZ=250 */
 
-struct task_struct idle_task;
+struct task_struct idle_task;			  /* the boot CPU's: the boot context */
+static struct task_struct ap_idle_tasks[NR_CPUS]; /* [cpu] for each AP */
+uint64_t sched_cpus_active = 1; /* Linux's cpu_active_mask: the CPUs that run tasks */
 void (*sched_tick_hook)(void);
-static uint64_t slice_end;
+
+static bool is_idle_task(const struct task_struct *t)
+{
+	return t < tasks || t >= tasks + NR_TASKS;
+}
 
 static void set_need_resched(struct task_struct *t)
 {
 	if (!t->need_resched)
 		t->resched_since = jiffies;
 	t->need_resched = true;
+}
+
+static void account_tick(struct task_struct *cur, bool from_user)
+{
+	if (from_user)
+		cur->utime++;
+	else if (!is_idle_task(cur))
+		cur->stime++;
+	else
+		__atomic_add_fetch(&idle_ticks, 1, __ATOMIC_RELAXED);
 }
 uint64_t sched_max_wait_root;
 uint64_t sched_max_resched_delay;
@@ -49,18 +83,15 @@ static uint8_t fpu_init_state[512] __attribute__((aligned(16)));
 
 void __switch_to_asm(uint64_t *prev_rsp, uint64_t next_rsp);
 
+static void account_tick(struct task_struct *cur, bool from_user);
+
 static void timer_tick(bool from_user)
 {
 	struct task_struct *cur = current;
 
 	if (sched_tick_hook)
 		sched_tick_hook();
-	if (from_user)
-		cur->utime++;
-	else if (cur != &idle_task)
-		cur->stime++;
-	else
-		idle_ticks++;
+	account_tick(cur, from_user);
 	for (int i = 0; i < NR_TASKS; i++) {
 		struct task_struct *t = &tasks[i];
 
@@ -69,8 +100,31 @@ static void timer_tick(bool from_user)
 			set_need_resched(cur);
 		}
 	}
-	if (cur == &idle_task || jiffies >= slice_end)
+	if (is_idle_task(cur) || jiffies >= this_cpu()->slice_end)
 		set_need_resched(cur);
+}
+
+/*
+ * An AP's tick (its LAPIC timer, only while it runs a task): the time
+ * accounts and the slice, all its own; jiffies and sleepers are the boot
+ * CPU's.  It runs without the kernel lock (irq_register_percpu).
+ */
+static void ap_timer_interrupt(struct trap_frame *f)
+{
+	struct task_struct *cur = current;
+
+	lapic_eoi();
+	account_tick(cur, (f->cs & 3) == 3);
+	if (is_idle_task(cur) || jiffies >= this_cpu()->slice_end)
+		set_need_resched(cur);
+}
+
+/* The reschedule IPI: the interrupt itself ends a halt or user mode; the lock holder set the rest.
+ */
+static void reschedule_interrupt(struct trap_frame *f)
+{
+	(void)f;
+	lapic_eoi();
 }
 
 /* get_random_int()'s pid (random/ sits below tasks): 0 for the boot context, as Linux's swapper. */
@@ -95,36 +149,163 @@ void sched_init(void)
 	idle_task.kthread = true;
 	idle_task.state = TASK_RUNNING;
 	idle_task.stack_canary = pc->stack_canary;
+	idle_task.cpus_allowed = ~0ULL; /* inherited by what the kernel spawns */
+	idle_task.on_cpu = true;
 	task_set_comm(&idle_task, "swapper");
 	pc->cur_task = &idle_task;
+	pc->idle = &idle_task;
 	/* A clean x87/SSE state for new tasks. */
 	__asm__ volatile("fninit; fxsave64 %0" : "=m"(fpu_init_state));
 	memcpy(idle_task.fpu, fpu_init_state, sizeof(fpu_init_state));
 	timer_tick_hook = timer_tick;
+	irq_register_percpu(LOCAL_TIMER_VECTOR, ap_timer_interrupt);
+	irq_register_percpu(RESCHEDULE_VECTOR, reschedule_interrupt);
+	lock_kernel(); /* the boot context is kernel code like any other */
+}
+
+/*
+ * An AP joins the scheduler: its idle task ("swapper/N", as Linux names
+ * them) shares the boot context's files and credentials; the caller goes
+ * on into cpu_idle().
+ */
+void sched_ap_init(void)
+{
+	struct percpu *pc = this_cpu();
+	struct task_struct *idle = &ap_idle_tasks[pc->cpu];
+	char name[TASK_COMM_LEN] = "swapper/";
+
+	*idle = (struct task_struct){0};
+	idle->group_leader = idle;
+	idle->files = &init_files;
+	idle->fs = &init_fs;
+	idle->sighand = &init_sighand;
+	idle->signal = &init_signals;
+	idle->kthread = true;
+	idle->state = TASK_RUNNING;
+	idle->stack_canary = pc->stack_canary;
+	idle->cred = idle_task.cred;
+	idle->cpu = pc->cpu;
+	idle->on_cpu = true;
+	name[8] = (char)('0' + pc->cpu / 10 % 10);
+	name[pc->cpu >= 10 ? 9 : 8] = (char)('0' + pc->cpu % 10);
+	task_set_comm(idle, name);
+	memcpy(idle->fpu, fpu_init_state, sizeof(fpu_init_state));
+	pc->idle = idle;
+	pc->cur_task = idle;
+	lock_kernel();
+	sched_cpus_active |= 1ULL << pc->cpu;
+}
+
+/* Linux's cpu_curr(cpu): what that CPU runs (its idle task when nothing). */
+static struct task_struct *cpu_curr(unsigned int cpu)
+{
+	struct percpu *pc = smp_percpu(cpu);
+
+	return pc ? pc->cur_task : 0;
+}
+
+/* Whether another CPU runs address space mm (see the top of this file). */
+static bool mm_running_elsewhere(const struct mm_struct *mm, unsigned int self)
+{
+	for (unsigned int cpu = 0; cpu < smp_cpus_online; cpu++) {
+		struct task_struct *t = cpu_curr(cpu);
+
+		if (cpu != self && t && t->mm == mm)
+			return true;
+	}
+	return false;
+}
+
+static bool can_run_on(const struct task_struct *t, unsigned int cpu)
+{
+	return t->state == TASK_RUNNING && (!t->on_cpu || t == cpu_curr(cpu)) &&
+	       (t->cpus_allowed & (1ULL << cpu)) && (!t->mm || !mm_running_elsewhere(t->mm, cpu));
+}
+
+/*
+ * Linux's resched_curr for an idle CPU: t became runnable; the first
+ * idle CPU allowed to run it is woken.  The caller holds the kernel lock.
+ */
+static void kick_idle_cpu(const struct task_struct *t)
+{
+	for (unsigned int cpu = 0; cpu < smp_cpus_online; cpu++) {
+		struct task_struct *c = cpu_curr(cpu);
+
+		if (c && is_idle_task(c) && (t->cpus_allowed & (1ULL << cpu)) &&
+		    cpu != smp_processor_id()) {
+			set_need_resched(c);
+			smp_send_reschedule(cpu);
+			return;
+		}
+	}
+}
+
+/*
+ * Linux 6.6's __set_cpus_allowed_ptr, for sched_setaffinity: the mask
+ * limited to the active CPUs (EINVAL when none is left); a task that may no
+ * longer run where it runs is asked to move, and an idle CPU it may use is
+ * woken.
+ */
+int set_cpus_allowed(struct task_struct *p, uint64_t mask)
+{
+	mask &= sched_cpus_active;
+	if (!mask)
+		return -EINVAL;
+	p->cpus_allowed = mask;
+	if (p->on_cpu && !(mask & (1ULL << p->cpu))) {
+		set_need_resched(p);
+		kick_process(p);
+	} else if (p->state == TASK_RUNNING && !p->on_cpu) {
+		kick_idle_cpu(p);
+	}
+	return 0;
+}
+
+/*
+ * Linux's kick_process: a task running in user mode on another CPU
+ * enters the kernel at once and sees what was set for it (a signal, a
+ * new affinity); without it, it would at its next tick.
+ */
+void kick_process(struct task_struct *t)
+{
+	if (t->on_cpu && t->cpu != smp_processor_id())
+		smp_send_reschedule(t->cpu);
 }
 
 static struct task_struct *pick_next(struct task_struct *prev)
 {
-	int start = prev == &idle_task ? 0 : (int)(prev - tasks) + 1;
+	unsigned int cpu = smp_processor_id();
+	int start = is_idle_task(prev) ? 0 : (int)(prev - tasks) + 1;
 	struct task_struct *rr = 0;
 
 	for (int n = 0; n < NR_TASKS; n++) {
 		struct task_struct *t = &tasks[(start + n) % NR_TASKS];
 
-		if (t->state != TASK_RUNNING)
+		if (!can_run_on(t, cpu))
 			continue;
 		if (t->woken)
 			return t;
 		if (!rr)
 			rr = t;
 	}
-	return rr ? rr : &idle_task;
+	return rr ? rr : this_cpu()->idle;
 }
 
 static void context_switch(struct task_struct *prev, struct task_struct *next)
 {
-	struct percpu *pc = &percpu0;
+	struct percpu *pc = this_cpu();
 	uint64_t top = next->kstack + KSTACK_PAGES * 4096UL;
+
+	/* No other CPU looks before this one gives up the kernel lock, after the switch. */
+	prev->on_cpu = false;
+	next->on_cpu = true;
+	next->cpu = pc->cpu;
+	if (pc->cpu) { /* the AP's tick runs only while it has a task (NO_HZ idle) */
+		if (next == pc->idle)
+			lapic_timer_stop();
+		else if (prev == pc->idle)
+			lapic_timer_start();
+	}
 
 	__asm__ volatile("fxsave64 %0" : "=m"(prev->fpu));
 	__asm__ volatile("fxrstor64 %0" : : "m"(next->fpu));
@@ -154,7 +335,7 @@ static void note_wait(struct task_struct *prev, struct task_struct *next, bool w
 		sched_max_wait_behind = prev->pid;
 	}
 	/* prev's delay counts from when it was asked and next was waiting */
-	if (was_asked && prev != &idle_task && next != &idle_task && next->runnable_since) {
+	if (was_asked && !is_idle_task(prev) && !is_idle_task(next) && next->runnable_since) {
 		if (next->runnable_since > asked)
 			asked = next->runnable_since;
 		if (jiffies - asked > sched_max_resched_delay) {
@@ -174,17 +355,26 @@ void schedule(void)
 
 	prev->need_resched = false;
 	next = pick_next(prev);
-	if (next == prev && prev->state != TASK_RUNNING)
-		next = &idle_task;
+	if (next == prev && !can_run_on(prev, smp_processor_id()))
+		next = this_cpu()->idle;
 	next->woken = false;
-	slice_end = jiffies + TIMESLICE;
+	this_cpu()->slice_end = jiffies + TIMESLICE;
 	if (next != prev) {
-		if (prev->state == TASK_RUNNING && prev != &idle_task)
+		if (prev->state == TASK_RUNNING && !is_idle_task(prev)) {
 			prev->runnable_since = jiffies; /* preempted: runnable from now */
+			kick_idle_cpu(prev);
+		}
 		note_wait(prev, next, was_asked);
 		context_switch(prev, next);
 	}
 	irq_restore(flags);
+}
+
+/* A new task's first steps on its CPU (switch.asm's ret_from_fork), before its iretq. */
+void schedule_tail(void);
+void schedule_tail(void)
+{
+	unlock_kernel(); /* interrupts are off from schedule() until the iretq */
 }
 
 void wake_up_process(struct task_struct *t)
@@ -196,6 +386,7 @@ void wake_up_process(struct task_struct *t)
 		t->sleep_chan = 0;
 		t->sleep_until = 0;
 		t->wchan = 0;
+		kick_idle_cpu(t);
 	}
 }
 
@@ -213,6 +404,7 @@ void wake_up_stopped(struct task_struct *t)
 		t->woken = true;
 		t->runnable_since = jiffies;
 		t->wchan = 0;
+		kick_idle_cpu(t);
 	}
 	irq_restore(flags);
 }
@@ -301,6 +493,7 @@ void start_task(struct task_struct *t)
 {
 	t->state = TASK_RUNNING;
 	t->runnable_since = jiffies;
+	kick_idle_cpu(t);
 }
 
 void mutex_lock(struct mutex *m, const void *wchan)
@@ -328,12 +521,30 @@ void preempt_from_user(void)
 		schedule();
 }
 
+/*
+ * Every CPU's idle loop, entered with the kernel lock.  It halts without
+ * the lock, and tries for it again only when asked to schedule (the boot
+ * CPU's tick asks every time; an AP is kicked): spinning for it would
+ * cost an emulator's host CPU while another CPU holds it for long.
+ * Interrupts are off from the lock's release to the halt, so a kick sent
+ * after the release ends the halt at once.
+ */
 void cpu_idle(void)
 {
+	struct task_struct *idle = current;
+
 	for (;;) {
+		schedule();
+		irq_disable();
+		unlock_kernel();
+		do {
+			__asm__ volatile("sti\n\thlt\n\tcli" ::: "memory");
+		} while (!idle->need_resched);
+		while (!trylock_kernel()) {
+			irq_enable();
+			cpu_relax();
+			irq_disable();
+		}
 		irq_enable();
-		halt();
-		if (current->need_resched)
-			schedule();
 	}
 }

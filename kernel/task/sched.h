@@ -9,6 +9,12 @@
 extern struct task_struct idle_task;
 
 void sched_init(void); /* the boot context becomes the idle task */
+void sched_ap_init(void); /* on an AP: its idle task; cpu_idle() follows */
+/* A task running on another CPU enters the kernel to see what was set for it. */
+void kick_process(struct task_struct *t);
+/* sched_setaffinity's core: 0, or -EINVAL when mask holds no active CPU. */
+int set_cpus_allowed(struct task_struct *p, uint64_t mask);
+extern uint64_t sched_cpus_active; /* the CPUs that run tasks, a bit each */
 void schedule(void);   /* give up the CPU to the next runnable task */
 void wake_up_process(struct task_struct *t);
 /* A task in TASK_STOPPED runs again (SIGCONT, SIGKILL); any other is left alone. */

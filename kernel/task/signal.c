@@ -47,7 +47,8 @@ static bool init_unkillable(const struct task_struct *t, int sig, bool force)
 
 /*
  * signal_wake_up (6.6): an interruptible sleep ends (sleep_on_interruptible);
- * resume (TASK_WAKEKILL: SIGKILL) also ends a stop.
+ * resume (TASK_WAKEKILL: SIGKILL) also ends a stop; a task running on
+ * another CPU is kicked into the kernel (kick_process).
  */
 void signal_wake_up(struct task_struct *t, bool resume)
 {
@@ -57,6 +58,8 @@ void signal_wake_up(struct task_struct *t, bool resume)
 	}
 	if (signal_pending(t) && t->state == TASK_INTERRUPTIBLE && t->sig_wakeable)
 		wake_up_process(t);
+	else
+		kick_process(t); /* running on another CPU: it sees the signal now */
 }
 
 /* zap_other_threads (6.6): a group stop under way is off, every other thread is killed. */

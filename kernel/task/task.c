@@ -94,6 +94,7 @@ int alloc_task(struct task_struct **out)
 		t->exit_signal = SIGCHLD_NR;
 		t->dumpable = 1;
 		t->state = TASK_INTERRUPTIBLE; /* not runnable until set up */
+		t->cpus_allowed = current->cpus_allowed; /* fork and spawn inherit the creator's */
 		*out = t;
 		return 0;
 	}

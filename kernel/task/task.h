@@ -80,6 +80,9 @@ struct task_struct {
 	uint64_t resched_since;	 /* jiffies when need_resched was last set while clear */
 	unsigned syscall_nr;	 /* the system call it entered last (the latency report) */
 	bool woken;		 /* woken from a sleep since it last ran: runs first */
+	bool on_cpu;		 /* a CPU runs it now (Linux's p->on_cpu) */
+	unsigned int cpu;	 /* the CPU it runs or ran last (task_cpu) */
+	uint64_t cpus_allowed;	 /* the CPUs it may run on, a bit each (cpus_mask) */
 	uint64_t runnable_since; /* jiffies when it last became runnable, 0 while it runs */
 	bool sig_wakeable;	 /* in sleep_on_interruptible: a signal ends the sleep */
 	unsigned long jobctl;	 /* JOBCTL_* (sched_signal.h): its part in a group stop */

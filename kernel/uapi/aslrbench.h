@@ -57,6 +57,7 @@ enum lab_region { LAB_STACK, LAB_MMAP, LAB_EXE, LAB_NR_REGIONS };
 #define CAP_SYSLOG     34
 #define CAP_SYS_ADMIN  21
 #define CAP_SYS_BOOT   22
+#define CAP_SYS_NICE   23
 
 /* reboot(2): the magic Linux checks, and the one command served (power off). */
 #define LINUX_REBOOT_MAGIC1	   0xfee1dead

@@ -99,16 +99,21 @@ int64_t __vdso_time(int64_t *t)
 }
 int64_t time(int64_t *t) __attribute__((weak, alias("__vdso_time")));
 
-/* 2.6.29 read the CPU from RDTSCP's TSC_AUX or a GDT limit; one CPU here: the data page. */
+/*
+ * The CPU this runs on, from the limit of the GDT's CPUNODE entry (0x7b),
+ * which every CPU sets to its own number: Linux 6.6's vdso_read_cpunode
+ * without RDPID (2.6.29 read the same limit).  The node is 0: one node.
+ */
 long __vdso_getcpu(unsigned *cpu, unsigned *node, void *unused)
 {
-	const volatile struct vvar_data *v = &vvar_page;
+	unsigned p;
 
 	(void)unused;
+	__asm__ volatile("lsl %1, %0" : "=r"(p) : "r"(0x7bu));
 	if (cpu)
-		*cpu = v->cpu;
+		*cpu = p & 0xfff;
 	if (node)
-		*node = v->node;
+		*node = p >> 12;
 	return 0;
 }
 long getcpu(unsigned *cpu, unsigned *node, void *unused)

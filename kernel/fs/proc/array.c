@@ -78,6 +78,7 @@ long proc_pid_stat(struct task_struct *task, char *buf)
 	f.start_time = jiffies_to_clock_t(task->start_time - initial_jiffies);
 	f.rsslim = ~0UL;
 	f.exit_signal = task->exit_signal;
+	f.processor = (int)task->cpu; /* task_cpu(task) */
 	if (mm) {
 		f.vsize = task_vsize(mm);
 		f.rss = mm->rss_pages;

@@ -1,0 +1,79 @@
+/*
+ * The big kernel lock (kernel_lock.h says why).  A test-and-set lock with
+ * an owner, not a ticket lock: the idle loop and interrupt handlers must be
+ * able to try it without taking a place in a queue they might then never
+ * leave (an interrupt that spins for a ticket behind the one its own CPU
+ * holds would wait forever).
+ */
+#include "kernel/arch/cpu.h"
+#include "kernel/arch/kernel_lock.h"
+#include "kernel/arch/percpu.h"
+
+#define NO_OWNER 0xffffffffu
+
+static uint32_t kernel_flag = NO_OWNER; /* the owning CPU's number */
+
+static struct {
+	struct kernel_lock_stat s;
+} __attribute__((aligned(64))) stats[NR_CPUS];
+
+static bool try_take(uint32_t cpu)
+{
+	uint32_t expect = NO_OWNER;
+
+	return __atomic_compare_exchange_n(&kernel_flag, &expect, cpu, false, __ATOMIC_ACQUIRE,
+					   __ATOMIC_RELAXED);
+}
+
+bool kernel_locked(void)
+{
+	return __atomic_load_n(&kernel_flag, __ATOMIC_RELAXED) == smp_processor_id();
+}
+
+bool trylock_kernel(void)
+{
+	uint32_t cpu = smp_processor_id();
+
+	if (!try_take(cpu))
+		return false;
+	stats[cpu].s.acquired++;
+	return true;
+}
+
+void lock_kernel(void)
+{
+	uint32_t cpu = smp_processor_id();
+	bool spun = false;
+
+	while (!try_take(cpu)) {
+		spun = true;
+		while (__atomic_load_n(&kernel_flag, __ATOMIC_RELAXED) != NO_OWNER)
+			cpu_relax();
+	}
+	stats[cpu].s.acquired++;
+	stats[cpu].s.contended += spun;
+}
+
+void unlock_kernel(void)
+{
+	__atomic_store_n(&kernel_flag, NO_OWNER, __ATOMIC_RELEASE);
+}
+
+bool release_kernel_lock(void)
+{
+	if (!kernel_locked())
+		return false;
+	unlock_kernel();
+	return true;
+}
+
+void reacquire_kernel_lock(bool held)
+{
+	if (held)
+		lock_kernel();
+}
+
+void kernel_lock_stat_read(unsigned int cpu, struct kernel_lock_stat *out)
+{
+	*out = cpu < NR_CPUS ? stats[cpu].s : (struct kernel_lock_stat){0, 0};
+}

@@ -1,0 +1,41 @@
+/*
+ * The big kernel lock: one CPU at a time runs kernel code that touches
+ * shared state; user code runs on every CPU at once.
+ *
+ * Why this and not fine-grained locks: the kernel was written for one CPU,
+ * where masking interrupts was the only exclusion it needed.  Linux took
+ * the same first step (2.0's kernel_flag, taken on every entry from user
+ * mode and released on every return, and given up across schedule()).  It
+ * keeps every structure as correct as it was on one CPU while ring 3 (the
+ * programs, and the RNG draws the benchmarks make outside it) scales.  The
+ * RNG state does not rely on it: rng/ has the locks each Linux had.
+ *
+ * The lock belongs to a CPU, not a task: schedule() switches tasks with it
+ * held, and the task switched to gives it up when it returns to user mode
+ * or its CPU goes idle.  Kernel code never waits for another CPU while
+ * holding it (smp_call_wait gives it up), so a CPU that spins for it with
+ * interrupts off cannot deadlock.
+ */
+#ifndef KERNEL_ARCH_KERNEL_LOCK_H
+#define KERNEL_ARCH_KERNEL_LOCK_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+void lock_kernel(void);
+void unlock_kernel(void);
+bool trylock_kernel(void);
+bool kernel_locked(void); /* by this CPU */
+
+/* Gives the lock up if this CPU holds it (for a wait on another CPU); true if it did. */
+bool release_kernel_lock(void);
+void reacquire_kernel_lock(bool held);
+
+/* What the lock cost each CPU: acquisitions, and those that found it held. */
+struct kernel_lock_stat {
+	uint64_t acquired;
+	uint64_t contended;
+};
+void kernel_lock_stat_read(unsigned int cpu, struct kernel_lock_stat *out);
+
+#endif

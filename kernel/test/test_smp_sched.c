@@ -1,0 +1,133 @@
+/*
+ * Tasks on every CPU (kernel/task/sched.c): two user tasks run at the same
+ * moment on two APs while the boot CPU is in the kernel; a task pinned to
+ * a CPU runs there; the two threads of one address space never run at
+ * once (the scheduler's substitute for TLB shootdowns); a SIGKILL reaches
+ * a task spinning in user mode on another CPU at once (kick_process).
+ */
+#include "kernel/arch/percpu.h"
+#include "kernel/arch/smpboot.h"
+#include "kernel/arch/timer.h"
+#include "kernel/lib/errno.h"
+#include "kernel/lib/string.h"
+#include "kernel/syscall/exec_file.h"
+#include "kernel/task/process.h"
+#include "kernel/task/sched.h"
+#include "kernel/task/signal.h"
+#include "kernel/test/ktest.h"
+
+#define WAIT_TICKS(ms) ((uint64_t)(ms)*timer_hz() / 1000 + 1)
+
+static struct task_struct *cpu_runs(unsigned int cpu)
+{
+	struct percpu *pc = smp_percpu(cpu);
+
+	return pc ? pc->cur_task : 0;
+}
+
+static unsigned int active_cpus(void)
+{
+	return (unsigned int)__builtin_popcountll(sched_cpus_active);
+}
+
+static struct task_struct *spawn_spinner(char *mode, long *pid)
+{
+	char *argv[] = {"t_spin", mode};
+
+	*pid = spawn_prog("t_spin", mode ? 2 : 1, argv);
+	return *pid > 0 ? find_task_by_pid((int)*pid) : 0;
+}
+
+/* SIGKILL to a task spinning in ring 3; true once it is reaped as killed. */
+static bool kill_and_reap(struct task_struct *p, long pid)
+{
+	int status = 0;
+
+	send_sig(SIGKILL, p);
+	return do_wait((int)pid, 0, &status, 0, 0) == pid && status == W_SIGNALED(SIGKILL);
+}
+
+static enum ktest_result smp_tasks_parallel(struct ktest_ctx *t)
+{
+	struct task_struct *p[2];
+	long pid[2];
+	uint64_t until;
+	bool both = false;
+
+	if (active_cpus() < 3)
+		return ktest_skip(t, "%u CPUs run tasks: boot with --smp 3 or more", active_cpus());
+	for (int i = 0; i < 2; i++) {
+		if (!(p[i] = spawn_spinner(0, &pid[i])))
+			return ktest_fail(t, "spawn t_spin: %ld", pid[i]);
+		if (set_cpus_allowed(p[i], 1ULL << (i + 1)))
+			return ktest_fail(t, "pin to CPU %d refused", i + 1);
+	}
+	until = jiffies + WAIT_TICKS(5000);
+	while (!both && jiffies < until) {
+		sleep_until(jiffies + 1, (const void *)smp_tasks_parallel);
+		/* Read with the kernel lock: neither CPU can switch while we look. */
+		both = cpu_runs(1) == p[0] && cpu_runs(2) == p[1];
+	}
+	if (!both)
+		return ktest_fail(t, "CPUs 1 and 2 run %s and %s, not the pinned spinners",
+				  cpu_runs(1) ? cpu_runs(1)->comm : "?",
+				  cpu_runs(2) ? cpu_runs(2)->comm : "?");
+	if (p[0]->cpu != 1 || p[1]->cpu != 2 || !p[0]->on_cpu || !p[1]->on_cpu)
+		return ktest_fail(t, "task_cpu %u and %u", p[0]->cpu, p[1]->cpu);
+	for (int i = 0; i < 2; i++)
+		if (!kill_and_reap(p[i], pid[i]))
+			return ktest_fail(t, "spinner %ld on CPU %d did not die of SIGKILL", pid[i],
+					  i + 1);
+	return KTEST_PASS;
+}
+KTEST(smp_tasks_parallel);
+
+/* The other thread of leader's group, or NULL. */
+static struct task_struct *other_thread(const struct task_struct *leader)
+{
+	for (int i = 0; i < NR_TASKS; i++)
+		if (tasks[i].state != TASK_UNUSED && tasks[i].state != TASK_ZOMBIE &&
+		    tasks[i].tgid == leader->pid && &tasks[i] != leader)
+			return &tasks[i];
+	return 0;
+}
+
+static enum ktest_result smp_threads_take_turns(struct ktest_ctx *t)
+{
+	struct task_struct *th[2];
+	long pid;
+	uint64_t until;
+	int ran[2] = {0, 0}, samples = 0;
+
+	if (active_cpus() < 3)
+		return ktest_skip(t, "%u CPUs run tasks: boot with --smp 3 or more", active_cpus());
+	if (!(th[0] = spawn_spinner("thread", &pid)))
+		return ktest_fail(t, "spawn t_spin thread: %ld", pid);
+	until = jiffies + WAIT_TICKS(5000);
+	while (!(th[1] = other_thread(th[0])) && jiffies < until)
+		sleep_until(jiffies + 1, (const void *)smp_threads_take_turns);
+	if (!th[1])
+		return ktest_fail(t, "t_spin made no second thread");
+	for (int i = 0; i < 2; i++)
+		if (set_cpus_allowed(th[i], (1ULL << 1) | (1ULL << 2)))
+			return ktest_fail(t, "pin to CPUs 1-2 refused");
+	for (until = jiffies + WAIT_TICKS(400); jiffies < until; samples++) {
+		struct task_struct *a, *b;
+
+		sleep_until(jiffies + 1, (const void *)smp_threads_take_turns);
+		a = cpu_runs(1);
+		b = cpu_runs(2);
+		if (a && b && a->mm && a->mm == b->mm)
+			return ktest_fail(t, "CPUs 1 and 2 both run address space %p (pids %d, %d)",
+					  (void *)a->mm, a->pid, b->pid);
+		for (int i = 0; i < 2; i++)
+			ran[i] += a == th[i] || b == th[i];
+	}
+	if (!ran[0] || !ran[1])
+		return ktest_fail(t, "in %d samples thread 1 ran in %d, thread 2 in %d", samples,
+				  ran[0], ran[1]);
+	if (!kill_and_reap(th[0], pid))
+		return ktest_fail(t, "t_spin %ld did not die of SIGKILL", pid);
+	return KTEST_PASS;
+}
+KTEST(smp_threads_take_turns);
