@@ -354,7 +354,8 @@ def plot_attack(plt, rows, machines, path):
 
 def plot_scale(plt, rows, machines, variant, path):
     """suite=scale, one variant: calls per second from k CPUs at once (the
-    median, whiskers min..max, a line per run), and beside it the per-call
+    median, whiskers min..max, a line per run: solid for the kernel loop,
+    dashed from ring-3 processes), and beside it the per-call
     contention figures of the CPUs taking turns (lock acquisitions, writes
     to lines another CPU also wrote, lines moved between CPUs)."""
     fig, (ax, bx) = plt.subplots(1, 2, figsize=(11, 4.2))
@@ -362,17 +363,22 @@ def plot_scale(plt, rows, machines, variant, path):
     styles = {"lock_acquisitions_per_call": ("o", "lock acquisitions"),
               "shared_line_writes_per_call": ("s", "shared-line writes"),
               "line_transfers_per_call": ("^", "lines moved")}
+    rate_styles = {"rate": ("P", "-"), "ring3": ("D", "--")}
     for m in runs:
         mine = [r for r in rows if machines.of(r)["name"] == m["name"]]
-        rate = sorted((int(num(r["cpus"])), num(r["median"]), num(r.get("min")), num(r.get("max")))
-                      for r in mine if r.get("metric") == "calls_per_sec"
-                      and num(r.get("cpus")) and num(r.get("median")) is not None)
-        if rate:
-            k = [x[0] for x in rate]
-            med = [x[1] / 1e6 for x in rate]
-            lo = [max(0.0, x[1] - (x[2] if x[2] is not None else x[1])) / 1e6 for x in rate]
-            hi = [max(0.0, (x[3] if x[3] is not None else x[1]) - x[1]) / 1e6 for x in rate]
-            ax.errorbar(k, med, yerr=[lo, hi], color=m["colour"], marker="o", capsize=3)
+        for mode, (marker, dash) in rate_styles.items():
+            rate = sorted((int(num(r["cpus"])), num(r["median"]), num(r.get("min")),
+                           num(r.get("max")))
+                          for r in mine if r.get("metric") == "calls_per_sec"
+                          and (r.get("mode") == "ring3") == (mode == "ring3")
+                          and num(r.get("cpus")) and num(r.get("median")) is not None)
+            if rate:
+                k = [x[0] for x in rate]
+                med = [x[1] / 1e6 for x in rate]
+                lo = [max(0.0, x[1] - (x[2] if x[2] is not None else x[1])) / 1e6 for x in rate]
+                hi = [max(0.0, (x[3] if x[3] is not None else x[1]) - x[1]) / 1e6 for x in rate]
+                ax.errorbar(k, med, yerr=[lo, hi], color=m["colour"], marker=marker,
+                            linestyle=dash, capsize=3)
         for metric, (marker, _label) in styles.items():
             pts = sorted((int(num(r["cpus"])), num(r.get("mean_exact", r.get("mean"))))
                          for r in mine if r.get("metric") == metric and num(r.get("cpus")))
@@ -391,8 +397,10 @@ def plot_scale(plt, rows, machines, variant, path):
     for a in (ax, bx):
         a.xaxis.get_major_locator().set_params(integer=True)
     from matplotlib.lines import Line2D
-    extra = [Line2D([], [], color="black", marker=mk, linestyle="-", label=lab)
-             for mk, lab in styles.values()]
+    extra = [Line2D([], [], color="black", marker="P", linestyle="-", label="kernel loop"),
+             Line2D([], [], color="black", marker="D", linestyle="--", label="ring 3")]
+    extra += [Line2D([], [], color="black", marker=mk, linestyle="-", label=lab)
+              for mk, lab in styles.values()]
     labels = legend(ax, plt, runs, extra)
     save(plt, fig, path)
     return labels, "calls/s; per call"

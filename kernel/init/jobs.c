@@ -35,6 +35,14 @@ long sys_aslrbench_job(const struct syscall_args *a)
 	(void)a;
 	if (current->pid != 1)
 		return -EPERM;
+	/*
+	 * The jobs' own work runs on the boot CPU: the measurements with
+	 * interrupts off, the cross-CPU calls they send to the APs, the
+	 * deterministic clock's counts.  What they spawn may run anywhere
+	 * (spawn_prog), unless a suite pins it.
+	 */
+	if (run_mode != MODE_SHELL)
+		set_cpus_allowed(current, 1);
 	switch (run_mode) {
 	case MODE_TEST:
 		job_test();

@@ -24,6 +24,14 @@
  *              finest interleaving of the k CPUs, the same on every run,
  *              so these figures predict the contention, deterministically.
  *
+ *   ring3      one process per CPU for the first k, each pinned to its CPU,
+ *              draws 64 values a system call (rng_draw, from b_scale) in
+ *              a loop; the draws each CPU made in SCALE_REPS windows of
+ *              SCALE_WINDOW_MS give calls per second over all k.  The
+ *              draws run without the big kernel lock (rng/ has the locks
+ *              each Linux had), but every call enters the kernel: its two
+ *              acquisitions of that lock are in the record, per value.
+ *
  * A write that stores the value already there is not seen by comparison
  * (real hardware still takes the line); Linux's per-CPU data lives in
  * separate per-CPU areas, which rng/ models by giving each CPU's slot its
@@ -36,16 +44,25 @@
 #include "common/tsc.h"
 #include "bench/platform.h"
 #include "kernel/arch/cpu.h"
+#include "kernel/arch/kernel_lock.h"
 #include "kernel/arch/percpu.h"
 #include "kernel/arch/smp.h"
 #include "kernel/arch/smpboot.h"
 #include "kernel/arch/tsc.h"
+#include "kernel/arch/timer.h"
+#include "kernel/lib/errno.h"
 #include "kernel/lib/printk.h"
 #include "kernel/lib/string.h"
 #include "kernel/measure/scale.h"
 #include "kernel/mm/pmm.h"
 #include "kernel/mm/vmm.h"
+#include "kernel/mm/uaccess.h"
 #include "kernel/run/run.h"
+#include "kernel/syscall/exec_file.h"
+#include "kernel/syscall/syscall.h"
+#include "kernel/task/process.h"
+#include "kernel/task/sched.h"
+#include "kernel/task/signal.h"
 #include "rng/rng.h"
 #include "rng/spinlock.h"
 
@@ -225,8 +242,9 @@ static void sort_u64(uint64_t *a, unsigned int n)
 
 /* calls_per_sec over the SCALE_REPS windows: sorted in place; returns the median */
 static uint64_t emit_rate(unsigned int k, uint64_t *rate, uint64_t acq, uint64_t contended,
-			  uint64_t calls)
+			  uint64_t calls, const char *mode)
 {
+	bool ring3 = !strcmp(mode, "ring3");
 	char buf[BENCH_REC_SIZE];
 	unsigned __int128 sum = 0, sumsq = 0;
 	uint64_t mean;
@@ -255,10 +273,17 @@ static uint64_t emit_rate(unsigned int k, uint64_t *rate, uint64_t acq, uint64_t
 	jrec_u64(&r, "samples", SCALE_REPS);
 	jrec_u64(&r, "window_ms", SCALE_WINDOW_MS);
 	jrec_u64(&r, "calls", calls);
-	jrec_fixed(&r, "lock_acquisitions_per_call", calls ? (int64_t)(acq * 1000 / calls) : 0, 3);
-	jrec_fixed(&r, "lock_contended_per_call", calls ? (int64_t)(contended * 1000 / calls) : 0,
-		   3);
-	jrec_bool(&r, "irqs_off", true);
+	jrec_str(&r, "mode", mode);
+	if (ring3) { /* the RNG's own locks are the kernel loop's; these are the kernel's */
+		jrec_fixed(&r, "kernel_lock_acquisitions_per_call",
+			   calls ? (int64_t)(acq * 1000 / calls) : 0, 3);
+	} else {
+		jrec_fixed(&r, "lock_acquisitions_per_call",
+			   calls ? (int64_t)(acq * 1000 / calls) : 0, 3);
+		jrec_fixed(&r, "lock_contended_per_call",
+			   calls ? (int64_t)(contended * 1000 / calls) : 0, 3);
+	}
+	jrec_bool(&r, "irqs_off", !ring3);
 	bench_emit(jrec_end(&r));
 	return rate[SCALE_REPS / 2];
 }
@@ -294,8 +319,9 @@ static int64_t emit_per_call(unsigned int k, const char *metric, const char *uni
 
 /* ---- one variant ------------------------------------------------------------- */
 struct scale_row {
-	uint64_t rate[NR_CPUS]; /* median calls/s per k */
-	int64_t cycles_m[2];	/* median, k = 1 and k = N (the same with one CPU) */
+	uint64_t rate[NR_CPUS];	 /* median calls/s per k, the kernel loop */
+	uint64_t ring3[NR_CPUS]; /* the same from ring 3 */
+	int64_t cycles_m[2];	 /* median, k = 1 and k = N (the same with one CPU) */
 	int64_t locks_m, shared_m, transfers_m, lines_m;
 };
 
@@ -321,7 +347,7 @@ static bool measure_rate(unsigned int k, struct scale_row *row)
 		calls += total;
 		rate[rep] = (uint64_t)((unsigned __int128)total * tsc_hz() / window);
 	}
-	row->rate[k - 1] = emit_rate(k, rate, acq, contended, calls);
+	row->rate[k - 1] = emit_rate(k, rate, acq, contended, calls, "rate");
 	return true;
 }
 
@@ -362,6 +388,133 @@ static bool measure_lockstep(unsigned int k, struct scale_row *row)
 	row->shared_m = emit_per_call(k, "shared_line_writes_per_call", "lines", shared, n, 0);
 	row->transfers_m = emit_per_call(k, "line_transfers_per_call", "lines", transfers, n, 0);
 	row->lines_m = emit_per_call(k, "lines_written_per_call", "lines", call_nlines, n, 0);
+	return true;
+}
+
+/* ---- ring 3 ------------------------------------------------------------------ */
+#define RNG_DRAW_MAX 64
+
+/* The variant rng_draw draws from: set only while the ring-3 runs last. */
+static const struct rng_variant *ring3_variant;
+static struct {
+	uint64_t draws;
+} __attribute__((aligned(LINE))) ring3_draws[NR_CPUS];
+
+/*
+ * rng_draw(n, out): n (1..64) values of the variant the scale suite
+ * measures, into out; EPERM when no scale run is under way.  The values
+ * are drawn without the big kernel lock, then copied out with it.
+ */
+long sys_rng_draw(const struct syscall_args *a)
+{
+	const struct rng_variant *v = ring3_variant;
+	uint32_t val[RNG_DRAW_MAX];
+	uint64_t n = a->a0;
+	bool held;
+
+	if (!v)
+		return -EPERM;
+	if (!n || n > RNG_DRAW_MAX)
+		return -EINVAL;
+	if (!access_ok(a->a1, n * sizeof(uint32_t)))
+		return -EFAULT;
+	held = release_kernel_lock();
+	for (uint64_t i = 0; i < n; i++)
+		val[i] = v->get_u32();
+	reacquire_kernel_lock(held);
+	ring3_draws[smp_processor_id()].draws += n;
+	return copy_to_user(a->a1, val, n * sizeof(uint32_t)) ? -EFAULT : (long)n;
+}
+
+static uint64_t ring3_total(unsigned int k)
+{
+	uint64_t n = 0;
+
+	for (unsigned int c = 0; c < k; c++)
+		n += __atomic_load_n(&ring3_draws[c].draws, __ATOMIC_RELAXED);
+	return n;
+}
+
+static uint64_t kernel_lock_total(unsigned int k)
+{
+	uint64_t n = 0;
+
+	for (unsigned int c = 0; c < k; c++) {
+		struct kernel_lock_stat s;
+
+		kernel_lock_stat_read(c, &s);
+		n += s.acquired;
+	}
+	return n;
+}
+
+static void ring3_stop(struct task_struct **p, const long *pid, unsigned int n)
+{
+	for (unsigned int c = 0; c < n; c++) {
+		int status;
+
+		send_sig(SIGKILL, p[c]);
+		do_wait((int)pid[c], 0, &status, 0, 0);
+	}
+}
+
+/* k pinned b_scale processes running; false (reported) when they could not be started */
+static bool ring3_start(unsigned int k, struct task_struct **p, long *pid)
+{
+	char *argv[] = {"b_scale"};
+	uint64_t until = jiffies + 5ULL * timer_hz();
+	bool all = false;
+
+	for (unsigned int c = 0; c < k; c++) {
+		pid[c] = spawn_prog("b_scale", 1, argv);
+		p[c] = pid[c] > 0 ? find_task_by_pid((int)pid[c]) : 0;
+		if (!p[c] || set_cpus_allowed(p[c], 1ULL << c)) {
+			kprintf("scale: b_scale for CPU %u did not start (%ld)\n", c, pid[c]);
+			ring3_stop(p, pid, p[c] ? c + 1 : c);
+			return false;
+		}
+	}
+	while (!all && jiffies < until) {
+		sleep_until(jiffies + 1, (const void *)ring3_start);
+		all = true;
+		for (unsigned int c = 0; c < k; c++)
+			all = all && __atomic_load_n(&ring3_draws[c].draws, __ATOMIC_RELAXED);
+	}
+	if (!all) {
+		kprintf("scale: the b_scale processes did not all draw within 5 s\n");
+		ring3_stop(p, pid, k);
+	}
+	return all;
+}
+
+static bool measure_ring3(unsigned int k, struct scale_row *row)
+{
+	struct task_struct *p[NR_CPUS];
+	long pid[NR_CPUS];
+	uint64_t rate[SCALE_REPS], calls = 0, locks = 0;
+
+	memset(ring3_draws, 0, sizeof(ring3_draws));
+	ring3_variant = sv;
+	if (!ring3_start(k, p, pid)) {
+		ring3_variant = 0;
+		return false;
+	}
+	for (unsigned int rep = 0; rep < SCALE_REPS; rep++) {
+		uint64_t n0 = ring3_total(k), l0 = kernel_lock_total(k), t0 = rdtsc(), n1, t1;
+
+		sleep_until(jiffies + (uint64_t)SCALE_WINDOW_MS * timer_hz() / 1000 + 1,
+			    (const void *)measure_ring3);
+		n1 = ring3_total(k);
+		t1 = rdtsc();
+		locks += kernel_lock_total(k) - l0;
+		calls += n1 - n0;
+		rate[rep] =
+			t1 > t0 ? (uint64_t)((unsigned __int128)(n1 - n0) * tsc_hz() / (t1 - t0))
+				: 0;
+	}
+	ring3_stop(p, pid, k);
+	ring3_variant = 0;
+	row->ring3[k - 1] = emit_rate(k, rate, locks, 0, calls, "ring3");
 	return true;
 }
 
@@ -432,6 +585,14 @@ static void print_tables(const struct scale_row *rows, const struct rng_variant 
 			kprintf(" %10lu", rows[i].rate[k] / 1000);
 		kprintf("\n");
 	}
+	kprintf("== scale: the same from ring 3, one process per CPU (rng_draw, 64 values a "
+		"call; thousands)\n");
+	for (unsigned int i = 0; i < nv; i++) {
+		kprintf("%-18s", vs[i]->name);
+		for (unsigned int k = 0; k < ncpus; k++)
+			kprintf(" %10lu", rows[i].ring3[k] / 1000);
+		kprintf("\n");
+	}
 	kprintf("== scale: per call, %u CPU%s taking turns (cycles: median, instructions under "
 		"--deterministic; the rest: means)\n",
 		ncpus, ncpus == 1 ? "" : "s");
@@ -469,7 +630,8 @@ void scale_suite(unsigned int *measured, unsigned int *failed)
 		sv = v;
 		kprintf("[scale] %s ...\n", v->name);
 		for (unsigned int k = 1; k <= ncpus && ok; k++)
-			ok = measure_rate(k, row) && measure_lockstep(k, row);
+			ok = measure_rate(k, row) && measure_lockstep(k, row) &&
+			     measure_ring3(k, row);
 		if (!ok) {
 			kprintf("scale: %s not measured on every CPU\n", v->name);
 			(*failed)++;

@@ -314,6 +314,8 @@ long spawn_prog(const char *name, int argc, char *const argv[])
 {
 	const char *dir = !strcmp(name, "init") ? "/sbin/" : "/bin/";
 	size_t n = strlen(name), d = strlen(dir);
+	struct task_struct *p;
+	long pid;
 
 	if (argc < 1 || argc > EXEC_PTRS_MAX || !n)
 		return -EINVAL;
@@ -324,5 +326,9 @@ long spawn_prog(const char *name, int argc, char *const argv[])
 	memcpy(prog_path, dir, d);
 	memcpy(prog_path + d, name, n + 1);
 	memcpy(prog_ptrs, argv, (size_t)argc * sizeof(*prog_ptrs));
-	return spawn_file(prog_path, prog_ptrs, EXEC_PTRS_MAX, argc, 0);
+	pid = spawn_file(prog_path, prog_ptrs, EXEC_PTRS_MAX, argc, 0);
+	/* A program the kernel starts may run on every CPU, wherever its caller is pinned. */
+	if (pid > 0 && (p = find_task_by_pid((int)pid)))
+		p->cpus_allowed = sched_cpus_active;
+	return pid;
 }

@@ -242,9 +242,9 @@ static void kick_idle_cpu(const struct task_struct *t)
 
 /*
  * Linux 6.6's __set_cpus_allowed_ptr, for sched_setaffinity: the mask
- * limited to the active CPUs (EINVAL when none is left); a task that may no
- * longer run where it runs is asked to move, and an idle CPU it may use is
- * woken.
+ * limited to the active CPUs (EINVAL when none is left); the caller moves
+ * at once, another task that may no longer run where it runs is asked to
+ * move, and an idle CPU it may use is woken.
  */
 int set_cpus_allowed(struct task_struct *p, uint64_t mask)
 {
@@ -252,7 +252,9 @@ int set_cpus_allowed(struct task_struct *p, uint64_t mask)
 	if (!mask)
 		return -EINVAL;
 	p->cpus_allowed = mask;
-	if (p->on_cpu && !(mask & (1ULL << p->cpu))) {
+	if (p == current && !(mask & (1ULL << p->cpu))) {
+		schedule(); /* moves now: it returns on a CPU of the mask */
+	} else if (p->on_cpu && !(mask & (1ULL << p->cpu))) {
 		set_need_resched(p);
 		kick_process(p);
 	} else if (p->state == TASK_RUNNING && !p->on_cpu) {

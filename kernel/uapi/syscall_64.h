@@ -180,4 +180,5 @@ __SYSCALL(503, getdents_pids,     sys_getdents_pids,        1)
 __SYSCALL(504, bench_submit,      sys_bench_submit,         1)
 __SYSCALL(505, aslrbench_lab,     sys_aslrbench_lab,        1)
 __SYSCALL(506, fuzz_note,         sys_fuzz_note,            1)
+__SYSCALL(507, rng_draw,          sys_rng_draw,             1)
 /* clang-format on */

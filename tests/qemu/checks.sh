@@ -163,7 +163,7 @@ check_crng_replay() {
 }
 
 # The scale suite (kernel/measure/scale.c) on N CPUs: every variant's rate
-# from 1..N CPUs; urandom-2.6.29 takes 2.6.29's pool locks on every call (at
+# from 1..N CPUs, in the kernel and from one pinned process per CPU; urandom-2.6.29 takes 2.6.29's pool locks on every call (at
 # least account's and extract_buf's) and, from two CPUs on, writes lines
 # another CPU writes; the per-CPU designs (2.6.30's hash, 6.x's crng and
 # batches) take no lock and share no line once each CPU has its key.
@@ -173,9 +173,12 @@ check_scale() {
 		{ v[$1, $2, $3] = $4; rng[$1] = 1 }
 		END {
 			for (r in rng) {
-				for (k = 1; k <= n; k++)
+				for (k = 1; k <= n; k++) {
 					if (!((r, k, "calls_per_sec") in v) || v[r, k, "calls_per_sec"] <= 0)
 						bad = bad " " r ": no rate with " k " CPUs"
+					if (!((r, k, "ring3_calls_per_sec") in v) || v[r, k, "ring3_calls_per_sec"] <= 0)
+						bad = bad " " r ": no ring-3 rate with " k " CPUs"
+				}
 				locks = v[r, n, "lock_acquisitions_per_call"]
 				shared = v[r, n, "shared_line_writes_per_call"]
 				if (r == "urandom-2.6.29") {

@@ -9,7 +9,7 @@
   records.py fork LOG        one line per fork bench record: RNG<TAB>MEDIAN
                              <TAB>RNG_CYCLES<TAB>PT_PAGES<TAB>PAGES_COPIED
                              (medians; "-" for a field the record lacks)
-  records.py scale LOG       one line per scale bench record: RNG<TAB>CPUS
+  records.py scale LOG       one line per scale bench record (ring3_ before a ring-3 rate): RNG<TAB>CPUS
                              <TAB>METRIC<TAB>VALUE, VALUE the median of
                              calls_per_sec, else the exact mean per call
 Exit status 0; 2 on bad arguments or an unreadable log.
@@ -59,7 +59,8 @@ def scale(path):
     for r in records(path):
         if r.get("type") == "bench" and r.get("suite") == "scale":
             key = "median" if r.get("metric") == "calls_per_sec" else "mean_exact"
-            print("\t".join(flat(r.get(k, "-")) for k in ("rng", "cpus", "metric", key)))
+            metric = ("ring3_" if r.get("mode") == "ring3" else "") + flat(r.get("metric"))
+            print("\t".join([flat(r.get("rng")), flat(r.get("cpus")), metric, flat(r.get(key, "-"))]))
 
 
 def stat_28_30(path):
