@@ -217,6 +217,67 @@ static void check_limits(void)
 	check(sysinfo(&si) == 0 && si.totalram > 0 && si.mem_unit >= 1 && si.procs > 0, "sysinfo");
 }
 
+/* Field 39 of /proc/self/stat: the CPU the task runs on (or ran on last). */
+static int stat_processor(void)
+{
+	char buf[1024], *p;
+	int fd = open("/proc/self/stat", O_RDONLY), field = 2;
+	ssize_t n = fd >= 0 ? read(fd, buf, sizeof(buf) - 1) : -1;
+
+	if (fd >= 0)
+		close(fd);
+	if (n <= 0)
+		return -1;
+	buf[n] = 0;
+	p = strrchr(buf, ')');
+	for (; p && *p && field < 39; p++)
+		if (*p == ' ')
+			field++;
+	return p && *p ? atoi(p) : -1;
+}
+
+/*
+ * Pinned to each CPU of its mask in turn (at most 8), the task runs there:
+ * getcpu and /proc/self/stat say so.  An empty mask is EINVAL, a bad pointer
+ * EFAULT, a pid nobody has ESRCH; a mask of 4 bytes is too short to read
+ * back (EINVAL).  The mask is restored.
+ */
+static void check_affinity(const cpu_set_t *all)
+{
+	cpu_set_t one, none;
+	int tried = 0, good = 0;
+	unsigned long small = 0;
+
+	for (int c = 0; c < CPU_SETSIZE && tried < 8; c++) {
+		unsigned cpu = 99;
+
+		if (!CPU_ISSET(c, all))
+			continue;
+		tried++;
+		CPU_ZERO(&one);
+		CPU_SET(c, &one);
+		if (sched_setaffinity(0, sizeof(one), &one) == 0 &&
+		    syscall(SYS_getcpu, &cpu, 0, 0) == 0 && cpu == (unsigned)c &&
+		    stat_processor() == c)
+			good++;
+	}
+	check(tried && good == tried, "sched_setaffinity: pinned to each CPU, it runs there");
+	CPU_ZERO(&none);
+	errno = 0;
+	check(sched_setaffinity(0, sizeof(none), &none) == -1 && errno == EINVAL,
+	      "sched_setaffinity: an empty mask is EINVAL");
+	errno = 0;
+	check(syscall(SYS_sched_setaffinity, 0, sizeof(one), (void *)8) == -1 && errno == EFAULT,
+	      "sched_setaffinity: a bad pointer is EFAULT");
+	errno = 0;
+	check(sched_setaffinity(999999, sizeof(one), &one) == -1 && errno == ESRCH,
+	      "sched_setaffinity: no such pid is ESRCH");
+	errno = 0;
+	check(syscall(SYS_sched_getaffinity, 0, 4, &small) == -1 && errno == EINVAL,
+	      "sched_getaffinity: 4 bytes is EINVAL");
+	check(sched_setaffinity(0, sizeof(*all), all) == 0, "sched_setaffinity: restored");
+}
+
 static void check_session(void)
 {
 	cpu_set_t set;
@@ -235,6 +296,7 @@ static void check_session(void)
 	check(sched_getaffinity(0, sizeof(set), &set) == 0 && CPU_COUNT(&set) > 0,
 	      "sched_getaffinity");
 	check(syscall(SYS_getcpu, &cpu, 0, 0) == 0 && cpu < 1024, "getcpu");
+	check_affinity(&set);
 	check(clock_nanosleep(CLOCK_MONOTONIC, 0, &ts, 0) == 0, "clock_nanosleep 10 ms");
 }
 

@@ -20,6 +20,7 @@
 #include <elf.h>
 #include <errno.h>
 #include <stdint.h>
+#include <sched.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/auxv.h>
@@ -325,11 +326,27 @@ int main(void)
 		      "time: between two time syscalls, stored too");
 	}
 	{
-		unsigned c1 = 99, n1 = 99, c2 = 98, n2 = 98;
+		unsigned c1 = 99, n1 = 99, c2 = 98, n2 = 98, c0 = 97;
+		cpu_set_t all, one;
 
+		/*
+		 * Pinned to its highest CPU, so that no move falls between the
+		 * two and, with several CPUs, the answer is not CPU 0's.
+		 */
+		CPU_ZERO(&one);
+		if (sched_getaffinity(0, sizeof(all), &all) == 0) {
+			for (unsigned c = 0; c < CPU_SETSIZE; c++)
+				if (CPU_ISSET(c, &all))
+					c0 = c;
+			if (c0 < CPU_SETSIZE) {
+				CPU_SET(c0, &one);
+				sched_setaffinity(0, sizeof(one), &one);
+			}
+		}
 		check(gc(&c1, &n1, 0) == 0 && syscall(SYS_getcpu, &c2, &n2, 0) == 0 && c1 == c2 &&
-			      n1 == n2,
-		      "getcpu: the system call's cpu and node");
+			      n1 == n2 && (c0 >= CPU_SETSIZE || c1 == c0),
+		      "getcpu: the system call's cpu and node, on the CPU it is pinned to");
+		sched_setaffinity(0, sizeof(all), &all);
 	}
 	check(maps_find("[vdso]", perms, sizeof(perms)) == eh && !strcmp(perms, "r-xp"),
 	      "/proc/self/maps: r-xp [vdso] at AT_SYSINFO_EHDR");
