@@ -425,6 +425,9 @@ boot_one() {
 # on which boot finishes first.
 emulators=${TEST_JOBS:-$(nproc 2>/dev/null || echo 1)}
 case $emulators in '' | *[!0-9]* | 0) die "TEST_JOBS must be a positive number, got '$emulators'" ;; esac
+# TEST_SMP=N: every boot whose stanza names no --smp runs with N CPUs (the
+# sweep that checks the tests pass on several CPUs, not part of make test).
+case ${TEST_SMP:-1} in *[!0-9]* | 0) die "TEST_SMP must be a positive number, got '$TEST_SMP'" ;; esac
 declare -A lane_pid=() lane_need=() lane_t0=()
 lanes_used=0 next_launch=0
 
@@ -433,6 +436,9 @@ boot_args() { # boot_args I: run-qemu.sh's arguments for boot I, in the array ar
 	local -a flags
 	read -ra flags <<<"${b_flags[i]}"
 	args=(--iso "$(boot_image "$i")" --timeout "${b_timeout[i]}" "${flags[@]}")
+	if [ -n "${TEST_SMP:-}" ] && [[ " ${b_flags[i]} " != *" --smp "* ]]; then
+		args+=(--smp "$TEST_SMP")
+	fi
 	[ "${b_has_cmdline[i]}" = 0 ] || args+=(--cmdline "${b_cmdline[i]}")
 	if [ -n "${b_keys[i]}" ]; then
 		printf -v keys '%b' "${b_keys[i]}"
