@@ -18,3 +18,10 @@ KCFLAGS := -std=gnu11 -O2 -g -ffreestanding -fno-builtin -nostdlib -nostdinc \
 	-mno-red-zone -mcmodel=kernel -fno-pic -fno-pie -fno-omit-frame-pointer \
 	-mgeneral-regs-only -fstack-protector-strong -fno-strict-aliasing \
 	-fno-tree-loop-distribute-patterns -Wall -Wextra -Werror -I.
+
+# A debug build: `make LOCKDEP=1 ...` checks the order in which every CPU
+# takes the kernel's locks (rng/lockdep.h).  Not for measuring: the checks
+# add to the draws the benchmarks count.  Rebuild from clean when switching.
+ifeq ($(LOCKDEP),1)
+KCFLAGS += -DRNG_LOCKDEP
+endif

@@ -6,11 +6,15 @@ RNG_SRCS := rng/platform.c rng/halfmd4.c rng/md4.c rng/md5.c rng/md_le.c rng/sha
 	rng/chacha20.c rng/pool.c rng/keydata.c rng/prandom.c rng/ipid_2629.c \
 	rng/md4_2630.c rng/sha1_mackall.c rng/urandom_2629.c rng/md5_3x.c \
 	rng/blake2s.c rng/input_pool.c rng/chacha20_batched.c rng/chacha20_wide.c \
-	rng/chacha20_avx.c rng/chacha20_cpu.c rng/rdrand.c rng/registry.c rng/spinlock.c
+	rng/chacha20_avx.c rng/chacha20_cpu.c rng/rdrand.c rng/registry.c rng/spinlock.c rng/lockdep.c
 RNG_HDRS := $(wildcard rng/*.h)
 
 RNG_HOST_OBJS := $(patsubst rng/%.c,$(HOST)/rng/%.o,$(RNG_SRCS))
 RNG_HOST_LIB  := $(HOST)/librng.a
+# The debug build (RNG_LOCKDEP: rng/lockdep.h), for the SMP tests only: the
+# release library's draws are what bench-host times.
+RNG_LOCKDEP_OBJS := $(patsubst rng/%.c,$(HOST)/rng-lockdep/%.o,$(RNG_SRCS))
+RNG_LOCKDEP_LIB  := $(HOST)/librng-lockdep.a
 
 # rng-kernel-check builds every file with the kernel's own flags (kernel/flags.mk).
 RNG_KERNEL_OBJS   := $(patsubst rng/%.c,$(BUILD)/rngk/%.o,$(RNG_SRCS))
@@ -34,6 +38,17 @@ $(HOST)/rng/%.o: rng/%.c $(RNG_HDRS)
 
 $(RNG_HOST_LIB): $(RNG_HOST_OBJS)
 	$(Q)rm -f $@ && ar rcs $@ $^
+
+$(HOST)/rng-lockdep/%.o: rng/%.c $(RNG_HDRS)
+	@mkdir -p $(dir $@)
+	$(Q)$(HOST_CC) $(HOST_CFLAGS) -DRNG_LOCKDEP -c -o $@ $<
+
+$(RNG_LOCKDEP_LIB): $(RNG_LOCKDEP_OBJS)
+	$(Q)rm -f $@ && ar rcs $@ $^
+
+$(HOST)/test_rng_smp: tests/rng/test_rng_smp.c tests/lib/tap_check.h tests/rng/fake_platform.h $(RNG_LOCKDEP_LIB) $(RNG_HDRS)
+	@mkdir -p $(dir $@)
+	$(Q)$(HOST_CC) $(HOST_CFLAGS) -DRNG_LOCKDEP $(CHECK_CFLAGS) -o $@ $< $(RNG_LOCKDEP_LIB) $(CHECK_LIBS)
 
 $(HOST)/rngtool: rng/host/rngtool.c rng/host/replay_crng.c rng/host/replay_crng.h \
 		$(RNG_HOST_LIB) $(RNG_HDRS)

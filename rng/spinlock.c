@@ -15,9 +15,13 @@ static struct lock_stat_line lock_stats[RNG_NR_CPUS] __attribute__((section(".lo
 
 void rng_spin_lock(struct rng_spinlock *lock)
 {
-	uint16_t ticket = __atomic_fetch_add(&lock->next, 1, __ATOMIC_RELAXED);
+	uint16_t ticket;
 	struct rng_lock_stat *s = &lock_stats[rng_cpu_id()].s;
 
+#ifdef RNG_LOCKDEP
+	rng_lockdep_acquire(&lock->cls); /* before the wait a bad order could make endless */
+#endif
+	ticket = __atomic_fetch_add(&lock->next, 1, __ATOMIC_RELAXED);
 	if (__atomic_load_n(&lock->owner, __ATOMIC_ACQUIRE) != ticket) {
 		s->contended++;
 		while (__atomic_load_n(&lock->owner, __ATOMIC_ACQUIRE) != ticket)
@@ -28,6 +32,9 @@ void rng_spin_lock(struct rng_spinlock *lock)
 
 void rng_spin_unlock(struct rng_spinlock *lock)
 {
+#ifdef RNG_LOCKDEP
+	rng_lockdep_release(&lock->cls);
+#endif
 	/* only the holder writes owner: a plain increment, published by the release */
 	__atomic_store_n(&lock->owner, (uint16_t)(lock->owner + 1), __ATOMIC_RELEASE);
 }

@@ -20,11 +20,15 @@
 
 #include <stdint.h>
 
+#include "rng/lockdep.h"
 #include "rng/rng.h"
 
 struct rng_spinlock {
 	uint16_t owner; /* the ticket being served */
 	uint16_t next;	/* the next ticket to hand out */
+#ifdef RNG_LOCKDEP
+	struct rng_lock_class cls; /* rng/lockdep.h, debug builds */
+#endif
 };
 
 #define RNG_SPINLOCK_INIT                                                                          \

@@ -8,10 +8,46 @@
 #include "kernel/arch/cpu.h"
 #include "kernel/arch/kernel_lock.h"
 #include "kernel/arch/percpu.h"
+#include "kernel/arch/traps.h"
+#include "kernel/lib/printk.h"
+#include "rng/lockdep.h"
 
 #define NO_OWNER 0xffffffffu
 
 static uint32_t kernel_flag = NO_OWNER; /* the owning CPU's number */
+#ifdef RNG_LOCKDEP
+static struct rng_lock_class kernel_flag_class; /* a lock like rng/'s, to the order checker */
+
+static void lockdep_report(unsigned int held, unsigned int taking)
+{
+	kprintf("lockdep: possible deadlock: lock class %u taken while holding class %u, "
+		"after the opposite order (class %u is the big kernel lock)\n",
+		taking, held, kernel_flag_class.id);
+	backtrace_from((uint64_t)__builtin_frame_address(0), (uint64_t)lockdep_report);
+}
+#endif
+
+static void lockdep_acquire(void)
+{
+#ifdef RNG_LOCKDEP
+	rng_lockdep_acquire(&kernel_flag_class);
+#endif
+}
+
+static void lockdep_release(void)
+{
+#ifdef RNG_LOCKDEP
+	rng_lockdep_release(&kernel_flag_class);
+#endif
+}
+
+void kernel_lockdep_init(void)
+{
+#ifdef RNG_LOCKDEP
+	rng_lockdep_report = lockdep_report;
+	kprintf("lockdep: lock orders checked (a LOCKDEP=1 build)\n");
+#endif
+}
 
 static struct {
 	struct kernel_lock_stat s;
@@ -36,6 +72,7 @@ bool trylock_kernel(void)
 
 	if (!try_take(cpu))
 		return false;
+	lockdep_acquire();
 	stats[cpu].s.acquired++;
 	return true;
 }
@@ -45,6 +82,7 @@ void lock_kernel(void)
 	uint32_t cpu = smp_processor_id();
 	bool spun = false;
 
+	lockdep_acquire();
 	while (!try_take(cpu)) {
 		spun = true;
 		while (__atomic_load_n(&kernel_flag, __ATOMIC_RELAXED) != NO_OWNER)
@@ -56,6 +94,7 @@ void lock_kernel(void)
 
 void unlock_kernel(void)
 {
+	lockdep_release();
 	__atomic_store_n(&kernel_flag, NO_OWNER, __ATOMIC_RELEASE);
 }
 

@@ -31,6 +31,9 @@ bool kernel_locked(void); /* by this CPU */
 bool release_kernel_lock(void);
 void reacquire_kernel_lock(bool held);
 
+/* A LOCKDEP=1 build reports lock orders that could deadlock (rng/lockdep.h); else nothing. */
+void kernel_lockdep_init(void);
+
 /* What the lock cost each CPU: acquisitions, and those that found it held. */
 struct kernel_lock_stat {
 	uint64_t acquired;

@@ -223,14 +223,17 @@ static void do_trap(struct trap_frame *f)
  * it (idle, or on the last steps back to user mode), unless its handler
  * only touches that CPU's own state: the APs' ticks and IPIs, which must
  * not wait for a lock another CPU may hold for long.  A fault on the
- * iretq back to user mode comes after the return gave the lock up, so an
- * exception taken without it takes it too.
+ * iretq back to user mode comes after the return gave the lock up, so it
+ * takes it too; any other exception in kernel mode without the lock is a
+ * bug that dies at once, without waiting for it.
  */
 void trap_dispatch(struct trap_frame *f)
 {
 	bool from_user = (f->cs & 3) == 3;
+	bool on_iret = f->rip == (uint64_t)ret_to_user_iretq || f->rip == (uint64_t)syscall_iretq;
 	bool take = !kernel_locked() &&
-		    (from_user || f->vector < 32 || f->vector >= 256 || !percpu_vector[f->vector]);
+		    (from_user || (f->vector < 32 && on_iret) ||
+		     (f->vector >= 32 && f->vector < 256 && !percpu_vector[f->vector]));
 
 	if (take)
 		lock_kernel();

@@ -198,6 +198,7 @@ __attribute__((noreturn)) void kmain(struct boot_info *bi, uint64_t phys_base)
 	traps_install_lib_hooks(); /* before anything can print or panic */
 	enable_sse();
 	serial_init();
+	kernel_lockdep_init();
 	kprintf("\naslrbench kernel: entered at 0x%lx\n", phys_base);
 	take_boot_info(bi);
 	gdt_init();

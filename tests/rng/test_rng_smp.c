@@ -10,6 +10,7 @@
 
 #include "tests/lib/tap_check.h"
 #include "tests/rng/fake_platform.h"
+#include "rng/lockdep.h"
 #include "rng/spinlock.h"
 
 static uint64_t acquired(unsigned int cpu)
@@ -141,6 +142,83 @@ START_TEST(test_spinlock_excludes)
 }
 END_TEST
 
+/*
+ * The lock-order checker (rng/lockdep.h, this test's debug build): b after
+ * a, then a after b, is the order that deadlocks two CPUs; it is reported
+ * once, naming both, before the second acquisition spins.
+ */
+static unsigned int seen_held, seen_taking;
+
+static void note_report(unsigned int held, unsigned int taking)
+{
+	seen_held = held;
+	seen_taking = taking;
+}
+
+START_TEST(test_lockdep_inversion)
+{
+	static struct rng_spinlock a, b;
+	uint64_t before = rng_lockdep_violations;
+
+	rng_lockdep_report = note_report;
+	rng_spin_lock(&a);
+	rng_spin_lock(&b);
+	rng_spin_unlock(&b);
+	rng_spin_unlock(&a);
+	ck_assert_uint_eq(rng_lockdep_violations, before);
+	ck_assert_uint_eq(rng_lockdep_depth(), 0);
+	t_cpu = 5; /* another CPU, the other order */
+	rng_spin_lock(&b);
+	rng_spin_lock(&a);
+	ck_assert_uint_eq(rng_lockdep_depth(), 2);
+	rng_spin_unlock(&a);
+	rng_spin_unlock(&b);
+	ck_assert_uint_eq(rng_lockdep_violations, before + 1);
+	ck_assert_uint_eq(seen_held, b.cls.id);
+	ck_assert_uint_eq(seen_taking, a.cls.id);
+	ck_assert_uint_ne(a.cls.id, b.cls.id);
+	rng_lockdep_report = NULL;
+}
+END_TEST
+
+/* Every variant's draws, reseeds and bulk reads from four CPUs take their locks in one order. */
+static void *draw_all(void *arg)
+{
+	thread_cpu = (unsigned int)(uintptr_t)arg;
+	for (int i = 0; rng_variants[i]; i++) {
+		const struct rng_variant *v = rng_variants[i];
+		uint8_t buf[64];
+
+		if (!v->available())
+			continue;
+		for (int n = 0; n < 200; n++)
+			(void)v->get_u32();
+		if (v->get_bytes)
+			v->get_bytes(buf, sizeof(buf));
+	}
+	return NULL;
+}
+
+START_TEST(test_lockdep_variants_in_order)
+{
+	static struct rng_platform threads;
+	uint64_t before = rng_lockdep_violations;
+	pthread_t t[4];
+
+	threads = fake;
+	threads.cpu_id = thread_cpu_id;
+	for (int i = 0; rng_variants[i]; i++)
+		rng_variants[i]->init(seed, sizeof(seed));
+	rng_set_platform(&threads);
+	for (unsigned int i = 0; i < 4; i++)
+		ck_assert_int_eq(pthread_create(&t[i], NULL, draw_all, (void *)(uintptr_t)(20 + i)),
+				 0);
+	for (unsigned int i = 0; i < 4; i++)
+		pthread_join(t[i], NULL);
+	ck_assert_uint_eq(rng_lockdep_violations, before);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("rng-smp");
@@ -151,6 +229,8 @@ int main(void)
 	tcase_add_test(tc, test_urandom_2629_locks_per_call);
 	tcase_add_loop_test(tc, test_lockless_variants, 0, 7);
 	tcase_add_test(tc, test_spinlock_excludes);
+	tcase_add_test(tc, test_lockdep_inversion);
+	tcase_add_test(tc, test_lockdep_variants_in_order);
 	tcase_set_timeout(tc, 60);
 	suite_add_tcase(s, tc);
 	return tap_run_suite(s);
