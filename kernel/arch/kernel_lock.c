@@ -1,9 +1,9 @@
 /*
  * The big kernel lock (kernel_lock.h says why).  A test-and-set lock with
- * an owner, not a ticket lock: the idle loop and interrupt handlers must be
- * able to try it without taking a place in a queue they might then never
- * leave (an interrupt that spins for a ticket behind the one its own CPU
- * holds would wait forever).
+ * an owner, not a ticket lock: the idle loop waits for it with interrupts
+ * on, and an interrupt on that CPU may then wait for it too; behind a
+ * ticket its own CPU holds, it would wait forever.  Fairness comes from
+ * cond_resched_kernel_lock, which hands it to a waiting CPU.
  */
 #include "kernel/arch/cpu.h"
 #include "kernel/arch/kernel_lock.h"
@@ -15,6 +15,7 @@
 #define NO_OWNER 0xffffffffu
 
 static uint32_t kernel_flag = NO_OWNER; /* the owning CPU's number */
+static uint32_t waiters;		/* CPUs spinning for it */
 #ifdef RNG_LOCKDEP
 static struct rng_lock_class kernel_flag_class; /* a lock like rng/'s, to the order checker */
 
@@ -66,36 +67,61 @@ bool kernel_locked(void)
 	return __atomic_load_n(&kernel_flag, __ATOMIC_RELAXED) == smp_processor_id();
 }
 
-bool trylock_kernel(void)
+/* Spins until this CPU holds the lock; irqs_on: with interrupts taken between tries. */
+static void spin_for_lock(uint32_t cpu, bool irqs_on)
 {
-	uint32_t cpu = smp_processor_id();
-
-	if (!try_take(cpu))
-		return false;
-	lockdep_acquire();
-	stats[cpu].s.acquired++;
-	return true;
-}
-
-void lock_kernel(void)
-{
-	uint32_t cpu = smp_processor_id();
 	bool spun = false;
 
 	lockdep_acquire();
 	while (!try_take(cpu)) {
+		if (!spun)
+			__atomic_add_fetch(&waiters, 1, __ATOMIC_RELAXED);
 		spun = true;
-		while (__atomic_load_n(&kernel_flag, __ATOMIC_RELAXED) != NO_OWNER)
+		while (__atomic_load_n(&kernel_flag, __ATOMIC_RELAXED) != NO_OWNER) {
+			if (irqs_on)
+				irq_enable();
 			cpu_relax();
+			if (irqs_on)
+				irq_disable();
+		}
 	}
+	if (spun)
+		__atomic_sub_fetch(&waiters, 1, __ATOMIC_RELAXED);
 	stats[cpu].s.acquired++;
 	stats[cpu].s.contended += spun;
+}
+
+void lock_kernel(void)
+{
+	spin_for_lock(smp_processor_id(), false);
+}
+
+void lock_kernel_idle(void)
+{
+	spin_for_lock(smp_processor_id(), true);
 }
 
 void unlock_kernel(void)
 {
 	lockdep_release();
 	__atomic_store_n(&kernel_flag, NO_OWNER, __ATOMIC_RELEASE);
+}
+
+/*
+ * A long system call's preemption point (cond_resched): when another CPU
+ * waits for the lock, it gets it before this one takes it back, so a copy
+ * of 32 MiB does not keep every other CPU out of the kernel (Linux 2.2's
+ * release_kernel_lock around schedule(), here without the switch).
+ */
+void cond_resched_kernel_lock(void)
+{
+	if (!__atomic_load_n(&waiters, __ATOMIC_RELAXED) || !kernel_locked())
+		return;
+	unlock_kernel();
+	while (__atomic_load_n(&kernel_flag, __ATOMIC_RELAXED) == NO_OWNER &&
+	       __atomic_load_n(&waiters, __ATOMIC_RELAXED))
+		cpu_relax();
+	lock_kernel();
 }
 
 bool release_kernel_lock(void)

@@ -23,9 +23,13 @@
 #include <stdint.h>
 
 void lock_kernel(void);
+/* The idle loop's: interrupts are taken while it waits (it holds nothing they need). */
+void lock_kernel_idle(void);
 void unlock_kernel(void);
-bool trylock_kernel(void);
 bool kernel_locked(void); /* by this CPU */
+
+/* At a preemption point: lets a CPU that waits for the lock have it first. */
+void cond_resched_kernel_lock(void);
 
 /* Gives the lock up if this CPU holds it (for a wait on another CPU); true if it did. */
 bool release_kernel_lock(void);

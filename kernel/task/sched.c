@@ -515,6 +515,7 @@ void cond_resched(void)
 {
 	if (current->need_resched)
 		schedule();
+	cond_resched_kernel_lock(); /* and another CPU waiting for the kernel gets in */
 }
 
 void preempt_from_user(void)
@@ -525,7 +526,7 @@ void preempt_from_user(void)
 
 /*
  * Every CPU's idle loop, entered with the kernel lock.  It halts without
- * the lock, and tries for it again only when asked to schedule (the boot
+ * the lock, and waits for it again only when asked to schedule (the boot
  * CPU's tick asks every time; an AP is kicked): spinning for it would
  * cost an emulator's host CPU while another CPU holds it for long.
  * Interrupts are off from the lock's release to the halt, so a kick sent
@@ -542,11 +543,7 @@ void cpu_idle(void)
 		do {
 			__asm__ volatile("sti\n\thlt\n\tcli" ::: "memory");
 		} while (!idle->need_resched);
-		while (!trylock_kernel()) {
-			irq_enable();
-			cpu_relax();
-			irq_disable();
-		}
+		lock_kernel_idle();
 		irq_enable();
 	}
 }

@@ -15,8 +15,11 @@
  * a count strictly inside the call's range proves the watcher ran while
  * the call was copying.  The watcher also reads the shared file's position
  * with lseek, which may show only the values before and after the call.
- * Kernel only: on a machine with several CPUs the watcher runs beside the
+ * Kernel only: on Linux with several CPUs the watcher runs beside the
  * call whether or not it yields, so the checks would prove nothing there.
+ * In this kernel they hold on several CPUs too: the watcher's system
+ * calls need the big kernel lock the copy holds, which a preemption point
+ * hands to a CPU waiting for it (kernel/arch/kernel_lock.c).
  */
 #define _GNU_SOURCE
 #include <fcntl.h>
