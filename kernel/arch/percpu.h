@@ -24,7 +24,9 @@ struct percpu {
 	struct cpu_gdt *gdt;	  /* this CPU's GDT and TSS (gdt.c) */
 	struct task_struct *idle; /* this CPU's idle task (sched.c) */
 	uint64_t slice_end;	  /* jiffies when the running task's slice ends */
-	uint64_t idle_ticks;	  /* ticks this CPU spent idle */
+	uint64_t user_ticks;	  /* ticks that found this CPU in user mode */
+	uint64_t system_ticks;	  /* ... in the kernel, in a task */
+	uint64_t start_jiffies;	  /* when it began running tasks: its idle time is the rest */
 };
 
 _Static_assert(offsetof(struct percpu, stack_canary) == 40, "gcc reads the canary at %gs:40");

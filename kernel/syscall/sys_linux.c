@@ -13,6 +13,7 @@
 #include "kernel/mm/mm.h"
 #include "kernel/mm/pmm.h"
 #include "kernel/mm/uaccess.h"
+#include "kernel/task/loadavg.h"
 #include "kernel/task/sched.h"
 #include "kernel/syscall/syscall.h"
 #include "kernel/uapi/time_types.h"
@@ -127,6 +128,8 @@ long sys_sysinfo(const struct syscall_args *a)
 	si.uptime = (int64_t)((jiffies - initial_jiffies) / timer_hz());
 	si.totalram = pmm_total_count() * PAGE_SIZE;
 	si.freeram = pmm_free_count() * PAGE_SIZE;
+	for (int i = 0; i < 3; i++) /* SI_LOAD_SHIFT 16: the averages with 16 fraction bits */
+		si.loads[i] = avenrun[i] << (16 - FSHIFT);
 	si.procs = (uint16_t)nr_tasks_in_use();
 	si.mem_unit = 1;
 	return copy_to_user(a->a0, &si, sizeof(si)) ? -EFAULT : 0;

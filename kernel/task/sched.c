@@ -39,6 +39,7 @@
 #include "kernel/arch/timer.h"
 #include "kernel/mm/mm.h"
 #include "kernel/mm/vmm.h"
+#include "kernel/task/loadavg.h"
 #include "kernel/task/sched.h"
 #include "kernel/task/tls.h"
 #include "kernel/task/signal.h"
@@ -65,14 +66,18 @@ static void set_need_resched(struct task_struct *t)
 	t->need_resched = true;
 }
 
+/* The tick's time to the task and its CPU (/proc/stat); a CPU's idle time is what is left. */
 static void account_tick(struct task_struct *cur, bool from_user)
 {
-	if (from_user)
+	struct percpu *pc = this_cpu();
+
+	if (from_user) {
 		cur->utime++;
-	else if (!is_idle_task(cur))
+		pc->user_ticks++;
+	} else if (!is_idle_task(cur)) {
 		cur->stime++;
-	else
-		__atomic_add_fetch(&idle_ticks, 1, __ATOMIC_RELAXED);
+		pc->system_ticks++;
+	}
 }
 uint64_t sched_max_wait_root;
 uint64_t sched_max_resched_delay;
@@ -92,6 +97,7 @@ static void timer_tick(bool from_user)
 	if (sched_tick_hook)
 		sched_tick_hook();
 	account_tick(cur, from_user);
+	calc_global_load();
 	for (int i = 0; i < NR_TASKS; i++) {
 		struct task_struct *t = &tasks[i];
 
@@ -154,6 +160,7 @@ void sched_init(void)
 	task_set_comm(&idle_task, "swapper");
 	pc->cur_task = &idle_task;
 	pc->idle = &idle_task;
+	pc->start_jiffies = initial_jiffies;
 	/* A clean x87/SSE state for new tasks. */
 	__asm__ volatile("fninit; fxsave64 %0" : "=m"(fpu_init_state));
 	memcpy(idle_task.fpu, fpu_init_state, sizeof(fpu_init_state));
@@ -193,6 +200,7 @@ void sched_ap_init(void)
 	pc->idle = idle;
 	pc->cur_task = idle;
 	lock_kernel();
+	pc->start_jiffies = jiffies;
 	sched_cpus_active |= 1ULL << pc->cpu;
 }
 

@@ -45,7 +45,6 @@ void preempt_from_user(void); /* called on return to ring 3 */
  * 0, or the nanoseconds left when a signal ended the sleep.
  */
 uint64_t do_nanosleep(uint64_t deadline_ns);
-extern uint64_t idle_ticks;
 /*
  * The longest a root task waited runnable before it got the CPU, in ticks,
  * since the last reset (the fuzzer's latency bound: a system call that runs

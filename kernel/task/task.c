@@ -15,6 +15,12 @@ void (*task_file_put)(struct file *f);
 void (*task_inode_get)(struct inode *ino);
 void (*task_inode_put)(struct inode *ino);
 static int last_pid;
+uint64_t total_forks; /* every task created since boot (Linux's total_forks) */
+
+int last_pid_allocated(void)
+{
+	return last_pid;
+}
 
 /* Any slot holding pid, released or not: alloc_pid must not hand it out twice. */
 static struct task_struct *find_slot_by_pid(int pid)
@@ -64,13 +70,14 @@ static int alloc_pid(void)
 
 /*
  * Zombies nobody will wait for (exited threads, children of a parent
- * ignoring SIGCHLD) go: they are off the CPU for good (one CPU, and a
- * zombie is never scheduled again), so their kernel stacks are free.
+ * ignoring SIGCHLD) go: they are off their CPU for good (a zombie is never
+ * scheduled again, and its last switch ended before its CPU gave up the
+ * kernel lock this runs under), so their kernel stacks are free.
  */
 void release_dead_tasks(void)
 {
 	for (int i = 0; i < NR_TASKS; i++)
-		if (tasks[i].state == TASK_ZOMBIE && tasks[i].autoreap &&
+		if (tasks[i].state == TASK_ZOMBIE && tasks[i].autoreap && !tasks[i].on_cpu &&
 		    &tasks[i] != get_current())
 			free_task(&tasks[i]);
 }
@@ -90,10 +97,11 @@ int alloc_task(struct task_struct **out)
 		memset(t, 0, sizeof(*t));
 		t->kstack = (uint64_t)phys_to_virt(stack);
 		t->pid = t->tgid = alloc_pid();
+		total_forks++;
 		t->group_leader = t;
 		t->exit_signal = SIGCHLD_NR;
 		t->dumpable = 1;
-		t->state = TASK_INTERRUPTIBLE; /* not runnable until set up */
+		t->state = TASK_INTERRUPTIBLE;		 /* not runnable until set up */
 		t->cpus_allowed = current->cpus_allowed; /* fork and spawn inherit the creator's */
 		*out = t;
 		return 0;

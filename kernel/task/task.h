@@ -120,6 +120,8 @@ struct task_struct {
 };
 
 extern struct task_struct tasks[NR_TASKS];
+extern uint64_t total_forks;  /* tasks created since boot: /proc/stat's processes */
+int last_pid_allocated(void); /* /proc/loadavg's last field */
 
 static inline struct task_struct *get_current(void)
 {

@@ -278,6 +278,60 @@ static void check_affinity(const cpu_set_t *all)
 	check(sched_setaffinity(0, sizeof(*all), all) == 0, "sched_setaffinity: restored");
 }
 
+/*
+ * The system-wide /proc files load meters read (Linux 6.6's formats):
+ * /proc/stat's cpu line and one cpuN line per CPU the task may use at
+ * least, /proc/meminfo's MemTotal above MemFree, /proc/loadavg's five
+ * fields, and sysinfo's loads as loadavg's in 16-bit fixed point.
+ */
+static void check_proc_system(const cpu_set_t *all)
+{
+	static char buf[8192];
+	unsigned long v[10], total = 0, avail = 0, run = 0, threads = 0;
+	double l1 = -1, l5 = -1, l15 = -1;
+	int fd, n, cpus = 0, last = -1;
+	char *line;
+	struct sysinfo si;
+
+	fd = open("/proc/stat", O_RDONLY);
+	n = fd >= 0 ? (int)read(fd, buf, sizeof(buf) - 1) : -1;
+	if (fd >= 0)
+		close(fd);
+	buf[n > 0 ? n : 0] = 0;
+	check(sscanf(buf, "cpu %lu %lu %lu %lu %lu %lu %lu %lu %lu %lu", &v[0], &v[1], &v[2], &v[3],
+		     &v[4], &v[5], &v[6], &v[7], &v[8], &v[9]) == 10,
+	      "/proc/stat: the cpu line, ten fields");
+	for (line = buf; line && *line; line = strchr(line, '\n') ? strchr(line, '\n') + 1 : 0) {
+		int c;
+
+		if (sscanf(line, "cpu%d ", &c) == 1 && c == last + 1) {
+			cpus++;
+			last = c;
+		}
+	}
+	check(cpus >= CPU_COUNT(all), "/proc/stat: a cpuN line for every CPU we may run on");
+	fd = open("/proc/meminfo", O_RDONLY);
+	n = fd >= 0 ? (int)read(fd, buf, sizeof(buf) - 1) : -1;
+	if (fd >= 0)
+		close(fd);
+	buf[n > 0 ? n : 0] = 0;
+	line = strstr(buf, "MemAvailable:");
+	check(sscanf(buf, "MemTotal: %lu kB", &total) == 1 && line &&
+		      sscanf(line, "MemAvailable: %lu kB", &avail) == 1 && total > avail && avail,
+	      "/proc/meminfo: MemTotal, MemAvailable");
+	fd = open("/proc/loadavg", O_RDONLY);
+	n = fd >= 0 ? (int)read(fd, buf, sizeof(buf) - 1) : -1;
+	if (fd >= 0)
+		close(fd);
+	buf[n > 0 ? n : 0] = 0;
+	check(sscanf(buf, "%lf %lf %lf %lu/%lu", &l1, &l5, &l15, &run, &threads) == 5 && l1 >= 0 &&
+		      l5 >= 0 && l15 >= 0 && run >= 1 && threads >= run,
+	      "/proc/loadavg: three averages, running/threads");
+	check(sysinfo(&si) == 0 && si.loads[0] / 65536.0 <= l1 + 1.0 &&
+		      si.loads[0] / 65536.0 >= l1 - 1.0,
+	      "sysinfo: loads as /proc/loadavg's");
+}
+
 static void check_session(void)
 {
 	cpu_set_t set;
@@ -297,6 +351,7 @@ static void check_session(void)
 	      "sched_getaffinity");
 	check(syscall(SYS_getcpu, &cpu, 0, 0) == 0 && cpu < 1024, "getcpu");
 	check_affinity(&set);
+	check_proc_system(&set);
 	check(clock_nanosleep(CLOCK_MONOTONIC, 0, &ts, 0) == 0, "clock_nanosleep 10 ms");
 }
 

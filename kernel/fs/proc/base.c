@@ -19,6 +19,10 @@
 #include "kernel/lib/vsprintf.h"
 #include "kernel/mm/layout.h"
 #include "kernel/char/random.h"
+#include "kernel/arch/percpu.h"
+#include "kernel/arch/smpboot.h"
+#include "kernel/mm/pmm.h"
+#include "kernel/task/loadavg.h"
 #include "kernel/task/process.h"
 #include "kernel/task/sched.h"
 #include "kernel/task/signal.h"
@@ -29,7 +33,6 @@ int hidepid;
 param_enum(proc_leak_fix, proc_leak_fix, "0|1", "1",
 	   "1: the 2009 /proc/PID/stat patch applied (eip/esp hidden)");
 param_enum(hidepid, hidepid, "0|1|2", "0", "Linux 3.3's /proc mount option");
-uint64_t idle_ticks; /* ticks the idle task ran: /proc/uptime's second field */
 
 /* The sleeping points of this kernel, named as their Linux counterparts (kallsyms). */
 const char *wchan_symbol(const void *wchan)
@@ -77,13 +80,110 @@ long proc_pid_cmdline(struct task_struct *task, char *buf)
 	return n;
 }
 
+/*
+ * A CPU's idle ticks: the ticks since it started running tasks that were
+ * neither user nor system.  Counted by what is left, not by ticks in the
+ * idle task, because an idle AP stops its tick (NO_HZ idle, as Linux,
+ * which accounts idle time the same way: by time, not by ticks).
+ */
+static uint64_t cpu_idle_ticks(const struct percpu *pc)
+{
+	uint64_t up = jiffies - pc->start_jiffies, busy = pc->user_ticks + pc->system_ticks;
+
+	return up > busy ? up - busy : 0;
+}
+
 long proc_uptime(char *buf)
 {
-	uint64_t up = (jiffies - initial_jiffies) * 100 / timer_hz();
-	uint64_t idle = idle_ticks * 100 / timer_hz();
+	uint64_t up = (jiffies - initial_jiffies) * 100 / timer_hz(), idle = 0;
+
+	for (unsigned int cpu = 0; cpu < smp_cpus_online; cpu++)
+		if (sched_cpus_active & (1ULL << cpu))
+			idle += cpu_idle_ticks(smp_percpu(cpu)); /* summed over CPUs, as Linux */
+	idle = idle * 100 / timer_hz();
 
 	return ksnprintf(buf, PROC_BUF, "%lu.%02lu %lu.%02lu\n", up / 100, up % 100, idle / 100,
 			 idle % 100);
+}
+
+/*
+ * /proc/stat as Linux 6.6's show_stat prints it: the sum, then one line
+ * per CPU (user nice system idle iowait irq softirq steal guest
+ * guest_nice, in USER_HZ), then the counters this kernel has.  busybox
+ * top and every load meter read it.
+ */
+static int stat_cpu_line(char *buf, int len, const char *name, uint64_t user, uint64_t sys,
+			 uint64_t idle)
+{
+	return ksnprintf(buf + len, PROC_BUF - (size_t)len, "%s %lu 0 %lu %lu 0 0 0 0 0 0\n", name,
+			 jiffies_to_clock_t(user), jiffies_to_clock_t(sys),
+			 jiffies_to_clock_t(idle));
+}
+
+long proc_stat(char *buf)
+{
+	uint64_t user = 0, sys = 0, idle = 0, running = 0;
+	int len = 0;
+	char name[16];
+
+	for (unsigned int cpu = 0; cpu < smp_cpus_online; cpu++) {
+		const struct percpu *pc = smp_percpu(cpu);
+
+		if (!(sched_cpus_active & (1ULL << cpu)))
+			continue;
+		user += pc->user_ticks;
+		sys += pc->system_ticks;
+		idle += cpu_idle_ticks(pc);
+	}
+	len += stat_cpu_line(buf, len, "cpu ", user, sys, idle);
+	for (unsigned int cpu = 0; cpu < smp_cpus_online && len < PROC_BUF - 128; cpu++) {
+		const struct percpu *pc = smp_percpu(cpu);
+
+		if (!(sched_cpus_active & (1ULL << cpu)))
+			continue;
+		ksnprintf(name, sizeof(name), "cpu%u", cpu);
+		len += stat_cpu_line(buf, len, name, pc->user_ticks, pc->system_ticks,
+				     cpu_idle_ticks(pc));
+	}
+	running = nr_running();
+	len += ksnprintf(buf + len, PROC_BUF - (size_t)len,
+			 "intr 0\nctxt 0\nbtime 0\nprocesses %lu\nprocs_running %lu\n"
+			 "procs_blocked 0\n",
+			 total_forks, running);
+	return len;
+}
+
+/*
+ * /proc/meminfo, the lines of Linux 6.6's meminfo_proc_show that this
+ * kernel has (no page cache, no swap: those read 0), in its format.
+ */
+long proc_meminfo(char *buf)
+{
+	static const char *const names[] = {
+		"MemTotal:", "MemFree:",    "MemAvailable:", "Buffers:",
+		"Cached:",   "SwapCached:", "SwapTotal:",    "SwapFree:"};
+	uint64_t kb[8] = {pmm_total_count() * 4, pmm_free_count() * 4, pmm_free_count() * 4};
+	int len = 0;
+
+	for (unsigned int i = 0; i < 8; i++)
+		len += ksnprintf(buf + len, PROC_BUF - (size_t)len, "%-16s%8lu kB\n", names[i],
+				 kb[i]);
+	return len;
+}
+
+/* loadavg_proc_show: the averages rounded to hundredths, running/tasks, the last pid */
+long proc_loadavg(char *buf)
+{
+	unsigned long a[3];
+	unsigned int threads = 0;
+
+	for (int i = 0; i < 3; i++)
+		a[i] = avenrun[i] + FIXED_1 / 200;
+	for (int i = 0; i < NR_TASKS; i++)
+		threads += tasks[i].state != TASK_UNUSED;
+	return ksnprintf(buf, PROC_BUF, "%lu.%02lu %lu.%02lu %lu.%02lu %u/%u %d\n", LOAD_INT(a[0]),
+			 LOAD_FRAC(a[0]), LOAD_INT(a[1]), LOAD_FRAC(a[1]), LOAD_INT(a[2]),
+			 LOAD_FRAC(a[2]), nr_running(), threads, last_pid_allocated());
 }
 
 /*

@@ -26,27 +26,38 @@ static bool is_dir(int node)
 	       (node < PROC_NODE_COUNT && proc_node_is_dir(node));
 }
 
-static const char *const pid_names[] = {"stat", "status", "maps", "wchan", "cmdline"};
-static const enum proc_node pid_nodes[] = {PROC_NODE_STAT, PROC_NODE_STATUS, PROC_NODE_MAPS,
-					   PROC_NODE_WCHAN, PROC_NODE_CMDLINE};
+/* The listed files of /proc/<pid>, in proc_pid_files' order: the kth, or NULL. */
+static const struct proc_file *listed_pid_file(uint64_t k)
+{
+	for (unsigned i = 0; i < proc_nr_pid_files; i++)
+		if (proc_pid_files[i].listed && k-- == 0)
+			return &proc_pid_files[i];
+	return 0;
+}
+
+static unsigned int nr_listed_pid_files(void)
+{
+	unsigned int n = 0;
+
+	while (listed_pid_file(n))
+		n++;
+	return n;
+}
 
 static const char *node_name(int node)
 {
 	switch (node) {
-	case PROC_NODE_UPTIME:
-		return "uptime";
-	case PROC_NODE_TIMER_LIST:
-		return "timer_list";
 	case PROC_NODE_RANDOMIZE_VA_SPACE:
 		return "sys/kernel/randomize_va_space";
 	case PROC_NODE_RNG_VARIANT:
 		return "sys/kernel/rng_variant";
-	case PROC_NODE_FAIL_NTH:
-		return "fail-nth";
 	default:
-		for (unsigned i = 0; i < sizeof(pid_nodes) / sizeof(pid_nodes[0]); i++)
-			if ((int)pid_nodes[i] == node)
-				return pid_names[i];
+		for (unsigned i = 0; i < proc_nr_root_files; i++)
+			if ((int)proc_root_files[i].node == node)
+				return proc_root_files[i].name;
+		for (unsigned i = 0; i < proc_nr_pid_files; i++)
+			if ((int)proc_pid_files[i].node == node)
+				return proc_pid_files[i].name;
 		return "";
 	}
 }
@@ -183,25 +194,27 @@ static void put_entry(struct dirent_out *d, const char *name, uint32_t ino, unsi
 
 static int proc_readdir(struct inode *dir, uint64_t idx, struct dirent_out *d)
 {
-	static const struct {
-		const char *name;
-		int node;
-		unsigned char type;
-	} root_names[] = {{"self", PROC_SELF, DT_LNK},
-			  {"uptime", PROC_NODE_UPTIME, DT_REG},
-			  {"timer_list", PROC_NODE_TIMER_LIST, DT_REG},
-			  {"sys", PROC_NODE_SYS_DIR, DT_DIR}};
 	uint64_t k = idx - 2;
 	int pid = dir->proc.pid, err;
+	unsigned int npid = nr_listed_pid_files();
 
 	switch (dir->proc.node) {
 	case PROC_NODE_ROOT:
-		if (k < 4) {
-			put_entry(d, root_names[k].name, PROC_INO_BASE + root_names[k].node * 2,
-				  root_names[k].type);
+		/* self, the files, sys, then the processes */
+		if (k == 0) {
+			put_entry(d, "self", PROC_INO_BASE + PROC_SELF * 2, DT_LNK);
 			return 0;
 		}
-		k -= 4;
+		if (k <= proc_nr_root_files) {
+			put_entry(d, proc_root_files[k - 1].name,
+				  PROC_INO_BASE + proc_root_files[k - 1].node * 2, DT_REG);
+			return 0;
+		}
+		if (k == proc_nr_root_files + 1) {
+			put_entry(d, "sys", PROC_INO_BASE + PROC_NODE_SYS_DIR * 2, DT_DIR);
+			return 0;
+		}
+		k -= proc_nr_root_files + 2;
 		/* processes only: a thread's /proc/<tid> resolves but is not listed */
 		for (int i = 0; i < NR_TASKS; i++) {
 			if (tasks[i].state == TASK_UNUSED || !thread_group_leader(&tasks[i]) ||
@@ -221,24 +234,25 @@ static int proc_readdir(struct inode *dir, uint64_t idx, struct dirent_out *d)
 	case PROC_TASK_DIR:
 		return proc_task_readdir(dir, k, d);
 	case PROC_NODE_PID_DIR:
-		if (k == sizeof(pid_nodes) / sizeof(pid_nodes[0])) {
+		if (k == npid) {
 			put_entry(d, "fd", PROC_INO_BASE + (uint32_t)pid * 64 + PROC_FD_DIR * 2,
 				  DT_DIR);
 			return 0;
 		}
-		if (k == sizeof(pid_nodes) / sizeof(pid_nodes[0]) + 1) {
+		if (k == npid + 1) {
 			put_entry(d, "exe", PROC_INO_BASE + (uint32_t)pid * 64 + PROC_EXE_LINK * 2,
 				  DT_LNK);
 			return 0;
 		}
-		if (k == sizeof(pid_nodes) / sizeof(pid_nodes[0]) + 2) {
+		if (k == npid + 2) {
 			put_entry(d, "task", PROC_INO_BASE + (uint32_t)pid * 64 + PROC_TASK_DIR * 2,
 				  DT_DIR);
 			return 0;
 		}
-		if (k >= sizeof(pid_nodes) / sizeof(pid_nodes[0]))
+		if (k >= npid)
 			return 1;
-		put_entry(d, pid_names[k], PROC_INO_BASE + (uint32_t)pid * 64 + pid_nodes[k] * 2,
+		put_entry(d, listed_pid_file(k)->name,
+			  PROC_INO_BASE + (uint32_t)pid * 64 + listed_pid_file(k)->node * 2,
 			  DT_REG);
 		return 0;
 	case PROC_NODE_SYS_DIR:

@@ -5,14 +5,19 @@
 
 #define MAX_PARTS 5
 
-static const struct {
-	const char *name;
-	enum proc_node node;
-} pid_files[] = {
-	{"stat", PROC_NODE_STAT},	{"status", PROC_NODE_STATUS},
-	{"maps", PROC_NODE_MAPS},	{"wchan", PROC_NODE_WCHAN},
-	{"cmdline", PROC_NODE_CMDLINE}, {"fail-nth", PROC_NODE_FAIL_NTH},
+const struct proc_file proc_pid_files[] = {
+	{"stat", PROC_NODE_STAT, true},	      {"status", PROC_NODE_STATUS, true},
+	{"maps", PROC_NODE_MAPS, true},	      {"wchan", PROC_NODE_WCHAN, true},
+	{"cmdline", PROC_NODE_CMDLINE, true}, {"fail-nth", PROC_NODE_FAIL_NTH, false},
 };
+const unsigned int proc_nr_pid_files = sizeof(proc_pid_files) / sizeof(proc_pid_files[0]);
+
+const struct proc_file proc_root_files[] = {
+	{"uptime", PROC_NODE_UPTIME, true},	    {"stat", PROC_NODE_KSTAT, true},
+	{"meminfo", PROC_NODE_MEMINFO, true},	    {"loadavg", PROC_NODE_LOADAVG, true},
+	{"timer_list", PROC_NODE_TIMER_LIST, true},
+};
+const unsigned int proc_nr_root_files = sizeof(proc_root_files) / sizeof(proc_root_files[0]);
 
 int proc_node_is_dir(enum proc_node n)
 {
@@ -74,9 +79,9 @@ static int parse_pid_part(const char **part, size_t *len, int n, struct proc_pat
 	}
 	if (n != 3)
 		return -ENOENT;
-	for (unsigned i = 0; i < sizeof(pid_files) / sizeof(pid_files[0]); i++) {
-		if (is(part[2], len[2], pid_files[i].name)) {
-			out->node = pid_files[i].node;
+	for (unsigned i = 0; i < proc_nr_pid_files; i++) {
+		if (is(part[2], len[2], proc_pid_files[i].name)) {
+			out->node = proc_pid_files[i].node;
 			return 0;
 		}
 	}
@@ -106,13 +111,11 @@ int proc_parse_path(const char *path, struct proc_path *out)
 	}
 	if ((out->pid = parse_pid(part[1], len[1])) > 0)
 		return parse_pid_part(part, len, n, out);
-	if (n == 2 && is(part[1], len[1], "uptime")) {
-		out->node = PROC_NODE_UPTIME;
-		return 0;
-	}
-	if (n == 2 && is(part[1], len[1], "timer_list")) {
-		out->node = PROC_NODE_TIMER_LIST;
-		return 0;
+	for (unsigned i = 0; n == 2 && i < proc_nr_root_files; i++) {
+		if (is(part[1], len[1], proc_root_files[i].name)) {
+			out->node = proc_root_files[i].node;
+			return 0;
+		}
 	}
 	if (!is(part[1], len[1], "sys") || (n >= 3 && !is(part[2], len[2], "kernel")))
 		return -ENOENT;

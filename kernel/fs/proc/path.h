@@ -5,6 +5,7 @@
 #ifndef KERNEL_FS_PROC_PATH_H
 #define KERNEL_FS_PROC_PATH_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #define PROC_PATH_MAX 256
@@ -19,6 +20,9 @@ enum proc_node {
 	PROC_NODE_CMDLINE,
 	PROC_NODE_UPTIME,
 	PROC_NODE_TIMER_LIST, /* 2.6.29's world-readable /proc/timer_list, jiffies only */
+	PROC_NODE_KSTAT,      /* /proc/stat: the CPUs' time (fs/proc/stat.c's show_stat) */
+	PROC_NODE_MEMINFO,    /* /proc/meminfo: the page allocator's counts */
+	PROC_NODE_LOADAVG,    /* /proc/loadavg: kernel/sched/loadavg.c's averages */
 	PROC_NODE_SYS_DIR,    /* /proc/sys, /proc/sys/kernel */
 	PROC_NODE_RANDOMIZE_VA_SPACE,
 	PROC_NODE_RNG_VARIANT,
@@ -37,6 +41,19 @@ struct proc_path {
  * "." and ".." components, a trailing slash on a file), -ENAMETOOLONG.
  */
 int proc_parse_path(const char *path, struct proc_path *out);
+
+/*
+ * The files of /proc/<pid> and of /proc itself, each named once: the
+ * lookup above, readdir and the inodes' names read these tables.  listed:
+ * readdir shows it (fail-nth resolves but is not listed).
+ */
+struct proc_file {
+	const char *name;
+	enum proc_node node;
+	bool listed;
+};
+extern const struct proc_file proc_pid_files[], proc_root_files[];
+extern const unsigned int proc_nr_pid_files, proc_nr_root_files;
 int proc_node_is_dir(enum proc_node n);
 
 #endif

@@ -134,6 +134,9 @@ static bool is_seq_file(int node)
 	case PROC_NODE_WCHAN:
 	case PROC_NODE_UPTIME:
 	case PROC_NODE_TIMER_LIST:
+	case PROC_NODE_KSTAT:
+	case PROC_NODE_MEMINFO:
+	case PROC_NODE_LOADAVG:
 		return true;
 	default:
 		return false;
@@ -166,6 +169,12 @@ static long generate(int node, struct task_struct *task, char *buf)
 		return proc_uptime(buf);
 	case PROC_NODE_TIMER_LIST:
 		return proc_timer_list(buf);
+	case PROC_NODE_KSTAT:
+		return proc_stat(buf);
+	case PROC_NODE_MEMINFO:
+		return proc_meminfo(buf);
+	case PROC_NODE_LOADAVG:
+		return proc_loadavg(buf);
 	case PROC_NODE_RANDOMIZE_VA_SPACE:
 	case PROC_NODE_RNG_VARIANT:
 		return proc_sysctl_read(node, buf);
