@@ -416,7 +416,7 @@ long do_execve_req(const struct exec_request *r)
 	 * their default.
 	 */
 	exec_user_segments(t, regs.cs == USER32_CS);
-	t->clear_child_tid = t->robust_list = t->robust_len = 0;
+	t->clear_child_tid = t->robust_list = t->robust_len = t->compat_robust_list = 0;
 	flush_signal_handlers(t);
 	*t->regs = regs;
 	fpu_init_task(t);

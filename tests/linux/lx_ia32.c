@@ -16,6 +16,14 @@
  *   the stack top up to 2^11 pages below TASK_SIZE; brk within 32 MiB of
  *   the end of the program).
  *
+ *   The compat calls, each against what the program knows by itself:
+ *   set/get_robust_list (a dying child's robust futexes get
+ *   FUTEX_OWNER_DIED, its waiter woken), statx against stat64,
+ *   _newselect and old select on a pipe (ready, not ready, the timeout
+ *   and the time left, 32-bit fd_set words), sysinfo against
+ *   /proc/uptime, times against the monotonic clock, getrusage against
+ *   times, getdents over a directory it made, clone3 with a user_desc TLS.
+ *
  *   Signals (i386 frames, sigreturn 119 and rt_sigreturn 173): handlers
  *   with and without SA_SIGINFO, the siginfo of a kill and of a fault (with
  *   the sigcontext's trapno and cr2), the mask inside and after a handler,
@@ -31,6 +39,7 @@
  *        lx_ia32 sig        a handled signal, then a line saying it ran
  */
 #define _GNU_SOURCE /* REG_CS, REG_TRAPNO */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
@@ -72,6 +81,17 @@
 #define NR_clock_gettime   265
 #define NR_fstatat64	   300
 #define NR_clock_gettime64 403
+#define NR_times	   43
+#define NR_getrusage	   77
+#define NR_select	   82
+#define NR_sysinfo	   116
+#define NR_getdents	   141
+#define NR__newselect	   142
+#define NR_gettid	   224
+#define NR_set_robust_list 311
+#define NR_get_robust_list 312
+#define NR_statx	   383
+#define NR_clone3	   435
 
 #define IA32_PAGE_OFFSET 0xffffe000UL
 #define PAGE		 4096UL
@@ -775,6 +795,447 @@ static void check_altstack_overflow(void)
 	munmap(m, 3 * PAGE);
 }
 
+/* struct compat_robust_list_head: list.next, futex_offset, list_op_pending */
+struct robust_head32 {
+	unsigned int next;
+	int futex_offset;
+	unsigned int pending;
+};
+
+#define FUTEX_WAITERS	 0x80000000U
+#define FUTEX_OWNER_DIED 0x40000000U
+
+/*
+ * set_robust_list (311) and get_robust_list (312) with 32-bit words, and
+ * what a dying child's list does: in a shared page, a lock word on its
+ * list and one in list_op_pending, both owned by the child, get
+ * FUTEX_OWNER_DIED (the tid cleared, FUTEX_WAITERS kept), a waiter on the
+ * first is woken, and a listed lock of another owner is left alone.
+ */
+static void check_robust_list(void)
+{
+	volatile unsigned int *m =
+		mmap(0, PAGE, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	struct robust_head32 *head;
+	unsigned int got_head = 0, got_len = 0, v;
+	int pid, st = 0, timed_out = 0;
+
+	if (m == MAP_FAILED) {
+		check(0, "mmap of a shared page for robust futexes");
+		return;
+	}
+	head = (struct robust_head32 *)m;
+	check(sc(NR_set_robust_list, (long)head, 24, 0) == -EINVAL,
+	      "set_robust_list with the 64-bit head's size (24): EINVAL");
+	check(sc(NR_get_robust_list, 0, (long)&got_head, (long)&got_len) == 0 && got_len == 12,
+	      "get_robust_list(0): a 32-bit head pointer and length 12");
+	check(sc(NR_get_robust_list, 0, 0x10, (long)&got_len) == -EFAULT,
+	      "get_robust_list into an unmapped page: EFAULT");
+	check(sc(NR_get_robust_list, 0x7ffffff0, (long)&got_head, (long)&got_len) == -ESRCH,
+	      "get_robust_list of no such pid: ESRCH");
+	/* entries at bytes 0x40, 0x60 (listed) and 0x50 (pending), their words 0x40 on */
+	m[32] = 0;
+	m[36] = 0;
+	m[40] = 1; /* another owner's lock: left alone */
+	m[1] = 0;  /* the child's tid, once its words are set */
+	pid = fork();
+	if (pid == 0) {
+		unsigned int tid = (unsigned int)sc(NR_gettid, 0, 0, 0);
+		struct robust_head32 *h = (struct robust_head32 *)(m + 2);
+
+		/* the list: head -> m + 16 -> m + 24 -> head; pending: m + 20 */
+		h->next = (unsigned int)(m + 16);
+		m[16] = (unsigned int)(m + 24);
+		m[24] = (unsigned int)h;
+		h->futex_offset = 0x40;
+		h->pending = (unsigned int)(m + 20);
+		m[32] = tid;
+		m[36] = tid;
+		if (sc(NR_set_robust_list, (long)h, sizeof(*h), 0) != 0 ||
+		    sc(NR_get_robust_list, 0, (long)&got_head, (long)&got_len) != 0 ||
+		    got_head != (unsigned int)h)
+			sc(NR_exit, 9, 0, 0);
+		m[1] = tid;
+		usleep(200000); /* the parent waits on m[32] meanwhile */
+		sc(NR_exit, 0, 0, 0);
+	}
+	while (pid > 0 && !m[1])
+		sched_yield();
+	/* a waiter: FUTEX_WAITERS set, as a contended lock's */
+	__sync_fetch_and_or(&m[32], FUTEX_WAITERS);
+	while (pid > 0 && !timed_out && !((v = m[32]) & FUTEX_OWNER_DIED)) {
+		int ts[2] = {10, 0};
+
+		timed_out = sc6(NR_futex, (long)&m[32], 0 /* FUTEX_WAIT */, v, (long)ts, 0, 0) ==
+			    -ETIMEDOUT;
+	}
+	check(pid > 0 && waitpid(pid, &st, 0) == pid && WIFEXITED(st) && WEXITSTATUS(st) == 0,
+	      "a child registers a 12-byte robust list (311) and reads it back (312)");
+	check(m[32] == (FUTEX_OWNER_DIED | FUTEX_WAITERS) && !timed_out,
+	      "its exit makes its listed lock FUTEX_OWNER_DIED (the tid gone, FUTEX_WAITERS "
+	      "kept) and wakes the waiter");
+	check(m[36] == FUTEX_OWNER_DIED && m[40] == 1,
+	      "and its list_op_pending lock FUTEX_OWNER_DIED; another owner's lock untouched");
+	munmap((void *)m, PAGE);
+}
+
+/* include/uapi/linux/stat.h's struct statx, 256 bytes on both ABIs */
+struct statx_i386 {
+	unsigned int stx_mask, stx_blksize;
+	unsigned long long stx_attributes;
+	unsigned int stx_nlink, stx_uid, stx_gid;
+	unsigned short stx_mode, spare0;
+	unsigned long long stx_ino, stx_size, stx_blocks, stx_attributes_mask;
+	struct {
+		long long tv_sec;
+		unsigned int tv_nsec;
+		int reserved;
+	} stx_atime, stx_btime, stx_ctime, stx_mtime;
+	unsigned int stx_rdev_major, stx_rdev_minor, stx_dev_major, stx_dev_minor;
+	unsigned long long spare[14];
+};
+
+/* statx (383) against stat64 of the same file. */
+static void check_statx(void)
+{
+	struct statx_i386 x;
+	struct stat64_i386 st;
+	int fd = open(self, O_RDONLY);
+
+	check(sizeof(x) == 256, "struct statx is 256 bytes");
+	memset(&x, 0xff, sizeof(x));
+	check(sc(NR_stat64, (long)self, (long)&st, 0) == 0 &&
+		      sc6(NR_statx, AT_FDCWD, (long)self, 0, 0x7ff /* STATX_BASIC_STATS */,
+			  (long)&x, 0) == 0,
+	      "statx (383) and stat64 of this program");
+	check((x.stx_mask & 0x7ff) == 0x7ff && x.stx_ino == st.st_ino &&
+		      x.stx_size == (unsigned long long)st.st_size && x.stx_mode == st.st_mode &&
+		      x.stx_nlink == st.st_nlink && x.stx_uid == st.st_uid &&
+		      x.stx_mtime.tv_sec == st.st_mtime_ && x.stx_blocks == st.st_blocks,
+	      "statx: the basic stats, and the same inode, size, mode, links, owner, mtime");
+	memset(&x, 0, sizeof(x));
+	check(sc6(NR_statx, fd, (long)"", 0x1000 /* AT_EMPTY_PATH */, 0x7ff, (long)&x, 0) == 0 &&
+		      x.stx_ino == st.st_ino,
+	      "statx(fd, \"\", AT_EMPTY_PATH): the open file");
+	check(sc6(NR_statx, AT_FDCWD, (long)self, 0, 0x80000000, (long)&x, 0) == -EINVAL,
+	      "statx with STATX__RESERVED in the mask: EINVAL");
+	check(sc6(NR_statx, AT_FDCWD, (long)self, 0x6000, 0x7ff, (long)&x, 0) == -EINVAL,
+	      "statx with both sync types: EINVAL");
+	check(sc6(NR_statx, AT_FDCWD, (long)self, 0, 0x7ff, 0x10, 0) == -EFAULT,
+	      "statx into an unmapped page: EFAULT");
+	close(fd);
+}
+
+static long long now_ns(void)
+{
+	long long ts[2];
+
+	sc(NR_clock_gettime64, CLOCK_MONOTONIC, (long)ts, 0);
+	return ts[0] * 1000000000LL + ts[1];
+}
+
+/*
+ * _newselect (142) and old select (82) on a pipe: the compat fd_set of
+ * 32-bit words (nfds <= 32 touches 4 bytes only: the set ends a page the
+ * next of which is not mapped), the old_timeval32 timeout and the time
+ * left written back.
+ */
+static void check_select(void)
+{
+	unsigned char *m =
+		mmap(0, 2 * PAGE, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	unsigned int *set;
+	int p[2], tv[2];
+	unsigned int blk[5];
+	long long t0, t1;
+	long r;
+
+	if (m == MAP_FAILED || pipe(p)) {
+		check(0, "a page and a pipe for select");
+		return;
+	}
+	munmap(m + PAGE, PAGE);
+	set = (unsigned int *)(m + PAGE - 4);
+	*set = 1U << p[0];
+	tv[0] = 0;
+	tv[1] = 150000;
+	t0 = now_ns();
+	r = sc6(NR__newselect, p[0] + 1, (long)set, 0, 0, (long)tv, 0);
+	t1 = now_ns();
+	check(r == 0 && *set == 0 && tv[0] == 0 && tv[1] == 0 && t1 - t0 >= 140000000LL,
+	      "_newselect on an empty pipe, 150 ms: 0 after 150 ms, the set cleared, no time left");
+	write(p[1], "x", 1);
+	*set = 1U << p[0];
+	tv[0] = 5;
+	tv[1] = 0;
+	r = sc6(NR__newselect, p[0] + 1, (long)set, 0, 0, (long)tv, 0);
+	check(r == 1 && *set == 1U << p[0] && tv[0] <= 5 && tv[0] >= 3,
+	      "_newselect on a written pipe: 1, its bit, most of 5 s left in the timeval");
+	*set = 1U << p[1];
+	r = sc6(NR__newselect, p[1] + 1, 0, (long)set, 0, 0, 0);
+	check(r == 1 && *set == 1U << p[1], "_newselect for writing, no timeout: the write end");
+	*set = 1U << 30;
+	check(sc6(NR__newselect, 31, (long)set, 0, 0, 0, 0) == -EBADF,
+	      "_newselect naming a closed fd: EBADF");
+	tv[0] = 0;
+	tv[1] = -1;
+	*set = 1U << p[0];
+	check(sc6(NR__newselect, p[0] + 1, (long)set, 0, 0, (long)tv, 0) == -EINVAL,
+	      "_newselect with tv_usec -1: EINVAL");
+	*set = 1U << p[0];
+	blk[0] = p[0] + 1;
+	blk[1] = (unsigned int)set;
+	blk[2] = blk[3] = 0;
+	blk[4] = (unsigned int)tv;
+	tv[0] = 1;
+	tv[1] = 0;
+	check(sc(NR_select, (long)blk, 0, 0) == 1 && *set == 1U << p[0],
+	      "old select (82) with a sel_arg_struct: the readable pipe");
+	check(sc(NR_select, 0x10, 0, 0) == -EFAULT, "old select with a bad block: EFAULT");
+	close(p[0]);
+	close(p[1]);
+	munmap(m, PAGE);
+}
+
+/* include/linux/compat.h's struct compat_sysinfo, 64 bytes */
+struct sysinfo_i386 {
+	int uptime;
+	unsigned int loads[3], totalram, freeram, sharedram, bufferram, totalswap, freeswap;
+	unsigned short procs, pad;
+	unsigned int totalhigh, freehigh, mem_unit;
+	char f[8];
+};
+
+/* sysinfo (116): its uptime against /proc/uptime, its memory figures' units. */
+static void check_sysinfo(void)
+{
+	struct sysinfo_i386 si;
+	char buf[64] = "";
+	double up = -10;
+	int fd = open("/proc/uptime", O_RDONLY), n;
+	unsigned long long total;
+
+	if (fd >= 0 && (n = read(fd, buf, sizeof(buf) - 1)) > 0) {
+		buf[n] = 0;
+		up = strtod(buf, 0);
+	}
+	close(fd);
+	memset(&si, 0xff, sizeof(si));
+	check(sizeof(si) == 64 && sc(NR_sysinfo, (long)&si, 0, 0) == 0 &&
+		      si.uptime >= (int)up - 1 && si.uptime <= (int)up + 2 && si.procs >= 1,
+	      "sysinfo (116): the uptime /proc/uptime gives, at least one process");
+	total = (unsigned long long)si.totalram * si.mem_unit;
+	check(si.mem_unit && !(si.mem_unit & (si.mem_unit - 1)) && si.mem_unit <= PAGE &&
+		      si.freeram <= si.totalram && total >= (8ULL << 20) &&
+		      (si.mem_unit == 1 || total >= (4ULL << 30)),
+	      "sysinfo: mem_unit a power of two, above 1 only when the memory passes 4 GiB");
+	check(sc(NR_sysinfo, 0x10, 0, 0) == -EFAULT, "sysinfo into an unmapped page: EFAULT");
+}
+
+/* Spins until this much CPU-bound wall time has passed. */
+static void spin_ms(int ms)
+{
+	long long end = now_ns() + ms * 1000000LL;
+	volatile unsigned int x = 0;
+
+	while (now_ns() < end)
+		for (int i = 0; i < 10000; i++)
+			x += i;
+}
+
+/*
+ * times (43) against the program's own clock, getrusage (77) against
+ * times, and a reaped child's CPU time in both.
+ */
+static void check_times_rusage(void)
+{
+	int a[4], b[4], st = 0, pid;
+	int ru[18 + 4];
+	long long t0, t1;
+	long c0, c1;
+
+	t0 = now_ns();
+	c0 = sc(NR_times, (long)a, 0, 0);
+	spin_ms(300);
+	c1 = sc(NR_times, (long)b, 0, 0);
+	t1 = now_ns();
+	/* clock ticks at 100 Hz (USER_HZ); the 32-bit value may wrap */
+	/* within two ticks and a fifth: ticks may come late under an emulator's load */
+	check((unsigned int)(c1 - c0) * 10000000LL >= t1 - t0 - 20000000LL - (t1 - t0) / 5 &&
+		      (unsigned int)(c1 - c0) * 10000000LL <= t1 - t0 + 20000000LL + (t1 - t0) / 5,
+	      "times (43): its result advances as the monotonic clock, in 1/100 s");
+	check(b[0] + b[1] > a[0] + a[1] && b[0] + b[1] - a[0] - a[1] <= (int)(c1 - c0) + 2,
+	      "times: a 300 ms spin adds CPU time, no more than the time that passed");
+	check((unsigned int)(sc(NR_times, 0, 0, 0) - c1) < 100 &&
+		      sc(NR_times, 0x10, 0, 0) == -EFAULT,
+	      "times(NULL) returns the clock; times into an unmapped page: EFAULT");
+	memset(ru, 0x5a, sizeof(ru));
+	check(sc(NR_getrusage, 0 /* RUSAGE_SELF */, (long)ru, 0) == 0 && ru[18] == 0x5a5a5a5a &&
+		      ru[0] * 100 + ru[1] / 10000 >= b[0] - 1 &&
+		      ru[2] * 100 + ru[3] / 10000 >= b[1] - 1,
+	      "getrusage (77) RUSAGE_SELF: a 72-byte compat_rusage, times' CPU time or more");
+	pid = fork();
+	if (pid == 0) {
+		spin_ms(200);
+		_exit(0);
+	}
+	waitpid(pid, &st, 0);
+	sc(NR_times, (long)b, 0, 0);
+	check(b[2] + b[3] > a[2] + a[3], "times: a reaped child's spin in tms_cutime + tms_cstime");
+	check(sc(NR_getrusage, -1 /* RUSAGE_CHILDREN */, (long)ru, 0) == 0 &&
+		      ru[0] * 100 + ru[1] / 10000 + ru[2] * 100 + ru[3] / 10000 >= b[2] + b[3] - 2,
+	      "getrusage RUSAGE_CHILDREN: the same child time");
+	check(sc(NR_getrusage, 5, (long)ru, 0) == -EINVAL &&
+		      sc(NR_getrusage, 0, 0x10, 0) == -EFAULT,
+	      "getrusage of who 5: EINVAL; into an unmapped page: EFAULT");
+}
+
+/*
+ * getdents (141) over a directory this program made: compat_linux_dirent
+ * records (32-bit d_ino and d_off, d_type in the last byte, 4-byte
+ * aligned), the inode numbers stat64 gives, d_off usable with lseek.
+ */
+static void check_getdents(void)
+{
+	static const char *const names[] = {".", "..", "a", "bb", "a_longer_name"};
+	char dir[64], path[128], buf[1024];
+	unsigned int found = 0, bad = 0, offs[8], inos[8], n = 0;
+	struct stat64_i386 st;
+	int fd;
+	long r;
+
+	snprintf(dir, sizeof(dir), "/tmp/lx_ia32_dir.%d", getpid());
+	mkdir(dir, 0755);
+	for (int i = 2; i < 5; i++) {
+		snprintf(path, sizeof(path), "%s/%s", dir, names[i]);
+		close(open(path, O_CREAT | O_WRONLY, 0644));
+	}
+	fd = open(dir, O_RDONLY | O_DIRECTORY);
+	r = sc(NR_getdents, fd, (long)buf, sizeof(buf));
+	for (long off = 0; r > 0 && off < r;) {
+		unsigned int ino = *(unsigned int *)(buf + off);
+		unsigned short reclen = *(unsigned short *)(buf + off + 8);
+		const char *name = buf + off + 10;
+		unsigned char type = (unsigned char)buf[off + reclen - 1];
+		int k = -1;
+
+		if (reclen < 12 || reclen % 4 || off + reclen > r) {
+			bad++;
+			break;
+		}
+		if (n < 8) {
+			inos[n] = ino;
+			offs[n++] = *(unsigned int *)(buf + off + 4);
+		}
+		for (int i = 0; i < 5; i++)
+			if (!strcmp(name, names[i]))
+				k = i;
+		snprintf(path, sizeof(path), "%s/%s", dir, name);
+		if (k < 0 || sc(NR_stat64, (long)path, (long)&st, 0) || st.st_ino != ino ||
+		    type != (k < 2 ? DT_DIR : DT_REG) || 10 + strlen(name) + 2 > reclen)
+			bad++;
+		else
+			found |= 1U << k;
+		off += reclen;
+	}
+	check(r > 0 && found == 0x1f && !bad && n == 5,
+	      "getdents (141): ., .., and the three files, with stat64's inode numbers and "
+	      "d_type in each record's last byte");
+	check(n == 5 && lseek(fd, offs[2], SEEK_SET) == (off_t)offs[2] &&
+		      sc(NR_getdents, fd, (long)buf, sizeof(buf)) > 0 &&
+		      *(unsigned int *)buf == inos[3],
+	      "lseek to an entry's d_off and getdents again: the entries after it");
+	lseek(fd, 0, SEEK_SET);
+	check(sc(NR_getdents, fd, (long)buf, 8) == -EINVAL,
+	      "getdents into 8 bytes, too few for one record: EINVAL");
+	check(sc(NR_getdents, fd, 0x10, sizeof(buf)) == -EFAULT,
+	      "getdents into an unmapped page: EFAULT");
+	close(fd);
+	fd = open(self, O_RDONLY);
+	check(sc(NR_getdents, fd, (long)buf, sizeof(buf)) == -ENOTDIR,
+	      "getdents of a regular file: ENOTDIR");
+	close(fd);
+	for (int i = 2; i < 5; i++) {
+		snprintf(path, sizeof(path), "%s/%s", dir, names[i]);
+		unlink(path);
+	}
+	rmdir(dir);
+}
+
+/* include/uapi/linux/sched.h's struct clone_args, VER0 (64 bytes) */
+struct clone_args_i386 {
+	unsigned long long flags, pidfd, child_tid, parent_tid, exit_signal, stack, stack_size, tls;
+};
+
+/*
+ * clone3 (435): a fork-like child, CLONE_SETTLS with a user_desc (the
+ * child's %fs reads through the base it names, the parent's entry stays),
+ * and the sizes and flags Linux refuses.
+ */
+static void check_clone3(void)
+{
+	static unsigned int mine = 0x11111111, childs = 0x22222222;
+	struct user_desc_i386 d;
+	struct clone_args_i386 ca;
+	unsigned int v = 0;
+	int st = 0;
+	long pid;
+
+	memset(&d, 0, sizeof(d));
+	d.entry_number = -1;
+	d.base_addr = (unsigned int)&mine;
+	d.limit = 0xfffff;
+	d.seg_32bit = 1;
+	d.limit_in_pages = 1;
+	d.useable = 1;
+	if (sc(NR_set_thread_area, (long)&d, 0, 0)) {
+		check(0, "set_thread_area for clone3's TLS");
+		return;
+	}
+	memset(&ca, 0, sizeof(ca));
+	ca.exit_signal = SIGCHLD;
+	pid = sc(NR_clone3, (long)&ca, sizeof(ca), 0);
+	if (pid == 0)
+		sc(NR_exit, 5, 0, 0);
+	check(pid > 0 && waitpid(pid, &st, 0) == pid && WIFEXITED(st) && WEXITSTATUS(st) == 5,
+	      "clone3 (435) of a 64-byte clone_args: a child, exit status 5");
+	d.base_addr = (unsigned int)&childs;
+	ca.flags = 0x80000 /* CLONE_SETTLS */;
+	ca.tls = (unsigned int)&d;
+	pid = sc(NR_clone3, (long)&ca, sizeof(ca), 0);
+	if (pid == 0) {
+		unsigned short fs = (unsigned short)(d.entry_number << 3 | 3);
+
+		__asm__ volatile("mov %1, %%fs\n\tmov %%fs:0, %0" : "=r"(v) : "r"(fs));
+		sc(NR_exit, v == 0x22222222 ? 6 : 7, 0, 0);
+	}
+	__asm__ volatile("mov %1, %%fs\n\tmov %%fs:0, %0\n\tmov %2, %%fs"
+			 : "=&r"(v)
+			 : "r"((unsigned short)(d.entry_number << 3 | 3)), "r"(0));
+	check(pid > 0 && waitpid(pid, &st, 0) == pid && WIFEXITED(st) && WEXITSTATUS(st) == 6 &&
+		      v == 0x11111111,
+	      "clone3 with CLONE_SETTLS: the child's entry is the user_desc's, the parent's kept");
+	check(sc(NR_clone3, (long)&ca, 63, 0) == -EINVAL &&
+		      sc(NR_clone3, (long)&ca, 4097, 0) == -E2BIG,
+	      "clone3 with 63 bytes: EINVAL; with 4097: E2BIG");
+	check(sc(NR_clone3, 0x10, sizeof(ca), 0) == -EFAULT, "clone3 of an unmapped page: EFAULT");
+	ca.flags = 0x10000 /* CLONE_THREAD */;
+	ca.tls = 0;
+	check(sc(NR_clone3, (long)&ca, sizeof(ca), 0) == -EINVAL,
+	      "clone3 of a thread with an exit signal: EINVAL");
+}
+
+static void check_more_calls(void)
+{
+	check_robust_list();
+	check_statx();
+	check_select();
+	check_sysinfo();
+	check_times_rusage();
+	check_getdents();
+	check_clone3();
+}
+
 static void check_signals(void)
 {
 	check_regs_preserved(0, "the old frame (sigreturn)");
@@ -820,6 +1281,7 @@ int main(int argc, char **argv)
 	check_fork();
 	check_exec64();
 	check_layout();
+	check_more_calls();
 	check_signals();
 	return summary("lx_ia32");
 }
