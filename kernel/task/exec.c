@@ -161,9 +161,11 @@ int exec_map_program(struct mm_struct *mm, const struct exec_request *r,
 	if (ei->interp_len &&
 	    (rc = map_interp(mm, r, (const char *)bprm->image + ei->interp_off, ei, entry)))
 		return rc;
-	/* arch_setup_additional_pages, after load_elf_interp as in 2.6.29: the vDSO at layout.c's
-	 * draw */
-	if (!ei->ia32 && (rc = map_vdso(mm))) /* no 32-bit vDSO: an IA-32 program gets none */
+	/*
+	 * arch_setup_additional_pages, after load_elf_interp as in 2.6.29: the vDSO at layout.c's
+	 * draw; an IA-32 program's (compat_arch_setup_additional_pages) the IA-32 vDSO
+	 */
+	if ((rc = map_vdso(mm, ei->ia32)))
 		return rc;
 	return create_elf_tables(mm, bprm, ei, bias, sp);
 }

@@ -1236,6 +1236,214 @@ static void check_more_calls(void)
 	check_clone3();
 }
 
+#define AT_SYSINFO	32
+#define AT_SYSINFO_EHDR 33
+
+/* The auxv, past envp's NULL (main's third argument). */
+static unsigned int *auxv_start;
+
+static unsigned int auxv_get(unsigned int type)
+{
+	for (unsigned int *a = auxv_start; a && a[0]; a += 2)
+		if (a[0] == type)
+			return a[1];
+	return 0;
+}
+
+/* A vDSO symbol's address by name, from its dynamic symbol table (DT_HASH's nchain). */
+static unsigned int vdso_sym(unsigned int ehdr, const char *name)
+{
+	const unsigned char *e = (const unsigned char *)ehdr;
+	const unsigned int *ph = (const unsigned int *)(e + *(const unsigned int *)(e + 28));
+	unsigned short phnum = *(const unsigned short *)(e + 44);
+	unsigned int bias = 0, dynv = 0, *hash = 0, *symtab = 0, *dyn;
+	const char *strtab = 0;
+
+	for (int i = 0; i < phnum; i++, ph += 8) { /* Elf32_Phdr: 8 words */
+		if (ph[0] == 1 /* PT_LOAD */ && !bias)
+			bias = ehdr - ph[2];
+		if (ph[0] == 2 /* PT_DYNAMIC */)
+			dynv = ph[2];
+	}
+	if (!dynv)
+		return 0;
+	for (dyn = (unsigned int *)(dynv + bias); dyn[0]; dyn += 2) {
+		if (dyn[0] == 4 /* DT_HASH */)
+			hash = (unsigned int *)(dyn[1] + bias);
+		if (dyn[0] == 5 /* DT_STRTAB */)
+			strtab = (const char *)(dyn[1] + bias);
+		if (dyn[0] == 6 /* DT_SYMTAB */)
+			symtab = (unsigned int *)(dyn[1] + bias);
+	}
+	if (!hash || !strtab || !symtab)
+		return 0;
+	for (unsigned int i = 1; i < hash[1]; i++) { /* Elf32_Sym: name, value, size, info */
+		const unsigned int *s = symtab + 4 * i;
+
+		if (s[1] && !strcmp(strtab + s[0], name))
+			return s[1] + bias;
+	}
+	return 0;
+}
+
+struct regs7 {
+	unsigned int eax, ebx, ecx, edx, esi, edi, ebp;
+};
+
+/*
+ * vsyscall_regs(entry, in, out): calls entry (AT_SYSINFO's __kernel_vsyscall)
+ * with every register from in, stores every register it returns with in out.
+ */
+void vsyscall_regs(unsigned int entry, const struct regs7 *in, struct regs7 *out);
+__asm__(".text\n"
+	".globl vsyscall_regs\n"
+	"vsyscall_regs:\n\t"
+	"push %ebp\n\tpush %ebx\n\tpush %esi\n\tpush %edi\n\t"
+	"mov 20(%esp), %eax\n\t"
+	"mov 24(%esp), %ecx\n\t"
+	"push %eax\n\t"
+	"mov 4(%ecx), %ebx\n\tmov 12(%ecx), %edx\n\tmov 16(%ecx), %esi\n\t"
+	"mov 20(%ecx), %edi\n\tmov 24(%ecx), %ebp\n\tmov 0(%ecx), %eax\n\tmov 8(%ecx), %ecx\n\t"
+	"call *(%esp)\n\t"
+	"add $4, %esp\n\t"
+	"push %ecx\n\t"
+	"mov 32(%esp), %ecx\n\t"
+	"mov %eax, 0(%ecx)\n\tmov %ebx, 4(%ecx)\n\tpop %eax\n\tmov %eax, 8(%ecx)\n\t"
+	"mov %edx, 12(%ecx)\n\tmov %esi, 16(%ecx)\n\tmov %edi, 20(%ecx)\n\tmov %ebp, 24(%ecx)\n\t"
+	"pop %edi\n\tpop %esi\n\tpop %ebx\n\tpop %ebp\n\t"
+	"ret\n");
+
+static int regs_kept(const struct regs7 *in, const struct regs7 *out)
+{
+	return in->ebx == out->ebx && in->ecx == out->ecx && in->edx == out->edx &&
+	       in->esi == out->esi && in->edi == out->edi && in->ebp == out->ebp;
+}
+
+static volatile unsigned int ret_addr_seen;
+
+static void on_ret_addr(int sig)
+{
+	(void)sig;
+	ret_addr_seen = (unsigned int)__builtin_extract_return_addr(__builtin_return_address(0));
+}
+
+/* A handler installed without SA_RESTORER: the address it returns to. */
+static unsigned int handler_return(int flags)
+{
+	struct {
+		unsigned int handler, flags, restorer, mask[2];
+	} act = {(unsigned int)on_ret_addr, (unsigned int)flags, 0, {0, 0}};
+
+	ret_addr_seen = 0;
+	if (sc6(NR_rt_sigaction, SIGUSR2, (long)&act, 0, 8, 0, 0))
+		return 0;
+	raise(SIGUSR2);
+	signal(SIGUSR2, SIG_DFL);
+	return ret_addr_seen;
+}
+
+static long long ts_ns(const long long ts[2])
+{
+	return ts[0] * 1000000000LL + ts[1];
+}
+
+/*
+ * The IA-32 vDSO: AT_SYSINFO and AT_SYSINFO_EHDR first in the auxv
+ * (ARCH_DLINFO_IA32), [vdso] in /proc/self/maps, in the ia32 mmap window,
+ * __kernel_vsyscall as AT_SYSINFO making calls as int $0x80 does, the
+ * clock functions found by name agreeing with int $0x80's calls, and a
+ * handler without SA_RESTORER returning to __kernel_(rt_)sigreturn.
+ */
+static void check_vdso(void)
+{
+	unsigned int ehdr = auxv_get(AT_SYSINFO_EHDR), entry = auxv_get(AT_SYSINFO);
+	unsigned int start = 0;
+	char line[256];
+	FILE *maps = fopen("/proc/self/maps", "r");
+	struct regs7 in = {20 /* getpid */, 0x11111111, 0x22222222, 0x33333333,
+			   0x44444444,	    0x55555555, 0x66666666},
+		     out;
+	unsigned char page[16];
+	int fd, (*cg32)(int, int *), (*cg64)(int, long long *), (*gtod)(int *, void *),
+		(*vtime)(int *), (*getres)(int, int *);
+	long long a[2], b[2], v64[2];
+	int v32[2], r32[2], tv[2], tz[2] = {-1, -1}, t = 0, ok;
+
+	check(auxv_start && auxv_start[0] == AT_SYSINFO && auxv_start[2] == AT_SYSINFO_EHDR &&
+		      ehdr && !(ehdr & (PAGE - 1)) && entry > ehdr && entry < ehdr + PAGE,
+	      "the auxv starts with AT_SYSINFO, inside the vDSO's page, then AT_SYSINFO_EHDR");
+	check(ehdr >= 0xf6000000UL && ehdr < 0xf7ffe000UL,
+	      "the vDSO lies in the ia32 mmap window (0xf6000000-0xf7ffe000)");
+	while (maps && fgets(line, sizeof(line), maps))
+		if (strstr(line, "[vdso]"))
+			start = (unsigned int)strtoul(line, 0, 16);
+	if (maps)
+		fclose(maps);
+	check(start && start == ehdr, "/proc/self/maps names the page at AT_SYSINFO_EHDR [vdso]");
+	if (!ehdr || !entry)
+		return;
+	check(vdso_sym(ehdr, "__kernel_vsyscall") == entry,
+	      "its symbol table's __kernel_vsyscall is AT_SYSINFO");
+	vsyscall_regs(entry, &in, &out);
+	check((int)out.eax == getpid() && regs_kept(&in, &out),
+	      "getpid through __kernel_vsyscall: the pid, every other register kept");
+	fd = open(self, O_RDONLY);
+	in = (struct regs7){192 /* mmap2 */, 0, PAGE, PROT_READ, MAP_PRIVATE, (unsigned int)fd, 1};
+	vsyscall_regs(entry, &in, &out);
+	check(fd >= 0 && pread(fd, page, sizeof(page), PAGE) == sizeof(page) &&
+		      out.eax < 0xfffff000 && !memcmp((void *)out.eax, page, sizeof(page)) &&
+		      regs_kept(&in, &out),
+	      "mmap2 through __kernel_vsyscall, the page offset in ebp: the file's page 1");
+	if (out.eax < 0xfffff000)
+		munmap((void *)out.eax, PAGE);
+	close(fd);
+	in = (struct regs7){NR_write, 1, 0x10, 4, 0, 0, 0};
+	vsyscall_regs(entry, &in, &out);
+	check((int)out.eax == -EFAULT,
+	      "write of an unmapped page through __kernel_vsyscall: EFAULT");
+	cg32 = (int (*)(int, int *))vdso_sym(ehdr, "__vdso_clock_gettime");
+	cg64 = (int (*)(int, long long *))vdso_sym(ehdr, "__vdso_clock_gettime64");
+	gtod = (int (*)(int *, void *))vdso_sym(ehdr, "__vdso_gettimeofday");
+	vtime = (int (*)(int *))vdso_sym(ehdr, "__vdso_time");
+	getres = (int (*)(int, int *))vdso_sym(ehdr, "__vdso_clock_getres");
+	if (!cg32 || !cg64 || !gtod || !vtime || !getres) {
+		check(0, "the vDSO's five clock functions by name");
+		return;
+	}
+	ok = 1;
+	for (int i = 0; i < 100; i++) {
+		sc(NR_clock_gettime64, CLOCK_MONOTONIC, (long)a, 0);
+		ok &= cg64(CLOCK_MONOTONIC, v64) == 0;
+		ok &= cg32(CLOCK_MONOTONIC, v32) == 0;
+		sc(NR_clock_gettime64, CLOCK_MONOTONIC, (long)b, 0);
+		ok &= ts_ns(a) <= ts_ns(v64) && ts_ns(v64) <= ts_ns(b) && v32[1] >= 0 &&
+		      v32[1] < 1000000000 && v32[0] * 1000000000LL + v32[1] >= ts_ns(v64) &&
+		      v32[0] * 1000000000LL + v32[1] <= ts_ns(b);
+	}
+	check(ok, "__vdso_clock_gettime64 and __vdso_clock_gettime: between two int $0x80 "
+		  "clock_gettime64 calls, 100 times");
+	sc(NR_clock_gettime64, CLOCK_REALTIME, (long)a, 0);
+	ok = gtod(tv, tz) == 0 && tz[0] == 0 && tz[1] == 0;
+	t = vtime(0);
+	sc(NR_clock_gettime64, CLOCK_REALTIME, (long)b, 0);
+	check(ok && tv[0] * 1000000LL + tv[1] >= ts_ns(a) / 1000 &&
+		      tv[0] * 1000000LL + tv[1] <= ts_ns(b) / 1000 && t >= a[0] && t <= b[0],
+	      "__vdso_gettimeofday and __vdso_time: between two CLOCK_REALTIME calls");
+	r32[0] = r32[1] = -1;
+	ok = getres(CLOCK_MONOTONIC, v32) == 0 &&
+	     sc(266 /* clock_getres */, CLOCK_MONOTONIC, (long)r32, 0) == 0;
+	check(ok && v32[0] == r32[0] && v32[1] == r32[1] && v32[1] > 0,
+	      "__vdso_clock_getres: the resolution clock_getres (266) gives");
+	check(cg32(99, v32) == sc(NR_clock_gettime, 99, (long)v32, 0) && cg32(99, v32) == -EINVAL &&
+		      getres(99, v32) == -EINVAL,
+	      "an unknown clock through the vDSO: the system call's EINVAL");
+	check(handler_return(0) == vdso_sym(ehdr, "__kernel_sigreturn") && ret_addr_seen,
+	      "a handler without SA_RESTORER returns to __kernel_sigreturn");
+	check(handler_return(SA_SIGINFO) == vdso_sym(ehdr, "__kernel_rt_sigreturn") &&
+		      ret_addr_seen,
+	      "an SA_SIGINFO handler without SA_RESTORER returns to __kernel_rt_sigreturn");
+}
+
 static void check_signals(void)
 {
 	check_regs_preserved(0, "the old frame (sigreturn)");
@@ -1253,9 +1461,14 @@ static void on_usr1(int sig)
 	(void)sig;
 }
 
-int main(int argc, char **argv)
+int main(int argc, char **argv, char **envp)
 {
 	ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+	char **e = envp;
+
+	while (*e)
+		e++;
+	auxv_start = (unsigned int *)(e + 1);
 
 	if (n <= 0)
 		snprintf(self, sizeof(self), "%s", argv[0]);
@@ -1282,6 +1495,7 @@ int main(int argc, char **argv)
 	check_exec64();
 	check_layout();
 	check_more_calls();
+	check_vdso();
 	check_signals();
 	return summary("lx_ia32");
 }
