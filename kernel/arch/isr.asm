@@ -99,12 +99,15 @@ entry_INT80_compat:
 	cli
 	jmp ret_to_user
 
-; syscall from compatibility mode (MSR_CSTAR): what AMD CPUs allow and
-; Intel's raise #UD for.  Linux 6.6 takes it (entry_SYSCALL_compat, for its
-; vDSO's __kernel_vsyscall); this kernel ships no 32-bit vDSO, so it gives
-; the Intel answer: a #UD frame at the syscall instruction (rcx - 2), which
-; the fault path turns into SIGILL.  rcx and r11 are lost, as they are to
-; the CPU's syscall.
+; syscall from compatibility mode (MSR_CSTAR), 6.6's entry_SYSCALL_compat:
+; what AMD CPUs allow (Intel's raise #UD before reaching it) and the IA-32
+; vDSO's __kernel_vsyscall uses there ("movl %ecx, %ebp; syscall").  The CPU
+; left the return eip in rcx, the flags in r11, cleared IF, TF, NT... (SFMASK)
+; and kept the user's esp.  The frame is int $0x80's, the error slot 1 to
+; say which entry it was: compat_syscall_dispatch takes ecx from ebp and the
+; sixth argument from the user stack, as do_fast_syscall_32, and puts the
+; vDSO's int80_landing_pad in rip.  It returns with iretq, as every entry
+; here (Linux's opportunistic sysretl is only faster).
 entry_SYSCALL_compat:
 	swapgs
 	mov [gs:16], rsp                ; percpu.user_rsp
@@ -113,14 +116,15 @@ entry_SYSCALL_compat:
 	push qword [gs:16]              ; rsp
 	push r11                        ; rflags
 	push 0x23                       ; cs: USER32_CS
-	sub ecx, 2                      ; the syscall instruction (rip is 32 bits)
 	push rcx                        ; rip
-	push 0                          ; error
-	push 6                          ; vector: #UD
+	push 1                          ; error: entered by syscall
+	push 0x80                       ; vector
 	PUSH_REGS
 	mov rdi, rsp
 	cld
-	call trap_dispatch
+	sti
+	call compat_syscall_dispatch
+	cli
 	jmp ret_to_user
 
 ; Vectors with a CPU-pushed error code: 8, 10-14, 17, 21, 29, 30.

@@ -25,6 +25,7 @@
  * 2.6.29 mapped one page there (its vDSO had no clock functions and so no
  * [vvar]), this kernel two.
  */
+#include "kernel/arch/cpu.h"
 #include "kernel/arch/tsc.h"
 #include "kernel/lib/errno.h"
 #include "kernel/lib/printk.h"
@@ -49,6 +50,30 @@ const void *vdso32_image(uint64_t *size)
 {
 	*size = (uint64_t)(vdso32_image_end - vdso32_image_start);
 	return vdso32_image_start;
+}
+
+/*
+ * The entry __kernel_vsyscall uses, as 6.6's ALTERNATIVE_2 in
+ * vdso32/system_call.S picks it: "movl %ecx, %ebp; syscall" where
+ * X86_FEATURE_SYSCALL32 is set (amd.c and hygon.c set it on 64-bit
+ * kernels: AMD CPUs take syscall from compatibility mode),
+ * "movl %esp, %ebp; sysenter" where X86_FEATURE_SYSENTER32 is (intel.c,
+ * centaur.c, zhaoxin.c: their CPUs take sysenter from compatibility mode),
+ * else the nop, and int $0x80.  The vendor alone decides, as in those files.
+ */
+static const uint8_t *vsyscall_entry_insn(void)
+{
+	static const uint8_t syscall_seq[4] = {0x89, 0xcd, 0x0f, 0x05};
+	uint32_t r[4];
+	char vendor[12];
+
+	cpuid_count(0, 0, r);
+	memcpy(vendor, &r[1], 4);
+	memcpy(vendor + 4, &r[3], 4);
+	memcpy(vendor + 8, &r[2], 4);
+	if (!memcmp(vendor, "AuthenticAMD", 12) || !memcmp(vendor, "HygonGenuine", 12))
+		return syscall_seq;
+	return 0;
 }
 
 int vdso_init(void)
@@ -83,6 +108,9 @@ int vdso_init(void)
 	memcpy(phys_to_virt(vdso_text_pa), vdso_image_start, size);
 	clear_page(phys_to_virt(vdso32_text_pa));
 	memcpy(phys_to_virt(vdso32_text_pa), vdso32_image_start, size32);
+	if (vsyscall_entry_insn())
+		memcpy((uint8_t *)phys_to_virt(vdso32_text_pa) + vdso32_sym_vdso32_entry_alt,
+		       vsyscall_entry_insn(), 4);
 	v = phys_to_virt(vvar_pa);
 	clear_page(v);
 	tsc_clock_params(&v->mult, &v->shift);

@@ -23,10 +23,12 @@ const void *vdso_image(uint64_t *size);
 const void *vdso32_image(uint64_t *size);
 /*
  * Offsets in the IA-32 vDSO (vdso.mk reads them from its symbol table, as
- * Linux's vdso_image_32.sym___kernel_*): AT_SYSINFO's entry and the return
- * address of a signal frame without SA_RESTORER.
+ * Linux's vdso_image_32.sym_*): AT_SYSINFO's entry, the return address of a
+ * signal frame without SA_RESTORER, where a sysenter or syscall from
+ * __kernel_vsyscall returns (int80_landing_pad), and the slot vdso_init
+ * patches with the entry instruction (vdso32_entry_alt).
  */
-extern const uint64_t vdso32_sym__kernel_vsyscall, vdso32_sym__kernel_sigreturn,
-	vdso32_sym__kernel_rt_sigreturn;
+extern const uint64_t vdso32_sym___kernel_vsyscall, vdso32_sym___kernel_sigreturn,
+	vdso32_sym___kernel_rt_sigreturn, vdso32_sym_int80_landing_pad, vdso32_sym_vdso32_entry_alt;
 
 #endif

@@ -60,7 +60,10 @@ void syscall_init(void)
 	 */
 	wrmsr(MSR_STAR, ((uint64_t)USER32_CS << 48) | ((uint64_t)KERNEL_CS << 32));
 	wrmsr(MSR_LSTAR, (uint64_t)syscall_entry);
-	/* syscall from compatibility mode (AMD): #UD here (isr.asm's entry_SYSCALL_compat) */
+	/*
+	 * syscall from compatibility mode (AMD CPUs; Intel's raise #UD): an
+	 * IA-32 system call, isr.asm's entry_SYSCALL_compat
+	 */
 	wrmsr(MSR_CSTAR, (uint64_t)entry_SYSCALL_compat);
 	/*
 	 * Flags cleared on entry: Linux 6.6's syscall_init (arch/x86/kernel/cpu/

@@ -7,11 +7,13 @@
  * back.  The result goes back in rax whole (eax is what the program reads);
  * every other register is restored as it was.  Pointers are 32-bit user
  * addresses, checked by the same copy_from_user/copy_to_user as any other.
- * The table is kernel/uapi/syscall_32.h; isr.asm's entry_INT80_compat calls
- * in with interrupts on.
+ * The table is kernel/uapi/syscall_32.h; isr.asm's entry_INT80_compat and
+ * entry_SYSCALL_compat call in with interrupts on.
  */
 #include "kernel/arch/traps.h"
 #include "kernel/lib/errno.h"
+#include "kernel/mm/uaccess.h"
+#include "kernel/mm/vdso.h"
 #include "kernel/task/sched.h"
 #include "kernel/task/signal.h"
 #include "kernel/syscall/syscall.h"
@@ -40,9 +42,35 @@ syscall_fn ia32_syscall_fn(unsigned nr)
 	return fn == sys_ni_syscall ? 0 : fn;
 }
 
+/* The entry, in the frame's error slot (isr.asm): int $0x80 pushes 0. */
+#define COMPAT_ENTRY_SYSCALL 1
+
+/*
+ * do_fast_syscall_32 (6.6 arch/x86/entry/common.c): the vDSO's
+ * __kernel_vsyscall entered by syscall, with ecx moved to ebp and ebp (the
+ * sixth argument) pushed on the user stack.  The frame is made to look
+ * like int $0x80's: ecx from ebp, ebp read from the stack, rip the vDSO's
+ * int80_landing_pad (two bytes past its int $0x80, so a restart backs up
+ * onto it).  An unreadable stack fails the call with EFAULT before it runs.
+ */
+static int fast_syscall_32_regs(struct trap_frame *f)
+{
+	uint32_t bp;
+
+	f->rcx = f->rbp;
+	f->rip = (uint32_t)(current->mm->vdso + vdso32_sym_int80_landing_pad);
+	f->error = 0;
+	if (copy_from_user(&bp, (uint32_t)f->rsp, sizeof(bp)))
+		return -EFAULT;
+	f->rbp = bp;
+	return 0;
+}
+
 void compat_syscall_dispatch(struct trap_frame *f);
 void compat_syscall_dispatch(struct trap_frame *f)
 {
+	bool fast = f->error == COMPAT_ENTRY_SYSCALL;
+	int fault = fast ? fast_syscall_32_regs(f) : 0;
 	struct syscall_args a = {(uint32_t)f->rbx, (uint32_t)f->rcx, (uint32_t)f->rdx,
 				 (uint32_t)f->rsi, (uint32_t)f->rdi, (uint32_t)f->rbp};
 	unsigned nr = (uint32_t)f->rax;
@@ -50,6 +78,11 @@ void compat_syscall_dispatch(struct trap_frame *f)
 	long ret = -ENOSYS;
 
 	current->regs = f;
+	if (fault) {
+		f->rax = (uint64_t)(long)fault; /* "User code screwed up": no call, no restart */
+		exit_to_user_mode(f, -1);
+		return;
+	}
 	if (fn)
 		ret = fn(&a);
 	else if (nr != __NR_ia32_rseq)

@@ -450,7 +450,7 @@ int create_elf_tables(struct mm_struct *mm, const struct linux_binprm *bprm,
 	 * for system calls instead of int $0x80) then AT_SYSINFO_EHDR.
 	 */
 	if (mm->vdso && ei->ia32)
-		AUX(AT_SYSINFO, mm->vdso + vdso32_sym__kernel_vsyscall);
+		AUX(AT_SYSINFO, mm->vdso + vdso32_sym___kernel_vsyscall);
 	if (mm->vdso)
 		AUX(AT_SYSINFO_EHDR, mm->vdso);
 	AUX(AT_HWCAP, elf_hwcap());

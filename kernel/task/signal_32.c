@@ -334,7 +334,7 @@ int ia32_setup_frame(int sig, const struct kernel_sigaction *ka, uint64_t set, s
 	if (ka->flags & SA_RESTORER)
 		fr.pretcode = (uint32_t)ka->restorer;
 	else if (current->mm->vdso)
-		fr.pretcode = (uint32_t)(current->mm->vdso + vdso32_sym__kernel_sigreturn);
+		fr.pretcode = (uint32_t)(current->mm->vdso + vdso32_sym___kernel_sigreturn);
 	else
 		fr.pretcode = (uint32_t)(frame + offsetof(struct sigframe_ia32, retcode));
 	memcpy(fr.retcode, code, sizeof(code));
@@ -390,7 +390,7 @@ int ia32_setup_rt_frame(int sig, const struct ksiginfo *info, const struct kerne
 	if (ka->flags & SA_RESTORER)
 		fr.pretcode = (uint32_t)ka->restorer;
 	else if (t->mm->vdso)
-		fr.pretcode = (uint32_t)(t->mm->vdso + vdso32_sym__kernel_rt_sigreturn);
+		fr.pretcode = (uint32_t)(t->mm->vdso + vdso32_sym___kernel_rt_sigreturn);
 	else
 		fr.pretcode = (uint32_t)(frame + offsetof(struct rt_sigframe_ia32, retcode));
 	memcpy(fr.retcode, code, sizeof(code));

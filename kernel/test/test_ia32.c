@@ -66,7 +66,11 @@ static bool ia32_vdso_ok(struct mm_struct *mm)
 	if (!mm->vdso || mm->vdso != mm->mmap_base - VDSO_MAP_LEN || !v || v->kind != VMA_VDSO ||
 	    !vv || vv->kind != VMA_VVAR || vmm_translate(mm->pml4, mm->vdso, &pa, &flags))
 		return false;
-	return !memcmp(phys_to_virt(pa), img, size);
+	/* the image, but for the entry slot vdso_init may have patched */
+	return !memcmp(phys_to_virt(pa), img, vdso32_sym_vdso32_entry_alt) &&
+	       !memcmp((const uint8_t *)phys_to_virt(pa) + vdso32_sym_vdso32_entry_alt + 4,
+		       img + vdso32_sym_vdso32_entry_alt + 4,
+		       size - vdso32_sym_vdso32_entry_alt - 4);
 }
 
 static enum ktest_result ia32_spawn_state(struct ktest_ctx *t)

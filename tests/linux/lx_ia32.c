@@ -604,7 +604,18 @@ static char proc_state(int pid)
 }
 
 /* A read interrupted by a handled signal: restarted with SA_RESTART, EINTR without. */
-static int read_interrupted(int flags, int *err)
+/* read(fd, c, 1) as glibc's read, errno in *err. */
+static ssize_t read_libc(int fd, char *c, int *err)
+{
+	ssize_t n;
+
+	errno = 0;
+	n = read(fd, c, 1);
+	*err = errno;
+	return n;
+}
+
+static int read_interrupted(int flags, int *err, ssize_t (*rd)(int, char *, int *))
 {
 	struct sigaction sa;
 	int fds[2], pid, parent = getpid(), st;
@@ -626,9 +637,7 @@ static int read_interrupted(int flags, int *err)
 		usleep(100000);
 		_exit(write(fds[1], "r", 1) == 1 ? 0 : 1);
 	}
-	errno = 0;
-	n = read(fds[0], &c, 1);
-	*err = errno;
+	n = rd(fds[0], &c, err);
 	waitpid(pid, &st, 0);
 	close(fds[0]);
 	close(fds[1]);
@@ -638,11 +647,11 @@ static int read_interrupted(int flags, int *err)
 
 static void check_restart(void)
 {
-	int err = 0, n = read_interrupted(SA_RESTART, &err);
+	int err = 0, n = read_interrupted(SA_RESTART, &err, read_libc);
 
 	check(n == 1 && restart_runs == 1,
 	      "SA_RESTART: a read interrupted by a handler restarts and returns the data");
-	n = read_interrupted(0, &err);
+	n = read_interrupted(0, &err, read_libc);
 	check(n == -1 && err == EINTR && restart_runs == 1,
 	      "without SA_RESTART: the interrupted read fails with EINTR");
 }
@@ -1444,6 +1453,127 @@ static void check_vdso(void)
 	      "an SA_SIGINFO handler without SA_RESTORER returns to __kernel_rt_sigreturn");
 }
 
+/* read(fd, c, 1) through __kernel_vsyscall (AT_SYSINFO), its error in *err. */
+static ssize_t read_vsyscall(int fd, char *c, int *err)
+{
+	struct regs7 in = {3 /* read */, (unsigned int)fd, (unsigned int)c, 1, 0, 0, 0}, out;
+
+	vsyscall_regs(auxv_get(AT_SYSINFO), &in, &out);
+	*err = (int)out.eax < 0 && (int)out.eax > -4096 ? -(int)out.eax : 0;
+	return *err ? -1 : (ssize_t)out.eax;
+}
+
+static volatile int trap_count, trap_in_vdso_after;
+static volatile unsigned int trap_vdso, trap_landing;
+
+/* SIGTRAP while single-stepping: TF kept until the step leaves the vDSO's page. */
+static void on_step(int sig, siginfo_t *si, void *ctx)
+{
+	ucontext_t *uc = ctx;
+	unsigned int eip = (unsigned int)uc->uc_mcontext.gregs[REG_EIP];
+
+	(void)sig;
+	(void)si;
+	trap_count++;
+	if (eip >= trap_landing && eip < trap_vdso + PAGE)
+		trap_in_vdso_after++;
+	if (eip < trap_vdso || eip >= trap_vdso + PAGE)
+		uc->uc_mcontext.gregs[REG_EFL] &= ~0x100;
+}
+
+/* getpid through __kernel_vsyscall with these EFLAGS bits set; the flags seen after. */
+static unsigned int getpid_with_flags(unsigned int entry, unsigned int bits, int *pid)
+{
+	unsigned int flags;
+	int ret;
+
+	/* entry in edi, which the call keeps: an esp-relative operand would move with the pushes */
+	__asm__ volatile("push %%ebp\n\t"
+			 "pushfl\n\t"
+			 "orl %[bits], (%%esp)\n\t"
+			 "popfl\n\t"
+			 "call *%%edi\n\t"
+			 "pushfl\n\t"
+			 "popl %[flags]\n\t"
+			 "pushfl\n\t"
+			 "andl $~0x4100, (%%esp)\n\t" /* TF and NT off again */
+			 "popfl\n\t"
+			 "pop %%ebp"
+			 : "=a"(ret), [flags] "=&S"(flags)
+			 : "0"(20), "D"(entry), [bits] "r"(bits)
+			 : "ecx", "edx", "memory", "cc");
+	*pid = ret;
+	return flags;
+}
+
+/*
+ * __kernel_vsyscall's entry instruction, picked as Linux 6.6's vDSO picks
+ * it for this CPU (syscall on AMD and Hygon, sysenter on Intel, Centaur
+ * and Zhaoxin, else int $0x80 alone), and calls through it: a restart
+ * after a signal (SA_RESTART) and EINTR, EFLAGS.TF (single-stepped through
+ * the entry into the kernel and back: the steps resume after it, in the
+ * vDSO, the call's result right) and EFLAGS.NT (kept, the result right),
+ * the two flags Linux's entries handle specially.
+ */
+static void check_fast_entry(void)
+{
+	unsigned int entry = auxv_get(AT_SYSINFO), r[4], flags;
+	const unsigned char *code = (const unsigned char *)entry;
+	char vendor[13];
+	const char *want = "int $0x80", *got = "int $0x80";
+	int pos = -1, err = 0, n, pid = 0;
+	struct sigaction sa;
+	char line[160];
+
+	if (!entry) {
+		check(0, "AT_SYSINFO for the fast entry checks");
+		return;
+	}
+	__asm__ volatile("cpuid" : "=a"(r[0]), "=b"(r[1]), "=c"(r[2]), "=d"(r[3]) : "0"(0));
+	memcpy(vendor, &r[1], 4);
+	memcpy(vendor + 4, &r[3], 4);
+	memcpy(vendor + 8, &r[2], 4);
+	vendor[12] = 0;
+	if (!strcmp(vendor, "AuthenticAMD") || !strcmp(vendor, "HygonGenuine"))
+		want = "syscall";
+	else if (!strcmp(vendor, "GenuineIntel") || !strcmp(vendor, "CentaurHauls") ||
+		 !strcmp(vendor, "  Shanghai  "))
+		want = "sysenter";
+	for (int i = 0; i < 14 && pos < 0; i++) {
+		if (code[i] == 0x89 && code[i + 1] == 0xcd && code[i + 2] == 0x0f &&
+		    code[i + 3] == 0x05)
+			got = "syscall", pos = i + 2;
+		if (code[i] == 0x89 && code[i + 1] == 0xe5 && code[i + 2] == 0x0f &&
+		    code[i + 3] == 0x34)
+			got = "sysenter", pos = i + 2;
+	}
+	snprintf(line, sizeof(line), "__kernel_vsyscall enters with %s on this %s CPU (%s)", got,
+		 vendor, want);
+	check(!strcmp(got, want), line);
+	n = read_interrupted(SA_RESTART, &err, read_vsyscall);
+	check(n == 1 && restart_runs == 1,
+	      "SA_RESTART: a read through __kernel_vsyscall interrupted by a handler restarts "
+	      "and returns the data");
+	n = read_interrupted(0, &err, read_vsyscall);
+	check(n == -1 && err == EINTR && restart_runs == 1,
+	      "without SA_RESTART: the read through __kernel_vsyscall fails with EINTR");
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_sigaction = on_step;
+	sa.sa_flags = SA_SIGINFO;
+	sigaction(SIGTRAP, &sa, 0);
+	trap_count = trap_in_vdso_after = 0;
+	trap_vdso = entry & ~(PAGE - 1);
+	trap_landing = pos >= 0 ? entry + pos + 2 : entry;
+	flags = getpid_with_flags(entry, 0x100, &pid);
+	signal(SIGTRAP, SIG_DFL);
+	check(pid == getpid() && trap_count >= 3 && trap_in_vdso_after >= 1 && !(flags & 0x100),
+	      "EFLAGS.TF through __kernel_vsyscall: single steps back in the vDSO after the "
+	      "entry, getpid's result right");
+	flags = getpid_with_flags(entry, 0x4000, &pid);
+	check(pid == getpid() && (flags & 0x4000),
+	      "EFLAGS.NT through __kernel_vsyscall: kept, getpid's result right");
+}
+
 static void check_signals(void)
 {
 	check_regs_preserved(0, "the old frame (sigreturn)");
@@ -1496,6 +1626,7 @@ int main(int argc, char **argv, char **envp)
 	check_layout();
 	check_more_calls();
 	check_vdso();
+	check_fast_entry();
 	check_signals();
 	return summary("lx_ia32");
 }

@@ -35,9 +35,10 @@ KERNEL_EXTRA_OBJS += $(BUILD)/vdso/vdso_image.o
 # The IA-32 vDSO (kernel/arch/vdso/vdso32/, after Linux 6.6's vdso32/): the
 # clock functions built with gcc -m32 from the same vvar.h, __kernel_vsyscall
 # and the signal return stubs, linked the same way as an elf32-i386 object.
-# The kernel also needs three symbols' offsets (AT_SYSINFO, the signal
-# frames' return address): the image's .asm defines them from its symbol
-# table, as Linux's vdso2c writes vdso_image_32's sym___kernel_* fields.
+# The kernel also needs five symbols' offsets (AT_SYSINFO, the signal
+# frames' return addresses, where sysenter and syscall return, the slot it
+# patches): the image's .asm defines them from the .dbg's symbol table, as
+# Linux's vdso2c writes vdso_image_32's sym_* fields.
 VDSO32_SRC := kernel/arch/vdso/vdso32
 VDSO32_CFLAGS := $(VDSO_CFLAGS) -m32 -march=i686
 VDSO32_LDFLAGS := $(subst vdso.lds,vdso32/vdso32.lds,$(VDSO_LDFLAGS)) -m32 -Wl,-m,elf_i386
@@ -67,10 +68,14 @@ $(BUILD)/vdso32/vdso32_image.o: $(BUILD)/vdso32/vdso32.so
 	  echo "align 4096"; echo "global vdso32_image_start, vdso32_image_end"; \
 	  echo "vdso32_image_start: incbin \"$<\""; echo "vdso32_image_end:"; \
 	  echo "align 8"; \
-	  readelf --dyn-syms -W $< | awk '$$8 ~ /^__kernel_(vsyscall|sigreturn|rt_sigreturn)@/ \
-	    { split($$8, n, "@"); printf "global vdso32_sym%s\nvdso32_sym%s: dq 0x%s\n", n[1], n[1], $$2 }'; \
+	  nm $<.dbg | awk '$$3 ~ /^(__kernel_(vsyscall|sigreturn|rt_sigreturn)|int80_landing_pad|vdso32_entry_alt)$$/ \
+	    { printf "global vdso32_sym_%s\nvdso32_sym_%s: dq 0x%s\n", $$3, $$3, $$1 }'; \
 	} > $(@:.o=.asm)
-	$(Q)test "$$(grep -c '^vdso32_sym' $(@:.o=.asm))" = 3
+	$(Q)test "$$(grep -c '^vdso32_sym_' $(@:.o=.asm))" = 5
+	@# the patched slot is 4 bytes, then int $$0x80 (2), then the landing pad
+	$(Q)a=$$(sed -n 's/^vdso32_sym_vdso32_entry_alt: dq //p' $(@:.o=.asm)); \
+	  l=$$(sed -n 's/^vdso32_sym_int80_landing_pad: dq //p' $(@:.o=.asm)); \
+	  test "$$((l))" = "$$((a + 6))"
 	$(Q)$(NASM) -f elf64 -o $@ $(@:.o=.asm)
 
 KERNEL_EXTRA_OBJS += $(BUILD)/vdso32/vdso32_image.o
