@@ -64,6 +64,7 @@ const void *vdso32_image(uint64_t *size)
 static const uint8_t *vsyscall_entry_insn(void)
 {
 	static const uint8_t syscall_seq[4] = {0x89, 0xcd, 0x0f, 0x05};
+	static const uint8_t sysenter_seq[4] = {0x89, 0xe5, 0x0f, 0x34};
 	uint32_t r[4];
 	char vendor[12];
 
@@ -73,6 +74,9 @@ static const uint8_t *vsyscall_entry_insn(void)
 	memcpy(vendor + 8, &r[2], 4);
 	if (!memcmp(vendor, "AuthenticAMD", 12) || !memcmp(vendor, "HygonGenuine", 12))
 		return syscall_seq;
+	if (!memcmp(vendor, "GenuineIntel", 12) || !memcmp(vendor, "CentaurHauls", 12) ||
+	    !memcmp(vendor, "  Shanghai  ", 12))
+		return sysenter_seq;
 	return 0;
 }
 

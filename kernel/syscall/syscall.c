@@ -14,6 +14,19 @@
 
 void syscall_entry(void);
 void entry_SYSCALL_compat(void);
+void entry_SYSENTER_compat(void);
+
+#define MSR_IA32_SYSENTER_CS  0x174
+#define MSR_IA32_SYSENTER_ESP 0x175
+#define MSR_IA32_SYSENTER_EIP 0x176
+
+/*
+ * The stack sysenter switches to (MSR_IA32_SYSENTER_ESP), one per CPU by
+ * initial APIC ID, as 6.6's per-CPU entry stack: entry_SYSENTER_compat
+ * loads the task's kernel stack at its second instruction, so only the
+ * #DB of a sysenter made with EFLAGS.TF set, after its first, lands here.
+ */
+static uint8_t sysenter_stack[256][256] __attribute__((aligned(16)));
 
 /*
  * Indexed by number, from the table; a hole is 0.  sys_ni_syscall's rows
@@ -72,6 +85,20 @@ void syscall_init(void)
 	 * another task.
 	 */
 	wrmsr(MSR_SFMASK, SYSCALL_MASK);
+	/*
+	 * sysenter from compatibility mode (Intel CPUs; AMD's raise #UD): an
+	 * IA-32 system call, isr.asm's entry_SYSENTER_compat, as 6.6's
+	 * syscall_init sets these three.
+	 */
+	{
+		uint32_t r[4];
+
+		cpuid_count(1, 0, r);
+		wrmsr(MSR_IA32_SYSENTER_CS, KERNEL_CS);
+		wrmsr(MSR_IA32_SYSENTER_ESP,
+		      (uint64_t)sysenter_stack[r[1] >> 24] + sizeof(sysenter_stack[0]));
+		wrmsr(MSR_IA32_SYSENTER_EIP, (uint64_t)entry_SYSENTER_compat);
+	}
 }
 
 /*

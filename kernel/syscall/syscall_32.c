@@ -7,8 +7,8 @@
  * back.  The result goes back in rax whole (eax is what the program reads);
  * every other register is restored as it was.  Pointers are 32-bit user
  * addresses, checked by the same copy_from_user/copy_to_user as any other.
- * The table is kernel/uapi/syscall_32.h; isr.asm's entry_INT80_compat and
- * entry_SYSCALL_compat call in with interrupts on.
+ * The table is kernel/uapi/syscall_32.h; isr.asm's entry_INT80_compat,
+ * entry_SYSCALL_compat and entry_SYSENTER_compat call in with interrupts on.
  */
 #include "kernel/arch/traps.h"
 #include "kernel/lib/errno.h"
@@ -43,21 +43,31 @@ syscall_fn ia32_syscall_fn(unsigned nr)
 }
 
 /* The entry, in the frame's error slot (isr.asm): int $0x80 pushes 0. */
-#define COMPAT_ENTRY_SYSCALL 1
+#define COMPAT_ENTRY_SYSCALL  1
+#define COMPAT_ENTRY_SYSENTER 2
+#define X86_EFLAGS_IF	      0x200
 
 /*
  * do_fast_syscall_32 (6.6 arch/x86/entry/common.c): the vDSO's
- * __kernel_vsyscall entered by syscall, with ecx moved to ebp and ebp (the
+ * __kernel_vsyscall entered by syscall, with ecx moved to ebp, or by
+ * sysenter, with esp moved to ebp (do_SYSENTER_32: sysenter keeps no esp,
+ * and clears IF, which was set in user mode), and in both cases ebp (the
  * sixth argument) pushed on the user stack.  The frame is made to look
- * like int $0x80's: ecx from ebp, ebp read from the stack, rip the vDSO's
- * int80_landing_pad (two bytes past its int $0x80, so a restart backs up
- * onto it).  An unreadable stack fails the call with EFAULT before it runs.
+ * like int $0x80's: ecx or esp from ebp, ebp read from the stack, rip the
+ * vDSO's int80_landing_pad (two bytes past its int $0x80, so a restart
+ * backs up onto it).  An unreadable stack fails the call with EFAULT
+ * before it runs.
  */
 static int fast_syscall_32_regs(struct trap_frame *f)
 {
 	uint32_t bp;
 
-	f->rcx = f->rbp;
+	if (f->error == COMPAT_ENTRY_SYSENTER) {
+		f->rsp = (uint32_t)f->rbp;
+		f->rflags |= X86_EFLAGS_IF;
+	} else {
+		f->rcx = f->rbp;
+	}
 	f->rip = (uint32_t)(current->mm->vdso + vdso32_sym_int80_landing_pad);
 	f->error = 0;
 	if (copy_from_user(&bp, (uint32_t)f->rsp, sizeof(bp)))
@@ -69,7 +79,7 @@ static int fast_syscall_32_regs(struct trap_frame *f)
 void compat_syscall_dispatch(struct trap_frame *f);
 void compat_syscall_dispatch(struct trap_frame *f)
 {
-	bool fast = f->error == COMPAT_ENTRY_SYSCALL;
+	bool fast = f->error == COMPAT_ENTRY_SYSCALL || f->error == COMPAT_ENTRY_SYSENTER;
 	int fault = fast ? fast_syscall_32_regs(f) : 0;
 	struct syscall_args a = {(uint32_t)f->rbx, (uint32_t)f->rcx, (uint32_t)f->rdx,
 				 (uint32_t)f->rsi, (uint32_t)f->rdi, (uint32_t)f->rbp};

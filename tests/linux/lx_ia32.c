@@ -24,6 +24,12 @@
  *   /proc/uptime, times against the monotonic clock, getrusage against
  *   times, getdents over a directory it made, clone3 with a user_desc TLS.
  *
+ *   The IA-32 vDSO: AT_SYSINFO and AT_SYSINFO_EHDR, [vdso] in the maps,
+ *   __kernel_vsyscall's calls (registers kept), its clock functions against
+ *   int $0x80's, the signal return stubs, and its entry instruction for this
+ *   CPU (syscall on AMD, sysenter on Intel): a restart and EINTR through it,
+ *   EFLAGS.TF and NT, and an unreadable stack (EFAULT, SIGSEGV).
+ *
  *   Signals (i386 frames, sigreturn 119 and rt_sigreturn 173): handlers
  *   with and without SA_SIGINFO, the siginfo of a kill and of a fault (with
  *   the sigcontext's trapno and cr2), the mask inside and after a handler,
@@ -1506,6 +1512,55 @@ static unsigned int getpid_with_flags(unsigned int entry, unsigned int bits, int
 	return flags;
 }
 
+static volatile unsigned int bad_eax, bad_eip;
+
+static void on_bad_stack(int sig, siginfo_t *si, void *ctx)
+{
+	ucontext_t *uc = ctx;
+
+	(void)sig;
+	(void)si;
+	bad_eax = (unsigned int)uc->uc_mcontext.gregs[REG_EAX];
+	bad_eip = (unsigned int)uc->uc_mcontext.gregs[REG_EIP];
+	_exit(bad_eax == (unsigned int)-EFAULT && bad_eip == trap_landing ? 0 : 1);
+}
+
+/*
+ * The fast entry made directly with an unreadable stack (esp, or ebp for
+ * sysenter, 0x10): the sixth argument cannot be read, so the call fails
+ * with EFAULT without running, and the return to the vDSO's landing pad,
+ * which pops from that stack, faults: SIGSEGV at the landing pad, eax
+ * -EFAULT, as Linux's __do_fast_syscall_32.
+ */
+static void check_fast_entry_bad_stack(const char *insn)
+{
+	static unsigned char alt[8192];
+	int pid, st = 0;
+
+	if (!strcmp(insn, "int $0x80"))
+		return;
+	pid = fork();
+	if (pid == 0) {
+		struct sigaction sa;
+		stack_t ss = {.ss_sp = alt, .ss_size = sizeof(alt)};
+
+		memset(&sa, 0, sizeof(sa));
+		sa.sa_sigaction = on_bad_stack;
+		sa.sa_flags = SA_SIGINFO | SA_ONSTACK;
+		sigaltstack(&ss, 0);
+		sigaction(SIGSEGV, &sa, 0);
+		if (!strcmp(insn, "syscall"))
+			__asm__ volatile("mov $0x10, %%esp\n\tmov %%ecx, %%ebp\n\tsyscall" ::"a"(20)
+					 : "memory");
+		else
+			__asm__ volatile("mov $0x10, %%ebp\n\tsysenter" ::"a"(20) : "memory");
+		_exit(2);
+	}
+	check(pid > 0 && waitpid(pid, &st, 0) == pid && WIFEXITED(st) && WEXITSTATUS(st) == 0,
+	      "the fast entry made with an unreadable stack: EFAULT, the call not made, "
+	      "SIGSEGV at the vDSO's landing pad");
+}
+
 /*
  * __kernel_vsyscall's entry instruction, picked as Linux 6.6's vDSO picks
  * it for this CPU (syscall on AMD and Hygon, sysenter on Intel, Centaur
@@ -1563,7 +1618,7 @@ static void check_fast_entry(void)
 	sigaction(SIGTRAP, &sa, 0);
 	trap_count = trap_in_vdso_after = 0;
 	trap_vdso = entry & ~(PAGE - 1);
-	trap_landing = pos >= 0 ? entry + pos + 2 : entry;
+	trap_landing = pos >= 0 ? entry + pos + 4 : entry; /* past the fast entry and int $0x80 */
 	flags = getpid_with_flags(entry, 0x100, &pid);
 	signal(SIGTRAP, SIG_DFL);
 	check(pid == getpid() && trap_count >= 3 && trap_in_vdso_after >= 1 && !(flags & 0x100),
@@ -1572,6 +1627,7 @@ static void check_fast_entry(void)
 	flags = getpid_with_flags(entry, 0x4000, &pid);
 	check(pid == getpid() && (flags & 0x4000),
 	      "EFLAGS.NT through __kernel_vsyscall: kept, getpid's result right");
+	check_fast_entry_bad_stack(got);
 }
 
 static void check_signals(void)
