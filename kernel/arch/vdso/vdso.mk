@@ -45,7 +45,8 @@ VDSO32_LDFLAGS := $(subst vdso.lds,vdso32/vdso32.lds,$(VDSO_LDFLAGS)) -m32 -Wl,-
 VDSO32_OBJS := $(BUILD)/vdso32/vclock_gettime.o $(BUILD)/vdso32/system_call.o \
 	$(BUILD)/vdso32/sigreturn.o
 
-$(BUILD)/vdso32/vclock_gettime.o: $(VDSO32_SRC)/vclock_gettime.c kernel/uapi/vvar.h
+$(BUILD)/vdso32/vclock_gettime.o: $(VDSO32_SRC)/vclock_gettime.c kernel/uapi/vvar.h \
+	kernel/uapi/time_types.h
 	@mkdir -p $(@D)
 	@echo "  VDSOCC  $@"
 	$(Q)$(KCC) $(VDSO32_CFLAGS) -c $< -o $@
