@@ -4,19 +4,29 @@
 # a PT_DYNAMIC, DT_HASH and DT_GNU_HASH (musl looks names up through either,
 # glibc through its link-map code), version definitions, no relocation at
 # all (nothing in user space would apply them), one PT_LOAD, and the four
-# functions, each under both names, at version LINUX_2.6.
-# Usage: scripts/check-vdso.sh build/vdso/vdso.so   (exit 1 and a reason on failure)
+# functions, each under both names, at version LINUX_2.6.  With --ia32, the
+# IA-32 vDSO instead (ELF32, EM_386): Linux 6.6's vdso32 exports, the six
+# __vdso_* clock functions at LINUX_2.6 and __kernel_vsyscall,
+# __kernel_sigreturn, __kernel_rt_sigreturn at LINUX_2.5.
+# Usage: scripts/check-vdso.sh [--ia32] build/vdso/vdso.so   (exit 1 and a reason on failure)
 set -euo pipefail
 
 usage() {
 	cat <<'EOF'
-Usage: scripts/check-vdso.sh VDSO.so
+Usage: scripts/check-vdso.sh [--ia32] VDSO.so
 Checks a vDSO image before the kernel embeds it (kernel/arch/vdso/vdso.mk):
 one page, one R+E PT_LOAD, PT_DYNAMIC, DT_HASH + DT_GNU_HASH, versions,
-no relocations, the four functions and aliases at LINUX_2.6.
+no relocations, the four functions and aliases at LINUX_2.6; with --ia32
+an ELF32 i386 object with vdso32's six clock functions (LINUX_2.6) and
+__kernel_vsyscall, __kernel_sigreturn, __kernel_rt_sigreturn (LINUX_2.5).
 Exit 0 when it passes, 1 with the reason on stderr when not, 2 on bad usage.
 EOF
 }
+ia32=0
+if [ "${1:-}" = --ia32 ]; then
+	ia32=1
+	shift
+fi
 case "${1:-}" in
 -h | --help)
 	usage
@@ -53,6 +63,20 @@ done
 relocs=$(readelf -rW "$so")
 grep -q 'There are no relocations in this file' <<<"$relocs" || fail "has relocations: $relocs"
 syms=$(readelf --dyn-syms -W "$so")
+if [ "$ia32" = 1 ]; then
+	hdr=$(readelf -hW "$so")
+	grep -q 'Class: *ELF32' <<<"$hdr" || fail "not ELF32"
+	grep -q 'Machine: *Intel 80386' <<<"$hdr" || fail "not EM_386"
+	for f in clock_gettime gettimeofday time clock_getres clock_gettime64 getcpu; do
+		grep -qE " FUNC +GLOBAL +DEFAULT +[0-9]+ __vdso_$f@@LINUX_2\.6$" <<<"$syms" ||
+			fail "__vdso_$f@@LINUX_2.6 is not exported"
+	done
+	for f in vsyscall sigreturn rt_sigreturn; do
+		grep -qE " FUNC +GLOBAL +DEFAULT +[0-9]+ __kernel_$f@@LINUX_2\.5$" <<<"$syms" ||
+			fail "__kernel_$f@@LINUX_2.5 is not exported"
+	done
+	exit 0
+fi
 for f in clock_gettime gettimeofday time getcpu; do
 	for n in "__vdso_$f" "$f"; do
 		grep -qE " FUNC +(GLOBAL|WEAK) +DEFAULT +[0-9]+ $n@@LINUX_2\.6$" <<<"$syms" ||

@@ -26,6 +26,9 @@
 #                      (probed once, cached in build/.kvm-probe), else TCG
 #   --memory MB        guest memory (default 512)
 #   --smp N            number of CPUs (default 1)
+#   --tcg-cpu MODEL    TCG's -cpu instead of max, e.g. max,vendor=GenuineIntel
+#                      (an Intel CPU's sysenter path on an AMD-looking max);
+#                      implies --accel tcg
 #   --keys TEXT        typed on the PS/2 keyboard (QEMU monitor sendkey) once
 #                      the kernel reads its console; \n is Enter, the bytes
 #                      0x03 and 0x1a Ctrl-C and Ctrl-Z
@@ -84,7 +87,7 @@ set -euo pipefail
 
 here=$(cd "$(dirname "$0")/.." && pwd)
 iso="$here/build/aslrbench.iso"
-usb=0 cmdline="" have_cmdline=0 adds=() deterministic=0 timeout=300 timeout_given=0 log="" accel=auto mem=512 smp=1 keys=""
+usb=0 cmdline="" have_cmdline=0 adds=() deterministic=0 timeout=300 timeout_given=0 log="" accel=auto mem=512 smp=1 keys="" tcg_cpu=max
 screenshot="" no_serial=0 resolution="" secure_boot=off vars="" no_sign=0 tamper=""
 QEMU=${QEMU:-qemu-system-x86_64}
 OVMF_CODE=${OVMF_CODE:-/usr/share/OVMF/OVMF_CODE_4M.fd}
@@ -116,6 +119,7 @@ while [ $# -gt 0 ]; do
 	--accel) [ $# -ge 2 ] || usage_error "$1 needs a value"; accel=$2; shift 2 ;;
 	--memory) [ $# -ge 2 ] || usage_error "$1 needs a value"; mem=$2; shift 2 ;;
 	--smp) [ $# -ge 2 ] || usage_error "$1 needs a value"; smp=$2; shift 2 ;;
+	--tcg-cpu) [ $# -ge 2 ] || usage_error "$1 needs a value"; tcg_cpu=$2; accel=tcg; shift 2 ;;
 	--keys) [ $# -ge 2 ] || usage_error "$1 needs a value"; keys=$2; shift 2 ;;
 	--screenshot) [ $# -ge 2 ] || usage_error "$1 needs a value"; screenshot=$2; shift 2 ;;
 	--no-serial) no_serial=1; shift ;;
@@ -332,7 +336,7 @@ elif [ "$accel" = kvm ] || { [ "$accel" = auto ] && kvm_works; }; then
 	args+=(-accel kvm -cpu host)
 	note "using KVM"
 else
-	args+=(-accel tcg -cpu max)
+	args+=(-accel tcg -cpu "$tcg_cpu")
 	[ "$accel" = tcg ] || note "KVM not usable here (absent or fails on OVMF); using TCG"
 fi
 # Provenance: the emulator and firmware versions, which the boot record

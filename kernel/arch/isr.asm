@@ -16,6 +16,7 @@ extern compat_syscall_dispatch
 global isr_table
 global entry_INT80_compat
 global entry_SYSCALL_compat
+global entry_SYSENTER_compat
 global ret_to_user_iretq
 
 %macro ISR_NOERR 1
@@ -99,12 +100,15 @@ entry_INT80_compat:
 	cli
 	jmp ret_to_user
 
-; syscall from compatibility mode (MSR_CSTAR): what AMD CPUs allow and
-; Intel's raise #UD for.  Linux 6.6 takes it (entry_SYSCALL_compat, for its
-; vDSO's __kernel_vsyscall); this kernel ships no 32-bit vDSO, so it gives
-; the Intel answer: a #UD frame at the syscall instruction (rcx - 2), which
-; the fault path turns into SIGILL.  rcx and r11 are lost, as they are to
-; the CPU's syscall.
+; syscall from compatibility mode (MSR_CSTAR), 6.6's entry_SYSCALL_compat:
+; what AMD CPUs allow (Intel's raise #UD before reaching it) and the IA-32
+; vDSO's __kernel_vsyscall uses there ("movl %ecx, %ebp; syscall").  The CPU
+; left the return eip in rcx, the flags in r11, cleared IF, TF, NT... (SFMASK)
+; and kept the user's esp.  The frame is int $0x80's, the error slot 1 to
+; say which entry it was: compat_syscall_dispatch takes ecx from ebp and the
+; sixth argument from the user stack, as do_fast_syscall_32, and puts the
+; vDSO's int80_landing_pad in rip.  It returns with iretq, as every entry
+; here (Linux's opportunistic sysretl is only faster).
 entry_SYSCALL_compat:
 	swapgs
 	mov [gs:16], rsp                ; percpu.user_rsp
@@ -113,15 +117,77 @@ entry_SYSCALL_compat:
 	push qword [gs:16]              ; rsp
 	push r11                        ; rflags
 	push 0x23                       ; cs: USER32_CS
-	sub ecx, 2                      ; the syscall instruction (rip is 32 bits)
 	push rcx                        ; rip
-	push 0                          ; error
-	push 6                          ; vector: #UD
+	push 1                          ; error: entered by syscall
+	push 0x80                       ; vector
 	PUSH_REGS
 	mov rdi, rsp
 	cld
-	call trap_dispatch
+	sti
+	call compat_syscall_dispatch
+	cli
 	jmp ret_to_user
+
+; sysenter from compatibility mode (MSR_IA32_SYSENTER_*, syscall.c), 6.6's
+; entry_SYSENTER_compat: what Intel CPUs allow (AMD's raise #UD) and the IA-32
+; vDSO's __kernel_vsyscall uses there ("movl %esp, %ebp; sysenter").  The CPU
+; cleared IF, kept every other flag, and saved nothing: no eip, no esp (the
+; vDSO put it in ebp).  The frame is int $0x80's, the error slot 2;
+; compat_syscall_dispatch takes esp from ebp, ebp from the user stack, sets
+; IF in the saved flags and puts the vDSO's int80_landing_pad in rip.  TF is
+; not cleared by sysenter either: until the popfq below, every instruction
+; here is single-stepped and asm_exc_debug ignores those steps, as 6.6's
+; is_sysenter_singlestep; the user's TF stays in the frame, so its program
+; is single-stepped again once back.  NT and AC are cleared the same way
+; (.Lsysenter_fix_flags): NT left set would make the next iretq fault.
+entry_SYSENTER_compat:
+	swapgs
+	mov rsp, [gs:8]                 ; percpu.kernel_rsp
+	push 0x2b                       ; ss: USER_DS
+	push 0                          ; rsp: from ebp
+	pushfq                          ; rflags: the user's, but IF
+	push 0x23                       ; cs: USER32_CS
+	push 0                          ; rip: the landing pad
+	push 2                          ; error: entered by sysenter
+	push 0x80                       ; vector
+	PUSH_REGS
+	test dword [rsp + 152], 0x44100 ; the saved rflags: AC, NT, TF
+	jz .flags_fixed
+	push 2                          ; X86_EFLAGS_FIXED
+	popfq
+.flags_fixed:
+global __end_entry_SYSENTER_compat
+__end_entry_SYSENTER_compat:
+	mov rdi, rsp
+	cld
+	sti
+	call compat_syscall_dispatch
+	cli
+	jmp ret_to_user
+
+; #DB (vector 1).  A single step of entry_SYSENTER_compat (up to and
+; including the step of its popfq) is ignored: iretq, TF left set so the
+; next instruction is stepped too, until the popfq clears it.  Every other
+; #DB takes the common path.
+asm_exc_debug:
+	test qword [rsp + 8], 3         ; cs: from user mode?
+	jnz isr_1
+	push rax
+	push rcx
+	mov rax, [rsp + 16]             ; rip
+	lea rcx, [rel entry_SYSENTER_compat]
+	cmp rax, rcx
+	jb .not_sysenter
+	lea rcx, [rel __end_entry_SYSENTER_compat]
+	cmp rax, rcx
+	ja .not_sysenter
+	pop rcx
+	pop rax
+	iretq
+.not_sysenter:
+	pop rcx
+	pop rax
+	jmp isr_1
 
 ; Vectors with a CPU-pushed error code: 8, 10-14, 17, 21, 29, 30.
 %assign i 0
@@ -139,6 +205,10 @@ align 8
 isr_table:
 %assign i 0
 %rep 256
+%if i = 1
+	dq asm_exc_debug
+%else
 	dq isr_ %+ i
+%endif
 %assign i i+1
 %endrep

@@ -13,7 +13,19 @@
  * page after it); 2.6.29 had no [vvar] and read vsyscall_gtod_data from the
  * fixed vsyscall page instead.  The draw itself is the rule set's vdso_addr() (kernel/aslr/),
  * sized for both pages.
+ *
+ * An IA-32 program gets the IA-32 vDSO (kernel/arch/vdso/vdso32/) instead:
+ * a third page, its text, with the same [vvar] page after it.  Neither rule
+ * set draws its address: 2.6.29's vdso32-setup.c arch_setup_additional_pages
+ * (syscall32_setup_pages on x86_64, with vdso_enabled = sysctl_vsyscall32,
+ * abi.vsyscall32, 1 by default: 0 mapped none, 2 the fixed 0xffffe000 of
+ * VDSO_COMPAT) and 6.6's load_vdso32 (vdso32_enabled 1: map_vdso(image, 0))
+ * both take get_unmapped_area(NULL, 0, len, 0, 0), the top of the mmap
+ * area.  This kernel keeps the default, 1, with no sysctl to change it;
+ * 2.6.29 mapped one page there (its vDSO had no clock functions and so no
+ * [vvar]), this kernel two.
  */
+#include "kernel/arch/cpu.h"
 #include "kernel/arch/tsc.h"
 #include "kernel/lib/errno.h"
 #include "kernel/lib/printk.h"
@@ -23,9 +35,10 @@
 #include "kernel/mm/vmm.h"
 #include "kernel/uapi/vvar.h"
 
-extern const uint8_t vdso_image_start[], vdso_image_end[]; /* vdso.mk */
+extern const uint8_t vdso_image_start[], vdso_image_end[];     /* vdso.mk */
+extern const uint8_t vdso32_image_start[], vdso32_image_end[]; /* vdso.mk, the IA-32 one */
 
-static uint64_t vdso_text_pa, vvar_pa;
+static uint64_t vdso_text_pa, vdso32_text_pa, vvar_pa;
 
 const void *vdso_image(uint64_t *size)
 {
@@ -33,35 +46,78 @@ const void *vdso_image(uint64_t *size)
 	return vdso_image_start;
 }
 
+const void *vdso32_image(uint64_t *size)
+{
+	*size = (uint64_t)(vdso32_image_end - vdso32_image_start);
+	return vdso32_image_start;
+}
+
+/*
+ * The entry __kernel_vsyscall uses, as 6.6's ALTERNATIVE_2 in
+ * vdso32/system_call.S picks it: "movl %ecx, %ebp; syscall" where
+ * X86_FEATURE_SYSCALL32 is set (amd.c and hygon.c set it on 64-bit
+ * kernels: AMD CPUs take syscall from compatibility mode),
+ * "movl %esp, %ebp; sysenter" where X86_FEATURE_SYSENTER32 is (intel.c,
+ * centaur.c, zhaoxin.c: their CPUs take sysenter from compatibility mode),
+ * else the nop, and int $0x80.  The vendor alone decides, as in those files.
+ */
+static const uint8_t *vsyscall_entry_insn(void)
+{
+	static const uint8_t syscall_seq[4] = {0x89, 0xcd, 0x0f, 0x05};
+	static const uint8_t sysenter_seq[4] = {0x89, 0xe5, 0x0f, 0x34};
+	uint32_t r[4];
+	char vendor[12];
+
+	cpuid_count(0, 0, r);
+	memcpy(vendor, &r[1], 4);
+	memcpy(vendor + 4, &r[3], 4);
+	memcpy(vendor + 8, &r[2], 4);
+	if (!memcmp(vendor, "AuthenticAMD", 12) || !memcmp(vendor, "HygonGenuine", 12))
+		return syscall_seq;
+	if (!memcmp(vendor, "GenuineIntel", 12) || !memcmp(vendor, "CentaurHauls", 12) ||
+	    !memcmp(vendor, "  Shanghai  ", 12))
+		return sysenter_seq;
+	return 0;
+}
+
 int vdso_init(void)
 {
 	uint64_t size = (uint64_t)(vdso_image_end - vdso_image_start);
+	uint64_t size32 = (uint64_t)(vdso32_image_end - vdso32_image_start);
 	struct vvar_data *v;
 
-	/* vdso.mk checked it; a kernel built around that check still says why */
-	if (size < 64 || size > PAGE_SIZE || memcmp(vdso_image_start, "\177ELF", 4)) {
-		kprintf("vdso: the embedded image (%lu bytes) is not a one-page ELF: no vDSO\n",
-			size);
+	/* vdso.mk checked them; a kernel built around that check still says why */
+	if (size < 64 || size > PAGE_SIZE || memcmp(vdso_image_start, "\177ELF", 4) ||
+	    size32 < 64 || size32 > PAGE_SIZE || memcmp(vdso32_image_start, "\177ELF", 4)) {
+		kprintf("vdso: the embedded images (%lu, %lu bytes) are not one-page ELFs: no "
+			"vDSO\n",
+			size, size32);
 		return -ENOEXEC;
 	}
 	vdso_text_pa = pmm_alloc_page();
+	vdso32_text_pa = pmm_alloc_page();
 	vvar_pa = pmm_alloc_page();
-	if (!vdso_text_pa || !vvar_pa) {
+	if (!vdso_text_pa || !vdso32_text_pa || !vvar_pa) {
 		if (vdso_text_pa)
 			pmm_free_page(vdso_text_pa);
+		if (vdso32_text_pa)
+			pmm_free_page(vdso32_text_pa);
 		if (vvar_pa)
 			pmm_free_page(vvar_pa);
-		vdso_text_pa = vvar_pa = 0;
+		vdso_text_pa = vdso32_text_pa = vvar_pa = 0;
 		kprintf("vdso: out of memory: no vDSO\n");
 		return -ENOMEM;
 	}
 	clear_page(phys_to_virt(vdso_text_pa));
 	memcpy(phys_to_virt(vdso_text_pa), vdso_image_start, size);
+	clear_page(phys_to_virt(vdso32_text_pa));
+	memcpy(phys_to_virt(vdso32_text_pa), vdso32_image_start, size32);
+	if (vsyscall_entry_insn())
+		memcpy((uint8_t *)phys_to_virt(vdso32_text_pa) + vdso32_sym_vdso32_entry_alt,
+		       vsyscall_entry_insn(), 4);
 	v = phys_to_virt(vvar_pa);
 	clear_page(v);
 	tsc_clock_params(&v->mult, &v->shift);
-	v->cpu = 0;
-	v->node = 0;
 	v->magic = VVAR_MAGIC;
 	return 0;
 }
@@ -79,13 +135,13 @@ static int install_page(struct mm_struct *mm, uint64_t va, uint64_t pa, bool exe
 	return 0;
 }
 
-int map_vdso(struct mm_struct *mm)
+int map_vdso(struct mm_struct *mm, bool ia32)
 {
-	uint64_t addr = mm->vdso_base;
+	uint64_t addr = ia32 ? 0 : mm->vdso_base, text_pa = ia32 ? vdso32_text_pa : vdso_text_pa;
 	int rc;
 
 	mm->vdso = 0;
-	if (!vdso_text_pa)
+	if (!text_pa)
 		return 0;
 	/* get_unmapped_area(NULL, addr, len, 0, 0): the hint when it is free, else top-down */
 	if (!addr || (addr & (PAGE_SIZE - 1)) || !mm_range_free(mm, addr, addr + VDSO_MAP_LEN))
@@ -94,7 +150,7 @@ int map_vdso(struct mm_struct *mm)
 		return -ENOMEM;
 	if ((rc = mm_add_vma(mm, addr, addr + PAGE_SIZE, VM_READ | VM_EXEC, VMA_VDSO, 0)) ||
 	    (rc = mm_add_vma(mm, addr + PAGE_SIZE, addr + VDSO_MAP_LEN, VM_READ, VMA_VVAR, 0)) ||
-	    (rc = install_page(mm, addr, vdso_text_pa, true)) ||
+	    (rc = install_page(mm, addr, text_pa, true)) ||
 	    (rc = install_page(mm, addr + PAGE_SIZE, vvar_pa, false)))
 		return rc; /* the caller drops the whole mm */
 	mm->vdso = addr;

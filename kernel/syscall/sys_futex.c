@@ -1,7 +1,8 @@
 /*
- * futex(2) and get_robust_list(2), as Linux 6.6's kernel/futex/syscalls.c:
- * the timeout read and checked, the op word decoded; the work is
- * kernel/task/futex.c's.  set_robust_list is in sys_linux.c.
+ * futex(2), get_robust_list(2) and an IA-32 task's set/get_robust_list, as
+ * Linux 6.6's kernel/futex/syscalls.c: the timeout read and checked, the op
+ * word decoded; the work is kernel/task/futex.c's (the lists' walk at exit
+ * kernel/task/futex_exit.c's).  The native set_robust_list is in sys_linux.c.
  *
  * The PI operations (LOCK_PI, UNLOCK_PI, TRYLOCK_PI, WAIT_REQUEUE_PI,
  * CMP_REQUEUE_PI, LOCK_PI2) and FUTEX_FD (gone since 2.6.26) return ENOSYS:
@@ -112,18 +113,46 @@ long sys_futex_time32(const struct syscall_args *a)
 	return do_futex_call(a, true);
 }
 
-/* Linux 6.6's get_robust_list: ESRCH, EPERM without ptrace read access, then the two words. */
-long sys_get_robust_list(const struct syscall_args *a)
+/*
+ * Linux 6.6's get_robust_list: ESRCH, EPERM without ptrace read access, then
+ * the two words; the compat one (kernel/futex/syscalls.c) writes 32-bit ones
+ * and reports the compat list, 12 bytes.
+ */
+static long do_get_robust_list(const struct syscall_args *a, bool compat)
 {
 	int pid = (int)a->a0;
 	struct task_struct *p = pid ? find_task_by_pid(pid) : current;
-	uint64_t len = 24; /* sizeof(struct robust_list_head) */
+	uint64_t len = compat ? 12 : 24, head; /* sizeof(struct (compat_)robust_list_head) */
+	unsigned w = compat ? 4 : 8;
 
 	if (!p || p->state == TASK_UNUSED)
 		return -ESRCH;
 	if (!ptrace_may_access(p, PTRACE_MODE_READ))
 		return -EPERM;
-	if (copy_to_user(a->a2, &len, sizeof(len)))
+	head = compat ? p->compat_robust_list : p->robust_list;
+	if (copy_to_user(a->a2, &len, w))
 		return -EFAULT;
-	return copy_to_user(a->a1, &p->robust_list, sizeof(p->robust_list)) ? -EFAULT : 0;
+	return copy_to_user(a->a1, &head, w) ? -EFAULT : 0;
+}
+
+long sys_get_robust_list(const struct syscall_args *a)
+{
+	return do_get_robust_list(a, false);
+}
+
+long compat_sys_get_robust_list(const struct syscall_args *a)
+{
+	return do_get_robust_list(a, true);
+}
+
+/*
+ * compat set_robust_list (6.6 kernel/futex/syscalls.c): the head of 32-bit
+ * words, walked at exit beside the native list (futex_cleanup walks both).
+ */
+long compat_sys_set_robust_list(const struct syscall_args *a)
+{
+	if (a->a1 != 12) /* sizeof(struct compat_robust_list_head) */
+		return -EINVAL;
+	current->compat_robust_list = a->a0;
+	return 0;
 }

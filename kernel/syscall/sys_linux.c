@@ -120,19 +120,79 @@ struct sysinfo_k {
 	char f[0];
 };
 
+/* do_sysinfo: the memory in bytes (mem_unit 1, as a 64-bit kernel's always fits). */
+static void do_sysinfo(struct sysinfo_k *si)
+{
+	memset(si, 0, sizeof(*si));
+	si->uptime = (int64_t)((jiffies - initial_jiffies) / timer_hz());
+	si->totalram = pmm_total_count() * PAGE_SIZE;
+	si->freeram = pmm_free_count() * PAGE_SIZE;
+	for (int i = 0; i < 3; i++) /* SI_LOAD_SHIFT 16: the averages with 16 fraction bits */
+		si->loads[i] = avenrun[i] << (16 - FSHIFT);
+	si->procs = (uint16_t)nr_tasks_in_use();
+	si->mem_unit = 1;
+}
+
 long sys_sysinfo(const struct syscall_args *a)
 {
 	struct sysinfo_k si;
 
-	memset(&si, 0, sizeof(si));
-	si.uptime = (int64_t)((jiffies - initial_jiffies) / timer_hz());
-	si.totalram = pmm_total_count() * PAGE_SIZE;
-	si.freeram = pmm_free_count() * PAGE_SIZE;
-	for (int i = 0; i < 3; i++) /* SI_LOAD_SHIFT 16: the averages with 16 fraction bits */
-		si.loads[i] = avenrun[i] << (16 - FSHIFT);
-	si.procs = (uint16_t)nr_tasks_in_use();
-	si.mem_unit = 1;
+	do_sysinfo(&si);
 	return copy_to_user(a->a0, &si, sizeof(si)) ? -EFAULT : 0;
+}
+
+/* include/linux/compat.h's struct compat_sysinfo: 64 bytes. */
+struct compat_sysinfo {
+	int32_t uptime;
+	uint32_t loads[3], totalram, freeram, sharedram, bufferram, totalswap, freeswap;
+	uint16_t procs, pad;
+	uint32_t totalhigh, freehigh, mem_unit;
+	char f[8];
+};
+_Static_assert(sizeof(struct compat_sysinfo) == 64, "i386's struct sysinfo is 64 bytes");
+
+/*
+ * compat_sys_sysinfo (6.6 kernel/sys.c): when a memory total does not fit
+ * in 32 bits, mem_unit grows to PAGE_SIZE and every figure is shifted
+ * down by as many bits; the rest is truncated to 32 bits as Linux does.
+ */
+long compat_sys_sysinfo(const struct syscall_args *a)
+{
+	struct sysinfo_k s;
+	struct compat_sysinfo s32;
+
+	do_sysinfo(&s);
+	if ((s.totalram >> 32) || (s.totalswap >> 32)) {
+		int bitcount = 0;
+
+		while (s.mem_unit < PAGE_SIZE) {
+			s.mem_unit <<= 1;
+			bitcount++;
+		}
+		s.totalram >>= bitcount;
+		s.freeram >>= bitcount;
+		s.sharedram >>= bitcount;
+		s.bufferram >>= bitcount;
+		s.totalswap >>= bitcount;
+		s.freeswap >>= bitcount;
+		s.totalhigh >>= bitcount;
+		s.freehigh >>= bitcount;
+	}
+	memset(&s32, 0, sizeof(s32));
+	s32.uptime = (int32_t)s.uptime;
+	for (int i = 0; i < 3; i++)
+		s32.loads[i] = (uint32_t)s.loads[i];
+	s32.totalram = (uint32_t)s.totalram;
+	s32.freeram = (uint32_t)s.freeram;
+	s32.sharedram = (uint32_t)s.sharedram;
+	s32.bufferram = (uint32_t)s.bufferram;
+	s32.totalswap = (uint32_t)s.totalswap;
+	s32.freeswap = (uint32_t)s.freeswap;
+	s32.procs = s.procs;
+	s32.totalhigh = (uint32_t)s.totalhigh;
+	s32.freehigh = (uint32_t)s.freehigh;
+	s32.mem_unit = s.mem_unit;
+	return copy_to_user(a->a0, &s32, sizeof(s32)) ? -EFAULT : 0;
 }
 
 struct rlimit_k {

@@ -162,6 +162,30 @@ long sys_clock_gettime(const struct syscall_args *a)
 	return copy_to_user(a->a1, &ts, sizeof(ts)) ? -EFAULT : 0;
 }
 
+/*
+ * clock_getres(clock, res), 6.6's posix_get_hrtimer_res: the clocks above
+ * are read in nanoseconds (the TSC), so 1 ns, hrtimer_resolution with
+ * high-resolution timers; NULL res only checks the clock.  The IA-32 vDSO's
+ * __vdso_clock_getres gives the same.
+ */
+static long do_clock_getres(const struct syscall_args *a, bool ia32)
+{
+	if (a->a0 > 1)
+		return -EINVAL;
+	return a->a1 && put_timespec(a->a1, ia32, 1, 1) ? -EFAULT : 0;
+}
+
+long sys_clock_getres(const struct syscall_args *a)
+{
+	return do_clock_getres(a, false);
+}
+
+/* clock_getres_time32 (6.6 kernel/time/posix-timers.c): i386's 266, an old_timespec32. */
+long sys_clock_getres_time32(const struct syscall_args *a)
+{
+	return do_clock_getres(a, true);
+}
+
 /* gettimeofday(tv, tz): either may be NULL; the zone is sys_tz, never set here: zero. */
 long sys_gettimeofday(const struct syscall_args *a)
 {

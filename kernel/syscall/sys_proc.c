@@ -60,6 +60,28 @@ void rusage_from_ticks(struct linux_rusage *ru, uint64_t utime, uint64_t stime)
 	ru->ru_stime = ticks_to_tv(stime);
 }
 
+/*
+ * A struct rusage at uaddr, or i386's struct compat_rusage (put_compat_rusage,
+ * 6.6 kernel/compat.c: 32-bit timevals and longs): -EFAULT if not writable.
+ */
+long put_rusage(uint64_t uaddr, uint64_t utime, uint64_t stime, bool compat)
+{
+	struct linux_rusage ru;
+	struct {
+		int32_t utime[2], stime[2], rest[14];
+	} ru32;
+
+	rusage_from_ticks(&ru, utime, stime);
+	if (!compat)
+		return copy_to_user(uaddr, &ru, sizeof(ru)) ? -EFAULT : 0;
+	memset(&ru32, 0, sizeof(ru32));
+	ru32.utime[0] = (int32_t)ru.ru_utime.tv_sec;
+	ru32.utime[1] = (int32_t)ru.ru_utime.tv_usec;
+	ru32.stime[0] = (int32_t)ru.ru_stime.tv_sec;
+	ru32.stime[1] = (int32_t)ru.ru_stime.tv_usec;
+	return copy_to_user(uaddr, &ru32, sizeof(ru32)) ? -EFAULT : 0;
+}
+
 static long do_wait4(const struct syscall_args *a, bool ia32)
 {
 	int pid = (int)a->a0, options = (int)a->a2, status = 0;
@@ -93,23 +115,8 @@ static long do_wait4(const struct syscall_args *a, bool ia32)
 	 */
 	if (a->a1 && copy_to_user(a->a1, &status, sizeof(status)))
 		return -EFAULT;
-	if (a->a3) {
-		struct linux_rusage ru;
-		/* i386's struct compat_rusage: 32-bit timevals and longs (put_compat_rusage) */
-		struct {
-			int32_t utime[2], stime[2], rest[14];
-		} ru32;
-
-		rusage_from_ticks(&ru, ut, st);
-		memset(&ru32, 0, sizeof(ru32));
-		ru32.utime[0] = (int32_t)ru.ru_utime.tv_sec;
-		ru32.utime[1] = (int32_t)ru.ru_utime.tv_usec;
-		ru32.stime[0] = (int32_t)ru.ru_stime.tv_sec;
-		ru32.stime[1] = (int32_t)ru.ru_stime.tv_usec;
-		if (ia32 ? copy_to_user(a->a3, &ru32, sizeof(ru32))
-			 : copy_to_user(a->a3, &ru, sizeof(ru)))
-			return -EFAULT;
-	}
+	if (a->a3 && put_rusage(a->a3, ut, st, ia32))
+		return -EFAULT;
 	return rc;
 }
 
@@ -343,12 +350,15 @@ _Static_assert(sizeof(struct clone_args) == 88, "clone_args VER2 is 88 bytes");
  * a bigger struct than ours must have a zero tail (copy_struct_from_user:
  * E2BIG otherwise); a bad pointer is EFAULT.  set_tid (which needs
  * CAP_CHECKPOINT_RESTORE and pid namespaces) and cgroups are EINVAL here.
+ * An IA-32 task's clone3 is the same call with the same struct (i386 435
+ * is sys_clone3 in 6.6's syscall_32.tbl); its CLONE_SETTLS tls is a struct
+ * user_desc pointer, as set_new_tls reads it in an ia32 call.
  */
-long sys_clone3(const struct syscall_args *a)
+static long do_clone3(const struct syscall_args *a, bool ia32)
 {
 	struct clone_args args;
 	uint64_t usize = a->a1, uargs = a->a0;
-	struct clone_req c = {.regs = current->regs};
+	struct clone_req c = {.regs = current->regs, .tls_desc = ia32};
 
 	if (usize > 4096) /* PAGE_SIZE */
 		return -E2BIG;
@@ -393,6 +403,16 @@ long sys_clone3(const struct syscall_args *a)
 	c.ctid = args.child_tid;
 	c.tls = args.tls;
 	return do_clone(&c);
+}
+
+long sys_clone3(const struct syscall_args *a)
+{
+	return do_clone3(a, false);
+}
+
+long compat_sys_clone3(const struct syscall_args *a)
+{
+	return do_clone3(a, true);
 }
 
 long sys_vfork(const struct syscall_args *a)

@@ -1,5 +1,6 @@
 /*
- * stat, fstat, lstat, newfstatat, getdents64, readlink(at), getcwd,
+ * stat, fstat, lstat, newfstatat, getdents64 (and i386's getdents),
+ * readlink(at), getcwd,
  * access/faccessat(2), ioctl on the console (Linux 6.6 numbers, struct stat
  * in kernel/uapi/stat.h), and the shared helpers of
  * fs_common.h.
@@ -92,8 +93,82 @@ static int copy_stat64(const struct linux_stat *st, uint64_t ubuf)
 	return copy_to_user(ubuf, &s, sizeof(s));
 }
 
-/* ia32: an IA-32 stat64 call (struct stat64_ia32 out), else x86_64's struct stat. */
-static int fill_stat(struct inode *ino, uint64_t ubuf, bool ia32)
+/* include/uapi/linux/stat.h's struct statx (256 bytes, the same for both ABIs). */
+struct statx_timestamp {
+	int64_t tv_sec;
+	uint32_t tv_nsec;
+	int32_t reserved;
+};
+
+struct statx_k {
+	uint32_t stx_mask, stx_blksize;
+	uint64_t stx_attributes;
+	uint32_t stx_nlink, stx_uid, stx_gid;
+	uint16_t stx_mode, spare0;
+	uint64_t stx_ino, stx_size, stx_blocks, stx_attributes_mask;
+	struct statx_timestamp stx_atime, stx_btime, stx_ctime, stx_mtime;
+	uint32_t stx_rdev_major, stx_rdev_minor, stx_dev_major, stx_dev_minor;
+	uint64_t stx_mnt_id;
+	uint32_t stx_dio_mem_align, stx_dio_offset_align;
+	uint64_t spare3[12];
+};
+_Static_assert(sizeof(struct statx_k) == 256, "struct statx is 256 bytes");
+
+#define STATX_BASIC_STATS    0x7ffU /* type, mode, nlink, uid, gid, times, ino, size, blocks */
+#define STATX__RESERVED	     0x80000000U
+#define STATX_ATTR_AUTOMOUNT 0x1000
+#define STATX_ATTR_DAX	     0x200000
+#define AT_NO_AUTOMOUNT	     0x800
+#define AT_STATX_SYNC_TYPE   0x6000
+
+/* A user dev_t's major and minor (new_encode_dev's layout, glibc's gnu_dev_major/minor). */
+static uint32_t dev_major(uint64_t dev)
+{
+	return (uint32_t)(((dev >> 8) & 0xfff) | ((dev >> 32) & ~0xfffULL));
+}
+
+static uint32_t dev_minor(uint64_t dev)
+{
+	return (uint32_t)((dev & 0xff) | ((dev >> 12) & ~0xffULL));
+}
+
+/*
+ * cp_statx (6.6 fs/stat.c): what generic_fillattr gives, STATX_BASIC_STATS
+ * whatever was asked; no birth time, no mount id (this kernel has no
+ * mount table), the attribute mask vfs_getattr_nosec always reports.
+ */
+static int copy_statx(const struct linux_stat *st, uint64_t ubuf)
+{
+	struct statx_k x;
+
+	memset(&x, 0, sizeof(x));
+	x.stx_mask = STATX_BASIC_STATS;
+	x.stx_blksize = (uint32_t)st->st_blksize;
+	x.stx_attributes_mask = STATX_ATTR_AUTOMOUNT | STATX_ATTR_DAX;
+	x.stx_nlink = (uint32_t)st->st_nlink;
+	x.stx_uid = st->st_uid;
+	x.stx_gid = st->st_gid;
+	x.stx_mode = (uint16_t)st->st_mode;
+	x.stx_ino = st->st_ino;
+	x.stx_size = (uint64_t)st->st_size;
+	x.stx_blocks = (uint64_t)st->st_blocks;
+	x.stx_atime.tv_sec = (int64_t)st->st_atime;
+	x.stx_atime.tv_nsec = (uint32_t)st->st_atime_nsec;
+	x.stx_ctime.tv_sec = (int64_t)st->st_ctime;
+	x.stx_ctime.tv_nsec = (uint32_t)st->st_ctime_nsec;
+	x.stx_mtime.tv_sec = (int64_t)st->st_mtime;
+	x.stx_mtime.tv_nsec = (uint32_t)st->st_mtime_nsec;
+	x.stx_rdev_major = dev_major(st->st_rdev);
+	x.stx_rdev_minor = dev_minor(st->st_rdev);
+	x.stx_dev_major = dev_major(st->st_dev);
+	x.stx_dev_minor = dev_minor(st->st_dev);
+	return copy_to_user(ubuf, &x, sizeof(x));
+}
+
+/* What a stat call writes: x86_64's struct stat, i386's struct stat64, struct statx. */
+enum stat_fmt { STAT_NATIVE, STAT_IA32, STAT_X };
+
+static int fill_stat(struct inode *ino, uint64_t ubuf, enum stat_fmt fmt)
 {
 	struct linux_stat st;
 
@@ -111,18 +186,24 @@ static int fill_stat(struct inode *ino, uint64_t ubuf, bool ia32)
 	st.st_atime = (uint64_t)ino->atime;
 	st.st_mtime = (uint64_t)ino->mtime;
 	st.st_ctime = (uint64_t)ino->ctime;
-	if (ia32)
+	if (fmt == STAT_IA32)
 		return copy_stat64(&st, ubuf);
+	if (fmt == STAT_X)
+		return copy_statx(&st, ubuf);
 	return copy_to_user(ubuf, &st, sizeof(st));
 }
 
-static long do_fstatat(int dirfd, uint64_t upath, uint64_t ubuf, uint64_t flags, bool ia32)
+static long do_fstatat(int dirfd, uint64_t upath, uint64_t ubuf, uint64_t flags, enum stat_fmt fmt)
 {
 	char *path = path_buf(0);
 	struct inode *start, *ino;
 	long rc;
+	/* vfs_statx's flags; AT_NO_AUTOMOUNT and the sync type mean nothing without mounts */
+	uint64_t ok = fmt == STAT_X ? AT_SYMLINK_NOFOLLOW | AT_EMPTY_PATH | AT_NO_AUTOMOUNT |
+					      AT_STATX_SYNC_TYPE
+				    : AT_SYMLINK_NOFOLLOW | AT_EMPTY_PATH;
 
-	if (flags & ~(uint64_t)(AT_SYMLINK_NOFOLLOW | AT_EMPTY_PATH))
+	if (flags & ~ok)
 		return -EINVAL;
 	rc = strncpy_from_user(path, upath, PATH_MAX);
 	if (rc < 0)
@@ -134,38 +215,38 @@ static long do_fstatat(int dirfd, uint64_t upath, uint64_t ubuf, uint64_t flags,
 			return -ENOENT;
 		if (dirfd == AT_FDCWD)
 			return fill_stat(current->fs->pwd ? current->fs->pwd : root_inode, ubuf,
-					 ia32);
+					 fmt);
 		f = fget((uint64_t)(int64_t)dirfd);
 		if (!f || !f->inode)
 			return -EBADF;
-		return fill_stat(f->inode, ubuf, ia32);
+		return fill_stat(f->inode, ubuf, fmt);
 	}
 	if ((rc = at_start(dirfd, path, &start)))
 		return rc;
 	rc = path_lookup(start, path, (flags & AT_SYMLINK_NOFOLLOW) ? 0 : LOOKUP_FOLLOW, &ino);
 	if (rc)
 		return rc;
-	rc = fill_stat(ino, ubuf, ia32);
+	rc = fill_stat(ino, ubuf, fmt);
 	iput(ino);
 	return rc;
 }
 
 long sys_stat(const struct syscall_args *a)
 {
-	return do_fstatat(AT_FDCWD, a->a0, a->a1, 0, false);
+	return do_fstatat(AT_FDCWD, a->a0, a->a1, 0, STAT_NATIVE);
 }
 
 long sys_lstat(const struct syscall_args *a)
 {
-	return do_fstatat(AT_FDCWD, a->a0, a->a1, AT_SYMLINK_NOFOLLOW, false);
+	return do_fstatat(AT_FDCWD, a->a0, a->a1, AT_SYMLINK_NOFOLLOW, STAT_NATIVE);
 }
 
 long sys_newfstatat(const struct syscall_args *a)
 {
-	return do_fstatat((int)a->a0, a->a1, a->a2, a->a3, false);
+	return do_fstatat((int)a->a0, a->a1, a->a2, a->a3, STAT_NATIVE);
 }
 
-static long do_fstat(uint64_t fd, uint64_t ubuf, bool ia32)
+static long do_fstat(uint64_t fd, uint64_t ubuf, enum stat_fmt fmt)
 {
 	struct file *f = fget(fd);
 
@@ -173,12 +254,12 @@ static long do_fstat(uint64_t fd, uint64_t ubuf, bool ia32)
 		return -EBADF;
 	if (!f->inode)
 		return -EBADF;
-	return fill_stat(f->inode, ubuf, ia32);
+	return fill_stat(f->inode, ubuf, fmt);
 }
 
 long sys_fstat(const struct syscall_args *a)
 {
-	return do_fstat(a->a0, a->a1, false);
+	return do_fstat(a->a0, a->a1, STAT_NATIVE);
 }
 /*
  * The IA-32 calls (Linux 6.6 arch/x86/kernel/sys_ia32.c: compat_sys_ia32_stat64,
@@ -186,27 +267,84 @@ long sys_fstat(const struct syscall_args *a)
  */
 long compat_sys_ia32_stat64(const struct syscall_args *a)
 {
-	return do_fstatat(AT_FDCWD, a->a0, a->a1, 0, true);
+	return do_fstatat(AT_FDCWD, a->a0, a->a1, 0, STAT_IA32);
 }
 
 long compat_sys_ia32_lstat64(const struct syscall_args *a)
 {
-	return do_fstatat(AT_FDCWD, a->a0, a->a1, AT_SYMLINK_NOFOLLOW, true);
+	return do_fstatat(AT_FDCWD, a->a0, a->a1, AT_SYMLINK_NOFOLLOW, STAT_IA32);
 }
 
 long compat_sys_ia32_fstat64(const struct syscall_args *a)
 {
-	return do_fstat(a->a0, a->a1, true);
+	return do_fstat(a->a0, a->a1, STAT_IA32);
 }
 
 /* fstatat64(int dfd, path, statbuf, int flag) */
 long compat_sys_ia32_fstatat64(const struct syscall_args *a)
 {
-	return do_fstatat((int)a->a0, a->a1, a->a2, (uint32_t)a->a3, true);
+	return do_fstatat((int)a->a0, a->a1, a->a2, (uint32_t)a->a3, STAT_IA32);
 }
 
-/* struct linux_dirent64: d_ino, d_off, d_reclen, d_type, d_name, 8-byte aligned. */
-long sys_getdents64(const struct syscall_args *a)
+/*
+ * statx(dfd, path, flags, mask, buf), 6.6's do_statx: a reserved mask bit
+ * or both sync types is EINVAL, then vfs_statx's flags; an IA-32 task's
+ * (i386 383) is the same call, struct statx being the same on both.
+ */
+long sys_statx(const struct syscall_args *a)
+{
+	uint32_t flags = (uint32_t)a->a2, mask = (uint32_t)a->a3;
+
+	if (mask & STATX__RESERVED)
+		return -EINVAL;
+	if ((flags & AT_STATX_SYNC_TYPE) == AT_STATX_SYNC_TYPE)
+		return -EINVAL;
+	return do_fstatat((int)a->a0, a->a1, a->a4, flags, STAT_X);
+}
+
+/*
+ * One directory record at rec, its length returned: struct linux_dirent64
+ * (d_ino, d_off, d_reclen, d_type, d_name, 8-byte aligned) or, for an
+ * IA-32 task's getdents, struct compat_linux_dirent (6.6 fs/readdir.c:
+ * 32-bit d_ino and d_off, d_reclen, d_name, its NUL, d_type in the last
+ * byte, 4-byte aligned); 0 when the inode number does not fit in 32 bits
+ * (compat_filldir's EOVERFLOW).
+ */
+static uint16_t fill_dirent(char *rec, const struct dirent_out *d, uint64_t off, bool compat)
+{
+	size_t len = strlen(d->name);
+	uint16_t reclen;
+
+	if (compat) {
+		uint32_t ino32 = (uint32_t)d->ino, off32 = (uint32_t)off;
+
+		if (ino32 != d->ino)
+			return 0;
+		reclen = (uint16_t)((10 + len + 2 + 3) & ~3UL);
+		memset(rec, 0, reclen);
+		memcpy(rec, &ino32, 4);
+		memcpy(rec + 4, &off32, 4);
+		memcpy(rec + 8, &reclen, 2);
+		memcpy(rec + 10, d->name, len);
+		rec[reclen - 1] = (char)d->type;
+		return reclen;
+	}
+	reclen = (uint16_t)((19 + len + 1 + 7) & ~7UL);
+	memset(rec, 0, reclen);
+	memcpy(rec, &d->ino, 8);
+	memcpy(rec + 8, &off, 8);
+	memcpy(rec + 16, &reclen, 2);
+	rec[18] = (char)d->type;
+	memcpy(rec + 19, d->name, len);
+	return reclen;
+}
+
+/*
+ * getdents64 and i386's getdents: as many whole records as fit; a first
+ * one that does not is EINVAL (EOVERFLOW for an inode number too wide),
+ * a later one ends the call with what was written.
+ */
+static long do_getdents(const struct syscall_args *a, bool compat)
 {
 	static struct dirent_out d;
 	struct file *f = fget(a->a0);
@@ -223,9 +361,8 @@ long sys_getdents64(const struct syscall_args *a)
 		return -EFAULT;
 	for (;;) {
 		struct inode *dir = f->inode;
-		uint64_t idx = f->pos, off;
+		uint64_t idx = f->pos;
 		uint16_t reclen;
-		size_t len;
 
 		if (idx == 0 || idx == 1) {
 			struct inode *up = dir->covered ? dir->covered->parent : dir->parent;
@@ -236,26 +373,29 @@ long sys_getdents64(const struct syscall_args *a)
 		} else if (!dir->op->readdir || dir->op->readdir(dir, idx, &d)) {
 			break;
 		}
-		len = strlen(d.name);
-		reclen = (uint16_t)((19 + len + 1 + 7) & ~7UL);
-		if (done + reclen > count) {
+		reclen = fill_dirent(rec, &d, idx + 1, compat);
+		if (!reclen || done + reclen > count) {
 			if (!done)
-				return -EINVAL;
+				return reclen ? -EINVAL : -EOVERFLOW;
 			break;
 		}
-		memset(rec, 0, reclen);
-		off = idx + 1;
-		memcpy(rec, &d.ino, 8);
-		memcpy(rec + 8, &off, 8);
-		memcpy(rec + 16, &reclen, 2);
-		rec[18] = (char)d.type;
-		memcpy(rec + 19, d.name, len);
 		if (copy_to_user(ubuf + done, rec, reclen))
 			return done ? (long)done : -EFAULT;
 		done += reclen;
 		f->pos = idx + 1;
 	}
 	return (long)done;
+}
+
+long sys_getdents64(const struct syscall_args *a)
+{
+	return do_getdents(a, false);
+}
+
+/* compat_sys_getdents (6.6 fs/readdir.c), i386's getdents (141). */
+long compat_sys_getdents(const struct syscall_args *a)
+{
+	return do_getdents(a, true);
 }
 
 static long do_readlinkat(int dirfd, uint64_t upath, uint64_t ubuf, int64_t size)

@@ -15,6 +15,19 @@
 
 void syscall_entry(void);
 void entry_SYSCALL_compat(void);
+void entry_SYSENTER_compat(void);
+
+#define MSR_IA32_SYSENTER_CS  0x174
+#define MSR_IA32_SYSENTER_ESP 0x175
+#define MSR_IA32_SYSENTER_EIP 0x176
+
+/*
+ * The stack sysenter switches to (MSR_IA32_SYSENTER_ESP), one per CPU by
+ * initial APIC ID, as 6.6's per-CPU entry stack: entry_SYSENTER_compat
+ * loads the task's kernel stack at its second instruction, so only the
+ * #DB of a sysenter made with EFLAGS.TF set, after its first, lands here.
+ */
+static uint8_t sysenter_stack[256][256] __attribute__((aligned(16)));
 
 /*
  * Indexed by number, from the table; a hole is 0.  sys_ni_syscall's rows
@@ -61,7 +74,10 @@ void syscall_init(void)
 	 */
 	wrmsr(MSR_STAR, ((uint64_t)USER32_CS << 48) | ((uint64_t)KERNEL_CS << 32));
 	wrmsr(MSR_LSTAR, (uint64_t)syscall_entry);
-	/* syscall from compatibility mode (AMD): #UD here (isr.asm's entry_SYSCALL_compat) */
+	/*
+	 * syscall from compatibility mode (AMD CPUs; Intel's raise #UD): an
+	 * IA-32 system call, isr.asm's entry_SYSCALL_compat
+	 */
 	wrmsr(MSR_CSTAR, (uint64_t)entry_SYSCALL_compat);
 	/*
 	 * Flags cleared on entry: Linux 6.6's syscall_init (arch/x86/kernel/cpu/
@@ -70,6 +86,20 @@ void syscall_init(void)
 	 * another task.
 	 */
 	wrmsr(MSR_SFMASK, SYSCALL_MASK);
+	/*
+	 * sysenter from compatibility mode (Intel CPUs; AMD's raise #UD): an
+	 * IA-32 system call, isr.asm's entry_SYSENTER_compat, as 6.6's
+	 * syscall_init sets these three.
+	 */
+	{
+		uint32_t r[4];
+
+		cpuid_count(1, 0, r);
+		wrmsr(MSR_IA32_SYSENTER_CS, KERNEL_CS);
+		wrmsr(MSR_IA32_SYSENTER_ESP,
+		      (uint64_t)sysenter_stack[r[1] >> 24] + sizeof(sysenter_stack[0]));
+		wrmsr(MSR_IA32_SYSENTER_EIP, (uint64_t)entry_SYSENTER_compat);
+	}
 }
 
 /*

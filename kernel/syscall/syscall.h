@@ -36,6 +36,8 @@ long nanosleep_interrupted(uint64_t left_ns, uint64_t urem);
 /* sys_proc.c: wait4's and waitid's rusage, the times in clock ticks. */
 struct linux_rusage;
 void rusage_from_ticks(struct linux_rusage *ru, uint64_t utime, uint64_t stime);
+/* sys_proc.c: the rusage at uaddr, native or i386's compat_rusage: -EFAULT or 0. */
+long put_rusage(uint64_t uaddr, uint64_t utime, uint64_t stime, bool compat);
 /* A system call's name, "" when not in the table (the warning's). */
 const char *syscall_name(uint64_t nr);
 

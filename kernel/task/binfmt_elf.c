@@ -36,6 +36,7 @@
 #include "kernel/lib/printk.h"
 #include "kernel/lib/string.h"
 #include "kernel/mm/pmm.h"
+#include "kernel/mm/vdso.h"
 #include "kernel/char/random.h"
 #include "kernel/task/binfmt_elf.h"
 #include "kernel/task/task.h"
@@ -66,8 +67,9 @@
 #define AT_SECURE   23
 #define AT_RANDOM   25
 #define AT_EXECFN   31
-#define AUXV_PAIRS  19
+#define AUXV_PAIRS  20
 
+#define AT_SYSINFO	32 /* ARCH_DLINFO_IA32: the IA-32 vDSO's __kernel_vsyscall */
 #define AT_SYSINFO_EHDR 33 /* ARCH_DLINFO on x86_64: the vDSO */
 
 static bool is_elf32(const uint8_t *img)
@@ -443,11 +445,13 @@ int create_elf_tables(struct mm_struct *mm, const struct linux_binprm *bprm,
 		auxv[n++] = (val);                                                                 \
 	} while (0)
 	/*
-	 * An IA-32 program gets no vDSO (this kernel has no 32-bit one), so no
-	 * AT_SYSINFO or AT_SYSINFO_EHDR (ARCH_DLINFO_IA32 adds them only with
-	 * one): its libc makes its system calls with int $0x80.
+	 * An IA-32 program's is ARCH_DLINFO_IA32 (2.6.29 and 6.6 asm/elf.h):
+	 * with a vDSO, AT_SYSINFO (__kernel_vsyscall, which its libc calls
+	 * for system calls instead of int $0x80) then AT_SYSINFO_EHDR.
 	 */
-	if (mm->vdso && !ei->ia32)
+	if (mm->vdso && ei->ia32)
+		AUX(AT_SYSINFO, mm->vdso + vdso32_sym___kernel_vsyscall);
+	if (mm->vdso)
 		AUX(AT_SYSINFO_EHDR, mm->vdso);
 	AUX(AT_HWCAP, elf_hwcap());
 	AUX(AT_PAGESZ, PAGE_SIZE);

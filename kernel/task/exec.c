@@ -161,9 +161,11 @@ int exec_map_program(struct mm_struct *mm, const struct exec_request *r,
 	if (ei->interp_len &&
 	    (rc = map_interp(mm, r, (const char *)bprm->image + ei->interp_off, ei, entry)))
 		return rc;
-	/* arch_setup_additional_pages, after load_elf_interp as in 2.6.29: the vDSO at layout.c's
-	 * draw */
-	if (!ei->ia32 && (rc = map_vdso(mm))) /* no 32-bit vDSO: an IA-32 program gets none */
+	/*
+	 * arch_setup_additional_pages, after load_elf_interp as in 2.6.29: the vDSO at layout.c's
+	 * draw; an IA-32 program's (compat_arch_setup_additional_pages) the IA-32 vDSO
+	 */
+	if ((rc = map_vdso(mm, ei->ia32)))
 		return rc;
 	return create_elf_tables(mm, bprm, ei, bias, sp);
 }
@@ -416,7 +418,7 @@ long do_execve_req(const struct exec_request *r)
 	 * their default.
 	 */
 	exec_user_segments(t, regs.cs == USER32_CS);
-	t->clear_child_tid = t->robust_list = t->robust_len = 0;
+	t->clear_child_tid = t->robust_list = t->robust_len = t->compat_robust_list = 0;
 	flush_signal_handlers(t);
 	*t->regs = regs;
 	fpu_init_task(t);

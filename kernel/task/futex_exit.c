@@ -11,26 +11,47 @@
 #include "kernel/task/futex.h"
 #include "kernel/task/sched.h"
 
-/* struct robust_list_head: list.next, futex_offset, list_op_pending */
-#define ROBUST_HEAD_NEXT    0
-#define ROBUST_HEAD_OFFSET  8
-#define ROBUST_HEAD_PENDING 16
+/*
+ * struct robust_list_head: list.next, futex_offset, list_op_pending, each
+ * a long; struct compat_robust_list_head the same in 32-bit words (an IA-32
+ * task's, include/linux/compat.h).  w is the word size, 8 or 4.
+ */
+#define ROBUST_HEAD_NEXT(w)    0
+#define ROBUST_HEAD_OFFSET(w)  (w)
+#define ROBUST_HEAD_PENDING(w) (2 * (w))
 
-static int get_user_ulong(uint64_t *v, uint64_t uaddr)
+/* A word of w bytes at uaddr, zero-extended (a compat_uptr_t) or as it is. */
+static int get_user_word(uint64_t *v, uint64_t uaddr, unsigned w)
 {
-	return copy_from_user(v, uaddr, sizeof(*v)) ? -EFAULT : 0;
+	*v = 0;
+	return copy_from_user(v, uaddr, w) ? -EFAULT : 0;
 }
 
-/* fetch_robust_entry: the entry the pointer at head points to, bit 0 the PI flag. */
-static int fetch_robust_entry(uint64_t *entry, uint64_t head, unsigned *pi)
+/*
+ * fetch_robust_entry (compat_fetch_robust_entry for w 4): the entry the
+ * pointer at head points to, bit 0 the PI flag.
+ */
+static int fetch_robust_entry(uint64_t *entry, uint64_t head, unsigned *pi, unsigned w)
 {
 	uint64_t uentry;
 
-	if (get_user_ulong(&uentry, head))
+	if (get_user_word(&uentry, head, w))
 		return -EFAULT;
 	*entry = uentry & ~1ULL;
 	*pi = uentry & 1;
 	return 0;
+}
+
+/*
+ * The futex word of an entry: entry + futex_offset, the offset a signed
+ * long; for a compat list a compat_long_t added in 32 bits (6.6's
+ * futex_uaddr: compat_ptr(ptr_to_compat(entry) + futex_offset)).
+ */
+static uint64_t futex_uaddr(uint64_t entry, uint64_t futex_offset, unsigned w)
+{
+	if (w == 4)
+		return (uint32_t)(entry + (uint64_t)(int64_t)(int32_t)futex_offset);
+	return entry + futex_offset;
 }
 
 /*
@@ -64,22 +85,27 @@ static int handle_futex_death(uint64_t uaddr, struct task_struct *t, bool pi, bo
 	return 0;
 }
 
-static void exit_robust_list(struct task_struct *t)
+/*
+ * exit_robust_list, and compat_exit_robust_list with w 4 (6.6
+ * kernel/futex/core.c): the same walk over 32-bit pointers.
+ */
+static void exit_robust_list(struct task_struct *t, uint64_t head, unsigned w)
 {
-	uint64_t head = t->robust_list, entry, next_entry = 0, pending, futex_offset;
+	uint64_t entry, next_entry = 0, pending, futex_offset;
 	unsigned limit = ROBUST_LIST_LIMIT, pi, pip, next_pi = 0;
 
-	if (fetch_robust_entry(&entry, head + ROBUST_HEAD_NEXT, &pi))
+	if (fetch_robust_entry(&entry, head + ROBUST_HEAD_NEXT(w), &pi, w))
 		return;
-	if (get_user_ulong(&futex_offset, head + ROBUST_HEAD_OFFSET))
+	if (get_user_word(&futex_offset, head + ROBUST_HEAD_OFFSET(w), w))
 		return;
-	if (fetch_robust_entry(&pending, head + ROBUST_HEAD_PENDING, &pip))
+	if (fetch_robust_entry(&pending, head + ROBUST_HEAD_PENDING(w), &pip, w))
 		return;
 	while (entry != head) {
-		int rc = fetch_robust_entry(&next_entry, entry, &next_pi);
+		int rc = fetch_robust_entry(&next_entry, entry, &next_pi, w);
 
 		/* the pending entry is handled last, once */
-		if (entry != pending && handle_futex_death(entry + futex_offset, t, pi, false))
+		if (entry != pending &&
+		    handle_futex_death(futex_uaddr(entry, futex_offset, w), t, pi, false))
 			return;
 		if (rc)
 			return;
@@ -90,15 +116,19 @@ static void exit_robust_list(struct task_struct *t)
 		cond_resched();
 	}
 	if (pending)
-		handle_futex_death(pending + futex_offset, t, pip, true);
+		handle_futex_death(futex_uaddr(pending, futex_offset, w), t, pip, true);
 }
 
 void mm_release(struct task_struct *t)
 {
 	/* futex_exit_release (futex_cleanup): the robust list first */
 	if (t->robust_list && t->mm) {
-		exit_robust_list(t);
+		exit_robust_list(t, t->robust_list, 8);
 		t->robust_list = 0;
+	}
+	if (t->compat_robust_list && t->mm) {
+		exit_robust_list(t, t->compat_robust_list, 4);
+		t->compat_robust_list = 0;
 	}
 	/*
 	 * mm_release: only when the mm has other users (a CLONE_VM relative,

@@ -7,11 +7,14 @@
  * fregs_state, converted from the fxsave image by regset.c's
  * convert_from_fxsr) followed by the 512-byte fxsave image itself.
  *
- * Without SA_RESTORER Linux returns through the vDSO's __kernel_sigreturn
- * or __kernel_rt_sigreturn; this kernel maps no 32-bit vDSO, so the return
- * address is the frame's retcode, the bytes Linux still writes there (and
- * used itself before vDSOs, and for the old frame when there is no vDSO):
- * "popl %eax; movl $119,%eax; int $0x80" and "movl $173,%eax; int $0x80".
+ * Without SA_RESTORER the handler returns through the IA-32 vDSO's
+ * __kernel_sigreturn or __kernel_rt_sigreturn (kernel/arch/vdso/vdso32/),
+ * as Linux's.  The frame's retcode still holds the bytes Linux writes there
+ * ("popl %eax; movl $119,%eax; int $0x80" and "movl $173,%eax; int $0x80",
+ * what gdb looks for, and what Linux used before vDSOs); it is the return
+ * address only when no vDSO is mapped (vdso_init failed), which 6.6 does
+ * for the old frame (its rt frame would point into a vDSO that is not
+ * there).
  */
 #include "kernel/arch/gdt.h"
 #include "kernel/arch/segment.h"
@@ -19,6 +22,7 @@
 #include "kernel/lib/errno.h"
 #include "kernel/lib/string.h"
 #include "kernel/mm/uaccess.h"
+#include "kernel/mm/vdso.h"
 #include "kernel/task/sched.h"
 #include "kernel/task/signal.h"
 #include "kernel/task/signal_frame.h"
@@ -327,9 +331,12 @@ int ia32_setup_frame(int sig, const struct kernel_sigaction *ka, uint64_t set, s
 	fr.sig = sig;
 	setup_sigcontext32(&fr.sc, math, f, (uint32_t)set);
 	fr.extramask[0] = (uint32_t)(set >> 32);
-	fr.pretcode = ka->flags & SA_RESTORER
-			      ? (uint32_t)ka->restorer
-			      : (uint32_t)(frame + offsetof(struct sigframe_ia32, retcode));
+	if (ka->flags & SA_RESTORER)
+		fr.pretcode = (uint32_t)ka->restorer;
+	else if (current->mm->vdso)
+		fr.pretcode = (uint32_t)(current->mm->vdso + vdso32_sym___kernel_sigreturn);
+	else
+		fr.pretcode = (uint32_t)(frame + offsetof(struct sigframe_ia32, retcode));
 	memcpy(fr.retcode, code, sizeof(code));
 	if (copy_to_user(frame, &fr, sizeof(fr)))
 		return -EFAULT;
@@ -380,9 +387,12 @@ int ia32_setup_rt_frame(int sig, const struct ksiginfo *info, const struct kerne
 	fr.uc.uc_flags = 0; /* no UC_FP_XSTATE: a bare fxsave image */
 	fr.uc.uc_stack = (struct compat_stack){(uint32_t)t->sas_ss_sp, sas_ss_flags(t, f->rsp),
 					       (uint32_t)t->sas_ss_size};
-	fr.pretcode = ka->flags & SA_RESTORER
-			      ? (uint32_t)ka->restorer
-			      : (uint32_t)(frame + offsetof(struct rt_sigframe_ia32, retcode));
+	if (ka->flags & SA_RESTORER)
+		fr.pretcode = (uint32_t)ka->restorer;
+	else if (t->mm->vdso)
+		fr.pretcode = (uint32_t)(t->mm->vdso + vdso32_sym___kernel_rt_sigreturn);
+	else
+		fr.pretcode = (uint32_t)(frame + offsetof(struct rt_sigframe_ia32, retcode));
 	memcpy(fr.retcode, code, sizeof(code));
 	setup_sigcontext32(&fr.uc.uc_mcontext, math, f, (uint32_t)set);
 	fr.uc.uc_sigmask[0] = (uint32_t)set;

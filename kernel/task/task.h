@@ -101,7 +101,8 @@ struct task_struct {
 	uint64_t tls_array[3];
 	uint64_t clear_child_tid; /* set_tid_address, CLONE_CHILD_CLEARTID: zeroed at exit */
 	uint64_t robust_list, robust_len;
-	uint64_t sigmask; /* blocked signals (rt_sigprocmask), per thread */
+	uint64_t compat_robust_list; /* an IA-32 set_robust_list's head (32-bit words) */
+	uint64_t sigmask;	     /* blocked signals (rt_sigprocmask), per thread */
 	/* Signals (kernel/task/signal.c): the thread-directed pending set. */
 	struct sigpending pending;
 	struct signal_struct *signal;	 /* the thread group's */

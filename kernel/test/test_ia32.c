@@ -11,6 +11,8 @@
 #include "kernel/lib/string.h"
 #include "kernel/mm/mm.h"
 #include "kernel/mm/pmm.h"
+#include "kernel/mm/vdso.h"
+#include "kernel/mm/vmm.h"
 #include "kernel/syscall/exec_file.h"
 #include "kernel/syscall/syscall.h"
 #include "kernel/task/binfmt_elf.h"
@@ -40,10 +42,10 @@ static enum ktest_result ia32_int80(struct ktest_ctx *t)
 				  pmm_free_count(), pages, nr_tasks_in_use(), tasks);
 	/* the table: holes and the calls left out are ENOSYS (no handler) */
 	if (!ia32_syscall_fn(4) || !ia32_syscall_fn(119) || !ia32_syscall_fn(173) ||
-	    ia32_syscall_fn(383) || ia32_syscall_fn(311) || ia32_syscall_fn(NR_ia32_syscalls) ||
+	    ia32_syscall_fn(386) || ia32_syscall_fn(0) || ia32_syscall_fn(NR_ia32_syscalls) ||
 	    ia32_syscall_fn(0xffffffffu) || ia32_syscall_fn(9) /* link: not in the table */)
-		return ktest_fail(
-			t, "the i386 table's handlers for 4, 119, 173, 383, 311, 440, ~0, 9");
+		return ktest_fail(t,
+				  "the i386 table's handlers for 4, 119, 173, 386, 0, 440, ~0, 9");
 	return KTEST_PASS;
 }
 KTEST(ia32_int80);
@@ -51,8 +53,26 @@ KTEST(ia32_int80);
 /*
  * What compat_start_thread and the ia32 layout give a spawned IA-32
  * program before its first instruction: CS 0x23, SS and DS/ES 0x2b, no TLS
- * entries, TASK_SIZE IA32_PAGE_OFFSET, everything below it, no vDSO.
+ * entries, TASK_SIZE IA32_PAGE_OFFSET, everything below it, the IA-32
+ * vDSO's text (not the 64-bit one's) and [vvar] at the top of the mmap
+ * area, where get_unmapped_area puts them.
  */
+static bool ia32_vdso_ok(struct mm_struct *mm)
+{
+	uint64_t size, pa = 0, flags = 0;
+	const uint8_t *img = vdso32_image(&size);
+	struct vm_area *v = find_vma(mm, mm->vdso), *vv = find_vma(mm, mm->vdso + PAGE_SIZE);
+
+	if (!mm->vdso || mm->vdso != mm->mmap_base - VDSO_MAP_LEN || !v || v->kind != VMA_VDSO ||
+	    !vv || vv->kind != VMA_VVAR || vmm_translate(mm->pml4, mm->vdso, &pa, &flags))
+		return false;
+	/* the image, but for the entry slot vdso_init may have patched */
+	return !memcmp(phys_to_virt(pa), img, vdso32_sym_vdso32_entry_alt) &&
+	       !memcmp((const uint8_t *)phys_to_virt(pa) + vdso32_sym_vdso32_entry_alt + 4,
+		       img + vdso32_sym_vdso32_entry_alt + 4,
+		       size - vdso32_sym_vdso32_entry_alt - 4);
+}
+
 static enum ktest_result ia32_spawn_state(struct ktest_ctx *t)
 {
 	char *argv[] = {"lx_ia32", "back"};
@@ -75,8 +95,11 @@ static enum ktest_result ia32_spawn_state(struct ktest_ctx *t)
 		 p->regs->rip >= IA32_PAGE_OFFSET || p->mm->brk >= IA32_PAGE_OFFSET)
 		r = ktest_fail(t, "task_size 0x%lx mmap_base 0x%lx stack_top 0x%lx sp 0x%lx",
 			       p->mm->task_size, p->mm->mmap_base, p->mm->stack_top, p->regs->rsp);
-	else if (p->mm->vdso)
-		r = ktest_fail(t, "a vDSO at 0x%lx: there is no 32-bit one", p->mm->vdso);
+	else if (!ia32_vdso_ok(p->mm))
+		r = ktest_fail(t,
+			       "the vDSO at 0x%lx (mmap_base 0x%lx): not the IA-32 one's pages, "
+			       "or not at the top of the mmap area",
+			       p->mm->vdso, p->mm->mmap_base);
 	do_wait((int)pid, 0, &status, 0, 0);
 	if (r == KTEST_PASS && status != W_EXITCODE(42))
 		r = ktest_fail(t, "lx_ia32 back: status 0x%x, want exit 42", status);

@@ -20,16 +20,30 @@
 
 struct vvar_data {
 	uint32_t magic;
-	uint32_t cpu;  /* getcpu: the one CPU this kernel runs on */
+	uint32_t pad;
 	uint64_t mult; /* ns = (tsc * mult) >> shift */
 	uint32_t shift;
-	uint32_t node;
 };
 
-/* Monotone in cycles: a later TSC value never gives fewer nanoseconds. */
+/*
+ * Monotone in cycles: a later TSC value never gives fewer nanoseconds.
+ * The 128-bit product (cycles * mult) >> shift, shift below 64; a -m32
+ * build (the IA-32 vDSO) has no __int128 and forms the same product from
+ * 32-bit halves, so both vDSOs and the kernel compute the same value.
+ */
 static inline uint64_t vvar_cycles_to_ns(uint64_t cycles, uint64_t mult, uint32_t shift)
 {
+#ifdef __SIZEOF_INT128__
 	return (uint64_t)(((unsigned __int128)cycles * mult) >> shift);
+#else
+	uint64_t al = (uint32_t)cycles, ah = cycles >> 32, bl = (uint32_t)mult, bh = mult >> 32;
+	uint64_t ll = al * bl, lh = al * bh, hl = ah * bl, hh = ah * bh;
+	uint64_t mid = (ll >> 32) + (uint32_t)lh + (uint32_t)hl;
+	uint64_t lo = (mid << 32) | (uint32_t)ll;
+	uint64_t hi = hh + (lh >> 32) + (hl >> 32) + (mid >> 32);
+
+	return shift ? (hi << (64 - shift)) | (lo >> shift) : lo;
+#endif
 }
 
 #endif

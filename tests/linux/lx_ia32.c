@@ -16,6 +16,20 @@
  *   the stack top up to 2^11 pages below TASK_SIZE; brk within 32 MiB of
  *   the end of the program).
  *
+ *   The compat calls, each against what the program knows by itself:
+ *   set/get_robust_list (a dying child's robust futexes get
+ *   FUTEX_OWNER_DIED, its waiter woken), statx against stat64,
+ *   _newselect and old select on a pipe (ready, not ready, the timeout
+ *   and the time left, 32-bit fd_set words), sysinfo against
+ *   /proc/uptime, times against the monotonic clock, getrusage against
+ *   times, getdents over a directory it made, clone3 with a user_desc TLS.
+ *
+ *   The IA-32 vDSO: AT_SYSINFO and AT_SYSINFO_EHDR, [vdso] in the maps,
+ *   __kernel_vsyscall's calls (registers kept), its clock functions against
+ *   int $0x80's, the signal return stubs, and its entry instruction for this
+ *   CPU (syscall on AMD, sysenter on Intel): a restart and EINTR through it,
+ *   EFLAGS.TF and NT, and an unreadable stack (EFAULT, SIGSEGV).
+ *
  *   Signals (i386 frames, sigreturn 119 and rt_sigreturn 173): handlers
  *   with and without SA_SIGINFO, the siginfo of a kill and of a fault (with
  *   the sigcontext's trapno and cr2), the mask inside and after a handler,
@@ -31,6 +45,7 @@
  *        lx_ia32 sig        a handled signal, then a line saying it ran
  */
 #define _GNU_SOURCE /* REG_CS, REG_TRAPNO */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
@@ -72,6 +87,17 @@
 #define NR_clock_gettime   265
 #define NR_fstatat64	   300
 #define NR_clock_gettime64 403
+#define NR_times	   43
+#define NR_getrusage	   77
+#define NR_select	   82
+#define NR_sysinfo	   116
+#define NR_getdents	   141
+#define NR__newselect	   142
+#define NR_gettid	   224
+#define NR_set_robust_list 311
+#define NR_get_robust_list 312
+#define NR_statx	   383
+#define NR_clone3	   435
 
 #define IA32_PAGE_OFFSET 0xffffe000UL
 #define PAGE		 4096UL
@@ -584,7 +610,18 @@ static char proc_state(int pid)
 }
 
 /* A read interrupted by a handled signal: restarted with SA_RESTART, EINTR without. */
-static int read_interrupted(int flags, int *err)
+/* read(fd, c, 1) as glibc's read, errno in *err. */
+static ssize_t read_libc(int fd, char *c, int *err)
+{
+	ssize_t n;
+
+	errno = 0;
+	n = read(fd, c, 1);
+	*err = errno;
+	return n;
+}
+
+static int read_interrupted(int flags, int *err, ssize_t (*rd)(int, char *, int *))
 {
 	struct sigaction sa;
 	int fds[2], pid, parent = getpid(), st;
@@ -606,9 +643,7 @@ static int read_interrupted(int flags, int *err)
 		usleep(100000);
 		_exit(write(fds[1], "r", 1) == 1 ? 0 : 1);
 	}
-	errno = 0;
-	n = read(fds[0], &c, 1);
-	*err = errno;
+	n = rd(fds[0], &c, err);
 	waitpid(pid, &st, 0);
 	close(fds[0]);
 	close(fds[1]);
@@ -618,11 +653,11 @@ static int read_interrupted(int flags, int *err)
 
 static void check_restart(void)
 {
-	int err = 0, n = read_interrupted(SA_RESTART, &err);
+	int err = 0, n = read_interrupted(SA_RESTART, &err, read_libc);
 
 	check(n == 1 && restart_runs == 1,
 	      "SA_RESTART: a read interrupted by a handler restarts and returns the data");
-	n = read_interrupted(0, &err);
+	n = read_interrupted(0, &err, read_libc);
 	check(n == -1 && err == EINTR && restart_runs == 1,
 	      "without SA_RESTART: the interrupted read fails with EINTR");
 }
@@ -775,6 +810,830 @@ static void check_altstack_overflow(void)
 	munmap(m, 3 * PAGE);
 }
 
+/* struct compat_robust_list_head: list.next, futex_offset, list_op_pending */
+struct robust_head32 {
+	unsigned int next;
+	int futex_offset;
+	unsigned int pending;
+};
+
+#define FUTEX_WAITERS	 0x80000000U
+#define FUTEX_OWNER_DIED 0x40000000U
+
+/*
+ * set_robust_list (311) and get_robust_list (312) with 32-bit words, and
+ * what a dying child's list does: in a shared page, a lock word on its
+ * list and one in list_op_pending, both owned by the child, get
+ * FUTEX_OWNER_DIED (the tid cleared, FUTEX_WAITERS kept), a waiter on the
+ * first is woken, and a listed lock of another owner is left alone.
+ */
+static void check_robust_list(void)
+{
+	volatile unsigned int *m =
+		mmap(0, PAGE, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	struct robust_head32 *head;
+	unsigned int got_head = 0, got_len = 0, v;
+	int pid, st = 0, timed_out = 0;
+
+	if (m == MAP_FAILED) {
+		check(0, "mmap of a shared page for robust futexes");
+		return;
+	}
+	head = (struct robust_head32 *)m;
+	check(sc(NR_set_robust_list, (long)head, 24, 0) == -EINVAL,
+	      "set_robust_list with the 64-bit head's size (24): EINVAL");
+	check(sc(NR_get_robust_list, 0, (long)&got_head, (long)&got_len) == 0 && got_len == 12,
+	      "get_robust_list(0): a 32-bit head pointer and length 12");
+	check(sc(NR_get_robust_list, 0, 0x10, (long)&got_len) == -EFAULT,
+	      "get_robust_list into an unmapped page: EFAULT");
+	check(sc(NR_get_robust_list, 0x7ffffff0, (long)&got_head, (long)&got_len) == -ESRCH,
+	      "get_robust_list of no such pid: ESRCH");
+	/* entries at bytes 0x40, 0x60 (listed) and 0x50 (pending), their words 0x40 on */
+	m[32] = 0;
+	m[36] = 0;
+	m[40] = 1; /* another owner's lock: left alone */
+	m[1] = 0;  /* the child's tid, once its words are set */
+	pid = fork();
+	if (pid == 0) {
+		unsigned int tid = (unsigned int)sc(NR_gettid, 0, 0, 0);
+		struct robust_head32 *h = (struct robust_head32 *)(m + 2);
+
+		/* the list: head -> m + 16 -> m + 24 -> head; pending: m + 20 */
+		h->next = (unsigned int)(m + 16);
+		m[16] = (unsigned int)(m + 24);
+		m[24] = (unsigned int)h;
+		h->futex_offset = 0x40;
+		h->pending = (unsigned int)(m + 20);
+		m[32] = tid;
+		m[36] = tid;
+		if (sc(NR_set_robust_list, (long)h, sizeof(*h), 0) != 0 ||
+		    sc(NR_get_robust_list, 0, (long)&got_head, (long)&got_len) != 0 ||
+		    got_head != (unsigned int)h)
+			sc(NR_exit, 9, 0, 0);
+		m[1] = tid;
+		usleep(200000); /* the parent waits on m[32] meanwhile */
+		sc(NR_exit, 0, 0, 0);
+	}
+	while (pid > 0 && !m[1])
+		sched_yield();
+	/* a waiter: FUTEX_WAITERS set, as a contended lock's */
+	__sync_fetch_and_or(&m[32], FUTEX_WAITERS);
+	while (pid > 0 && !timed_out && !((v = m[32]) & FUTEX_OWNER_DIED)) {
+		int ts[2] = {10, 0};
+
+		timed_out = sc6(NR_futex, (long)&m[32], 0 /* FUTEX_WAIT */, v, (long)ts, 0, 0) ==
+			    -ETIMEDOUT;
+	}
+	check(pid > 0 && waitpid(pid, &st, 0) == pid && WIFEXITED(st) && WEXITSTATUS(st) == 0,
+	      "a child registers a 12-byte robust list (311) and reads it back (312)");
+	check(m[32] == (FUTEX_OWNER_DIED | FUTEX_WAITERS) && !timed_out,
+	      "its exit makes its listed lock FUTEX_OWNER_DIED (the tid gone, FUTEX_WAITERS "
+	      "kept) and wakes the waiter");
+	check(m[36] == FUTEX_OWNER_DIED && m[40] == 1,
+	      "and its list_op_pending lock FUTEX_OWNER_DIED; another owner's lock untouched");
+	munmap((void *)m, PAGE);
+}
+
+/* include/uapi/linux/stat.h's struct statx, 256 bytes on both ABIs */
+struct statx_i386 {
+	unsigned int stx_mask, stx_blksize;
+	unsigned long long stx_attributes;
+	unsigned int stx_nlink, stx_uid, stx_gid;
+	unsigned short stx_mode, spare0;
+	unsigned long long stx_ino, stx_size, stx_blocks, stx_attributes_mask;
+	struct {
+		long long tv_sec;
+		unsigned int tv_nsec;
+		int reserved;
+	} stx_atime, stx_btime, stx_ctime, stx_mtime;
+	unsigned int stx_rdev_major, stx_rdev_minor, stx_dev_major, stx_dev_minor;
+	unsigned long long spare[14];
+};
+
+/* statx (383) against stat64 of the same file. */
+static void check_statx(void)
+{
+	struct statx_i386 x;
+	struct stat64_i386 st;
+	int fd = open(self, O_RDONLY);
+
+	check(sizeof(x) == 256, "struct statx is 256 bytes");
+	memset(&x, 0xff, sizeof(x));
+	check(sc(NR_stat64, (long)self, (long)&st, 0) == 0 &&
+		      sc6(NR_statx, AT_FDCWD, (long)self, 0, 0x7ff /* STATX_BASIC_STATS */,
+			  (long)&x, 0) == 0,
+	      "statx (383) and stat64 of this program");
+	check((x.stx_mask & 0x7ff) == 0x7ff && x.stx_ino == st.st_ino &&
+		      x.stx_size == (unsigned long long)st.st_size && x.stx_mode == st.st_mode &&
+		      x.stx_nlink == st.st_nlink && x.stx_uid == st.st_uid &&
+		      x.stx_mtime.tv_sec == st.st_mtime_ && x.stx_blocks == st.st_blocks,
+	      "statx: the basic stats, and the same inode, size, mode, links, owner, mtime");
+	memset(&x, 0, sizeof(x));
+	check(sc6(NR_statx, fd, (long)"", 0x1000 /* AT_EMPTY_PATH */, 0x7ff, (long)&x, 0) == 0 &&
+		      x.stx_ino == st.st_ino,
+	      "statx(fd, \"\", AT_EMPTY_PATH): the open file");
+	check(sc6(NR_statx, AT_FDCWD, (long)self, 0, 0x80000000, (long)&x, 0) == -EINVAL,
+	      "statx with STATX__RESERVED in the mask: EINVAL");
+	check(sc6(NR_statx, AT_FDCWD, (long)self, 0x6000, 0x7ff, (long)&x, 0) == -EINVAL,
+	      "statx with both sync types: EINVAL");
+	check(sc6(NR_statx, AT_FDCWD, (long)self, 0, 0x7ff, 0x10, 0) == -EFAULT,
+	      "statx into an unmapped page: EFAULT");
+	close(fd);
+}
+
+static long long now_ns(void)
+{
+	long long ts[2];
+
+	sc(NR_clock_gettime64, CLOCK_MONOTONIC, (long)ts, 0);
+	return ts[0] * 1000000000LL + ts[1];
+}
+
+/*
+ * _newselect (142) and old select (82) on a pipe: the compat fd_set of
+ * 32-bit words (nfds <= 32 touches 4 bytes only: the set ends a page the
+ * next of which is not mapped), the old_timeval32 timeout and the time
+ * left written back.
+ */
+static void check_select(void)
+{
+	unsigned char *m =
+		mmap(0, 2 * PAGE, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	unsigned int *set;
+	int p[2], tv[2];
+	unsigned int blk[5];
+	long long t0, t1;
+	long r;
+
+	if (m == MAP_FAILED || pipe(p)) {
+		check(0, "a page and a pipe for select");
+		return;
+	}
+	munmap(m + PAGE, PAGE);
+	set = (unsigned int *)(m + PAGE - 4);
+	*set = 1U << p[0];
+	tv[0] = 0;
+	tv[1] = 150000;
+	t0 = now_ns();
+	r = sc6(NR__newselect, p[0] + 1, (long)set, 0, 0, (long)tv, 0);
+	t1 = now_ns();
+	check(r == 0 && *set == 0 && tv[0] == 0 && tv[1] == 0 && t1 - t0 >= 140000000LL,
+	      "_newselect on an empty pipe, 150 ms: 0 after 150 ms, the set cleared, no time left");
+	write(p[1], "x", 1);
+	*set = 1U << p[0];
+	tv[0] = 5;
+	tv[1] = 0;
+	r = sc6(NR__newselect, p[0] + 1, (long)set, 0, 0, (long)tv, 0);
+	check(r == 1 && *set == 1U << p[0] && tv[0] <= 5 && tv[0] >= 3,
+	      "_newselect on a written pipe: 1, its bit, most of 5 s left in the timeval");
+	*set = 1U << p[1];
+	r = sc6(NR__newselect, p[1] + 1, 0, (long)set, 0, 0, 0);
+	check(r == 1 && *set == 1U << p[1], "_newselect for writing, no timeout: the write end");
+	*set = 1U << 30;
+	check(sc6(NR__newselect, 31, (long)set, 0, 0, 0, 0) == -EBADF,
+	      "_newselect naming a closed fd: EBADF");
+	tv[0] = 0;
+	tv[1] = -1;
+	*set = 1U << p[0];
+	check(sc6(NR__newselect, p[0] + 1, (long)set, 0, 0, (long)tv, 0) == -EINVAL,
+	      "_newselect with tv_usec -1: EINVAL");
+	*set = 1U << p[0];
+	blk[0] = p[0] + 1;
+	blk[1] = (unsigned int)set;
+	blk[2] = blk[3] = 0;
+	blk[4] = (unsigned int)tv;
+	tv[0] = 1;
+	tv[1] = 0;
+	check(sc(NR_select, (long)blk, 0, 0) == 1 && *set == 1U << p[0],
+	      "old select (82) with a sel_arg_struct: the readable pipe");
+	check(sc(NR_select, 0x10, 0, 0) == -EFAULT, "old select with a bad block: EFAULT");
+	close(p[0]);
+	close(p[1]);
+	munmap(m, PAGE);
+}
+
+/* include/linux/compat.h's struct compat_sysinfo, 64 bytes */
+struct sysinfo_i386 {
+	int uptime;
+	unsigned int loads[3], totalram, freeram, sharedram, bufferram, totalswap, freeswap;
+	unsigned short procs, pad;
+	unsigned int totalhigh, freehigh, mem_unit;
+	char f[8];
+};
+
+/* sysinfo (116): its uptime against /proc/uptime, its memory figures' units. */
+static void check_sysinfo(void)
+{
+	struct sysinfo_i386 si;
+	char buf[64] = "";
+	double up = -10;
+	int fd = open("/proc/uptime", O_RDONLY), n;
+	unsigned long long total;
+
+	if (fd >= 0 && (n = read(fd, buf, sizeof(buf) - 1)) > 0) {
+		buf[n] = 0;
+		up = strtod(buf, 0);
+	}
+	close(fd);
+	memset(&si, 0xff, sizeof(si));
+	check(sizeof(si) == 64 && sc(NR_sysinfo, (long)&si, 0, 0) == 0 &&
+		      si.uptime >= (int)up - 1 && si.uptime <= (int)up + 2 && si.procs >= 1,
+	      "sysinfo (116): the uptime /proc/uptime gives, at least one process");
+	total = (unsigned long long)si.totalram * si.mem_unit;
+	check(si.mem_unit && !(si.mem_unit & (si.mem_unit - 1)) && si.mem_unit <= PAGE &&
+		      si.freeram <= si.totalram && total >= (8ULL << 20) &&
+		      (si.mem_unit == 1 || total >= (4ULL << 30)),
+	      "sysinfo: mem_unit a power of two, above 1 only when the memory passes 4 GiB");
+	check(sc(NR_sysinfo, 0x10, 0, 0) == -EFAULT, "sysinfo into an unmapped page: EFAULT");
+}
+
+/* Spins until this much CPU-bound wall time has passed. */
+static void spin_ms(int ms)
+{
+	long long end = now_ns() + ms * 1000000LL;
+	volatile unsigned int x = 0;
+
+	while (now_ns() < end)
+		for (int i = 0; i < 10000; i++)
+			x += i;
+}
+
+/*
+ * times (43) against the program's own clock, getrusage (77) against
+ * times, and a reaped child's CPU time in both.
+ */
+static void check_times_rusage(void)
+{
+	int a[4], b[4], st = 0, pid;
+	int ru[18 + 4];
+	long long t0, t1;
+	long c0, c1;
+
+	t0 = now_ns();
+	c0 = sc(NR_times, (long)a, 0, 0);
+	spin_ms(300);
+	c1 = sc(NR_times, (long)b, 0, 0);
+	t1 = now_ns();
+	/* clock ticks at 100 Hz (USER_HZ); the 32-bit value may wrap */
+	/*
+	 * Never ahead of the clock by more than two ticks; behind it by at most
+	 * half, as an emulator's timer ticks may come late under load (another
+	 * unit, 1/1000 s or 1 s, would be ten times off or more).
+	 */
+	check((unsigned int)(c1 - c0) * 10000000LL >= (t1 - t0) / 2 - 20000000LL &&
+		      (unsigned int)(c1 - c0) * 10000000LL <= t1 - t0 + 20000000LL,
+	      "times (43): its result advances as the monotonic clock, in 1/100 s");
+	check(b[0] + b[1] > a[0] + a[1] && b[0] + b[1] - a[0] - a[1] <= (int)(c1 - c0) + 2,
+	      "times: a 300 ms spin adds CPU time, no more than the time that passed");
+	check((unsigned int)(sc(NR_times, 0, 0, 0) - c1) < 100 &&
+		      sc(NR_times, 0x10, 0, 0) == -EFAULT,
+	      "times(NULL) returns the clock; times into an unmapped page: EFAULT");
+	memset(ru, 0x5a, sizeof(ru));
+	check(sc(NR_getrusage, 0 /* RUSAGE_SELF */, (long)ru, 0) == 0 && ru[18] == 0x5a5a5a5a &&
+		      ru[0] * 100 + ru[1] / 10000 >= b[0] - 1 &&
+		      ru[2] * 100 + ru[3] / 10000 >= b[1] - 1,
+	      "getrusage (77) RUSAGE_SELF: a 72-byte compat_rusage, times' CPU time or more");
+	pid = fork();
+	if (pid == 0) {
+		spin_ms(200);
+		_exit(0);
+	}
+	waitpid(pid, &st, 0);
+	sc(NR_times, (long)b, 0, 0);
+	check(b[2] + b[3] > a[2] + a[3], "times: a reaped child's spin in tms_cutime + tms_cstime");
+	check(sc(NR_getrusage, -1 /* RUSAGE_CHILDREN */, (long)ru, 0) == 0 &&
+		      ru[0] * 100 + ru[1] / 10000 + ru[2] * 100 + ru[3] / 10000 >= b[2] + b[3] - 2,
+	      "getrusage RUSAGE_CHILDREN: the same child time");
+	check(sc(NR_getrusage, 5, (long)ru, 0) == -EINVAL &&
+		      sc(NR_getrusage, 0, 0x10, 0) == -EFAULT,
+	      "getrusage of who 5: EINVAL; into an unmapped page: EFAULT");
+}
+
+/*
+ * getdents (141) over a directory this program made: compat_linux_dirent
+ * records (32-bit d_ino and d_off, d_type in the last byte, 4-byte
+ * aligned), the inode numbers stat64 gives, d_off usable with lseek.
+ */
+static void check_getdents(void)
+{
+	static const char *const names[] = {".", "..", "a", "bb", "a_longer_name"};
+	char dir[64], path[128], buf[1024];
+	unsigned int found = 0, bad = 0, offs[8], inos[8], n = 0;
+	struct stat64_i386 st;
+	int fd;
+	long r;
+
+	snprintf(dir, sizeof(dir), "/tmp/lx_ia32_dir.%d", getpid());
+	mkdir(dir, 0755);
+	for (int i = 2; i < 5; i++) {
+		snprintf(path, sizeof(path), "%s/%s", dir, names[i]);
+		close(open(path, O_CREAT | O_WRONLY, 0644));
+	}
+	fd = open(dir, O_RDONLY | O_DIRECTORY);
+	r = sc(NR_getdents, fd, (long)buf, sizeof(buf));
+	for (long off = 0; r > 0 && off < r;) {
+		unsigned int ino = *(unsigned int *)(buf + off);
+		unsigned short reclen = *(unsigned short *)(buf + off + 8);
+		const char *name = buf + off + 10;
+		unsigned char type = (unsigned char)buf[off + reclen - 1];
+		int k = -1;
+
+		if (reclen < 12 || reclen % 4 || off + reclen > r) {
+			bad++;
+			break;
+		}
+		if (n < 8) {
+			inos[n] = ino;
+			offs[n++] = *(unsigned int *)(buf + off + 4);
+		}
+		for (int i = 0; i < 5; i++)
+			if (!strcmp(name, names[i]))
+				k = i;
+		snprintf(path, sizeof(path), "%s/%s", dir, name);
+		if (k < 0 || sc(NR_stat64, (long)path, (long)&st, 0) || st.st_ino != ino ||
+		    type != (k < 2 ? DT_DIR : DT_REG) || 10 + strlen(name) + 2 > reclen)
+			bad++;
+		else
+			found |= 1U << k;
+		off += reclen;
+	}
+	check(r > 0 && found == 0x1f && !bad && n == 5,
+	      "getdents (141): ., .., and the three files, with stat64's inode numbers and "
+	      "d_type in each record's last byte");
+	check(n == 5 && lseek(fd, offs[2], SEEK_SET) == (off_t)offs[2] &&
+		      sc(NR_getdents, fd, (long)buf, sizeof(buf)) > 0 &&
+		      *(unsigned int *)buf == inos[3],
+	      "lseek to an entry's d_off and getdents again: the entries after it");
+	lseek(fd, 0, SEEK_SET);
+	check(sc(NR_getdents, fd, (long)buf, 8) == -EINVAL,
+	      "getdents into 8 bytes, too few for one record: EINVAL");
+	check(sc(NR_getdents, fd, 0x10, sizeof(buf)) == -EFAULT,
+	      "getdents into an unmapped page: EFAULT");
+	close(fd);
+	fd = open(self, O_RDONLY);
+	check(sc(NR_getdents, fd, (long)buf, sizeof(buf)) == -ENOTDIR,
+	      "getdents of a regular file: ENOTDIR");
+	close(fd);
+	for (int i = 2; i < 5; i++) {
+		snprintf(path, sizeof(path), "%s/%s", dir, names[i]);
+		unlink(path);
+	}
+	rmdir(dir);
+}
+
+/* include/uapi/linux/sched.h's struct clone_args, VER0 (64 bytes) */
+struct clone_args_i386 {
+	unsigned long long flags, pidfd, child_tid, parent_tid, exit_signal, stack, stack_size, tls;
+};
+
+/*
+ * clone3 (435): a fork-like child, CLONE_SETTLS with a user_desc (the
+ * child's %fs reads through the base it names, the parent's entry stays),
+ * and the sizes and flags Linux refuses.
+ */
+static void check_clone3(void)
+{
+	static unsigned int mine = 0x11111111, childs = 0x22222222;
+	struct user_desc_i386 d;
+	struct clone_args_i386 ca;
+	unsigned int v = 0;
+	int st = 0;
+	long pid;
+
+	memset(&d, 0, sizeof(d));
+	d.entry_number = -1;
+	d.base_addr = (unsigned int)&mine;
+	d.limit = 0xfffff;
+	d.seg_32bit = 1;
+	d.limit_in_pages = 1;
+	d.useable = 1;
+	if (sc(NR_set_thread_area, (long)&d, 0, 0)) {
+		check(0, "set_thread_area for clone3's TLS");
+		return;
+	}
+	memset(&ca, 0, sizeof(ca));
+	ca.exit_signal = SIGCHLD;
+	pid = sc(NR_clone3, (long)&ca, sizeof(ca), 0);
+	if (pid == 0)
+		sc(NR_exit, 5, 0, 0);
+	check(pid > 0 && waitpid(pid, &st, 0) == pid && WIFEXITED(st) && WEXITSTATUS(st) == 5,
+	      "clone3 (435) of a 64-byte clone_args: a child, exit status 5");
+	d.base_addr = (unsigned int)&childs;
+	ca.flags = 0x80000 /* CLONE_SETTLS */;
+	ca.tls = (unsigned int)&d;
+	pid = sc(NR_clone3, (long)&ca, sizeof(ca), 0);
+	if (pid == 0) {
+		unsigned short fs = (unsigned short)(d.entry_number << 3 | 3);
+
+		__asm__ volatile("mov %1, %%fs\n\tmov %%fs:0, %0" : "=r"(v) : "r"(fs));
+		sc(NR_exit, v == 0x22222222 ? 6 : 7, 0, 0);
+	}
+	__asm__ volatile("mov %1, %%fs\n\tmov %%fs:0, %0\n\tmov %2, %%fs"
+			 : "=&r"(v)
+			 : "r"((unsigned short)(d.entry_number << 3 | 3)), "r"(0));
+	check(pid > 0 && waitpid(pid, &st, 0) == pid && WIFEXITED(st) && WEXITSTATUS(st) == 6 &&
+		      v == 0x11111111,
+	      "clone3 with CLONE_SETTLS: the child's entry is the user_desc's, the parent's kept");
+	check(sc(NR_clone3, (long)&ca, 63, 0) == -EINVAL &&
+		      sc(NR_clone3, (long)&ca, 4097, 0) == -E2BIG,
+	      "clone3 with 63 bytes: EINVAL; with 4097: E2BIG");
+	check(sc(NR_clone3, 0x10, sizeof(ca), 0) == -EFAULT, "clone3 of an unmapped page: EFAULT");
+	ca.flags = 0x10000 /* CLONE_THREAD */;
+	ca.tls = 0;
+	check(sc(NR_clone3, (long)&ca, sizeof(ca), 0) == -EINVAL,
+	      "clone3 of a thread with an exit signal: EINVAL");
+}
+
+static void check_more_calls(void)
+{
+	check_robust_list();
+	check_statx();
+	check_select();
+	check_sysinfo();
+	check_times_rusage();
+	check_getdents();
+	check_clone3();
+}
+
+#define AT_SYSINFO	32
+#define AT_SYSINFO_EHDR 33
+
+/* The auxv, past envp's NULL (main's third argument). */
+static unsigned int *auxv_start;
+
+static unsigned int auxv_get(unsigned int type)
+{
+	for (unsigned int *a = auxv_start; a && a[0]; a += 2)
+		if (a[0] == type)
+			return a[1];
+	return 0;
+}
+
+/* A vDSO symbol's address by name, from its dynamic symbol table (DT_HASH's nchain). */
+static unsigned int vdso_sym(unsigned int ehdr, const char *name)
+{
+	const unsigned char *e = (const unsigned char *)ehdr;
+	const unsigned int *ph = (const unsigned int *)(e + *(const unsigned int *)(e + 28));
+	unsigned short phnum = *(const unsigned short *)(e + 44);
+	unsigned int bias = 0, dynv = 0, *hash = 0, *symtab = 0, *dyn;
+	const char *strtab = 0;
+
+	for (int i = 0; i < phnum; i++, ph += 8) { /* Elf32_Phdr: 8 words */
+		if (ph[0] == 1 /* PT_LOAD */ && !bias)
+			bias = ehdr - ph[2];
+		if (ph[0] == 2 /* PT_DYNAMIC */)
+			dynv = ph[2];
+	}
+	if (!dynv)
+		return 0;
+	for (dyn = (unsigned int *)(dynv + bias); dyn[0]; dyn += 2) {
+		if (dyn[0] == 4 /* DT_HASH */)
+			hash = (unsigned int *)(dyn[1] + bias);
+		if (dyn[0] == 5 /* DT_STRTAB */)
+			strtab = (const char *)(dyn[1] + bias);
+		if (dyn[0] == 6 /* DT_SYMTAB */)
+			symtab = (unsigned int *)(dyn[1] + bias);
+	}
+	if (!hash || !strtab || !symtab)
+		return 0;
+	for (unsigned int i = 1; i < hash[1]; i++) { /* Elf32_Sym: name, value, size, info */
+		const unsigned int *s = symtab + 4 * i;
+
+		if (s[1] && !strcmp(strtab + s[0], name))
+			return s[1] + bias;
+	}
+	return 0;
+}
+
+struct regs7 {
+	unsigned int eax, ebx, ecx, edx, esi, edi, ebp;
+};
+
+/*
+ * vsyscall_regs(entry, in, out): calls entry (AT_SYSINFO's __kernel_vsyscall)
+ * with every register from in, stores every register it returns with in out.
+ */
+void vsyscall_regs(unsigned int entry, const struct regs7 *in, struct regs7 *out);
+__asm__(".text\n"
+	".globl vsyscall_regs\n"
+	"vsyscall_regs:\n\t"
+	"push %ebp\n\tpush %ebx\n\tpush %esi\n\tpush %edi\n\t"
+	"mov 20(%esp), %eax\n\t"
+	"mov 24(%esp), %ecx\n\t"
+	"push %eax\n\t"
+	"mov 4(%ecx), %ebx\n\tmov 12(%ecx), %edx\n\tmov 16(%ecx), %esi\n\t"
+	"mov 20(%ecx), %edi\n\tmov 24(%ecx), %ebp\n\tmov 0(%ecx), %eax\n\tmov 8(%ecx), %ecx\n\t"
+	"call *(%esp)\n\t"
+	"add $4, %esp\n\t"
+	"push %ecx\n\t"
+	"mov 32(%esp), %ecx\n\t"
+	"mov %eax, 0(%ecx)\n\tmov %ebx, 4(%ecx)\n\tpop %eax\n\tmov %eax, 8(%ecx)\n\t"
+	"mov %edx, 12(%ecx)\n\tmov %esi, 16(%ecx)\n\tmov %edi, 20(%ecx)\n\tmov %ebp, 24(%ecx)\n\t"
+	"pop %edi\n\tpop %esi\n\tpop %ebx\n\tpop %ebp\n\t"
+	"ret\n");
+
+static int regs_kept(const struct regs7 *in, const struct regs7 *out)
+{
+	return in->ebx == out->ebx && in->ecx == out->ecx && in->edx == out->edx &&
+	       in->esi == out->esi && in->edi == out->edi && in->ebp == out->ebp;
+}
+
+static volatile unsigned int ret_addr_seen;
+
+static void on_ret_addr(int sig)
+{
+	(void)sig;
+	ret_addr_seen = (unsigned int)__builtin_extract_return_addr(__builtin_return_address(0));
+}
+
+/* A handler installed without SA_RESTORER: the address it returns to. */
+static unsigned int handler_return(int flags)
+{
+	struct {
+		unsigned int handler, flags, restorer, mask[2];
+	} act = {(unsigned int)on_ret_addr, (unsigned int)flags, 0, {0, 0}};
+
+	ret_addr_seen = 0;
+	if (sc6(NR_rt_sigaction, SIGUSR2, (long)&act, 0, 8, 0, 0))
+		return 0;
+	raise(SIGUSR2);
+	signal(SIGUSR2, SIG_DFL);
+	return ret_addr_seen;
+}
+
+static long long ts_ns(const long long ts[2])
+{
+	return ts[0] * 1000000000LL + ts[1];
+}
+
+/*
+ * The IA-32 vDSO: AT_SYSINFO and AT_SYSINFO_EHDR first in the auxv
+ * (ARCH_DLINFO_IA32), [vdso] in /proc/self/maps, in the ia32 mmap window,
+ * __kernel_vsyscall as AT_SYSINFO making calls as int $0x80 does, the
+ * clock functions found by name agreeing with int $0x80's calls, and a
+ * handler without SA_RESTORER returning to __kernel_(rt_)sigreturn.
+ */
+static void check_vdso(void)
+{
+	unsigned int ehdr = auxv_get(AT_SYSINFO_EHDR), entry = auxv_get(AT_SYSINFO);
+	unsigned int start = 0;
+	char line[256];
+	FILE *maps = fopen("/proc/self/maps", "r");
+	struct regs7 in = {20 /* getpid */, 0x11111111, 0x22222222, 0x33333333,
+			   0x44444444,	    0x55555555, 0x66666666},
+		     out;
+	unsigned char page[16];
+	int fd, (*cg32)(int, int *), (*cg64)(int, long long *), (*gtod)(int *, void *),
+		(*vtime)(int *), (*getres)(int, int *);
+	long long a[2], b[2], v64[2];
+	int v32[2], r32[2], tv[2], tz[2] = {-1, -1}, t = 0, ok;
+
+	check(auxv_start && auxv_start[0] == AT_SYSINFO && auxv_start[2] == AT_SYSINFO_EHDR &&
+		      ehdr && !(ehdr & (PAGE - 1)) && entry > ehdr && entry < ehdr + PAGE,
+	      "the auxv starts with AT_SYSINFO, inside the vDSO's page, then AT_SYSINFO_EHDR");
+	check(ehdr >= 0xf6000000UL && ehdr < 0xf7ffe000UL,
+	      "the vDSO lies in the ia32 mmap window (0xf6000000-0xf7ffe000)");
+	while (maps && fgets(line, sizeof(line), maps))
+		if (strstr(line, "[vdso]"))
+			start = (unsigned int)strtoul(line, 0, 16);
+	if (maps)
+		fclose(maps);
+	check(start && start == ehdr, "/proc/self/maps names the page at AT_SYSINFO_EHDR [vdso]");
+	if (!ehdr || !entry)
+		return;
+	check(vdso_sym(ehdr, "__kernel_vsyscall") == entry,
+	      "its symbol table's __kernel_vsyscall is AT_SYSINFO");
+	vsyscall_regs(entry, &in, &out);
+	check((int)out.eax == getpid() && regs_kept(&in, &out),
+	      "getpid through __kernel_vsyscall: the pid, every other register kept");
+	fd = open(self, O_RDONLY);
+	in = (struct regs7){192 /* mmap2 */, 0, PAGE, PROT_READ, MAP_PRIVATE, (unsigned int)fd, 1};
+	vsyscall_regs(entry, &in, &out);
+	check(fd >= 0 && pread(fd, page, sizeof(page), PAGE) == sizeof(page) &&
+		      out.eax < 0xfffff000 && !memcmp((void *)out.eax, page, sizeof(page)) &&
+		      regs_kept(&in, &out),
+	      "mmap2 through __kernel_vsyscall, the page offset in ebp: the file's page 1");
+	if (out.eax < 0xfffff000)
+		munmap((void *)out.eax, PAGE);
+	close(fd);
+	in = (struct regs7){NR_write, 1, 0x10, 4, 0, 0, 0};
+	vsyscall_regs(entry, &in, &out);
+	check((int)out.eax == -EFAULT,
+	      "write of an unmapped page through __kernel_vsyscall: EFAULT");
+	cg32 = (int (*)(int, int *))vdso_sym(ehdr, "__vdso_clock_gettime");
+	cg64 = (int (*)(int, long long *))vdso_sym(ehdr, "__vdso_clock_gettime64");
+	gtod = (int (*)(int *, void *))vdso_sym(ehdr, "__vdso_gettimeofday");
+	vtime = (int (*)(int *))vdso_sym(ehdr, "__vdso_time");
+	getres = (int (*)(int, int *))vdso_sym(ehdr, "__vdso_clock_getres");
+	if (!cg32 || !cg64 || !gtod || !vtime || !getres) {
+		check(0, "the vDSO's five clock functions by name");
+		return;
+	}
+	ok = 1;
+	for (int i = 0; i < 100; i++) {
+		sc(NR_clock_gettime64, CLOCK_MONOTONIC, (long)a, 0);
+		ok &= cg64(CLOCK_MONOTONIC, v64) == 0;
+		ok &= cg32(CLOCK_MONOTONIC, v32) == 0;
+		sc(NR_clock_gettime64, CLOCK_MONOTONIC, (long)b, 0);
+		ok &= ts_ns(a) <= ts_ns(v64) && ts_ns(v64) <= ts_ns(b) && v32[1] >= 0 &&
+		      v32[1] < 1000000000 && v32[0] * 1000000000LL + v32[1] >= ts_ns(v64) &&
+		      v32[0] * 1000000000LL + v32[1] <= ts_ns(b);
+	}
+	check(ok, "__vdso_clock_gettime64 and __vdso_clock_gettime: between two int $0x80 "
+		  "clock_gettime64 calls, 100 times");
+	sc(NR_clock_gettime64, CLOCK_REALTIME, (long)a, 0);
+	ok = gtod(tv, tz) == 0 && tz[0] == 0 && tz[1] == 0;
+	t = vtime(0);
+	sc(NR_clock_gettime64, CLOCK_REALTIME, (long)b, 0);
+	check(ok && tv[0] * 1000000LL + tv[1] >= ts_ns(a) / 1000 &&
+		      tv[0] * 1000000LL + tv[1] <= ts_ns(b) / 1000 && t >= a[0] && t <= b[0],
+	      "__vdso_gettimeofday and __vdso_time: between two CLOCK_REALTIME calls");
+	r32[0] = r32[1] = -1;
+	ok = getres(CLOCK_MONOTONIC, v32) == 0 &&
+	     sc(266 /* clock_getres */, CLOCK_MONOTONIC, (long)r32, 0) == 0;
+	check(ok && v32[0] == r32[0] && v32[1] == r32[1] && v32[1] > 0,
+	      "__vdso_clock_getres: the resolution clock_getres (266) gives");
+	check(cg32(99, v32) == sc(NR_clock_gettime, 99, (long)v32, 0) && cg32(99, v32) == -EINVAL &&
+		      getres(99, v32) == -EINVAL,
+	      "an unknown clock through the vDSO: the system call's EINVAL");
+	check(handler_return(0) == vdso_sym(ehdr, "__kernel_sigreturn") && ret_addr_seen,
+	      "a handler without SA_RESTORER returns to __kernel_sigreturn");
+	check(handler_return(SA_SIGINFO) == vdso_sym(ehdr, "__kernel_rt_sigreturn") &&
+		      ret_addr_seen,
+	      "an SA_SIGINFO handler without SA_RESTORER returns to __kernel_rt_sigreturn");
+}
+
+/* read(fd, c, 1) through __kernel_vsyscall (AT_SYSINFO), its error in *err. */
+static ssize_t read_vsyscall(int fd, char *c, int *err)
+{
+	struct regs7 in = {3 /* read */, (unsigned int)fd, (unsigned int)c, 1, 0, 0, 0}, out;
+
+	vsyscall_regs(auxv_get(AT_SYSINFO), &in, &out);
+	*err = (int)out.eax < 0 && (int)out.eax > -4096 ? -(int)out.eax : 0;
+	return *err ? -1 : (ssize_t)out.eax;
+}
+
+static volatile int trap_count, trap_in_vdso_after;
+static volatile unsigned int trap_vdso, trap_landing;
+
+/* SIGTRAP while single-stepping: TF kept until the step leaves the vDSO's page. */
+static void on_step(int sig, siginfo_t *si, void *ctx)
+{
+	ucontext_t *uc = ctx;
+	unsigned int eip = (unsigned int)uc->uc_mcontext.gregs[REG_EIP];
+
+	(void)sig;
+	(void)si;
+	trap_count++;
+	if (eip >= trap_landing && eip < trap_vdso + PAGE)
+		trap_in_vdso_after++;
+	if (eip < trap_vdso || eip >= trap_vdso + PAGE)
+		uc->uc_mcontext.gregs[REG_EFL] &= ~0x100;
+}
+
+/* getpid through __kernel_vsyscall with these EFLAGS bits set; the flags seen after. */
+static unsigned int getpid_with_flags(unsigned int entry, unsigned int bits, int *pid)
+{
+	unsigned int flags;
+	int ret;
+
+	/* entry in edi, which the call keeps: an esp-relative operand would move with the pushes */
+	__asm__ volatile("push %%ebp\n\t"
+			 "pushfl\n\t"
+			 "orl %[bits], (%%esp)\n\t"
+			 "popfl\n\t"
+			 "call *%%edi\n\t"
+			 "pushfl\n\t"
+			 "popl %[flags]\n\t"
+			 "pushfl\n\t"
+			 "andl $~0x4100, (%%esp)\n\t" /* TF and NT off again */
+			 "popfl\n\t"
+			 "pop %%ebp"
+			 : "=a"(ret), [flags] "=&S"(flags)
+			 : "0"(20), "D"(entry), [bits] "r"(bits)
+			 : "ecx", "edx", "memory", "cc");
+	*pid = ret;
+	return flags;
+}
+
+static volatile unsigned int bad_eax, bad_eip;
+
+static void on_bad_stack(int sig, siginfo_t *si, void *ctx)
+{
+	ucontext_t *uc = ctx;
+
+	(void)sig;
+	(void)si;
+	bad_eax = (unsigned int)uc->uc_mcontext.gregs[REG_EAX];
+	bad_eip = (unsigned int)uc->uc_mcontext.gregs[REG_EIP];
+	_exit(bad_eax == (unsigned int)-EFAULT && bad_eip == trap_landing ? 0 : 1);
+}
+
+/*
+ * The fast entry made directly with an unreadable stack (esp, or ebp for
+ * sysenter, 0x10): the sixth argument cannot be read, so the call fails
+ * with EFAULT without running, and the return to the vDSO's landing pad,
+ * which pops from that stack, faults: SIGSEGV at the landing pad, eax
+ * -EFAULT, as Linux's __do_fast_syscall_32.
+ */
+static void check_fast_entry_bad_stack(const char *insn)
+{
+	static unsigned char alt[8192];
+	int pid, st = 0;
+
+	if (!strcmp(insn, "int $0x80"))
+		return;
+	pid = fork();
+	if (pid == 0) {
+		struct sigaction sa;
+		stack_t ss = {.ss_sp = alt, .ss_size = sizeof(alt)};
+
+		memset(&sa, 0, sizeof(sa));
+		sa.sa_sigaction = on_bad_stack;
+		sa.sa_flags = SA_SIGINFO | SA_ONSTACK;
+		sigaltstack(&ss, 0);
+		sigaction(SIGSEGV, &sa, 0);
+		if (!strcmp(insn, "syscall"))
+			__asm__ volatile("mov $0x10, %%esp\n\tmov %%ecx, %%ebp\n\tsyscall" ::"a"(20)
+					 : "memory");
+		else
+			__asm__ volatile("mov $0x10, %%ebp\n\tsysenter" ::"a"(20) : "memory");
+		_exit(2);
+	}
+	check(pid > 0 && waitpid(pid, &st, 0) == pid && WIFEXITED(st) && WEXITSTATUS(st) == 0,
+	      "the fast entry made with an unreadable stack: EFAULT, the call not made, "
+	      "SIGSEGV at the vDSO's landing pad");
+}
+
+/*
+ * __kernel_vsyscall's entry instruction, picked as Linux 6.6's vDSO picks
+ * it for this CPU (syscall on AMD and Hygon, sysenter on Intel, Centaur
+ * and Zhaoxin, else int $0x80 alone), and calls through it: a restart
+ * after a signal (SA_RESTART) and EINTR, EFLAGS.TF (single-stepped through
+ * the entry into the kernel and back: the steps resume after it, in the
+ * vDSO, the call's result right) and EFLAGS.NT (kept, the result right),
+ * the two flags Linux's entries handle specially.
+ */
+static void check_fast_entry(void)
+{
+	unsigned int entry = auxv_get(AT_SYSINFO), r[4], flags;
+	const unsigned char *code = (const unsigned char *)entry;
+	char vendor[13];
+	const char *want = "int $0x80", *got = "int $0x80";
+	int pos = -1, err = 0, n, pid = 0;
+	struct sigaction sa;
+	char line[160];
+
+	if (!entry) {
+		check(0, "AT_SYSINFO for the fast entry checks");
+		return;
+	}
+	__asm__ volatile("cpuid" : "=a"(r[0]), "=b"(r[1]), "=c"(r[2]), "=d"(r[3]) : "0"(0));
+	memcpy(vendor, &r[1], 4);
+	memcpy(vendor + 4, &r[3], 4);
+	memcpy(vendor + 8, &r[2], 4);
+	vendor[12] = 0;
+	if (!strcmp(vendor, "AuthenticAMD") || !strcmp(vendor, "HygonGenuine"))
+		want = "syscall";
+	else if (!strcmp(vendor, "GenuineIntel") || !strcmp(vendor, "CentaurHauls") ||
+		 !strcmp(vendor, "  Shanghai  "))
+		want = "sysenter";
+	for (int i = 0; i < 14 && pos < 0; i++) {
+		if (code[i] == 0x89 && code[i + 1] == 0xcd && code[i + 2] == 0x0f &&
+		    code[i + 3] == 0x05)
+			got = "syscall", pos = i + 2;
+		if (code[i] == 0x89 && code[i + 1] == 0xe5 && code[i + 2] == 0x0f &&
+		    code[i + 3] == 0x34)
+			got = "sysenter", pos = i + 2;
+	}
+	snprintf(line, sizeof(line), "__kernel_vsyscall enters with %s on this %s CPU (%s)", got,
+		 vendor, want);
+	check(!strcmp(got, want), line);
+	n = read_interrupted(SA_RESTART, &err, read_vsyscall);
+	check(n == 1 && restart_runs == 1,
+	      "SA_RESTART: a read through __kernel_vsyscall interrupted by a handler restarts "
+	      "and returns the data");
+	n = read_interrupted(0, &err, read_vsyscall);
+	check(n == -1 && err == EINTR && restart_runs == 1,
+	      "without SA_RESTART: the read through __kernel_vsyscall fails with EINTR");
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_sigaction = on_step;
+	sa.sa_flags = SA_SIGINFO;
+	sigaction(SIGTRAP, &sa, 0);
+	trap_count = trap_in_vdso_after = 0;
+	trap_vdso = entry & ~(PAGE - 1);
+	trap_landing = pos >= 0 ? entry + pos + 4 : entry; /* past the fast entry and int $0x80 */
+	flags = getpid_with_flags(entry, 0x100, &pid);
+	signal(SIGTRAP, SIG_DFL);
+	check(pid == getpid() && trap_count >= 3 && trap_in_vdso_after >= 1 && !(flags & 0x100),
+	      "EFLAGS.TF through __kernel_vsyscall: single steps back in the vDSO after the "
+	      "entry, getpid's result right");
+	flags = getpid_with_flags(entry, 0x4000, &pid);
+	check(pid == getpid() && (flags & 0x4000),
+	      "EFLAGS.NT through __kernel_vsyscall: kept, getpid's result right");
+	check_fast_entry_bad_stack(got);
+}
+
 static void check_signals(void)
 {
 	check_regs_preserved(0, "the old frame (sigreturn)");
@@ -792,9 +1651,14 @@ static void on_usr1(int sig)
 	(void)sig;
 }
 
-int main(int argc, char **argv)
+int main(int argc, char **argv, char **envp)
 {
 	ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+	char **e = envp;
+
+	while (*e)
+		e++;
+	auxv_start = (unsigned int *)(e + 1);
 
 	if (n <= 0)
 		snprintf(self, sizeof(self), "%s", argv[0]);
@@ -820,6 +1684,9 @@ int main(int argc, char **argv)
 	check_fork();
 	check_exec64();
 	check_layout();
+	check_more_calls();
+	check_vdso();
+	check_fast_entry();
 	check_signals();
 	return summary("lx_ia32");
 }
