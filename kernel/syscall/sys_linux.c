@@ -13,6 +13,7 @@
 #include "kernel/mm/mm.h"
 #include "kernel/mm/pmm.h"
 #include "kernel/mm/uaccess.h"
+#include "kernel/arch/smpboot.h"
 #include "kernel/task/loadavg.h"
 #include "kernel/task/sched.h"
 #include "kernel/syscall/syscall.h"
@@ -351,6 +352,12 @@ long sys_setpgid(const struct syscall_args *a)
  */
 #define CPUMASK_SIZE sizeof(uint64_t)
 
+/* Linux's nr_cpu_ids: the CPUs there can be, here the ones started (cpus= bounds both). */
+static uint64_t nr_cpu_ids(void)
+{
+	return smp_cpus_online;
+}
+
 /* The task pid names (0: the caller), or NULL. */
 static struct task_struct *affinity_task(uint64_t pid)
 {
@@ -391,7 +398,7 @@ long sys_sched_getaffinity(const struct syscall_args *a)
 	struct task_struct *p = affinity_task(a->a0);
 	uint64_t mask;
 
-	if (a->a1 * 8 < NR_CPUS || (a->a1 & (sizeof(long) - 1)))
+	if (a->a1 * 8 < nr_cpu_ids() || (a->a1 & (sizeof(long) - 1)))
 		return -EINVAL;
 	if (!p)
 		return -ESRCH;
@@ -399,6 +406,28 @@ long sys_sched_getaffinity(const struct syscall_args *a)
 	if (copy_to_user(a->a2, &mask, CPUMASK_SIZE))
 		return -EFAULT;
 	return CPUMASK_SIZE;
+}
+
+/*
+ * The IA-32 sched_getaffinity (6.6's compat_sys_sched_getaffinity): the
+ * mask in 32-bit words, so the length is a multiple of 4, and it returns
+ * as many bytes as cover the kernel's mask.  sched_setaffinity needs no
+ * compat entry: the 32-bit words of a mask are its bytes in order.
+ */
+long compat_sys_sched_getaffinity(const struct syscall_args *a)
+{
+	struct task_struct *p = affinity_task(a->a0);
+	uint64_t mask;
+	size_t len = a->a1 < CPUMASK_SIZE ? (size_t)a->a1 : CPUMASK_SIZE;
+
+	if (a->a1 * 8 < nr_cpu_ids() || (a->a1 & 3))
+		return -EINVAL;
+	if (!p)
+		return -ESRCH;
+	mask = p->cpus_allowed & sched_cpus_active;
+	if (copy_to_user(a->a2, &mask, len))
+		return -EFAULT;
+	return (long)len;
 }
 
 /* getcpu(cpu, node, cache): where the caller runs now (node 0: one node). */

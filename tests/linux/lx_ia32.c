@@ -65,39 +65,42 @@
 
 #include "lx_check.h"
 
-#define NR_exit		   1
-#define NR_kill		   37
-#define NR_sigreturn	   119
-#define NR_rt_sigreturn	   173
-#define NR_rt_sigaction	   174
-#define NR_write	   4
-#define NR_brk		   45
-#define NR_mmap		   90
-#define NR_munmap	   91
-#define NR_wait4	   114
-#define NR_mremap	   163
-#define NR__llseek	   140
-#define NR_writev	   146
-#define NR_mmap2	   192
-#define NR_stat64	   195
-#define NR_fstat64	   197
-#define NR_futex	   240
-#define NR_set_thread_area 243
-#define NR_get_thread_area 244
-#define NR_clock_gettime   265
-#define NR_fstatat64	   300
-#define NR_clock_gettime64 403
-#define NR_times	   43
-#define NR_getrusage	   77
-#define NR_select	   82
-#define NR_sysinfo	   116
-#define NR_getdents	   141
-#define NR__newselect	   142
-#define NR_gettid	   224
-#define NR_set_robust_list 311
-#define NR_get_robust_list 312
-#define NR_statx	   383
-#define NR_clone3	   435
+#define NR_exit		     1
+#define NR_kill		     37
+#define NR_sigreturn	     119
+#define NR_rt_sigreturn	     173
+#define NR_rt_sigaction	     174
+#define NR_write	     4
+#define NR_brk		     45
+#define NR_mmap		     90
+#define NR_munmap	     91
+#define NR_wait4	     114
+#define NR_mremap	     163
+#define NR__llseek	     140
+#define NR_writev	     146
+#define NR_mmap2	     192
+#define NR_stat64	     195
+#define NR_fstat64	     197
+#define NR_futex	     240
+#define NR_set_thread_area   243
+#define NR_get_thread_area   244
+#define NR_clock_gettime     265
+#define NR_fstatat64	     300
+#define NR_clock_gettime64   403
+#define NR_times	     43
+#define NR_getrusage	     77
+#define NR_select	     82
+#define NR_sysinfo	     116
+#define NR_sched_setaffinity 241
+#define NR_sched_getaffinity 242
+#define NR_getcpu	     318
+#define NR_getdents	     141
+#define NR__newselect	     142
+#define NR_gettid	     224
+#define NR_set_robust_list   311
+#define NR_get_robust_list   312
+#define NR_statx	     383
+#define NR_clone3	     435
 
 #define IA32_PAGE_OFFSET 0xffffe000UL
 #define PAGE		 4096UL
@@ -1047,6 +1050,39 @@ static void check_sysinfo(void)
 	check(sc(NR_sysinfo, 0x10, 0, 0) == -EFAULT, "sysinfo into an unmapped page: EFAULT");
 }
 
+/*
+ * sched_setaffinity (241) pins the program to each CPU it may use in turn
+ * (at most 8) and getcpu (318) says it runs there; sched_getaffinity
+ * (242) takes the mask in 32-bit words (4 bytes are enough for 32 CPUs
+ * or fewer, 6 are not a whole word) and restores it.
+ */
+static void check_affinity(void)
+{
+	unsigned int all[2] = {0, 0}, one[2], cpu = 99;
+	long n = sc(NR_sched_getaffinity, 0, sizeof(all), (long)all);
+	int tried = 0, good = 0;
+
+	check(n == 4 || n == 8, "sched_getaffinity (242): 4 or 8 bytes of mask");
+	for (unsigned int c = 0; c < 32 && tried < 8; c++) {
+		if (!(all[0] & (1u << c)))
+			continue;
+		tried++;
+		one[0] = 1u << c;
+		one[1] = 0;
+		if (sc(NR_sched_setaffinity, 0, sizeof(one), (long)one) == 0 &&
+		    sc(NR_getcpu, (long)&cpu, 0, 0) == 0 && cpu == c)
+			good++;
+	}
+	check(tried && good == tried,
+	      "sched_setaffinity (241), getcpu (318): pinned to each CPU, it runs there");
+	check(all[0] && (all[0] >> 31) == 0 ? sc(NR_sched_getaffinity, 0, 4, (long)one) == 4 : 1,
+	      "sched_getaffinity: one 32-bit word is enough for up to 32 CPUs");
+	check(sc(NR_sched_getaffinity, 0, 6, (long)one) == -EINVAL,
+	      "sched_getaffinity: 6 bytes, not whole words: EINVAL");
+	check(sc(NR_sched_setaffinity, 0, sizeof(all), (long)all) == 0,
+	      "sched_setaffinity: the mask restored");
+}
+
 /* Spins until this much CPU-bound wall time has passed. */
 static void spin_ms(int ms)
 {
@@ -1253,6 +1289,7 @@ static void check_more_calls(void)
 	check_times_rusage();
 	check_getdents();
 	check_clone3();
+	check_affinity();
 }
 
 #define AT_SYSINFO	32
