@@ -17,6 +17,7 @@
 
 #include "kernel/uapi/aslrbench.h" /* the fallbacks' numbers */
 #include "kernel/uapi/time_types.h"
+#include "kernel/arch/vdso/vdso_common.h"
 #include "kernel/uapi/vvar.h"
 
 #define CLOCK_REALTIME	0
@@ -26,25 +27,6 @@
 struct timezone_v {
 	int tz_minuteswest, tz_dsttime;
 };
-
-/* vdso.lds places it one page past the ELF header: the [vvar] page. */
-extern const struct vvar_data vvar_page __attribute__((visibility("hidden")));
-
-/* rdtsc_ordered: no earlier load may pass it (a time read after a syscall stays after). */
-static inline uint64_t rdtsc_ordered(void)
-{
-	uint32_t lo, hi;
-
-	__asm__ volatile("lfence; rdtsc" : "=a"(lo), "=d"(hi)::"memory");
-	return ((uint64_t)hi << 32) | lo;
-}
-
-static inline uint64_t vread_ns(void)
-{
-	const volatile struct vvar_data *v = &vvar_page;
-
-	return vvar_cycles_to_ns(rdtsc_ordered(), v->mult, v->shift);
-}
 
 static long vdso_syscall2(long nr, long a0, long a1)
 {
@@ -99,21 +81,11 @@ int64_t __vdso_time(int64_t *t)
 }
 int64_t time(int64_t *t) __attribute__((weak, alias("__vdso_time")));
 
-/*
- * The CPU this runs on, from the limit of the GDT's CPUNODE entry (0x7b),
- * which every CPU sets to its own number: Linux 6.6's vdso_read_cpunode
- * without RDPID (2.6.29 read the same limit).  The node is 0: one node.
- */
+/* getcpu without a system call (vdso_common.h) */
 long __vdso_getcpu(unsigned *cpu, unsigned *node, void *unused)
 {
-	unsigned p;
-
 	(void)unused;
-	__asm__ volatile("lsl %1, %0" : "=r"(p) : "r"(0x7bu));
-	if (cpu)
-		*cpu = p & 0xfff;
-	if (node)
-		*node = p >> 12;
+	vdso_read_cpunode(cpu, node);
 	return 0;
 }
 long getcpu(unsigned *cpu, unsigned *node, void *unused)

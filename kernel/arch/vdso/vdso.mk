@@ -10,7 +10,7 @@ VDSO_LDFLAGS := -nostdlib -shared -fPIC -Wl,-T,kernel/arch/vdso/vdso.lds \
 	-Wl,-soname=linux-vdso.so.1 -Wl,--hash-style=both -Wl,--eh-frame-hdr -Wl,--no-undefined \
 	-Wl,-z,max-page-size=4096 -Wl,-z,noexecstack -Wl,--build-id=none -Wl,-Bsymbolic
 
-$(BUILD)/vdso/vdso.o: kernel/arch/vdso/vclock_gettime.c kernel/uapi/vvar.h
+$(BUILD)/vdso/vdso.o: kernel/arch/vdso/vclock_gettime.c kernel/arch/vdso/vdso_common.h kernel/uapi/vvar.h
 	@mkdir -p $(@D)
 	@echo "  VDSOCC  $@"
 	$(Q)$(KCC) $(VDSO_CFLAGS) -c $< -o $@
@@ -45,7 +45,7 @@ VDSO32_LDFLAGS := $(subst vdso.lds,vdso32/vdso32.lds,$(VDSO_LDFLAGS)) -m32 -Wl,-
 VDSO32_OBJS := $(BUILD)/vdso32/vclock_gettime.o $(BUILD)/vdso32/system_call.o \
 	$(BUILD)/vdso32/sigreturn.o
 
-$(BUILD)/vdso32/vclock_gettime.o: $(VDSO32_SRC)/vclock_gettime.c kernel/uapi/vvar.h \
+$(BUILD)/vdso32/vclock_gettime.o: $(VDSO32_SRC)/vclock_gettime.c kernel/arch/vdso/vdso_common.h kernel/uapi/vvar.h \
 	kernel/uapi/time_types.h
 	@mkdir -p $(@D)
 	@echo "  VDSOCC  $@"

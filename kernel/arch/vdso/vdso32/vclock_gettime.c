@@ -14,6 +14,7 @@
 #include <stdint.h>
 
 #include "kernel/uapi/time_types.h"
+#include "kernel/arch/vdso/vdso_common.h"
 #include "kernel/uapi/vvar.h"
 
 #define CLOCK_REALTIME	0
@@ -38,23 +39,7 @@ struct timezone_v {
 	int tz_minuteswest, tz_dsttime;
 };
 
-extern const struct vvar_data vvar_page __attribute__((visibility("hidden")));
 void __kernel_vsyscall(void) __attribute__((visibility("hidden")));
-
-static inline uint64_t rdtsc_ordered(void)
-{
-	uint32_t lo, hi;
-
-	__asm__ volatile("lfence; rdtsc" : "=a"(lo), "=d"(hi)::"memory");
-	return ((uint64_t)hi << 32) | lo;
-}
-
-static inline uint64_t vread_ns(void)
-{
-	const volatile struct vvar_data *v = &vvar_page;
-
-	return vvar_cycles_to_ns(rdtsc_ordered(), v->mult, v->shift);
-}
 
 /* ns / NSEC_PER_SEC and its remainder: a 64-by-32 division as two divl. */
 static inline uint64_t div_ns(uint64_t ns, uint32_t *rem)
@@ -153,14 +138,7 @@ int __vdso_clock_getres(int clock, struct old_timespec32 *res)
 
 long __vdso_getcpu(unsigned *cpu, unsigned *node, void *unused)
 {
-	unsigned p;
-
-	/* the limit of the GDT's CPUNODE entry (0x7b), as the 64-bit vDSO's (6.6's vdso_read_cpunode) */
 	(void)unused;
-	__asm__ volatile("lsl %1, %0" : "=r"(p) : "r"(0x7bu));
-	if (cpu)
-		*cpu = p & 0xfff;
-	if (node)
-		*node = p >> 12;
+	vdso_read_cpunode(cpu, node);
 	return 0;
 }
