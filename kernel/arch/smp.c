@@ -94,9 +94,8 @@ void smp_send_reschedule(unsigned int cpu)
 		lapic_icr_write(RESCHEDULE_VECTOR, smp_cpu_apicid(cpu));
 }
 
-void smp_ap_idle(unsigned int cpu)
+void smp_ap_idle(void)
 {
-	(void)cpu;
 	for (;;) {
 		void (*start)(void);
 

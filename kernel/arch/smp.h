@@ -31,7 +31,7 @@ int smp_call_function_single(unsigned int cpu, smp_call_func_t func, void *info)
 bool smp_call_wait(unsigned int cpu, uint64_t cycles);
 
 /* Where an AP waits, halted, until smp_start_aps(); calls reach it meanwhile. */
-__attribute__((noreturn)) void smp_ap_idle(unsigned int cpu);
+__attribute__((noreturn)) void smp_ap_idle(void);
 /* Every AP calls start() (which does not return): the scheduler takes them. */
 void smp_start_aps(void (*start)(void));
 /* Linux's smp_send_reschedule: an IPI that ends CPU `cpu`'s halt or user mode. */

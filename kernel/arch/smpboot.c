@@ -13,9 +13,9 @@
  * struct percpu behind GS (the stack protector reads %gs:40), the boot
  * CPU's CR0/CR4/EFER and PAT, and its LAPIC software-enabled with every
  * local interrupt masked.  Then the TSC warp test against the boot CPU
- * (tsc_sync.c), and the AP parks in smp_ap_idle() (smp.c): halted until
- * a cross-CPU call gives it a function to run.  The scheduler, the timer
- * and every task stay on the boot CPU.
+ * (tsc_sync.c), and the AP parks in smp_ap_idle() (smp.c), halted, until
+ * the scheduler takes it (kernel/task/sched.c: sched_ap_init); cross-CPU
+ * calls reach it meanwhile.
  *
  * Every wait is bounded: an AP that does not answer within 10 s (Linux's
  * wait for the AP's alive signal) or does not finish the check is sent
@@ -233,7 +233,7 @@ __attribute__((noreturn)) void smp_ap_main(struct percpu *pc)
 	rc = tsc_sync_target(wait_cycles);
 	__atomic_store_n(&ap_state, rc ? AP_CHECK_FAILED : AP_PARKED, __ATOMIC_RELEASE);
 	if (!rc)
-		smp_ap_idle(pc->cpu);
+		smp_ap_idle();
 	for (;;) /* failed: the boot CPU sends INIT */
 		__asm__ volatile("cli\n\thlt" ::: "memory");
 }

@@ -392,35 +392,19 @@ long sys_sched_setaffinity(const struct syscall_args *a)
 	return set_cpus_allowed(p, mask);
 }
 
-/* sched_getaffinity(pid, len, mask): the task's mask and the active CPUs; returns 8. */
-long sys_sched_getaffinity(const struct syscall_args *a)
-{
-	struct task_struct *p = affinity_task(a->a0);
-	uint64_t mask;
-
-	if (a->a1 * 8 < nr_cpu_ids() || (a->a1 & (sizeof(long) - 1)))
-		return -EINVAL;
-	if (!p)
-		return -ESRCH;
-	mask = p->cpus_allowed & sched_cpus_active;
-	if (copy_to_user(a->a2, &mask, CPUMASK_SIZE))
-		return -EFAULT;
-	return CPUMASK_SIZE;
-}
-
 /*
- * The IA-32 sched_getaffinity (6.6's compat_sys_sched_getaffinity): the
- * mask in 32-bit words, so the length is a multiple of 4, and it returns
- * as many bytes as cover the kernel's mask.  sched_setaffinity needs no
- * compat entry: the 32-bit words of a mask are its bytes in order.
+ * sched_getaffinity(pid, len, mask): the task's mask and the active CPUs,
+ * len a multiple of the caller's word (8 bytes; 4 for an IA-32 program,
+ * whose mask is 32-bit words), and min(len, cpumask_size()) bytes copied
+ * and returned, as 6.6's sys_ and compat_sys_sched_getaffinity.
  */
-long compat_sys_sched_getaffinity(const struct syscall_args *a)
+static long do_sched_getaffinity(const struct syscall_args *a, uint64_t word)
 {
 	struct task_struct *p = affinity_task(a->a0);
 	uint64_t mask;
 	size_t len = a->a1 < CPUMASK_SIZE ? (size_t)a->a1 : CPUMASK_SIZE;
 
-	if (a->a1 * 8 < nr_cpu_ids() || (a->a1 & 3))
+	if (a->a1 * 8 < nr_cpu_ids() || (a->a1 & (word - 1)))
 		return -EINVAL;
 	if (!p)
 		return -ESRCH;
@@ -428,6 +412,17 @@ long compat_sys_sched_getaffinity(const struct syscall_args *a)
 	if (copy_to_user(a->a2, &mask, len))
 		return -EFAULT;
 	return (long)len;
+}
+
+long sys_sched_getaffinity(const struct syscall_args *a)
+{
+	return do_sched_getaffinity(a, sizeof(long));
+}
+
+/* sched_setaffinity needs no compat entry: a mask's 32-bit words are its bytes in order. */
+long compat_sys_sched_getaffinity(const struct syscall_args *a)
+{
+	return do_sched_getaffinity(a, sizeof(uint32_t));
 }
 
 /* getcpu(cpu, node, cache): where the caller runs now (node 0: one node). */
