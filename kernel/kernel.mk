@@ -12,7 +12,7 @@ KERNEL_C :=
 KERNEL_C += kernel/arch/acpi.c kernel/arch/fpu.c kernel/arch/fw_cfg.c kernel/arch/gdt.c kernel/arch/idt.c \
 	kernel/arch/lapic.c kernel/arch/machine_exit.c kernel/arch/page.c kernel/arch/pat.c \
 	kernel/arch/rtc.c kernel/arch/smp.c kernel/arch/smpboot.c kernel/arch/timer.c kernel/arch/traps.c kernel/arch/tsc.c \
-	kernel/arch/tsc_sync.c kernel/arch/kernel_lock.c
+	kernel/arch/tsc_sync.c kernel/arch/kernel_lock.c kernel/arch/tlb.c
 KERNEL_C += kernel/arch/clear_page.c
 # kernel/aslr/: the ASLR rules, one file per Linux version
 KERNEL_C += kernel/aslr/linux_2_6_29.c kernel/aslr/linux_6_x.c

@@ -8,6 +8,7 @@
 #include "kernel/arch/cpu.h"
 #include "kernel/arch/kernel_lock.h"
 #include "kernel/arch/percpu.h"
+#include "kernel/arch/tlb.h"
 #include "kernel/arch/traps.h"
 #include "kernel/lib/printk.h"
 #include "rng/lockdep.h"
@@ -52,6 +53,13 @@ void kernel_lockdep_init(void)
 
 static struct {
 	struct kernel_lock_stat s;
+	/*
+	 * Nonzero while this CPU spins for the lock or has given it up for a
+	 * wait (release_kernel_lock): out of ring 3 and touching no user
+	 * memory until it takes the lock, which flushes its TLB first
+	 * (tlb.h).  A count, as an interrupt may spin inside a spin.
+	 */
+	uint32_t parked;
 } __attribute__((aligned(64))) stats[NR_CPUS];
 
 static bool try_take(uint32_t cpu)
@@ -73,6 +81,7 @@ static void spin_for_lock(uint32_t cpu, bool irqs_on)
 	bool spun = false;
 
 	lockdep_acquire();
+	__atomic_add_fetch(&stats[cpu].parked, 1, __ATOMIC_SEQ_CST);
 	while (!try_take(cpu)) {
 		if (!spun)
 			__atomic_add_fetch(&waiters, 1, __ATOMIC_RELAXED);
@@ -87,6 +96,8 @@ static void spin_for_lock(uint32_t cpu, bool irqs_on)
 	}
 	if (spun)
 		__atomic_sub_fetch(&waiters, 1, __ATOMIC_RELAXED);
+	__atomic_sub_fetch(&stats[cpu].parked, 1, __ATOMIC_SEQ_CST);
+	flush_tlb_pending(); /* what a shootdown asked while this CPU was out */
 	stats[cpu].s.acquired++;
 	stats[cpu].s.contended += spun;
 }
@@ -124,18 +135,27 @@ void cond_resched_kernel_lock(void)
 	lock_kernel();
 }
 
+bool kernel_lock_parked(unsigned int cpu)
+{
+	return cpu < NR_CPUS && __atomic_load_n(&stats[cpu].parked, __ATOMIC_SEQ_CST);
+}
+
+/* Parked until reacquired: the caller's wait touches no user memory (kernel_lock.h). */
 bool release_kernel_lock(void)
 {
 	if (!kernel_locked())
 		return false;
+	__atomic_add_fetch(&stats[smp_processor_id()].parked, 1, __ATOMIC_SEQ_CST);
 	unlock_kernel();
 	return true;
 }
 
 void reacquire_kernel_lock(bool held)
 {
-	if (held)
-		lock_kernel();
+	if (!held)
+		return;
+	lock_kernel();
+	__atomic_sub_fetch(&stats[smp_processor_id()].parked, 1, __ATOMIC_SEQ_CST);
 }
 
 void kernel_lock_stat_read(unsigned int cpu, struct kernel_lock_stat *out)

@@ -12,9 +12,10 @@
  *
  * The lock belongs to a CPU, not a task: schedule() switches tasks with it
  * held, and the task switched to gives it up when it returns to user mode
- * or its CPU goes idle.  Kernel code never waits for another CPU while
- * holding it (smp_call_wait gives it up), so a CPU that spins for it with
- * interrupts off cannot deadlock.
+ * or its CPU goes idle.  Kernel code waits for another CPU while holding
+ * it in one place only: a TLB shootdown (tlb.h), which waits for that CPU
+ * to spin for the lock, so a CPU spinning with interrupts off is what it
+ * waits for, not an obstacle.  Every other wait gives it up (smp_call_wait).
  */
 #ifndef KERNEL_ARCH_KERNEL_LOCK_H
 #define KERNEL_ARCH_KERNEL_LOCK_H
@@ -31,9 +32,16 @@ bool kernel_locked(void); /* by this CPU */
 /* At a preemption point: lets a CPU that waits for the lock have it first. */
 void cond_resched_kernel_lock(void);
 
-/* Gives the lock up if this CPU holds it (for a wait on another CPU); true if it did. */
+/*
+ * Gives the lock up if this CPU holds it (for a wait on another CPU); true
+ * if it did.  Until reacquired, the CPU counts as parked: it must touch no
+ * user memory in between.
+ */
 bool release_kernel_lock(void);
 void reacquire_kernel_lock(bool held);
+
+/* cpu spins for the lock or gave it up for a wait: out of ring 3 until it takes it (tlb.h). */
+bool kernel_lock_parked(unsigned int cpu);
 
 /* A LOCKDEP=1 build reports lock orders that could deadlock (rng/lockdep.h); else nothing. */
 void kernel_lockdep_init(void);

@@ -14,6 +14,7 @@
 #include "kernel/arch/kernel_lock.h"
 #include "kernel/arch/lapic.h"
 #include "kernel/arch/smp.h"
+#include "kernel/arch/tlb.h"
 #include "kernel/arch/smpboot.h"
 #include "kernel/arch/timer.h"
 #include "kernel/arch/traps.h"
@@ -222,6 +223,7 @@ __attribute__((noreturn)) void kmain(struct boot_info *bi, uint64_t phys_base)
 	}
 	seed_canary();
 	smp_call_init();	  /* before the APs idle, waiting for calls */
+	tlb_init();		  /* the shootdown IPI, before tasks run on the APs */
 	smp_boot_cpus(smp_alloc); /* after the canary: the APs take the boot CPU's */
 	emit_boot_record();
 	start_init();

@@ -13,6 +13,7 @@
 #include "kernel/mm/vma.h"
 #include "kernel/mm/vmm.h"
 #include "kernel/arch/cpu.h"
+#include "kernel/arch/tlb.h"
 #include "kernel/arch/traps.h"
 #include "kernel/lib/errno.h"
 #include "kernel/lib/string.h"
@@ -90,14 +91,26 @@ static void free_level(uint64_t table_pa, int level)
 		pmm_free_page(table_pa);
 }
 
+/*
+ * Linux's flush_tlb_mm: after a change that takes translations of mm
+ * away, this CPU (where mm is live) and every other CPU that runs it.
+ */
+void flush_tlb_mm(struct mm_struct *mm)
+{
+	flush_tlb_others(mm->pml4);
+	if ((read_cr3() & PTE_ADDR) == mm->pml4)
+		write_cr3(read_cr3());
+}
+
 void mm_put(struct mm_struct *mm)
 {
 	uint64_t t0;
 
 	if (!mm || --mm->users > 0)
 		return;
+	/* the last user: no other CPU runs it (each holds a reference) */
 	if ((read_cr3() & PTE_ADDR) == mm->pml4)
-		write_cr3(vmm_kernel_pml4());
+		load_mm_cr3(vmm_kernel_pml4());
 	vma_put_files(mm);
 	t0 = cost_start();
 	free_level(mm->pml4, 4);
@@ -151,6 +164,12 @@ struct mm_struct *mm_dup(struct mm_struct *old)
 	mm->pml4 = pml4;
 	mm->users = 1;
 	vma_get_files(mm); /* the child's regions hold the files too (mm_put drops them) */
+	/*
+	 * The parent's other threads leave ring 3 before its writable pages
+	 * become copy-on-write: a write through a stale entry would reach the
+	 * child's copy.
+	 */
+	flush_tlb_others(old->pml4);
 	if (mm->exe_file && exe_file_get) /* the copy holds its own reference */
 		exe_file_get(mm->exe_file);
 	t0 = cost_start();
@@ -159,11 +178,11 @@ struct mm_struct *mm_dup(struct mm_struct *old)
 	if (rc) {
 		/* Half-copied: the parent keeps its (now COW) pages; drop ours. */
 		mm_put(mm);
-		write_cr3(read_cr3());
+		flush_tlb_mm(old);
 		return 0;
 	}
 	/* The parent's writable pages just became read-only. */
-	write_cr3(read_cr3());
+	flush_tlb_mm(old);
 	return mm;
 }
 
@@ -231,6 +250,8 @@ int handle_mm_fault(struct mm_struct *mm, uint64_t addr, bool write)
 			if (!pa)
 				return -ENOMEM;
 			copy_page(phys_to_virt(pa), phys_to_virt(old));
+			/* no CPU may go on reading the old frame once this one writes the copy */
+			flush_tlb_others(mm->pml4);
 			*pte = pa | vma_pte_flags(v);
 			page_ref_put(old);
 			mm_cost.pages_copied++;

@@ -125,6 +125,8 @@ int mm_map_fixed(struct mm_struct *mm, uint64_t start, uint64_t end, uint32_t fl
 struct vm_area *find_vma(struct mm_struct *mm, uint64_t addr);
 /* munmap: removes [start, end) from every region, splitting; holes are fine. */
 int mm_unmap_range(struct mm_struct *mm, uint64_t start, uint64_t end);
+/* After a change that takes translations away: every CPU that runs mm (arch/tlb.h). */
+void flush_tlb_mm(struct mm_struct *mm);
 /*
  * Resolves a fault at addr (demand-zero, filled from the file, or
  * copy-on-write); -EFAULT if not allowed (SIGSEGV), -EIO for a file page

@@ -8,6 +8,7 @@
  * relative gains write access as copy-on-write, never directly, unless it is a MAP_SHARED page.
  */
 #include "kernel/arch/cpu.h"
+#include "kernel/arch/tlb.h"
 #include "kernel/lib/errno.h"
 #include "kernel/mm/mm.h"
 #include "kernel/mm/pmm.h"
@@ -116,7 +117,6 @@ int mm_mprotect(struct mm_struct *mm, uint64_t start, uint64_t end, uint32_t fla
 		protect_ptes(mm, v->start, v->end, v->flags);
 	}
 	merge_vmas(mm);
-	if ((read_cr3() & PTE_ADDR) == mm->pml4)
-		write_cr3(read_cr3());
+	flush_tlb_mm(mm);
 	return stop < end ? -ENOMEM : 0;
 }

@@ -10,6 +10,7 @@
  * (Linux 5.7) is EINVAL: not implemented.
  */
 #include "kernel/arch/cpu.h"
+#include "kernel/arch/tlb.h"
 #include "kernel/lib/errno.h"
 #include "kernel/mm/mm.h"
 #include "kernel/mm/pmm.h"
@@ -131,7 +132,6 @@ long mm_mremap(struct mm_struct *mm, uint64_t addr, uint64_t old_len, uint64_t n
 			return -ENOMEM;
 		rc = move_vma(mm, v, addr, old_len, new_len, to);
 	}
-	if ((read_cr3() & PTE_ADDR) == mm->pml4)
-		write_cr3(read_cr3());
+	flush_tlb_mm(mm);
 	return rc;
 }

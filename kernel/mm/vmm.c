@@ -12,6 +12,7 @@
 #include "kernel/arch/pat.h"
 #include "kernel/mm/pmm.h"
 #include "kernel/arch/cpu.h"
+#include "kernel/arch/tlb.h"
 #include "kernel/lib/panic.h"
 #include "kernel/lib/string.h"
 #include "kernel/lib/errno.h"
@@ -83,11 +84,21 @@ void vmm_free_table(uint64_t pml4, uint64_t va)
 	pd[(va >> 21) & 511] = 0;
 }
 
-/* Kernel-half entries are shared by every address space, so always flush them. */
+/*
+ * Kernel-half entries are shared by every address space, so always flush
+ * them, here and on the other CPUs; a user entry, where pml4 is live, and
+ * on the CPUs that run it (arch/tlb.h).
+ */
 static void flush_if_live(uint64_t pml4, uint64_t va)
 {
-	if (va >= PHYS_OFFSET || pml4 == (read_cr3() & PTE_ADDR))
+	if (va >= PHYS_OFFSET) {
 		invlpg(va);
+		flush_tlb_kernel_others();
+		return;
+	}
+	if (pml4 == (read_cr3() & PTE_ADDR))
+		invlpg(va);
+	flush_tlb_others(pml4);
 }
 
 int vmm_map_page(uint64_t pml4, uint64_t va, uint64_t pa, uint64_t flags)
@@ -139,10 +150,8 @@ int vmm_clear_page(uint64_t pml4, uint64_t va, uint64_t *pa_out)
  */
 void vmm_flush_all(void)
 {
-	uint64_t cr4 = read_cr4();
-
-	write_cr4(cr4 & ~(1ULL << 7));
-	write_cr4(cr4);
+	__flush_tlb_global();
+	flush_tlb_kernel_others();
 }
 
 /*
@@ -200,7 +209,11 @@ static void unmap_one(uint64_t *pte, uint64_t va, void *ctx)
 uint64_t vmm_unmap_range(uint64_t pml4, uint64_t start, uint64_t end, void (*put)(uint64_t pa))
 {
 	struct unmap_ctx c = {put};
-	uint64_t n = vmm_for_each_pte(pml4, start, end, unmap_one, &c);
+	uint64_t n;
+
+	/* before put() frees a page: no other CPU may write it through a stale entry */
+	flush_tlb_others(pml4);
+	n = vmm_for_each_pte(pml4, start, end, unmap_one, &c);
 
 	if (n && pml4 == (read_cr3() & PTE_ADDR))
 		write_cr3(read_cr3()); /* user pages are not global: this flushes them */
@@ -289,7 +302,7 @@ void vmm_init(void)
 			panic("vmm: out of memory for the kernel PDPTs");
 	map_physmap(top);
 	map_kernel_image();
-	write_cr3(kernel_pml4);
+	load_mm_cr3(kernel_pml4);
 	physmap_set_live(top);
 	pmm_physmap_live();
 }

@@ -25,6 +25,7 @@
 #include "kernel/task/signal.h"
 #include "kernel/arch/timer.h"
 #include "kernel/arch/cpu.h"
+#include "kernel/arch/tlb.h"
 #include "kernel/arch/gdt.h"
 #include "kernel/task/binfmt_elf.h"
 #include "kernel/task/tls.h"
@@ -404,7 +405,7 @@ long do_execve_req(const struct exec_request *r)
 	}
 	mm_release(t); /* exec_mm_release: the old mm's robust list and tid word */
 	t->mm = mm;
-	write_cr3(mm->pml4);
+	load_mm_cr3(mm->pml4);
 	mm_put(old);
 	vfork_release(t);
 	close_on_exec(t);

@@ -12,6 +12,7 @@
 #include "kernel/mm/mm.h"
 #include "kernel/mm/pmm.h"
 #include "kernel/mm/uaccess.h"
+#include "kernel/mm/vmm.h"
 #include "kernel/task/fail_nth.h"
 #include "kernel/task/process.h"
 #include "kernel/task/sched.h"
@@ -116,6 +117,34 @@ static __attribute__((noreturn)) void oom_kill(struct task_struct *t, uint64_t a
 	do_group_exit(W_SIGNALED(SIGKILL)); /* the whole process, as the OOM killer's SIGKILL */
 }
 
+/* The page-fault error code's bits (SDM vol. 3, 4.7; Linux's X86_PF_*). */
+#define X86_PF_WRITE (1u << 1)
+#define X86_PF_RSVD  (1u << 3)
+#define X86_PF_INSTR (1u << 4)
+
+/*
+ * Another CPU may have made the access legal between this CPU's page walk
+ * and the fault: it populated the page, broke copy-on-write in place, or
+ * widened mprotect (changes that send no shootdown).  If the entry allows
+ * the access now, only this CPU's view was behind: flush that page and
+ * retry, as Linux's handle_pte_fault does with flush_tlb_fix_spurious_fault.
+ * The upper levels of a user walk are always present, writable and user
+ * (vmm.c), so the leaf's flags decide.
+ */
+static bool spurious_fault(struct mm_struct *mm, uint64_t addr, uint64_t error)
+{
+	uint64_t fl;
+
+	if (!mm || (error & X86_PF_RSVD) || addr >= TASK_SIZE ||
+	    vmm_translate(mm->pml4, addr, 0, &fl))
+		return false;
+	if (!(fl & PTE_U) || ((error & X86_PF_WRITE) && !(fl & PTE_W)) ||
+	    ((error & X86_PF_INSTR) && (fl & PTE_NX)))
+		return false;
+	invlpg(addr);
+	return true;
+}
+
 /*
  * A user fault becomes a signal (force_sig_fault): the task's handler runs
  * on the way back to ring 3, or the default action kills it.  The console
@@ -127,8 +156,12 @@ static void user_fault(struct trap_frame *f)
 	struct task_struct *t = current;
 	uint64_t cr2 = read_cr2(), addr;
 	int sig, code;
-	int rc = f->vector == 14 ? handle_mm_fault(t->mm, cr2, (f->error & 2) != 0) : -EFAULT;
+	int rc;
 
+	if (f->vector == 14 && spurious_fault(t->mm, cr2, f->error))
+		return;
+	rc = f->vector == 14 ? handle_mm_fault(t->mm, cr2, (f->error & X86_PF_WRITE) != 0)
+			     : -EFAULT;
 	if (f->vector == 14 && rc == 0)
 		return;
 	if (f->vector == 14 && rc == -ENOMEM)

@@ -22,15 +22,14 @@
  * scheduler did.  A task runs where its affinity allows
  * (sched_setaffinity); a CPU with nothing to run halts with its tick
  * stopped (Linux's NO_HZ idle), and whoever makes a task runnable sends
- * the reschedule IPI to an idle CPU that may take it.  Two CPUs never run
- * one address space at once: the threads of a process take turns.  So no
- * CPU ever holds a stale translation of an address space another CPU
- * changes, and munmap, mprotect and copy-on-write need no TLB shootdown;
- * Linux runs threads in parallel and pays those IPIs instead.  The boot
- * CPU's PIT tick advances jiffies and wakes sleepers; each AP has its LAPIC
- * timer for its slices.
+ * the reschedule IPI to an idle CPU that may take it.  The threads of a
+ * process run in parallel, as Linux's do: a change that takes a
+ * translation away reaches the other CPUs that run the address space
+ * (kernel/arch/tlb.h).  The boot CPU's PIT tick advances jiffies and wakes
+ * sleepers; each AP has its LAPIC timer for its slices.
  */
 #include "kernel/arch/cpu.h"
+#include "kernel/arch/tlb.h"
 #include "kernel/arch/gdt.h"
 #include "kernel/arch/kernel_lock.h"
 #include "kernel/arch/lapic.h"
@@ -212,22 +211,10 @@ static struct task_struct *cpu_curr(unsigned int cpu)
 	return pc ? pc->cur_task : 0;
 }
 
-/* Whether another CPU runs address space mm (see the top of this file). */
-static bool mm_running_elsewhere(const struct mm_struct *mm, unsigned int self)
-{
-	for (unsigned int cpu = 0; cpu < smp_cpus_online; cpu++) {
-		struct task_struct *t = cpu_curr(cpu);
-
-		if (cpu != self && t && t->mm == mm)
-			return true;
-	}
-	return false;
-}
-
 static bool can_run_on(const struct task_struct *t, unsigned int cpu)
 {
 	return t->state == TASK_RUNNING && (!t->on_cpu || t == cpu_curr(cpu)) &&
-	       (t->cpus_allowed & (1ULL << cpu)) && (!t->mm || !mm_running_elsewhere(t->mm, cpu));
+	       (t->cpus_allowed & (1ULL << cpu));
 }
 
 /*
@@ -328,7 +315,7 @@ static void context_switch(struct task_struct *prev, struct task_struct *next)
 	 * GS base sits in KERNEL_GS_BASE while in the kernel): kernel/task/tls.c.
 	 */
 	switch_user_segments(prev, next);
-	write_cr3(next->mm ? next->mm->pml4 : vmm_kernel_pml4());
+	load_mm_cr3(next->mm ? next->mm->pml4 : vmm_kernel_pml4());
 	pc->cur_task = next;
 	/* Each task's frames were built with its own canary (see kernel/arch/percpu.h). */
 	pc->stack_canary = next->stack_canary;

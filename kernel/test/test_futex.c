@@ -6,6 +6,7 @@
  * processes, requeue, bitsets, timeouts, signals, clear-tid, robust lists.
  */
 #include "kernel/arch/cpu.h"
+#include "kernel/arch/tlb.h"
 #include "kernel/arch/timer.h"
 #include "kernel/arch/tsc.h"
 #include "kernel/lib/errno.h"
@@ -25,7 +26,7 @@
 static void use_mm(struct mm_struct *mm)
 {
 	current->mm = mm;
-	write_cr3(mm ? mm->pml4 : vmm_kernel_pml4());
+	load_mm_cr3(mm ? mm->pml4 : vmm_kernel_pml4());
 }
 
 static bool same(const struct futex_key *a, const struct futex_key *b)

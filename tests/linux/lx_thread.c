@@ -1,6 +1,7 @@
 /*
  * lx_thread: POSIX threads as Linux runs them (thread groups, per-thread
- * signals, clone and clone3), built as static musl, static glibc and
+ * signals, clone and clone3, one thread's page-table changes seen by the
+ * others at once), built as static musl, static glibc and
  * dynamic glibc.  The same checks run on the host Linux (tests/sh/linux-abi.sh)
  * and inside the kernel as init (tests/qemu/boots.conf, init-thread-*).
  *
@@ -14,12 +15,15 @@
 #include <dirent.h>
 #include <errno.h>
 #include <pthread.h>
+#include <sched.h>
+#include <setjmp.h>
 #include <signal.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/resource.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -643,6 +647,164 @@ static int bomb(void)
 	return summary("lx_thread bomb");
 }
 
+/*
+ * --- one thread changes the page tables, another uses them ---
+ * A thread that keeps touching a page holds its translation in its CPU's
+ * TLB; when another thread unmaps or write-protects the page, or forks,
+ * the toucher must see the change at once (Linux's TLB shootdown), not
+ * when its CPU next switches address spaces.  On one CPU this holds
+ * trivially; with several, the changer and the toucher are pinned to two
+ * of them, so the toucher's CPU never switches and only a shootdown can
+ * take the translation away.
+ */
+#define TOUCH_WAIT_MS 3000
+
+static volatile long touches; /* the toucher's accesses so far */
+static volatile int touch_stop, touch_faulted;
+static __thread sigjmp_buf *volatile touch_jmp; /* set in the toucher only */
+
+static void touch_segv(int sig, siginfo_t *si, void *uc)
+{
+	(void)si;
+	(void)uc;
+	if (touch_jmp)
+		siglongjmp(*touch_jmp, 1);
+	signal(sig, SIG_DFL); /* anyone else: the fault again, with its default action */
+}
+
+struct touch_arg {
+	volatile long *p;
+	int write;
+	int cpu; /* where the toucher runs: -1 anywhere */
+};
+
+/* The first two CPUs this process may use, or -1: the changer's and the toucher's. */
+static void touch_cpus(int cpu[2])
+{
+	cpu_set_t set;
+	int n = 0;
+
+	cpu[0] = cpu[1] = -1;
+	if (sched_getaffinity(0, sizeof(set), &set))
+		return;
+	for (int c = 0; c < CPU_SETSIZE && n < 2; c++)
+		if (CPU_ISSET(c, &set))
+			cpu[n++] = c;
+	if (n < 2)
+		cpu[0] = cpu[1] = -1;
+}
+
+static void pin_self(int cpu)
+{
+	cpu_set_t set;
+
+	if (cpu < 0)
+		return;
+	CPU_ZERO(&set);
+	CPU_SET(cpu, &set);
+	sched_setaffinity(0, sizeof(set), &set); /* 0: this thread */
+}
+
+static void *toucher(void *arg)
+{
+	struct touch_arg *a = arg;
+	sigjmp_buf jb;
+	long sum = 0;
+
+	pin_self(a->cpu);
+	if (sigsetjmp(jb, 1)) {
+		touch_faulted = 1;
+		return 0;
+	}
+	touch_jmp = &jb;
+	while (!touch_stop) {
+		if (a->write)
+			(*a->p)++;
+		else
+			sum += *a->p;
+		touches++;
+	}
+	touch_jmp = 0;
+	return (void *)sum;
+}
+
+/* Starts a toucher of p and returns once it has touched it many times. */
+static int start_toucher(pthread_t *th, struct touch_arg *a)
+{
+	touches = 0;
+	touch_stop = touch_faulted = 0;
+	if (pthread_create(th, 0, toucher, a))
+		return 0;
+	for (int ms = 0; touches < 100000 && ms < TOUCH_WAIT_MS; ms++)
+		nap_ms(1);
+	return touches >= 100000;
+}
+
+static int wait_touch_fault(void)
+{
+	for (int ms = 0; !touch_faulted && ms < TOUCH_WAIT_MS; ms++)
+		nap_ms(1);
+	return touch_faulted;
+}
+
+static void check_tlb(void)
+{
+	struct sigaction sa = {0}, old;
+	struct touch_arg a;
+	pthread_t th;
+	volatile long *p;
+	int ok, status = -1, cpu[2];
+	pid_t pid = -1;
+	cpu_set_t all;
+
+	sched_getaffinity(0, sizeof(all), &all);
+	touch_cpus(cpu);
+	pin_self(cpu[0]);
+	sa.sa_sigaction = touch_segv;
+	sa.sa_flags = SA_SIGINFO;
+	sigaction(SIGSEGV, &sa, &old);
+
+	p = mmap(0, 4096, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	a = (struct touch_arg){p, 0, cpu[1]};
+	ok = p != MAP_FAILED && (*p = 1) && start_toucher(&th, &a);
+	ok = ok && munmap((void *)p, 4096) == 0 && wait_touch_fault();
+	touch_stop = 1;
+	pthread_join(th, 0);
+	check(ok, "tlb: a thread reading a page faults once another thread unmaps it");
+
+	p = mmap(0, 4096, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	a = (struct touch_arg){p, 1, cpu[1]};
+	ok = p != MAP_FAILED && start_toucher(&th, &a);
+	ok = ok && mprotect((void *)p, 4096, PROT_READ) == 0 && wait_touch_fault();
+	touch_stop = 1;
+	pthread_join(th, 0);
+	check(ok, "tlb: a thread writing a page faults once another thread makes it read-only");
+	if (p != MAP_FAILED)
+		munmap((void *)p, 4096);
+
+	/* the child's copy is the page as fork found it, whatever the writer goes on doing */
+	p = mmap(0, 4096, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	a = (struct touch_arg){p, 1, cpu[1]};
+	ok = p != MAP_FAILED && start_toucher(&th, &a);
+	if (ok && (pid = fork()) == 0) {
+		long first = *p;
+		struct timespec ts = {0, 200 * 1000000L};
+
+		nanosleep(&ts, 0);
+		_exit(*p == first ? 0 : 1);
+	}
+	ok = ok && pid > 0 && waitpid(pid, &status, 0) == pid && WIFEXITED(status) &&
+	     WEXITSTATUS(status) == 0;
+	ok = ok && touches > 0 && !touch_faulted;
+	touch_stop = 1;
+	pthread_join(th, 0);
+	check(ok, "tlb: a thread writing while another forks: the child's copy stays still");
+	if (p != MAP_FAILED)
+		munmap((void *)p, 4096);
+	sigaction(SIGSEGV, &old, 0);
+	sched_setaffinity(0, sizeof(all), &all);
+}
+
 int main(int argc, char **argv)
 {
 	if (argc > 2 && !strcmp(argv[1], "execd"))
@@ -659,5 +821,6 @@ int main(int argc, char **argv)
 	check_exec_from_thread();
 	check_clone_args();
 	check_proc_task();
+	check_tlb();
 	return summary("lx_thread");
 }
