@@ -71,7 +71,7 @@ KERNEL_C += kernel/test/ktest.c kernel/test/test_arch.c kernel/test/test_aslr.c 
 	kernel/test/test_exec.c kernel/test/test_exec_layout.c kernel/test/test_ia32.c kernel/test/test_futex.c kernel/test/test_vdso.c kernel/test/test_poll.c \
 	kernel/test/test_crng.c \
 	kernel/test/test_rng_simd.c \
-	kernel/test/test_smp.c kernel/test/test_smp_sched.c
+	kernel/test/test_smp.c kernel/test/test_smp_sched.c kernel/test/test_smp_stress.c
 KERNEL_ASM := \
 	kernel/arch/entry.asm kernel/arch/isr.asm kernel/arch/probe.asm kernel/arch/switch.asm \
 	kernel/arch/trampoline.asm

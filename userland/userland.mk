@@ -13,7 +13,7 @@
 # The project's programs run by the kernel's jobs and tests: static PIE
 # (ASLRBENCH_PROGS, below), installed as /sbin/init and /bin/NAME.
 ASLRBENCH_PROGS := init t_nop t_sleep t_park t_canary t_fault t_layout t_sched t_fork t_efault \
-	b_proc t_procfs lab_attacker t_reliab fuzz t_failnth t_vfs t_int80 t_spin b_scale
+	b_proc t_procfs lab_attacker t_reliab fuzz t_failnth t_vfs t_int80 t_spin b_scale t_stress
 
 # The shell of mode=shell.  Debian's busybox-static as
 # /bin/busybox with a link per applet (sh, ls, cat, ps, ...; `busybox

@@ -1,0 +1,71 @@
+/*
+ * The SMP stress test: one t_stress (userland/test/t_stress.c) per CPU
+ * that runs tasks, all at once, for stress_seconds: fork, exec, mmap,
+ * mprotect, munmap and pipes on every CPU, two threads per process
+ * sending each other TLB shootdowns.  Every program's own checks pass, and
+ * the free pages come back to what they were before, to the page.
+ */
+#include "kernel/arch/smpboot.h"
+#include "kernel/arch/tlb.h"
+#include "kernel/lib/printk.h"
+#include "kernel/lib/vsprintf.h"
+#include "kernel/mm/pmm.h"
+#include "kernel/params/param.h"
+#include "kernel/syscall/exec_file.h"
+#include "kernel/task/process.h"
+#include "kernel/task/sched.h"
+#include "kernel/test/ktest.h"
+
+static uint32_t stress_seconds;
+param_uint(stress_seconds, stress_seconds, 1, 3600, "5",
+	   "mode=test: how long smp_stress keeps every CPU busy (seconds)");
+
+static uint64_t shootdown_ipis(void)
+{
+	struct tlb_stat s;
+	uint64_t n = 0;
+
+	for (unsigned int cpu = 0; cpu < smp_cpus_online; cpu++) {
+		tlb_stat_read(cpu, &s);
+		n += s.ipis_sent;
+	}
+	return n;
+}
+
+static enum ktest_result smp_stress(struct ktest_ctx *t)
+{
+	unsigned int n = (unsigned int)__builtin_popcountll(sched_cpus_active);
+	char secs[12], *argv[] = {"t_stress", secs};
+	long pid[NR_CPUS];
+	uint64_t before = pmm_free_count(), ipis = shootdown_ipis();
+	int failed = 0;
+
+	if (n < 2)
+		return ktest_skip(t, "%u CPU runs tasks: boot with --smp 2 or more", n);
+	ksnprintf(secs, sizeof(secs), "%u", stress_seconds);
+	for (unsigned int i = 0; i < n; i++)
+		if ((pid[i] = spawn_prog("t_stress", 2, argv)) <= 0) {
+			n = i;
+			ktest_fail(t, "spawn t_stress: %ld", pid[i]);
+			failed = 1;
+			break;
+		}
+	for (unsigned int i = 0; i < n; i++) {
+		int status = -1;
+
+		if (do_wait((int)pid[i], 0, &status, 0, 0) != pid[i] || status != W_EXITCODE(0)) {
+			ktest_fail(t, "t_stress %ld: status 0x%x (its FAIL line is above)", pid[i],
+				   status);
+			failed = 1;
+		}
+	}
+	kprintf("smp_stress: %u programs on %u CPUs for %u s, %lu shootdown IPIs\n", n, n,
+		stress_seconds, (unsigned long)(shootdown_ipis() - ipis));
+	if (failed)
+		return KTEST_FAIL;
+	if (pmm_free_count() != before)
+		return ktest_fail(t, "%lu pages free after, %lu before",
+				  (unsigned long)pmm_free_count(), (unsigned long)before);
+	return KTEST_PASS;
+}
+KTEST(smp_stress);
