@@ -222,7 +222,10 @@ static void do_trap(struct trap_frame *f)
  * it up (kernel_lock.h).  So does an interrupt that finds its CPU without
  * it (idle, or on the last steps back to user mode), unless its handler
  * only touches that CPU's own state: the APs' ticks and IPIs, which must
- * not wait for a lock another CPU may hold for long.  A fault on the
+ * not wait for a lock another CPU may hold for long.  From ring 3 such a
+ * handler runs before the lock is taken (a cross-CPU call whose caller
+ * holds it must not wait for it), and the way back takes it (signals,
+ * schedule(), and the flush a TLB shootdown asked for).  A fault on the
  * iretq back to user mode comes after the return gave the lock up, so it
  * takes it too; any other exception in kernel mode without the lock is a
  * bug that dies at once, without waiting for it.
@@ -231,10 +234,19 @@ void trap_dispatch(struct trap_frame *f)
 {
 	bool from_user = (f->cs & 3) == 3;
 	bool on_iret = f->rip == (uint64_t)ret_to_user_iretq || f->rip == (uint64_t)syscall_iretq;
+	bool percpu = f->vector >= 32 && f->vector < 256 && percpu_vector[f->vector];
 	bool take = !kernel_locked() &&
-		    (from_user || (f->vector < 32 && on_iret) ||
-		     (f->vector >= 32 && f->vector < 256 && !percpu_vector[f->vector]));
+		    (from_user || (f->vector < 32 && on_iret) || (f->vector >= 32 && !percpu));
 
+	if (from_user && percpu && take) {
+		handlers[f->vector](f);
+		lock_kernel();
+		if (return_to_user_hook)
+			return_to_user_hook(f);
+		irq_disable();
+		unlock_kernel();
+		return;
+	}
 	if (take)
 		lock_kernel();
 	do_trap(f);

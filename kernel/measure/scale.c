@@ -31,6 +31,14 @@
  *              draws run without the big kernel lock (rng/ has the locks
  *              each Linux had), but every call enters the kernel: its two
  *              acquisitions of that lock are in the record, per value.
+ *   fork, exec the same processes fork and wait for a child that exits at
+ *              once (or that execs t_nop, which exits), with the variant
+ *              behind the kernel's get_random_int() (the child's canary,
+ *              its ASLR draws at exec): forks or execs per second over all
+ *              k.  "What does it cost fork?" from k CPUs at once.  Every
+ *              fork and exec runs under the big kernel lock, so on any
+ *              number of CPUs these curves measure that lock first; the
+ *              records give its acquisitions per fork.
  *
  * A write that stores the value already there is not seen by comparison
  * (real hardware still takes the line); Linux's per-CPU data lives in
@@ -51,6 +59,7 @@
 #include "kernel/arch/tsc.h"
 #include "kernel/arch/timer.h"
 #include "kernel/char/random.h"
+#include "kernel/measure/policy.h"
 #include "kernel/lib/errno.h"
 #include "kernel/lib/printk.h"
 #include "kernel/lib/string.h"
@@ -64,6 +73,7 @@
 #include "kernel/task/process.h"
 #include "kernel/task/sched.h"
 #include "kernel/task/signal.h"
+#include "kernel/task/task.h"
 #include "rng/rng.h"
 #include "rng/spinlock.h"
 
@@ -204,11 +214,16 @@ static void lockstep_loop(void *arg)
 	}
 }
 
-/* fn on CPUs 1..k-1 and then on this one, interrupts off; false if an AP failed */
+/*
+ * fn on CPUs 1..k-1 and then on this one, interrupts off; false if an AP
+ * failed.  This CPU runs its part without the big kernel lock: an AP that
+ * spins for it with interrupts off (a task of its in a system call) would
+ * otherwise never take the call.
+ */
 static bool run_on_cpus(unsigned int k, smp_call_func_t fn, bool per_slot)
 {
 	uint64_t flags;
-	bool ok = true;
+	bool ok = true, held;
 
 	for (unsigned int c = 1; c < k; c++)
 		if (smp_call_function_single(c, fn, per_slot ? &slots[c] : 0)) {
@@ -218,9 +233,11 @@ static bool run_on_cpus(unsigned int k, smp_call_func_t fn, bool per_slot)
 			ok = false;
 			break;
 		}
+	held = release_kernel_lock();
 	flags = irq_save();
 	fn(per_slot ? &slots[0] : 0);
 	irq_restore(flags);
+	reacquire_kernel_lock(held);
 	for (unsigned int c = 1; c < k; c++)
 		if (!smp_call_wait(c, tsc_hz() * SCALE_WAIT_S)) {
 			kprintf("scale: CPU %u did not finish in %u s\n", c, SCALE_WAIT_S);
@@ -241,9 +258,9 @@ static void sort_u64(uint64_t *a, unsigned int n)
 		}
 }
 
-/* calls_per_sec over the SCALE_REPS windows: sorted in place; returns the median */
+/* metric (calls_per_sec, ...) over the SCALE_REPS windows: sorted in place; returns the median */
 static uint64_t emit_rate(unsigned int k, uint64_t *rate, uint64_t acq, uint64_t contended,
-			  uint64_t calls, const char *mode)
+			  uint64_t calls, const char *mode, const char *metric, const char *unit)
 {
 	bool ring3 = !strcmp(mode, "ring3");
 	char buf[BENCH_REC_SIZE];
@@ -260,8 +277,8 @@ static uint64_t emit_rate(unsigned int k, uint64_t *rate, uint64_t acq, uint64_t
 	jrec_begin(&r, buf, sizeof(buf), "bench");
 	jrec_str(&r, "suite", "scale");
 	jrec_str(&r, "rng", sv->name);
-	jrec_str(&r, "metric", "calls_per_sec");
-	jrec_str(&r, "unit", "calls/s");
+	jrec_str(&r, "metric", metric);
+	jrec_str(&r, "unit", unit);
 	jrec_u64(&r, "cpus", k);
 	jrec_u64(&r, "min", rate[0]);
 	jrec_u64(&r, "median", rate[SCALE_REPS / 2]);
@@ -319,10 +336,23 @@ static int64_t emit_per_call(unsigned int k, const char *metric, const char *uni
 }
 
 /* ---- one variant ------------------------------------------------------------- */
+/* What the ring-3 processes do: b_scale's argument, the record's metric and unit. */
+enum ring3_work { RING3_DRAW, RING3_FORK, RING3_EXEC, RING3_NR };
+static const struct {
+	const char *arg, *metric, *unit, *title;
+} ring3_works[RING3_NR] = {
+	{0, "calls_per_sec", "calls/s",
+	 "the same from ring 3, one process per CPU (rng_draw, 64 values a call; thousands)"},
+	{"fork", "forks_per_sec", "forks/s",
+	 "fork+exit+wait per second from ring 3, one process per CPU (the big lock's curve)"},
+	{"exec", "execs_per_sec", "execs/s",
+	 "fork+exec+exit+wait per second from ring 3, one process per CPU (the same)"},
+};
+
 struct scale_row {
-	uint64_t rate[NR_CPUS];	 /* median calls/s per k, the kernel loop */
-	uint64_t ring3[NR_CPUS]; /* the same from ring 3 */
-	int64_t cycles_m[2];	 /* median, k = 1 and k = N (the same with one CPU) */
+	uint64_t rate[NR_CPUS];		   /* median calls/s per k, the kernel loop */
+	uint64_t ring3[RING3_NR][NR_CPUS]; /* from ring 3: draws, forks, execs per second */
+	int64_t cycles_m[2];		   /* median, k = 1 and k = N (the same with one CPU) */
 	int64_t locks_m, shared_m, transfers_m, lines_m;
 };
 
@@ -348,7 +378,8 @@ static bool measure_rate(unsigned int k, struct scale_row *row)
 		calls += total;
 		rate[rep] = (uint64_t)((unsigned __int128)total * tsc_hz() / window);
 	}
-	row->rate[k - 1] = emit_rate(k, rate, acq, contended, calls, "rate");
+	row->rate[k - 1] =
+		emit_rate(k, rate, acq, contended, calls, "rate", "calls_per_sec", "calls/s");
 	return true;
 }
 
@@ -467,14 +498,14 @@ static void ring3_stop(struct task_struct **p, const long *pid, unsigned int n)
 }
 
 /* k pinned b_scale processes running; false (reported) when they could not be started */
-static bool ring3_start(unsigned int k, struct task_struct **p, long *pid)
+static bool ring3_start(unsigned int k, struct task_struct **p, long *pid, enum ring3_work w)
 {
-	char *argv[] = {"b_scale"};
+	char *argv[] = {"b_scale", (char *)ring3_works[w].arg};
 	uint64_t until = jiffies + 5ULL * timer_hz();
 	bool all = false;
 
 	for (unsigned int c = 0; c < k; c++) {
-		pid[c] = spawn_prog("b_scale", 1, argv);
+		pid[c] = spawn_prog("b_scale", argv[1] ? 2 : 1, argv);
 		p[c] = pid[c] > 0 ? find_task_by_pid((int)pid[c]) : 0;
 		if (!p[c] || set_cpus_allowed(p[c], 1ULL << c)) {
 			kprintf("scale: b_scale for CPU %u did not start (%ld)\n", c, pid[c]);
@@ -515,7 +546,13 @@ static bool ring3_measurable(void)
 	return random_boot_seed.len == 0;
 }
 
-static bool measure_ring3(unsigned int k, struct scale_row *row)
+/* What work w has done so far: values drawn, or tasks forked (only b_scale forks meanwhile). */
+static uint64_t ring3_done(unsigned int k, enum ring3_work w)
+{
+	return w == RING3_DRAW ? ring3_total(k) : __atomic_load_n(&total_forks, __ATOMIC_RELAXED);
+}
+
+static bool measure_ring3(unsigned int k, struct scale_row *row, enum ring3_work w)
 {
 	struct task_struct *p[NR_CPUS];
 	long pid[NR_CPUS];
@@ -523,17 +560,17 @@ static bool measure_ring3(unsigned int k, struct scale_row *row)
 
 	memset(ring3_draws, 0, sizeof(ring3_draws));
 	ring3_armed = true;
-	if (!ring3_start(k, p, pid)) {
+	if (!ring3_start(k, p, pid, w)) {
 		ring3_variant = 0;
 		ring3_armed = false;
 		return false;
 	}
 	for (unsigned int rep = 0; rep < SCALE_REPS; rep++) {
-		uint64_t n0 = ring3_total(k), l0 = kernel_lock_total(k), t0 = rdtsc(), n1, t1;
+		uint64_t n0 = ring3_done(k, w), l0 = kernel_lock_total(k), t0 = rdtsc(), n1, t1;
 
 		sleep_until(jiffies + (uint64_t)SCALE_WINDOW_MS * timer_hz() / 1000 + 1,
 			    (const void *)measure_ring3);
-		n1 = ring3_total(k);
+		n1 = ring3_done(k, w);
 		t1 = rdtsc();
 		locks += kernel_lock_total(k) - l0;
 		calls += n1 - n0;
@@ -544,8 +581,28 @@ static bool measure_ring3(unsigned int k, struct scale_row *row)
 	ring3_stop(p, pid, k);
 	ring3_variant = 0;
 	ring3_armed = false;
-	row->ring3[k - 1] = emit_rate(k, rate, locks, 0, calls, "ring3");
+	row->ring3[w][k - 1] = emit_rate(k, rate, locks, 0, calls, "ring3", ring3_works[w].metric,
+					 ring3_works[w].unit);
 	return true;
+}
+
+/* Every ring-3 rate with k CPUs; fork and exec with sv behind the kernel's get_random_int(). */
+static bool measure_ring3_all(unsigned int k, struct scale_row *row)
+{
+	struct policy want, saved;
+	bool ok;
+
+	if (!measure_ring3(k, row, RING3_DRAW))
+		return false;
+	policy_current(&want);
+	want.rng = sv;
+	if (policy_select(&want, &saved)) {
+		kprintf("scale: %s cannot be the kernel's variant for fork\n", sv->name);
+		return false;
+	}
+	ok = measure_ring3(k, row, RING3_FORK) && measure_ring3(k, row, RING3_EXEC);
+	policy_restore(&saved);
+	return ok;
 }
 
 /* ---- the suite --------------------------------------------------------------- */
@@ -616,17 +673,17 @@ static void print_tables(const struct scale_row *rows, const struct rng_variant 
 		kprintf("\n");
 	}
 	if (!ring3_measurable())
-		kprintf("== scale: from ring 3: not measured under seed= (the deterministic "
-			"clock)\n");
-	else
-		kprintf("== scale: the same from ring 3, one process per CPU (rng_draw, 64 values "
-			"a "
-			"call; thousands)\n");
-	for (unsigned int i = 0; i < nv && ring3_measurable(); i++) {
-		kprintf("%-18s", vs[i]->name);
-		for (unsigned int k = 0; k < ncpus; k++)
-			kprintf(" %10lu", rows[i].ring3[k] / 1000);
-		kprintf("\n");
+		kprintf("== scale: from ring 3 (draws, fork, exec): not measured under seed= (the "
+			"deterministic clock)\n");
+	for (int w = 0; w < RING3_NR && ring3_measurable(); w++) {
+		kprintf("== scale: %s\n", ring3_works[w].title);
+		for (unsigned int i = 0; i < nv; i++) {
+			kprintf("%-18s", vs[i]->name);
+			for (unsigned int k = 0; k < ncpus; k++)
+				kprintf(" %10lu", w == RING3_DRAW ? rows[i].ring3[w][k] / 1000
+								  : rows[i].ring3[w][k]);
+			kprintf("\n");
+		}
 	}
 	kprintf("== scale: per call, %u CPU%s taking turns (cycles: median, instructions under "
 		"--deterministic; the rest: means)\n",
@@ -666,7 +723,7 @@ void scale_suite(unsigned int *measured, unsigned int *failed)
 		kprintf("[scale] %s ...\n", v->name);
 		for (unsigned int k = 1; k <= ncpus && ok; k++)
 			ok = measure_rate(k, row) && measure_lockstep(k, row) &&
-			     (!ring3_measurable() || measure_ring3(k, row));
+			     (!ring3_measurable() || measure_ring3_all(k, row));
 		if (!ok) {
 			kprintf("scale: %s not measured on every CPU\n", v->name);
 			(*failed)++;

@@ -163,7 +163,8 @@ check_crng_replay() {
 }
 
 # The scale suite (kernel/measure/scale.c) on N CPUs: every variant's rate
-# from 1..N CPUs, in the kernel and from one pinned process per CPU; urandom-2.6.29 takes 2.6.29's pool locks on every call (at
+# from 1..N CPUs, in the kernel and from one pinned process per CPU (draws,
+# forks and execs); urandom-2.6.29 takes 2.6.29's pool locks on every call (at
 # least account's and extract_buf's) and, from two CPUs on, writes lines
 # another CPU writes; the per-CPU designs (2.6.30's hash, 6.x's crng and
 # batches) take no lock and share no line once each CPU has its key.
@@ -178,6 +179,10 @@ check_scale() {
 						bad = bad " " r ": no rate with " k " CPUs"
 					if (!((r, k, "ring3_calls_per_sec") in v) || v[r, k, "ring3_calls_per_sec"] <= 0)
 						bad = bad " " r ": no ring-3 rate with " k " CPUs"
+					if (!((r, k, "ring3_forks_per_sec") in v) || v[r, k, "ring3_forks_per_sec"] <= 0)
+						bad = bad " " r ": no fork rate with " k " CPUs"
+					if (!((r, k, "ring3_execs_per_sec") in v) || v[r, k, "ring3_execs_per_sec"] <= 0)
+						bad = bad " " r ": no exec rate with " k " CPUs"
 				}
 				locks = v[r, n, "lock_acquisitions_per_call"]
 				shared = v[r, n, "shared_line_writes_per_call"]
@@ -192,7 +197,7 @@ check_scale() {
 			if (!("urandom-2.6.29" in rng) || !("chacha20-batched" in rng)) bad = bad " variants missing"
 			if (bad != "") print bad
 		}')
-	pass_if_empty "$out" "scale: rates from 1..$n CPUs; 2.6.29's pool locks and shares lines, the per-CPU designs do not" "scale"
+	pass_if_empty "$out" "scale: rates (draws, forks, execs) from 1..$n CPUs; 2.6.29's pool locks and shares lines, the per-CPU designs do not" "scale"
 }
 
 # The fork suite under the deterministic clock (instructions): every

@@ -58,7 +58,7 @@ def fork(path):
 def scale(path):
     for r in records(path):
         if r.get("type") == "bench" and r.get("suite") == "scale":
-            key = "median" if r.get("metric") == "calls_per_sec" else "mean_exact"
+            key = "median" if flat(r.get("metric")).endswith("_per_sec") else "mean_exact"
             metric = ("ring3_" if r.get("mode") == "ring3" else "") + flat(r.get("metric"))
             print("\t".join([flat(r.get("rng")), flat(r.get("cpus")), metric, flat(r.get(key, "-"))]))
 
