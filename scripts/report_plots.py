@@ -355,15 +355,19 @@ def plot_attack(plt, rows, machines, path):
 def plot_scale(plt, rows, machines, variant, path):
     """suite=scale, one variant: calls per second from k CPUs at once (the
     median, whiskers min..max, a line per run: solid for the kernel loop,
-    dashed from ring-3 processes), and beside it the per-call
+    dashed from ring-3 processes), beside it the per-call
     contention figures of the CPUs taking turns (lock acquisitions, writes
-    to lines another CPU also wrote, lines moved between CPUs)."""
-    fig, (ax, bx) = plt.subplots(1, 2, figsize=(11, 4.2))
+    to lines another CPU also wrote, lines moved between CPUs), and last
+    fork+exit+wait and fork+exec+exit+wait per second from ring-3
+    processes, one per CPU (the medians)."""
+    fig, (ax, bx, cx) = plt.subplots(1, 3, figsize=(15, 4.2))
     runs = unique_machines(rows, machines)
     styles = {"lock_acquisitions_per_call": ("o", "lock acquisitions"),
               "shared_line_writes_per_call": ("s", "shared-line writes"),
               "line_transfers_per_call": ("^", "lines moved")}
     rate_styles = {"rate": ("P", "-"), "ring3": ("D", "--")}
+    proc_styles = {"forks_per_sec": ("v", "-", "fork+exit+wait"),
+                   "execs_per_sec": ("X", ":", "fork+exec+exit+wait")}
     for m in runs:
         mine = [r for r in rows if machines.of(r)["name"] == m["name"]]
         for mode, (marker, dash) in rate_styles.items():
@@ -386,6 +390,13 @@ def plot_scale(plt, rows, machines, variant, path):
             if pts:
                 bx.plot([p[0] for p in pts], [p[1] for p in pts], color=m["colour"],
                         marker=marker, linestyle="-")
+        for metric, (marker, dash, _label) in proc_styles.items():
+            pts = sorted((int(num(r["cpus"])), num(r.get("median")))
+                         for r in mine if r.get("metric") == metric and num(r.get("cpus")))
+            pts = [p for p in pts if p[1] is not None]
+            if pts:
+                cx.plot([p[0] for p in pts], [p[1] for p in pts], color=m["colour"],
+                        marker=marker, linestyle=dash)
     ax.set_xlabel("CPUs drawing at once")
     ax.set_ylabel("million calls per second (all CPUs)")
     ax.set_ylim(bottom=0)
@@ -394,16 +405,22 @@ def plot_scale(plt, rows, machines, variant, path):
     bx.set_ylabel("per call (mean)")
     bx.set_ylim(bottom=0)
     title(bx, f"{variant}: contention per call")
-    for a in (ax, bx):
+    cx.set_xlabel("CPUs forking at once (one process each)")
+    cx.set_ylabel("per second (all CPUs)")
+    cx.set_ylim(bottom=0)
+    title(cx, f"{variant}: fork and exec from ring 3")
+    for a in (ax, bx, cx):
         a.xaxis.get_major_locator().set_params(integer=True)
     from matplotlib.lines import Line2D
     extra = [Line2D([], [], color="black", marker="P", linestyle="-", label="kernel loop"),
              Line2D([], [], color="black", marker="D", linestyle="--", label="ring 3")]
     extra += [Line2D([], [], color="black", marker=mk, linestyle="-", label=lab)
               for mk, lab in styles.values()]
+    extra += [Line2D([], [], color="black", marker=mk, linestyle=dash, label=lab)
+              for mk, dash, lab in proc_styles.values()]
     labels = legend(ax, plt, runs, extra)
     save(plt, fig, path)
-    return labels, "calls/s; per call"
+    return labels, "calls/s; per call; forks/s, execs/s"
 
 
 def save(plt, fig, path):
