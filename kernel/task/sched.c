@@ -17,12 +17,12 @@
  * simplest form.  Without it a task that slept until a given jiffy (a
  * timer, the attack lab's collision) would start up to a slice late.
  *
- * Every CPU: one run queue, the task table, which every CPU scans under
- * the big kernel lock (kernel/arch/kernel_lock.h), as Linux 2.0's SMP
- * scheduler did.  A task runs where its affinity allows
- * (sched_setaffinity); a CPU with nothing to run halts with its tick
- * stopped (Linux's NO_HZ idle), and whoever makes a task runnable sends
- * the reschedule IPI to an idle CPU that may take it.  The threads of a
+ * Every CPU: a run queue each (rq.c: placement and balancing), read and
+ * changed under the big kernel lock (kernel/arch/kernel_lock.h).  A task
+ * runs where its affinity allows (sched_setaffinity); a CPU with nothing
+ * to run halts with its tick stopped (Linux's NO_HZ idle), and whoever
+ * makes a task runnable onto an idle CPU's queue sends it the reschedule
+ * IPI.  The threads of a
  * process run in parallel, as Linux's do: a change that takes a
  * translation away reaches the other CPUs that run the address space
  * (kernel/arch/tlb.h).  The boot CPU's PIT tick advances jiffies and wakes
@@ -40,6 +40,7 @@
 #include "kernel/mm/vmm.h"
 #include "kernel/task/loadavg.h"
 #include "kernel/task/sched.h"
+#include "kernel/task/sched_internal.h"
 #include "kernel/task/tls.h"
 #include "kernel/task/signal.h"
 #include "kernel/char/random.h"
@@ -53,12 +54,12 @@ static struct task_struct ap_idle_tasks[NR_CPUS]; /* [cpu] for each AP */
 uint64_t sched_cpus_active = 1; /* Linux's cpu_active_mask: the CPUs that run tasks */
 void (*sched_tick_hook)(void);
 
-static bool is_idle_task(const struct task_struct *t)
+bool is_idle_task(const struct task_struct *t)
 {
 	return t < tasks || t >= tasks + NR_TASKS;
 }
 
-static void set_need_resched(struct task_struct *t)
+void set_need_resched(struct task_struct *t)
 {
 	if (!t->need_resched)
 		t->resched_since = jiffies;
@@ -204,35 +205,11 @@ void sched_ap_init(void)
 }
 
 /* Linux's cpu_curr(cpu): what that CPU runs (its idle task when nothing). */
-static struct task_struct *cpu_curr(unsigned int cpu)
+struct task_struct *cpu_curr(unsigned int cpu)
 {
 	struct percpu *pc = smp_percpu(cpu);
 
 	return pc ? pc->cur_task : 0;
-}
-
-static bool can_run_on(const struct task_struct *t, unsigned int cpu)
-{
-	return t->state == TASK_RUNNING && (!t->on_cpu || t == cpu_curr(cpu)) &&
-	       (t->cpus_allowed & (1ULL << cpu));
-}
-
-/*
- * Linux's resched_curr for an idle CPU: t became runnable; the first
- * idle CPU allowed to run it is woken.  The caller holds the kernel lock.
- */
-static void kick_idle_cpu(const struct task_struct *t)
-{
-	for (unsigned int cpu = 0; cpu < smp_cpus_online; cpu++) {
-		struct task_struct *c = cpu_curr(cpu);
-
-		if (c && is_idle_task(c) && (t->cpus_allowed & (1ULL << cpu)) &&
-		    cpu != smp_processor_id()) {
-			set_need_resched(c);
-			smp_send_reschedule(cpu);
-			return;
-		}
-	}
 }
 
 /*
@@ -252,8 +229,8 @@ int set_cpus_allowed(struct task_struct *p, uint64_t mask)
 	} else if (p->on_cpu && !(mask & (1ULL << p->cpu))) {
 		set_need_resched(p);
 		kick_process(p);
-	} else if (p->state == TASK_RUNNING && !p->on_cpu) {
-		kick_idle_cpu(p);
+	} else {
+		requeue_allowed(p); /* queued where it may no longer run: placed again */
 	}
 	return 0;
 }
@@ -267,25 +244,6 @@ void kick_process(struct task_struct *t)
 {
 	if (t->on_cpu && t->cpu != smp_processor_id())
 		smp_send_reschedule(t->cpu);
-}
-
-static struct task_struct *pick_next(struct task_struct *prev)
-{
-	unsigned int cpu = smp_processor_id();
-	int start = is_idle_task(prev) ? 0 : (int)(prev - tasks) + 1;
-	struct task_struct *rr = 0;
-
-	for (int n = 0; n < NR_TASKS; n++) {
-		struct task_struct *t = &tasks[(start + n) % NR_TASKS];
-
-		if (!can_run_on(t, cpu))
-			continue;
-		if (t->woken)
-			return t;
-		if (!rr)
-			rr = t;
-	}
-	return rr ? rr : this_cpu()->idle;
 }
 
 static void context_switch(struct task_struct *prev, struct task_struct *next)
@@ -351,16 +309,16 @@ void schedule(void)
 	bool was_asked = prev->need_resched;
 
 	prev->need_resched = false;
-	next = pick_next(prev);
-	if (next == prev && !can_run_on(prev, smp_processor_id()))
+	if (prev->state == TASK_RUNNING)
+		put_prev_task(prev); /* the back of its queue (rq.c) */
+	next = pick_next_task(smp_processor_id());
+	if (!next)
 		next = this_cpu()->idle;
 	next->woken = false;
 	this_cpu()->slice_end = jiffies + TIMESLICE;
 	if (next != prev) {
-		if (prev->state == TASK_RUNNING && !is_idle_task(prev)) {
+		if (prev->state == TASK_RUNNING && !is_idle_task(prev))
 			prev->runnable_since = jiffies; /* preempted: runnable from now */
-			kick_idle_cpu(prev);
-		}
 		note_wait(prev, next, was_asked);
 		context_switch(prev, next);
 	}
@@ -383,7 +341,7 @@ void wake_up_process(struct task_struct *t)
 		t->sleep_chan = 0;
 		t->sleep_until = 0;
 		t->wchan = 0;
-		kick_idle_cpu(t);
+		activate_task(t);
 	}
 }
 
@@ -401,7 +359,7 @@ void wake_up_stopped(struct task_struct *t)
 		t->woken = true;
 		t->runnable_since = jiffies;
 		t->wchan = 0;
-		kick_idle_cpu(t);
+		activate_task(t);
 	}
 	irq_restore(flags);
 }
@@ -490,7 +448,7 @@ void start_task(struct task_struct *t)
 {
 	t->state = TASK_RUNNING;
 	t->runnable_since = jiffies;
-	kick_idle_cpu(t);
+	activate_task(t);
 }
 
 void mutex_lock(struct mutex *m, const void *wchan)

@@ -77,10 +77,13 @@ struct task_struct {
 	uint64_t stack_canary;
 	int exit_code; /* wait4 status encoding */
 	bool need_resched;
-	uint64_t resched_since;	 /* jiffies when need_resched was last set while clear */
-	unsigned syscall_nr;	 /* the system call it entered last (the latency report) */
-	bool woken;		 /* woken from a sleep since it last ran: runs first */
-	bool on_cpu;		 /* a CPU runs it now (Linux's p->on_cpu) */
+	uint64_t resched_since; /* jiffies when need_resched was last set while clear */
+	unsigned syscall_nr;	/* the system call it entered last (the latency report) */
+	bool woken;		/* woken from a sleep since it last ran: runs first */
+	bool on_cpu;		/* a CPU runs it now (Linux's p->on_cpu) */
+	bool on_rq;		/* on run queue rq_cpu, waiting for its turn (rq.c) */
+	unsigned int rq_cpu;
+	struct task_struct *rq_next;
 	unsigned int cpu;	 /* the CPU it runs or ran last (task_cpu) */
 	uint64_t cpus_allowed;	 /* the CPUs it may run on, a bit each (cpus_mask) */
 	uint64_t runnable_since; /* jiffies when it last became runnable, 0 while it runs */

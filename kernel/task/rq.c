@@ -1,0 +1,208 @@
+/*
+ * Per-CPU run queues (Linux 2.6's runqueues, in their simplest form).
+ *
+ * Why: one queue for every CPU (the task table, scanned by whichever CPU
+ * schedules) let a preempted task land on any CPU at its next turn, so
+ * tasks wandered between CPUs and their caches at every slice.  Here each
+ * CPU takes its turns from its own queue, and a task stays where it ran
+ * unless balancing moves it, as Linux's do:
+ *
+ *   placement   a task made runnable (woken, forked, spawned) goes to
+ *               another CPU that is idle and allowed, which is told
+ *               (Linux's select_idle_sibling, then the reschedule IPI);
+ *               else back to the CPU it last ran on, if allowed; else to
+ *               the allowed CPU with the shortest queue.  A woken task
+ *               goes to the front (it runs first, the wakeup preemption
+ *               sched.c describes); a preempted one to the back.
+ *   balancing   a CPU with nothing queued pulls a task another CPU has
+ *               queued and it may run (Linux's newidle balance); at every
+ *               schedule() a CPU whose queue is two or more shorter than
+ *               the longest pulls one (load_balance's imbalance, by
+ *               count); and a CPU that leaves tasks queued behind it tells
+ *               an idle CPU that may run them, which then pulls.
+ *
+ * The running task is on no queue.  Every queue is read and changed under
+ * the big kernel lock (kernel/arch/kernel_lock.h), so there is no lock per
+ * queue yet; Linux has one (rq->lock), and fine-grained locks would need it.
+ */
+#include "kernel/arch/percpu.h"
+#include "kernel/arch/smp.h"
+#include "kernel/arch/smpboot.h"
+#include "kernel/task/sched.h"
+#include "kernel/task/sched_internal.h"
+
+static struct rq {
+	struct task_struct *head, *tail;
+	unsigned int nr_queued;
+} __attribute__((aligned(64))) runqueues[NR_CPUS];
+
+static bool allowed_on(const struct task_struct *t, unsigned int cpu)
+{
+	return cpu < smp_cpus_online && cpu < NR_CPUS &&
+	       (t->cpus_allowed & sched_cpus_active & (1ULL << cpu));
+}
+
+static void enqueue_task(unsigned int cpu, struct task_struct *t, bool front)
+{
+	struct rq *rq = &runqueues[cpu];
+
+	t->on_rq = true;
+	t->rq_cpu = cpu;
+	t->rq_next = 0;
+	if (!rq->head) {
+		rq->head = rq->tail = t;
+	} else if (front) {
+		t->rq_next = rq->head;
+		rq->head = t;
+	} else {
+		rq->tail->rq_next = t;
+		rq->tail = t;
+	}
+	rq->nr_queued++;
+}
+
+static void dequeue_task(struct task_struct *t)
+{
+	struct rq *rq = &runqueues[t->rq_cpu];
+	struct task_struct **pp = &rq->head, *prev = 0;
+
+	for (; *pp && *pp != t; pp = &(*pp)->rq_next)
+		prev = *pp;
+	if (!*pp)
+		return;
+	*pp = t->rq_next;
+	if (rq->tail == t)
+		rq->tail = prev;
+	rq->nr_queued--;
+	t->on_rq = false;
+	t->rq_next = 0;
+}
+
+/* An idle CPU other than this one that t may run on (UINT32_MAX: none). */
+static unsigned int idle_cpu_for(const struct task_struct *t)
+{
+	for (unsigned int cpu = 0; cpu < smp_cpus_online && cpu < NR_CPUS; cpu++) {
+		struct task_struct *c = cpu_curr(cpu);
+
+		if (cpu != smp_processor_id() && c && is_idle_task(c) && allowed_on(t, cpu) &&
+		    !runqueues[cpu].nr_queued)
+			return cpu;
+	}
+	return UINT32_MAX;
+}
+
+static unsigned int select_task_rq(const struct task_struct *t)
+{
+	unsigned int best = UINT32_MAX, cpu = idle_cpu_for(t);
+
+	if (cpu != UINT32_MAX)
+		return cpu;
+	if (allowed_on(t, t->cpu))
+		return t->cpu;
+	for (cpu = 0; cpu < smp_cpus_online && cpu < NR_CPUS; cpu++)
+		if (allowed_on(t, cpu) &&
+		    (best == UINT32_MAX || runqueues[cpu].nr_queued < runqueues[best].nr_queued))
+			best = cpu;
+	return best == UINT32_MAX ? 0 : best; /* no CPU allowed: the boot CPU runs everything */
+}
+
+/* Tells cpu to schedule: its idle task, by the reschedule IPI when it is another CPU. */
+static void tell_cpu(unsigned int cpu)
+{
+	struct task_struct *c = cpu_curr(cpu);
+
+	if (!c || !is_idle_task(c))
+		return;
+	set_need_resched(c);
+	if (cpu != smp_processor_id())
+		smp_send_reschedule(cpu);
+}
+
+void activate_task(struct task_struct *t)
+{
+	unsigned int cpu;
+
+	if (t->on_rq || is_idle_task(t))
+		return;
+	cpu = select_task_rq(t);
+	enqueue_task(cpu, t, t->woken);
+	tell_cpu(cpu);
+}
+
+/* After this CPU picked its next task: an idle CPU that may run what is left queued pulls it. */
+static void share_queue(unsigned int self)
+{
+	for (struct task_struct *t = runqueues[self].head; t; t = t->rq_next) {
+		unsigned int cpu = idle_cpu_for(t);
+
+		if (cpu != UINT32_MAX) {
+			tell_cpu(cpu);
+			return;
+		}
+	}
+}
+
+void put_prev_task(struct task_struct *prev)
+{
+	if (prev->on_rq || is_idle_task(prev))
+		return;
+	if (allowed_on(prev, smp_processor_id()))
+		enqueue_task(smp_processor_id(), prev, false);
+	else
+		activate_task(prev); /* its mask moved it away: placed as a wake-up */
+}
+
+/*
+ * The first task on from's queue that cpu may run, off the queue: not one
+ * another CPU still runs (put there by its own schedule(), before the
+ * switch), but cpu's own, put back by put_prev_task.
+ */
+static struct task_struct *take_from(unsigned int from, unsigned int cpu)
+{
+	for (struct task_struct *t = runqueues[from].head; t; t = t->rq_next)
+		if (allowed_on(t, cpu) && (!t->on_cpu || t == cpu_curr(cpu))) {
+			dequeue_task(t);
+			return t;
+		}
+	return 0;
+}
+
+/* The other CPU with the longest queue, and that length. */
+static unsigned int busiest_other(unsigned int self, unsigned int *len)
+{
+	unsigned int best = UINT32_MAX;
+
+	*len = 0;
+	for (unsigned int cpu = 0; cpu < smp_cpus_online && cpu < NR_CPUS; cpu++)
+		if (cpu != self && runqueues[cpu].nr_queued > *len) {
+			best = cpu;
+			*len = runqueues[cpu].nr_queued;
+		}
+	return best;
+}
+
+struct task_struct *pick_next_task(unsigned int cpu)
+{
+	unsigned int len, from = busiest_other(cpu, &len);
+	struct task_struct *t;
+
+	/* load_balance: pull one from a queue two or more longer than ours */
+	if (from != UINT32_MAX && len >= runqueues[cpu].nr_queued + 2 && (t = take_from(from, cpu)))
+		enqueue_task(cpu, t, false);
+	t = take_from(cpu, cpu);
+	/* newidle balance: nothing here, so anything queued elsewhere that may run here */
+	for (unsigned int other = 0; !t && other < smp_cpus_online && other < NR_CPUS; other++)
+		if (other != cpu)
+			t = take_from(other, cpu);
+	if (runqueues[cpu].nr_queued)
+		share_queue(cpu);
+	return t;
+}
+
+void requeue_allowed(struct task_struct *t)
+{
+	if (t->on_rq && !allowed_on(t, t->rq_cpu)) {
+		dequeue_task(t);
+		activate_task(t);
+	}
+}

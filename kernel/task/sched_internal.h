@@ -1,0 +1,22 @@
+/*
+ * What sched.c and its run queues (rq.c) share, and nothing outside
+ * kernel/task/ needs.  Everything here is called with the kernel lock.
+ */
+#ifndef KERNEL_TASK_SCHED_INTERNAL_H
+#define KERNEL_TASK_SCHED_INTERNAL_H
+
+#include <stdbool.h>
+
+#include "kernel/task/task.h"
+
+bool is_idle_task(const struct task_struct *t);
+void set_need_resched(struct task_struct *t);
+struct task_struct *cpu_curr(unsigned int cpu); /* Linux's: what that CPU runs now */
+
+/* rq.c: Linux 2.6's per-CPU runqueues, in their simplest form. */
+void activate_task(struct task_struct *t);	      /* runnable now: onto a CPU's queue */
+void put_prev_task(struct task_struct *prev);	      /* schedule()'s prev, still runnable */
+struct task_struct *pick_next_task(unsigned int cpu); /* NULL: nothing for cpu, idle */
+void requeue_allowed(struct task_struct *t);	      /* queued where its mask no longer allows */
+
+#endif
