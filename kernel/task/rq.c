@@ -7,11 +7,12 @@
  * CPU takes its turns from its own queue, and a task stays where it ran
  * unless balancing moves it, as Linux's do:
  *
- *   placement   a task made runnable (woken, forked, spawned) goes to
+ *   placement   a task made runnable (woken, forked, spawned) goes back
+ *               to the CPU it last ran on if that one is idle; else to
  *               another CPU that is idle and allowed, which is told
  *               (Linux's select_idle_sibling, then the reschedule IPI);
- *               else back to the CPU it last ran on, if allowed; else to
- *               the allowed CPU with the shortest queue.  A woken task
+ *               else back to its last CPU, if allowed; else to the
+ *               allowed CPU with the shortest queue.  A woken task
  *               goes to the front (it runs first, the wakeup preemption
  *               sched.c describes); a preempted one to the back.
  *   balancing   a CPU with nothing queued pulls a task another CPU has
@@ -78,23 +79,29 @@ static void dequeue_task(struct task_struct *t)
 	t->rq_next = 0;
 }
 
+static bool cpu_is_idle(unsigned int cpu)
+{
+	struct task_struct *c = cpu_curr(cpu);
+
+	return c && is_idle_task(c) && !runqueues[cpu].nr_queued;
+}
+
 /* An idle CPU other than this one that t may run on (UINT32_MAX: none). */
 static unsigned int idle_cpu_for(const struct task_struct *t)
 {
-	for (unsigned int cpu = 0; cpu < smp_cpus_online && cpu < NR_CPUS; cpu++) {
-		struct task_struct *c = cpu_curr(cpu);
-
-		if (cpu != smp_processor_id() && c && is_idle_task(c) && allowed_on(t, cpu) &&
-		    !runqueues[cpu].nr_queued)
+	for (unsigned int cpu = 0; cpu < smp_cpus_online && cpu < NR_CPUS; cpu++)
+		if (cpu != smp_processor_id() && allowed_on(t, cpu) && cpu_is_idle(cpu))
 			return cpu;
-	}
 	return UINT32_MAX;
 }
 
 static unsigned int select_task_rq(const struct task_struct *t)
 {
-	unsigned int best = UINT32_MAX, cpu = idle_cpu_for(t);
+	unsigned int best = UINT32_MAX, cpu;
 
+	if (allowed_on(t, t->cpu) && cpu_is_idle(t->cpu))
+		return t->cpu; /* where it ran, idle: no move (select_idle_sibling's target) */
+	cpu = idle_cpu_for(t);
 	if (cpu != UINT32_MAX)
 		return cpu;
 	if (allowed_on(t, t->cpu))

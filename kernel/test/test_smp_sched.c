@@ -1,7 +1,8 @@
 /*
  * Tasks on every CPU (kernel/task/sched.c): two user tasks run at the same
  * moment on two APs while the boot CPU is in the kernel; a task pinned to
- * a CPU runs there; the two threads of one address space run at the same
+ * a CPU runs there; six spinners on three CPUs stay on their CPUs' run
+ * queues and share the time; the two threads of one address space run at the same
  * moment on two CPUs (kernel/arch/tlb.h keeps their TLBs right); a SIGKILL
  * reaches a task spinning in user mode on another CPU at once
  * (kick_process).
@@ -10,6 +11,7 @@
 #include "kernel/arch/smpboot.h"
 #include "kernel/arch/timer.h"
 #include "kernel/lib/errno.h"
+#include "kernel/lib/printk.h"
 #include "kernel/lib/string.h"
 #include "kernel/syscall/exec_file.h"
 #include "kernel/task/process.h"
@@ -127,3 +129,64 @@ static enum ktest_result smp_threads_parallel(struct ktest_ctx *t)
 	return KTEST_PASS;
 }
 KTEST(smp_threads_parallel);
+
+/*
+ * Per-CPU run queues (kernel/task/rq.c): six spinners allowed on CPUs 1-3
+ * share them two to a CPU and stay there, each queue taking its turns,
+ * instead of moving at every slice; each gets its share of the time.
+ * With one queue for all CPUs, a task preempted on one CPU was taken by
+ * the next CPU to schedule: hundreds of moves a second.
+ */
+#define RQ_SPINNERS 6
+
+static enum ktest_result smp_rq_affinity(struct ktest_ctx *t)
+{
+	struct task_struct *p[RQ_SPINNERS];
+	long pid[RQ_SPINNERS];
+	unsigned int last[RQ_SPINNERS], moves = 0;
+	uint64_t until, ticks0[RQ_SPINNERS], min_ticks = ~0ULL, max_ticks = 0;
+	enum ktest_result r = KTEST_PASS;
+
+	if (active_cpus() < 4)
+		return ktest_skip(t, "%u CPUs run tasks: boot with --smp 4 or more", active_cpus());
+	for (int i = 0; i < RQ_SPINNERS; i++) {
+		if (!(p[i] = spawn_spinner(0, &pid[i]))) {
+			for (int j = 0; j < i; j++)
+				kill_and_reap(p[j], pid[j]);
+			return ktest_fail(t, "spawn t_spin: %ld", pid[i]);
+		}
+		set_cpus_allowed(p[i], 0xeULL);
+	}
+	/* settle: the balancing moves that spread them happen now */
+	sleep_until(jiffies + WAIT_TICKS(200), (const void *)smp_rq_affinity);
+	for (int i = 0; i < RQ_SPINNERS; i++) {
+		last[i] = p[i]->cpu;
+		ticks0[i] = p[i]->utime;
+	}
+	for (until = jiffies + WAIT_TICKS(1000); jiffies < until;) {
+		sleep_until(jiffies + 1, (const void *)smp_rq_affinity);
+		for (int i = 0; i < RQ_SPINNERS; i++) {
+			moves += p[i]->cpu != last[i];
+			last[i] = p[i]->cpu;
+		}
+	}
+	for (int i = 0; i < RQ_SPINNERS; i++) {
+		uint64_t n = p[i]->utime - ticks0[i];
+
+		min_ticks = n < min_ticks ? n : min_ticks;
+		max_ticks = n > max_ticks ? n : max_ticks;
+	}
+	if (moves > RQ_SPINNERS)
+		r = ktest_fail(t, "%u moves between CPUs in 1 s for %d spinners on 3 CPUs", moves,
+			       RQ_SPINNERS);
+	else if (!min_ticks || min_ticks * 4 < max_ticks)
+		r = ktest_fail(t, "user ticks in 1 s: the least %lu, the most %lu",
+			       (unsigned long)min_ticks, (unsigned long)max_ticks);
+	for (int i = 0; i < RQ_SPINNERS; i++)
+		if (!kill_and_reap(p[i], pid[i]) && r == KTEST_PASS)
+			r = ktest_fail(t, "spinner %ld did not die of SIGKILL", pid[i]);
+	kprintf("smp_rq_affinity: %u moves in 1 s; user ticks from %lu to %lu\n", moves,
+		(unsigned long)min_ticks, (unsigned long)max_ticks);
+	return r;
+}
+KTEST(smp_rq_affinity);
