@@ -249,6 +249,13 @@ uint64_t pmm_alloc_pages(size_t count)
 			pfn = 0;
 			run = 0;
 		}
+		/* a word with no free page is passed whole, as find_next_zero_bit does */
+		if (pfn % 64 == 0 && bitmap[pfn / 64] == ~0ULL && pfn + 64 <= npages) {
+			run = 0;
+			tries += 63;
+			pfn += 63;
+			continue;
+		}
 		if (bitmap[pfn / 64] & (1ULL << (pfn % 64))) {
 			run = 0;
 			continue;
