@@ -17,7 +17,7 @@
 #include "kernel/test/ktest.h"
 
 static uint32_t stress_seconds;
-param_uint(stress_seconds, stress_seconds, 1, 3600, "5",
+param_uint(stress_seconds, stress_seconds, 1, 3600, "3",
 	   "mode=test: how long smp_stress keeps every CPU busy (seconds)");
 
 static uint64_t shootdown_ipis(void)
