@@ -487,13 +487,27 @@ static uint64_t kernel_lock_total(unsigned int k)
 	return n;
 }
 
+/*
+ * Kills and reaps the b_scale processes.  A process that is not gone
+ * within SCALE_WAIT_S is reported with what the scheduler knows of it
+ * (and left to init), rather than waited for forever.
+ */
 static void ring3_stop(struct task_struct **p, const long *pid, unsigned int n)
 {
 	for (unsigned int c = 0; c < n; c++) {
+		uint64_t until = jiffies + (uint64_t)SCALE_WAIT_S * timer_hz();
 		int status;
+		long r;
 
 		send_sig(SIGKILL, p[c]);
-		do_wait((int)pid[c], 0, &status, 0, 0);
+		while ((r = do_wait((int)pid[c], WNOHANG, &status, 0, 0)) == 0 && jiffies < until)
+			sleep_until(jiffies + 1, (const void *)ring3_stop);
+		if (r == 0)
+			kprintf("scale: b_scale %ld not gone %u s after SIGKILL: state %d, on CPU "
+				"%u "
+				"(%d), queued %d on %u, wchan %p\n",
+				pid[c], SCALE_WAIT_S, p[c]->state, p[c]->cpu, p[c]->on_cpu,
+				p[c]->on_rq, p[c]->rq_cpu, p[c]->wchan);
 	}
 }
 
