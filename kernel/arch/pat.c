@@ -17,23 +17,11 @@
  */
 #include "kernel/arch/cpu.h"
 #include "kernel/arch/pat.h"
+#include "kernel/arch/tlb.h"
 
 #define PAT_ENTRY(i, type) ((uint64_t)(type) << ((i)*8))
 
 static bool have_pat;
-
-/* Drops every TLB entry, global ones included, by toggling CR4.PGE. */
-static void flush_tlb_all(void)
-{
-	uint64_t cr4 = read_cr4();
-
-	if (cr4 & (1ULL << 7)) {
-		write_cr4(cr4 & ~(1ULL << 7));
-		write_cr4(cr4);
-	} else {
-		write_cr3(read_cr3());
-	}
-}
 
 static void pat_write(void)
 {
@@ -45,10 +33,10 @@ static void pat_write(void)
 	/* SDM 11.12.4: no stale lines or TLB entries may carry the old types. */
 	flags = irq_save();
 	wbinvd();
-	flush_tlb_all();
+	__flush_tlb_global();
 	wrmsr(MSR_IA32_PAT, pat);
 	wbinvd();
-	flush_tlb_all();
+	__flush_tlb_global();
 	irq_restore(flags);
 }
 

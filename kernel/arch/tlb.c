@@ -50,8 +50,12 @@ void __flush_tlb_global(void)
 {
 	uint64_t cr4 = read_cr4();
 
-	write_cr4(cr4 & ~(1ULL << 7));
-	write_cr4(cr4);
+	if (cr4 & (1ULL << 7)) {
+		write_cr4(cr4 & ~(1ULL << 7));
+		write_cr4(cr4);
+	} else {
+		write_cr3(read_cr3()); /* before PGE is on (pat_init): no global entries */
+	}
 }
 
 void flush_tlb_pending(void)

@@ -43,7 +43,8 @@ void flush_tlb_others(uint64_t pml4);
  */
 void flush_tlb_kernel_others(void);
 
-/* This CPU: every entry, global ones too (CR4.PGE off and on); Linux's __flush_tlb_global. */
+/* This CPU: every entry, global ones too (CR4.PGE off and on, or CR3 before PGE is on); Linux's
+ * __flush_tlb_global. */
 void __flush_tlb_global(void);
 
 /* kernel_lock.c, as this CPU takes the lock: the flushes other CPUs asked of it. */

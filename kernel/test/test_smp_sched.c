@@ -41,6 +41,20 @@ static struct task_struct *spawn_spinner(char *mode, long *pid)
 	return *pid > 0 ? find_task_by_pid((int)*pid) : 0;
 }
 
+/* Waits up to 5 s for CPUs 1 and 2 to run a and b at one moment. */
+static bool on_cpus_1_and_2(const struct task_struct *a, const struct task_struct *b)
+{
+	uint64_t until = jiffies + WAIT_TICKS(5000);
+	bool both = false;
+
+	while (!both && jiffies < until) {
+		sleep_until(jiffies + 1, (const void *)on_cpus_1_and_2);
+		/* Read with the kernel lock: neither CPU can switch while we look. */
+		both = cpu_runs(1) == a && cpu_runs(2) == b;
+	}
+	return both;
+}
+
 /* SIGKILL to a task spinning in ring 3; true once it is reaped as killed. */
 static bool kill_and_reap(struct task_struct *p, long pid)
 {
@@ -54,8 +68,6 @@ static enum ktest_result smp_tasks_parallel(struct ktest_ctx *t)
 {
 	struct task_struct *p[2];
 	long pid[2];
-	uint64_t until;
-	bool both = false;
 
 	if (active_cpus() < 3)
 		return ktest_skip(t, "%u CPUs run tasks: boot with --smp 3 or more", active_cpus());
@@ -65,13 +77,7 @@ static enum ktest_result smp_tasks_parallel(struct ktest_ctx *t)
 		if (set_cpus_allowed(p[i], 1ULL << (i + 1)))
 			return ktest_fail(t, "pin to CPU %d refused", i + 1);
 	}
-	until = jiffies + WAIT_TICKS(5000);
-	while (!both && jiffies < until) {
-		sleep_until(jiffies + 1, (const void *)smp_tasks_parallel);
-		/* Read with the kernel lock: neither CPU can switch while we look. */
-		both = cpu_runs(1) == p[0] && cpu_runs(2) == p[1];
-	}
-	if (!both)
+	if (!on_cpus_1_and_2(p[0], p[1]))
 		return ktest_fail(t, "CPUs 1 and 2 run %s and %s, not the pinned spinners",
 				  cpu_runs(1) ? cpu_runs(1)->comm : "?",
 				  cpu_runs(2) ? cpu_runs(2)->comm : "?");
@@ -100,7 +106,6 @@ static enum ktest_result smp_threads_parallel(struct ktest_ctx *t)
 	struct task_struct *th[2];
 	long pid;
 	uint64_t until;
-	bool both = false;
 
 	if (active_cpus() < 3)
 		return ktest_skip(t, "%u CPUs run tasks: boot with --smp 3 or more", active_cpus());
@@ -114,13 +119,7 @@ static enum ktest_result smp_threads_parallel(struct ktest_ctx *t)
 	for (int i = 0; i < 2; i++)
 		if (set_cpus_allowed(th[i], 1ULL << (i + 1)))
 			return ktest_fail(t, "pin to CPU %d refused", i + 1);
-	until = jiffies + WAIT_TICKS(5000);
-	while (!both && jiffies < until) {
-		sleep_until(jiffies + 1, (const void *)smp_threads_parallel);
-		/* Read with the kernel lock: neither CPU can switch while we look. */
-		both = cpu_runs(1) == th[0] && cpu_runs(2) == th[1];
-	}
-	if (!both)
+	if (!on_cpus_1_and_2(th[0], th[1]))
 		return ktest_fail(t, "CPUs 1 and 2 run %s and %s, not the two threads of pid %ld",
 				  cpu_runs(1) ? cpu_runs(1)->comm : "?",
 				  cpu_runs(2) ? cpu_runs(2)->comm : "?", pid);
