@@ -42,7 +42,8 @@ KERNEL_C += kernel/init/boot_record.c kernel/init/init_path.c kernel/init/jobs.c
 KERNEL_C += kernel/lib/panic.c kernel/lib/printk.c kernel/lib/string.c kernel/lib/vsprintf.c
 # kernel/mm/: physical and virtual memory, mappings, the layout, the vDSO mapping
 KERNEL_C += kernel/mm/ioremap.c kernel/mm/layout.c kernel/mm/mm.c kernel/mm/mmap.c \
-	kernel/mm/mprotect.c kernel/mm/mremap.c kernel/mm/pmm.c kernel/mm/uaccess.c kernel/mm/vdso.c \
+	kernel/mm/mprotect.c kernel/mm/mremap.c kernel/mm/pmm.c kernel/mm/pmm_cpu.c \
+	kernel/mm/uaccess.c kernel/mm/vdso.c \
 	kernel/mm/vmm.c
 # kernel/run/: what this run does (mode=, suite=, samples=, variants=)
 KERNEL_C += kernel/run/run.c

@@ -32,4 +32,25 @@ unsigned page_ref_count(uint64_t phys);
 /* Test hook for out-of-memory paths: allocations fail rather than go below `pages` free. */
 void pmm_set_floor(uint64_t pages);
 
+/*
+ * The per-CPU page lists (pmm.c): what one CPU's list did, its length now,
+ * and the sizes every list shares.
+ */
+struct pmm_pcp_stat {
+	uint64_t allocs;  /* single pages handed out from the list */
+	uint64_t frees;	  /* single pages freed onto it */
+	uint64_t refills; /* batches taken from the bitmap (rmqueue_bulk) */
+	uint64_t drains;  /* batches given back (free_pages_bulk) */
+	uint32_t count, batch, high;
+};
+void pmm_pcp_stat_read(unsigned int cpu, struct pmm_pcp_stat *out);
+void pmm_drain_all(void); /* every list back to the bitmap (drain_all_pages) */
+
+/*
+ * This CPU's number for its list, with interrupts off until pmm_cpu_put
+ * (kernel/mm/pmm_cpu.c; the host tests have their own).
+ */
+unsigned int pmm_cpu_get(uint64_t *flags);
+void pmm_cpu_put(uint64_t flags);
+
 #endif

@@ -1,5 +1,6 @@
 /* Tests of the page allocator and the page tables. */
 #include "kernel/arch/cpu.h"
+#include "kernel/arch/percpu.h"
 #include "kernel/arch/traps.h"
 #include "kernel/lib/errno.h"
 #include "kernel/mm/pmm.h"
@@ -60,6 +61,42 @@ static enum ktest_result pmm_exhaust(struct ktest_ctx *t)
 	return KTEST_PASS;
 }
 KTEST(pmm_exhaust);
+
+/*
+ * This CPU's page list: the page freed last is the next handed out, and
+ * giving every list back to the bitmap changes no count.
+ */
+static enum ktest_result pmm_pcp_lists(struct ktest_ctx *t)
+{
+	uint64_t before = pmm_free_count(), a, b;
+	struct pmm_pcp_stat st;
+
+	a = pmm_alloc_page();
+	if (!a)
+		return ktest_fail(t, "no page");
+	pmm_free_page(a);
+	b = pmm_alloc_page();
+	pmm_free_page(b);
+	if (b != a)
+		return ktest_fail(t, "freed 0x%lx, then got 0x%lx: not last in, first out", a, b);
+	pmm_pcp_stat_read(smp_processor_id(), &st);
+	/* 2.6.29's sizes: batch 2^n - 1 (31 from 512 MiB on), high 6 * batch */
+	if (!st.count || st.count >= st.high || (st.batch & (st.batch + 1)) ||
+	    st.high != 6 * st.batch)
+		return ktest_fail(t, "list holds %u pages (high %u, batch %u)", st.count, st.high,
+				  st.batch);
+	pmm_drain_all();
+	for (unsigned int cpu = 0; cpu < NR_CPUS; cpu++) {
+		pmm_pcp_stat_read(cpu, &st);
+		if (st.count)
+			return ktest_fail(t, "CPU %u's list holds %u pages after the drain", cpu,
+					  st.count);
+	}
+	if (pmm_free_count() != before)
+		return ktest_fail(t, "free count %lu, %lu before", pmm_free_count(), before);
+	return KTEST_PASS;
+}
+KTEST(pmm_pcp_lists);
 
 static enum ktest_result paging_map_unmap(struct ktest_ctx *t)
 {

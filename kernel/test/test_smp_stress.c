@@ -2,8 +2,9 @@
  * The SMP stress test: one t_stress (userland/test/t_stress.c) per CPU
  * that runs tasks, all at once, for stress_seconds: fork, exec, mmap,
  * mprotect, munmap and pipes on every CPU, two threads per process
- * sending each other TLB shootdowns.  Every program's own checks pass, and
- * the free pages come back to what they were before, to the page.
+ * sending each other TLB shootdowns.  Every program's own checks pass,
+ * every CPU takes pages from its own page list, and the free pages come
+ * back to what they were before, to the page.
  */
 #include "kernel/arch/smpboot.h"
 #include "kernel/arch/tlb.h"
@@ -32,17 +33,45 @@ static uint64_t shootdown_ipis(void)
 	return n;
 }
 
+/* Single pages each CPU took from its own page list (pmm.c's per-CPU lists). */
+static void pcp_allocs(uint64_t *out)
+{
+	struct pmm_pcp_stat st;
+
+	for (unsigned int cpu = 0; cpu < smp_cpus_online && cpu < NR_CPUS; cpu++) {
+		pmm_pcp_stat_read(cpu, &st);
+		out[cpu] = st.allocs;
+	}
+}
+
+/* Every CPU that ran a t_stress took pages from its own list. */
+static enum ktest_result check_lists(struct ktest_ctx *t, const uint64_t *before)
+{
+	uint64_t after[NR_CPUS];
+
+	pcp_allocs(after);
+	kprintf("smp_stress: pages from each CPU's list:");
+	for (unsigned int cpu = 0; cpu < smp_cpus_online && cpu < NR_CPUS; cpu++)
+		kprintf(" %lu", (unsigned long)(after[cpu] - before[cpu]));
+	kprintf("\n");
+	for (unsigned int cpu = 0; cpu < smp_cpus_online && cpu < NR_CPUS; cpu++)
+		if ((sched_cpus_active & (1ULL << cpu)) && after[cpu] == before[cpu])
+			return ktest_fail(t, "CPU %u took no page from its own list", cpu);
+	return KTEST_PASS;
+}
+
 static enum ktest_result smp_stress(struct ktest_ctx *t)
 {
 	unsigned int n = (unsigned int)__builtin_popcountll(sched_cpus_active);
 	char secs[12], *argv[] = {"t_stress", secs};
 	long pid[NR_CPUS];
-	uint64_t before = pmm_free_count(), ipis = shootdown_ipis();
+	uint64_t before = pmm_free_count(), ipis = shootdown_ipis(), allocs[NR_CPUS];
 	int failed = 0;
 
 	if (n < 2)
 		return ktest_skip(t, "%u CPU runs tasks: boot with --smp 2 or more", n);
 	ksnprintf(secs, sizeof(secs), "%u", stress_seconds);
+	pcp_allocs(allocs);
 	for (unsigned int i = 0; i < n; i++)
 		if ((pid[i] = spawn_prog("t_stress", 2, argv)) <= 0) {
 			n = i;
@@ -61,7 +90,7 @@ static enum ktest_result smp_stress(struct ktest_ctx *t)
 	}
 	kprintf("smp_stress: %u programs on %u CPUs for %u s, %lu shootdown IPIs\n", n, n,
 		stress_seconds, (unsigned long)(shootdown_ipis() - ipis));
-	if (failed)
+	if (failed || check_lists(t, allocs) != KTEST_PASS)
 		return KTEST_FAIL;
 	if (pmm_free_count() != before)
 		return ktest_fail(t, "%lu pages free after, %lu before",

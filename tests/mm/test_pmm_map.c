@@ -78,6 +78,27 @@ void panic(const char *fmt, ...)
 	abort();
 }
 
+/* The CPU whose per-CPU page list pmm.c uses: a test moves between CPUs by setting it. */
+static unsigned int test_cpu;
+
+unsigned int pmm_cpu_get(uint64_t *flags)
+{
+	*flags = 0;
+	return test_cpu;
+}
+
+void pmm_cpu_put(uint64_t flags)
+{
+	(void)flags;
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
 /* ---- building maps ---- */
 
 struct map {
@@ -451,6 +472,93 @@ START_TEST(free_realloc_round_trip)
 }
 END_TEST
 
+/* Its own frame, so setjmp clobbers nothing of the caller's. */
+static void expect_double_free(uint64_t page)
+{
+	panic_armed = true;
+	if (!setjmp(panic_env)) {
+		pmm_free_page(page);
+		ck_abort_msg("double free of 0x%lx did not panic", page);
+	}
+	ck_assert_ptr_nonnull(strstr(panic_msg, "double free"));
+}
+
+/*
+ * The per-CPU page lists: 2.6.29's sizes, last in first out, never above
+ * high, exact free counts, and no page out of reach on another CPU's list.
+ */
+START_TEST(per_cpu_lists)
+{
+	struct map m = map_new(48);
+	struct pmm_pcp_stat st;
+	uint64_t total, a, b, held[200], n = 0, run;
+
+	add_range(&m, BOOT_MEM_CONVENTIONAL, 1 * MiB, 600 * MiB);
+	init_ok(&m);
+	total = pmm_total_count();
+	pmm_pcp_stat_read(0, &st);
+	ck_assert_uint_eq(st.batch, 31); /* 2.6.29's zone_batchsize for a zone this size */
+	ck_assert_uint_eq(st.high, 186);
+	ck_assert_uint_eq(st.count, 0);
+
+	a = pmm_alloc_page();
+	pmm_pcp_stat_read(0, &st);
+	ck_assert_uint_eq(st.refills, 1);
+	ck_assert_uint_eq(st.count, 30);
+	ck_assert_uint_eq(pmm_free_count(), total - 1);
+	pmm_free_page(a);
+	b = pmm_alloc_page();
+	ck_assert_uint_eq(b, a); /* the page freed last is the next handed out */
+	pmm_free_page(b);
+
+	for (int i = 0; i < 200; i++)
+		held[i] = pmm_alloc_page();
+	for (int i = 0; i < 200; i++) {
+		pmm_free_page(held[i]);
+		pmm_pcp_stat_read(0, &st);
+		ck_assert_uint_lt(st.count, st.high);
+	}
+	ck_assert_uint_ge(st.drains, 1);
+	ck_assert_uint_eq(pmm_free_count(), total);
+
+	/* A double free of a page that sits on a list is caught. */
+	a = pmm_alloc_page();
+	pmm_free_page(a);
+	expect_double_free(a);
+
+	/* CPU 1's list holds pages; CPU 0 still gets every free page. */
+	test_cpu = 1;
+	pmm_free_page(pmm_alloc_page());
+	pmm_pcp_stat_read(1, &st);
+	ck_assert_uint_eq(st.count, 31);
+	test_cpu = 0;
+	uint64_t *all = malloc(total * sizeof(*all));
+	ck_assert_ptr_nonnull(all);
+	while ((a = pmm_alloc_page()) != 0) {
+		ck_assert_uint_lt(n, total);
+		all[n++] = a;
+	}
+	ck_assert_uint_eq(n, total);
+	ck_assert_uint_eq(pmm_free_count(), 0);
+	pmm_pcp_stat_read(1, &st);
+	ck_assert_uint_eq(st.count, 0);
+
+	/* Two neighbours freed onto a list still make a run of two. */
+	qsort(all, n, sizeof(*all), cmp_u64);
+	pmm_free_page(all[10]);
+	pmm_free_page(all[11]);
+	ck_assert_uint_eq(all[11], all[10] + PAGE_SIZE);
+	run = pmm_alloc_pages(2);
+	ck_assert_uint_eq(run, all[10]);
+	pmm_free_pages(run, 2);
+	for (uint64_t i = 0; i < n; i++)
+		if (i != 10 && i != 11)
+			pmm_free_page(all[i]);
+	ck_assert_uint_eq(pmm_free_count(), total);
+	free(all);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("pmm_map");
@@ -466,6 +574,7 @@ int main(void)
 	tcase_add_loop_test(tc, panics_with_message, 0,
 			    sizeof(panic_cases) / sizeof(panic_cases[0]));
 	tcase_add_test(tc, free_realloc_round_trip);
+	tcase_add_test(tc, per_cpu_lists);
 	suite_add_tcase(s, tc);
 	return tap_run_suite(s);
 }
