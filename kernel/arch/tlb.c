@@ -13,6 +13,10 @@
 
 #define FLUSH_USER   1u /* the user half of what CR3 holds */
 #define FLUSH_GLOBAL 2u /* everything, the kernel half's global entries too */
+#define FLUSH_RANGE  4u /* the pages of [start, end) of what CR3 holds */
+
+#define TLB_PAGE 4096ULL
+#define CR3_PML4 0x000ffffffffff000ULL /* CR3's address bits: the PML4 */
 
 /* A shootdown slower than this is reported (and waited for all the same). */
 #define SLOW_SHOOTDOWN_MS 2000
@@ -20,6 +24,7 @@
 static struct tlb_cpu {
 	uint64_t loaded_pml4; /* what this CPU's CR3 holds; written by it, under the lock */
 	uint32_t pending;     /* FLUSH_*, asked by the lock holder, done on taking the lock */
+	uint64_t start, end;  /* FLUSH_RANGE's pages */
 	struct tlb_stat stat;
 } __attribute__((aligned(64))) tlb_cpus[NR_CPUS];
 
@@ -58,6 +63,21 @@ void __flush_tlb_global(void)
 	}
 }
 
+static bool range_too_long(uint64_t start, uint64_t end)
+{
+	return end <= start || (end - start) / TLB_PAGE > TLB_SINGLE_PAGE_FLUSH_CEILING;
+}
+
+static void invlpg_range(uint64_t start, uint64_t end)
+{
+	for (uint64_t va = start & ~(TLB_PAGE - 1); va < end; va += TLB_PAGE)
+		invlpg(va);
+}
+
+/*
+ * Only the lock holder asks (flush_tlb_others_range) and a CPU does what it
+ * was asked only once it holds the lock, so asking and doing never overlap.
+ */
 void flush_tlb_pending(void)
 {
 	struct tlb_cpu *c = &tlb_cpus[smp_processor_id()];
@@ -65,11 +85,46 @@ void flush_tlb_pending(void)
 
 	if (!p)
 		return;
-	if (p & FLUSH_GLOBAL)
+	if (p & FLUSH_GLOBAL) {
 		__flush_tlb_global();
-	else
+	} else if (p & FLUSH_USER) {
 		write_cr3(read_cr3()); /* user pages are not global */
+	} else {
+		invlpg_range(c->start, c->end);
+		c->stat.ranged_on_lock++;
+		c->stat.pages_on_lock += (c->end - c->start) / TLB_PAGE;
+	}
 	c->stat.flushes_on_lock++;
+}
+
+/* cpu will flush [start, end) too: one range covering both, or all of the user half. */
+static void ask_flush(struct tlb_cpu *c, uint64_t start, uint64_t end)
+{
+	uint32_t p = __atomic_load_n(&c->pending, __ATOMIC_RELAXED);
+
+	if (p & (FLUSH_USER | FLUSH_GLOBAL))
+		return;
+	if (p & FLUSH_RANGE) {
+		start = c->start < start ? c->start : start;
+		end = c->end > end ? c->end : end;
+	}
+	if (range_too_long(start, end)) {
+		__atomic_store_n(&c->pending, FLUSH_USER, __ATOMIC_SEQ_CST);
+		return;
+	}
+	c->start = start;
+	c->end = end;
+	__atomic_store_n(&c->pending, FLUSH_RANGE, __ATOMIC_SEQ_CST);
+}
+
+void flush_tlb_local_range(uint64_t pml4, uint64_t start, uint64_t end)
+{
+	if ((read_cr3() & CR3_PML4) != pml4)
+		return;
+	if (range_too_long(start, end))
+		write_cr3(read_cr3());
+	else
+		invlpg_range(start, end);
 }
 
 /* Waits until cpu spins for the kernel lock (or gave it up for a while, as parked). */
@@ -89,7 +144,7 @@ static void wait_out_of_user(unsigned int cpu, uint64_t pml4)
 	}
 }
 
-void flush_tlb_others(uint64_t pml4)
+void flush_tlb_others_range(uint64_t pml4, uint64_t start, uint64_t end)
 {
 	unsigned int self = smp_processor_id();
 	uint64_t sent = 0;
@@ -99,7 +154,7 @@ void flush_tlb_others(uint64_t pml4)
 		if (cpu == self ||
 		    __atomic_load_n(&tlb_cpus[cpu].loaded_pml4, __ATOMIC_RELAXED) != pml4)
 			continue;
-		__atomic_or_fetch(&tlb_cpus[cpu].pending, FLUSH_USER, __ATOMIC_SEQ_CST);
+		ask_flush(&tlb_cpus[cpu], start, end);
 		if (!kernel_lock_parked(cpu)) {
 			lapic_icr_write(INVALIDATE_TLB_VECTOR, smp_cpu_apicid(cpu));
 			tlb_cpus[self].stat.ipis_sent++;
@@ -113,16 +168,21 @@ void flush_tlb_others(uint64_t pml4)
 		}
 }
 
+void flush_tlb_others(uint64_t pml4)
+{
+	flush_tlb_others_range(pml4, 0, TLB_FLUSH_ALL);
+}
+
 void flush_tlb_kernel_others(void)
 {
 	unsigned int self = smp_processor_id();
 
 	for (unsigned int cpu = 0; cpu < smp_cpus_online && cpu < NR_CPUS; cpu++)
 		if (cpu != self)
-			__atomic_or_fetch(&tlb_cpus[cpu].pending, FLUSH_GLOBAL, __ATOMIC_SEQ_CST);
+			__atomic_store_n(&tlb_cpus[cpu].pending, FLUSH_GLOBAL, __ATOMIC_SEQ_CST);
 }
 
 void tlb_stat_read(unsigned int cpu, struct tlb_stat *out)
 {
-	*out = cpu < NR_CPUS ? tlb_cpus[cpu].stat : (struct tlb_stat){0, 0};
+	*out = cpu < NR_CPUS ? tlb_cpus[cpu].stat : (struct tlb_stat){0, 0, 0, 0};
 }

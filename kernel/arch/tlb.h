@@ -39,6 +39,21 @@ void load_mm_cr3(uint64_t pml4);
  */
 void flush_tlb_others(uint64_t pml4);
 
+/*
+ * The same for [start, end) only: each of those CPUs invalidates those
+ * pages (invlpg) as it takes the lock, or its whole user half when they
+ * are more than TLB_SINGLE_PAGE_FLUSH_CEILING.  Linux 6.6's
+ * flush_tlb_mm_range, remote half.
+ */
+void flush_tlb_others_range(uint64_t pml4, uint64_t start, uint64_t end);
+
+/* This CPU's part: [start, end) of pml4's user half if CR3 holds it, by the same rule. */
+void flush_tlb_local_range(uint64_t pml4, uint64_t start, uint64_t end);
+
+/* Linux 6.6's tlb_single_page_flush_ceiling (arch/x86/mm/tlb.c) */
+#define TLB_SINGLE_PAGE_FLUSH_CEILING 33
+#define TLB_FLUSH_ALL		      (~0ULL) /* an end: the whole user half */
+
 /* The kernel half: every other CPU flushes it (global entries too) before it next takes the lock.
  */
 void flush_tlb_kernel_others(void);
@@ -50,10 +65,16 @@ void __flush_tlb_global(void);
 /* kernel_lock.c, as this CPU takes the lock: the flushes other CPUs asked of it. */
 void flush_tlb_pending(void);
 
-/* What the shootdowns cost: IPIs sent by this CPU, and flushes done when taking the lock. */
+/*
+ * What the shootdowns cost: IPIs sent by this CPU, flushes it did when
+ * taking the lock, and of those the ranged ones and the pages they
+ * invalidated one by one.
+ */
 struct tlb_stat {
 	uint64_t ipis_sent;
 	uint64_t flushes_on_lock;
+	uint64_t ranged_on_lock;
+	uint64_t pages_on_lock;
 };
 void tlb_stat_read(unsigned int cpu, struct tlb_stat *out);
 

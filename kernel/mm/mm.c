@@ -97,9 +97,14 @@ static void free_level(uint64_t table_pa, int level)
  */
 void flush_tlb_mm(struct mm_struct *mm)
 {
-	flush_tlb_others(mm->pml4);
-	if ((read_cr3() & PTE_ADDR) == mm->pml4)
-		write_cr3(read_cr3());
+	flush_tlb_mm_range(mm, 0, TLB_FLUSH_ALL);
+}
+
+/* Linux 6.6's flush_tlb_mm_range: [start, end) only, page by page up to 33 pages. */
+void flush_tlb_mm_range(struct mm_struct *mm, uint64_t start, uint64_t end)
+{
+	flush_tlb_others_range(mm->pml4, start, end);
+	flush_tlb_local_range(mm->pml4, start, end);
 }
 
 void mm_put(struct mm_struct *mm)
@@ -251,7 +256,7 @@ int handle_mm_fault(struct mm_struct *mm, uint64_t addr, bool write)
 				return -ENOMEM;
 			copy_page(phys_to_virt(pa), phys_to_virt(old));
 			/* no CPU may go on reading the old frame once this one writes the copy */
-			flush_tlb_others(mm->pml4);
+			flush_tlb_others_range(mm->pml4, va, va + PAGE_SIZE);
 			*pte = pa | vma_pte_flags(v);
 			page_ref_put(old);
 			mm_cost.pages_copied++;

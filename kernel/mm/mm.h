@@ -127,6 +127,7 @@ struct vm_area *find_vma(struct mm_struct *mm, uint64_t addr);
 int mm_unmap_range(struct mm_struct *mm, uint64_t start, uint64_t end);
 /* After a change that takes translations away: every CPU that runs mm (arch/tlb.h). */
 void flush_tlb_mm(struct mm_struct *mm);
+void flush_tlb_mm_range(struct mm_struct *mm, uint64_t start, uint64_t end);
 /*
  * Resolves a fault at addr (demand-zero, filled from the file, or
  * copy-on-write); -EFAULT if not allowed (SIGSEGV), -EIO for a file page

@@ -117,6 +117,6 @@ int mm_mprotect(struct mm_struct *mm, uint64_t start, uint64_t end, uint32_t fla
 		protect_ptes(mm, v->start, v->end, v->flags);
 	}
 	merge_vmas(mm);
-	flush_tlb_mm(mm);
+	flush_tlb_mm_range(mm, start, stop);
 	return stop < end ? -ENOMEM : 0;
 }

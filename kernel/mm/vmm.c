@@ -98,7 +98,7 @@ static void flush_if_live(uint64_t pml4, uint64_t va)
 	}
 	if (pml4 == (read_cr3() & PTE_ADDR))
 		invlpg(va);
-	flush_tlb_others(pml4);
+	flush_tlb_others_range(pml4, va, va + PAGE_SIZE);
 }
 
 int vmm_map_page(uint64_t pml4, uint64_t va, uint64_t pa, uint64_t flags)
@@ -212,11 +212,11 @@ uint64_t vmm_unmap_range(uint64_t pml4, uint64_t start, uint64_t end, void (*put
 	uint64_t n;
 
 	/* before put() frees a page: no other CPU may write it through a stale entry */
-	flush_tlb_others(pml4);
+	flush_tlb_others_range(pml4, start, end);
 	n = vmm_for_each_pte(pml4, start, end, unmap_one, &c);
 
-	if (n && pml4 == (read_cr3() & PTE_ADDR))
-		write_cr3(read_cr3()); /* user pages are not global: this flushes them */
+	if (n)
+		flush_tlb_local_range(pml4, start, end);
 	return n;
 }
 

@@ -21,16 +21,19 @@ static uint32_t stress_seconds;
 param_uint(stress_seconds, stress_seconds, 1, 3600, "3",
 	   "mode=test: how long smp_stress keeps every CPU busy (seconds)");
 
-static uint64_t shootdown_ipis(void)
+/* Every CPU's shootdown figures, summed. */
+static struct tlb_stat shootdowns(void)
 {
-	struct tlb_stat s;
-	uint64_t n = 0;
+	struct tlb_stat s, sum = {0, 0, 0, 0};
 
 	for (unsigned int cpu = 0; cpu < smp_cpus_online; cpu++) {
 		tlb_stat_read(cpu, &s);
-		n += s.ipis_sent;
+		sum.ipis_sent += s.ipis_sent;
+		sum.flushes_on_lock += s.flushes_on_lock;
+		sum.ranged_on_lock += s.ranged_on_lock;
+		sum.pages_on_lock += s.pages_on_lock;
 	}
-	return n;
+	return sum;
 }
 
 /* Single pages each CPU took from its own page list (pmm.c's per-CPU lists). */
@@ -65,7 +68,8 @@ static enum ktest_result smp_stress(struct ktest_ctx *t)
 	unsigned int n = (unsigned int)__builtin_popcountll(sched_cpus_active);
 	char secs[12], *argv[] = {"t_stress", secs};
 	long pid[NR_CPUS];
-	uint64_t before = pmm_free_count(), ipis = shootdown_ipis(), allocs[NR_CPUS];
+	uint64_t before = pmm_free_count(), allocs[NR_CPUS];
+	struct tlb_stat tlb0 = shootdowns(), tlb1;
 	int failed = 0;
 
 	if (n < 2)
@@ -88,8 +92,13 @@ static enum ktest_result smp_stress(struct ktest_ctx *t)
 			failed = 1;
 		}
 	}
-	kprintf("smp_stress: %u programs on %u CPUs for %u s, %lu shootdown IPIs\n", n, n,
-		stress_seconds, (unsigned long)(shootdown_ipis() - ipis));
+	tlb1 = shootdowns();
+	kprintf("smp_stress: %u programs on %u CPUs for %u s, %lu shootdown IPIs; "
+		"%lu flushes on taking the lock, %lu of them ranged (%lu pages)\n",
+		n, n, stress_seconds, (unsigned long)(tlb1.ipis_sent - tlb0.ipis_sent),
+		(unsigned long)(tlb1.flushes_on_lock - tlb0.flushes_on_lock),
+		(unsigned long)(tlb1.ranged_on_lock - tlb0.ranged_on_lock),
+		(unsigned long)(tlb1.pages_on_lock - tlb0.pages_on_lock));
 	if (failed || check_lists(t, allocs) != KTEST_PASS)
 		return KTEST_FAIL;
 	if (pmm_free_count() != before)
