@@ -19,7 +19,12 @@
 #                      (serial output goes through a file, not a FIFO, so a
 #                      slow reader cannot stall the guest's UART writes)
 #   --timeout SEC      stop the guest after SEC seconds (exit 124); default 300,
-#                      none on a terminal (stdin a tty) unless given
+#                      none on a terminal (stdin a tty) unless given.  Once
+#                      the kernel runs, a timeout first prints where each CPU
+#                      is (scripts/hang-dump.py: ring, RIP, the kernel
+#                      functions on its stack) on stderr
+#   --symbols ELF      the kernel ELF for those names (default build/kernel.elf
+#                      with the default image; none with --iso unless given)
 #   --log FILE         also write the serial output to FILE, byte for byte,
 #                      records included
 #   --accel auto|kvm|tcg  auto (default): KVM when it really boots OVMF here
@@ -87,6 +92,7 @@ set -euo pipefail
 
 here=$(cd "$(dirname "$0")/.." && pwd)
 iso="$here/build/aslrbench.iso"
+symbols=""
 usb=0 cmdline="" have_cmdline=0 adds=() deterministic=0 timeout=300 timeout_given=0 log="" accel=auto mem=512 smp=1 keys="" tcg_cpu=max
 screenshot="" no_serial=0 resolution="" secure_boot=off vars="" no_sign=0 tamper=""
 QEMU=${QEMU:-qemu-system-x86_64}
@@ -105,6 +111,7 @@ usage_error() {
 while [ $# -gt 0 ]; do
 	case $1 in
 	--iso) [ $# -ge 2 ] || usage_error "$1 needs a value"; iso=$2; shift 2 ;;
+	--symbols) [ $# -ge 2 ] || usage_error "$1 needs a value"; symbols=$2; shift 2 ;;
 	--usb) usb=1; shift ;;
 	--cmdline) [ $# -ge 2 ] || usage_error "$1 needs a value"; cmdline=$2; have_cmdline=1; shift 2 ;;
 	--add)
@@ -133,6 +140,8 @@ while [ $# -gt 0 ]; do
 	esac
 done
 case $timeout in '' | *[!0-9]*) usage_error "--timeout needs whole seconds" ;; esac
+# the default image's kernel, for hang-dump.py's names (before a copy replaces $iso)
+[ -n "$symbols" ] || [ "$iso" != "$here/build/aslrbench.iso" ] || symbols="$here/build/kernel.elf"
 case $mem in '' | *[!0-9]*) usage_error "--memory needs megabytes" ;; esac
 case $smp in '' | *[!0-9]* | 0) usage_error "--smp needs a CPU count" ;; esac
 case $accel in auto | kvm | tcg) ;; *) usage_error "--accel must be auto, kvm or tcg" ;; esac
@@ -192,7 +201,7 @@ restore_tty() {
 }
 
 tmp=$(mktemp -d)
-qpid="" watcher="" feeder="" keyer=""
+qpid="" watcher="" feeder="" keyer="" dumper=""
 cleanup() {
 	if [ -n "$qpid" ]; then
 		kill "$qpid" 2>/dev/null || true
@@ -204,6 +213,7 @@ cleanup() {
 	[ -z "$watcher" ] || kill "$watcher" 2>/dev/null || true
 	[ -z "$feeder" ] || kill "$feeder" 2>/dev/null || true
 	[ -z "$keyer" ] || kill "$keyer" 2>/dev/null || true
+	[ -z "$dumper" ] || kill "$dumper" 2>/dev/null || true
 	rm -rf "$tmp"
 }
 trap cleanup EXIT
@@ -312,7 +322,7 @@ kvm_works() {
 	[ "$ok" = yes ]
 }
 
-args=("${base_args[@]}")
+args=("${base_args[@]}" -qmp "unix:$tmp/qmp.sock,server=on,wait=off")
 if [ -n "$keys" ] && [ -z "$screenshot" ]; then
 	mkfifo "$tmp/mon.in" "$tmp/mon.out"
 	args+=(-monitor "pipe:$tmp/mon")
@@ -453,6 +463,25 @@ if [ -n "$screenshot" ]; then
 	watch_for_screen &
 	watcher=$!
 fi
+# Three seconds before the timeout: where a kernel that got this far hangs.
+if [ "$timeout" -gt 10 ]; then
+	(
+		# its own sleep goes with it, so no stray process holds our output open
+		trap 'kill "$sp" 2>/dev/null; exit 0' TERM
+		sleep $((timeout - 3)) &
+		sp=$!
+		wait "$sp"
+		if [ -e "$tmp/kernel" ] && kill -0 "$qpid" 2>/dev/null; then
+			note "the guest is about to time out; where its CPUs are:"
+			if [ -n "$symbols" ] && [ -r "$symbols" ]; then
+				"$here/scripts/hang-dump.py" "$tmp/qmp.sock" "$symbols" >&2 || true
+			else
+				"$here/scripts/hang-dump.py" "$tmp/qmp.sock" /dev/null >&2 || true
+			fi
+		fi
+	) &
+	dumper=$!
+fi
 loader_failed=0
 # The user's view (stdout, fd 4 below) and the log come from serial-view.py,
 # byte by byte; the loop reads its full copy line by line for the events.
@@ -466,6 +495,7 @@ exec 4>&1
 while IFS= read -r line || [ -n "$line" ]; do
 	case $line in
 	*"aslrbench loader: error:"*) loader_failed=1 ;;
+	*"aslrbench kernel: entered"*) : >"$tmp/kernel" ;;
 	*"aslrbench: console ready"*)
 		: >"$tmp/ready"
 		if [ -n "$keys" ]; then
@@ -485,6 +515,10 @@ wait "$qpid"
 st=$?
 set -e
 qpid=""
+if [ -n "$dumper" ]; then
+	kill "$dumper" 2>/dev/null || true
+	dumper=""
+fi
 restore_tty
 if [ -n "$feeder" ]; then
 	kill "$feeder" 2>/dev/null || true
