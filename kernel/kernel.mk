@@ -39,7 +39,8 @@ KERNEL_C += kernel/fs/proc/array.c kernel/fs/proc/base.c kernel/fs/proc/exe.c ke
 # kernel/init/: start_kernel and the jobs a boot runs
 KERNEL_C += kernel/init/boot_record.c kernel/init/init_path.c kernel/init/jobs.c kernel/init/main.c
 # kernel/lib/: printk, panic, strings, formatting
-KERNEL_C += kernel/lib/panic.c kernel/lib/printk.c kernel/lib/string.c kernel/lib/vsprintf.c
+KERNEL_C += kernel/lib/panic.c kernel/lib/printk.c kernel/lib/spinlock.c kernel/lib/string.c \
+	kernel/lib/vsprintf.c
 # kernel/mm/: physical and virtual memory, mappings, the layout, the vDSO mapping
 KERNEL_C += kernel/mm/ioremap.c kernel/mm/layout.c kernel/mm/mm.c kernel/mm/mmap.c \
 	kernel/mm/mprotect.c kernel/mm/mremap.c kernel/mm/pmm.c kernel/mm/pmm_cpu.c \
@@ -72,7 +73,8 @@ KERNEL_C += kernel/test/ktest.c kernel/test/test_arch.c kernel/test/test_aslr.c 
 	kernel/test/test_exec.c kernel/test/test_exec_layout.c kernel/test/test_ia32.c kernel/test/test_futex.c kernel/test/test_vdso.c kernel/test/test_poll.c \
 	kernel/test/test_crng.c \
 	kernel/test/test_rng_simd.c \
-	kernel/test/test_smp.c kernel/test/test_smp_sched.c kernel/test/test_smp_stress.c
+	kernel/test/test_smp.c kernel/test/test_smp_pmm.c kernel/test/test_smp_sched.c \
+	kernel/test/test_smp_stress.c
 KERNEL_ASM := \
 	kernel/arch/entry.asm kernel/arch/isr.asm kernel/arch/probe.asm kernel/arch/switch.asm \
 	kernel/arch/trampoline.asm

@@ -33,7 +33,7 @@ fuzz: $(FUZZ_TARGETS)
 HOST_TESTS += $(HOST)/test_pmm_map
 
 $(HOST)/test_pmm_map: tests/mm/test_pmm_map.c kernel/mm/pmm.c kernel/mm/pmm.h \
-		kernel/mm/vmm.h kernel/arch/page.h kernel/lib/panic.h boot/boot_info.h
+		kernel/mm/vmm.h kernel/arch/page.h kernel/lib/panic.h kernel/lib/spinlock.h boot/boot_info.h
 	@mkdir -p $(@D)
 	@echo "  HOSTCC  $@"
 	$(Q)$(HOST_CC) $(HOST_CFLAGS) $(CHECK_CFLAGS) -o $@ tests/mm/test_pmm_map.c \

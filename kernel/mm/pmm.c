@@ -39,6 +39,7 @@
 #include "kernel/lib/printk.h"
 #include "kernel/lib/string.h"
 #include "kernel/lib/panic.h"
+#include "kernel/lib/spinlock.h"
 
 #define LOW_LIMIT    0x100000ULL    /* 1 MiB: never free, see above */
 #define BITMAP_LIMIT 0x100000000ULL /* the loader identity-maps the low 4 GiB */
@@ -49,8 +50,15 @@ static uint64_t bitmap_phys;
 /* Mappings per page, for copy-on-write: a page is freed when the last goes. */
 static uint16_t *refs;
 static uint64_t refs_phys;
-/* nfree: pages free in the bitmap; the per-CPU lists hold npcp more */
-static uint64_t npages, nfree, npcp, ntotal, next_hint, floor_pages;
+/*
+ * nfree: pages free in the bitmap (the per-CPU lists hold more).  The
+ * bitmap, nfree and next_hint are zone_lock's (Linux's zone->lock); the
+ * reference counts stay with the big kernel lock, under which the address
+ * spaces that share pages change.
+ */
+static uint64_t npages, nfree, ntotal, next_hint, floor_pages;
+static spinlock_t zone_lock;
+static struct rng_lock_class zone_lock_class, pcp_lock_class;
 
 static void pcp_init(void); /* the per-CPU page lists, below */
 
@@ -245,11 +253,7 @@ void pmm_init(const struct boot_info *bi)
 /* Allocation-failure injection (fail_nth.c installs it; host tests run without). */
 bool (*pmm_fail_hook)(void);
 
-/* Pages free in all, the per-CPU lists' included (see below). */
-static uint64_t free_pages(void)
-{
-	return nfree + npcp;
-}
+static uint64_t free_pages(void); /* the lists' pages included (below) */
 
 static bool page_used(uint64_t pfn)
 {
@@ -313,11 +317,14 @@ static uint64_t rmqueue_run(size_t count)
  *  - an allocation the bitmap cannot satisfy gives every CPU's list back
  *    first (Linux's drain_all_pages) and tries again, so no page is out of
  *    reach because another CPU's list holds it;
- *  - the lists have no lock of their own: like the run queues they are
- *    changed under the big kernel lock (kernel/arch/kernel_lock.h), with
- *    interrupts off while one changes, so the drainer is alone in the
- *    allocator.  Linux 6.6 gives each list a spinlock (pcp->lock) for a
- *    remote drain; fine-grained locks here would need it.
+ *  - locks: each list has its own (6.6's pcp->lock: its CPU takes it, and
+ *    so does another CPU that drains it), taken before zone_lock, as in
+ *    6.6; a CPU never holds two lists' locks at once, so a drain gives
+ *    its own list's up first.  Every caller still holds the big kernel
+ *    lock, so today these are never contended; they make the allocator
+ *    correct without it (the pmm_smp_alloc test runs it on every CPU at
+ *    once, outside the big lock).  Interrupts are off while a lock is
+ *    held.
  *
  * A list is a ring of page numbers in its CPU's own cache lines, not a
  * chain through the free pages: the hot end is where pages come and go,
@@ -326,6 +333,7 @@ static uint64_t rmqueue_run(size_t count)
 #define PCP_SLOTS 256 /* a power of two above the largest high, 6 * 31 */
 
 struct per_cpu_pages {
+	spinlock_t lock;
 	uint32_t count; /* pages on the list */
 	uint32_t hot;	/* the slot of the hottest page */
 	struct pmm_pcp_stat stat;
@@ -334,6 +342,15 @@ struct per_cpu_pages {
 
 static struct per_cpu_pages pcp_lists[NR_CPUS];
 static uint32_t pcp_batch, pcp_high;
+
+static uint64_t free_pages(void)
+{
+	uint64_t n = nfree;
+
+	for (unsigned int cpu = 0; cpu < NR_CPUS; cpu++)
+		n += __atomic_load_n(&pcp_lists[cpu].count, __ATOMIC_RELAXED);
+	return n;
+}
 
 /* 2.6.29's zone_batchsize: about a quarter of 1/1024 of the zone, at most 512 KiB, 2^n - 1. */
 static uint32_t zone_batchsize(uint64_t pages)
@@ -355,7 +372,9 @@ static void pcp_init(void)
 	uint32_t batch = zone_batchsize(ntotal);
 
 	memset(pcp_lists, 0, sizeof(pcp_lists));
-	npcp = 0;
+	spin_lock_init(&zone_lock, &zone_lock_class);
+	for (unsigned int cpu = 0; cpu < NR_CPUS; cpu++)
+		spin_lock_init(&pcp_lists[cpu].lock, &pcp_lock_class);
 	pcp_high = 6 * batch; /* setup_pageset: high from the unclamped batch */
 	pcp_batch = batch ? batch : 1;
 }
@@ -365,7 +384,6 @@ static void pcp_push(struct per_cpu_pages *pcp, uint64_t pfn)
 	pcp->hot = (pcp->hot + 1) % PCP_SLOTS;
 	pcp->pfn[pcp->hot] = pfn;
 	pcp->count++;
-	npcp++;
 }
 
 static uint64_t pcp_pop(struct per_cpu_pages *pcp)
@@ -374,42 +392,50 @@ static uint64_t pcp_pop(struct per_cpu_pages *pcp)
 
 	pcp->hot = (pcp->hot + PCP_SLOTS - 1) % PCP_SLOTS;
 	pcp->count--;
-	npcp--;
 	return pfn;
 }
 
-/* rmqueue_bulk: up to n free pages from the bitmap onto the list; how many. */
+/* rmqueue_bulk: up to n free pages from the bitmap onto the list (its lock held); how many. */
 static uint32_t rmqueue_bulk(struct per_cpu_pages *pcp, uint32_t n)
 {
 	uint32_t got = 0;
 	uint64_t pfn;
 
+	spin_lock(&zone_lock);
 	while (got < n && (pfn = rmqueue_run(1) / PAGE_SIZE) != 0) {
 		pcp_push(pcp, pfn);
 		got++;
 	}
+	spin_unlock(&zone_lock);
 	pcp->stat.refills++;
 	return got;
 }
 
-/* free_pages_bulk: the list's n coldest pages back to the bitmap. */
+/* free_pages_bulk: the list's n coldest pages back to the bitmap (its lock held). */
 static void free_pages_bulk(struct per_cpu_pages *pcp, uint32_t n)
 {
 	if (n > pcp->count)
 		n = pcp->count;
+	spin_lock(&zone_lock);
 	for (uint32_t i = 0; i < n; i++)
 		mark_free(pcp->pfn[(pcp->hot + PCP_SLOTS - pcp->count + 1 + i) % PCP_SLOTS]);
+	spin_unlock(&zone_lock);
 	pcp->count -= n;
-	npcp -= n;
 	pcp->stat.drains++;
 }
 
-/* drain_all_pages: every CPU's list back to the bitmap (the big lock keeps the others out). */
+/* drain_all_pages: every CPU's list back to the bitmap, one list's lock at a time. */
 static void drain_all_pages(void)
 {
-	for (unsigned int cpu = 0; cpu < NR_CPUS; cpu++)
-		if (pcp_lists[cpu].count)
-			free_pages_bulk(&pcp_lists[cpu], pcp_lists[cpu].count);
+	for (unsigned int cpu = 0; cpu < NR_CPUS; cpu++) {
+		struct per_cpu_pages *pcp = &pcp_lists[cpu];
+
+		if (!__atomic_load_n(&pcp->count, __ATOMIC_RELAXED))
+			continue;
+		spin_lock(&pcp->lock);
+		free_pages_bulk(pcp, pcp->count);
+		spin_unlock(&pcp->lock);
+	}
 }
 
 /* One page off this CPU's list, refilled from the bitmap when empty; 0: none anywhere. */
@@ -418,14 +444,20 @@ static uint64_t rmqueue_pcplist(void)
 	uint64_t flags, pfn = 0;
 	struct per_cpu_pages *pcp = &pcp_lists[pmm_cpu_get(&flags)];
 
-	if (!pcp->count && !rmqueue_bulk(pcp, pcp_batch) && npcp) {
+	spin_lock(&pcp->lock);
+	if (!pcp->count && !rmqueue_bulk(pcp, pcp_batch)) {
+		/* the bitmap is empty: what the lists hold, this one's lock given up first */
+		spin_unlock(&pcp->lock);
 		drain_all_pages();
-		rmqueue_bulk(pcp, pcp_batch);
+		spin_lock(&pcp->lock);
+		if (!pcp->count)
+			rmqueue_bulk(pcp, pcp_batch);
 	}
 	if (pcp->count) {
 		pfn = pcp_pop(pcp);
 		pcp->stat.allocs++;
 	}
+	spin_unlock(&pcp->lock);
 	pmm_cpu_put(flags);
 	return pfn * PAGE_SIZE;
 }
@@ -436,11 +468,32 @@ static void free_hot_page(uint64_t pfn)
 	uint64_t flags;
 	struct per_cpu_pages *pcp = &pcp_lists[pmm_cpu_get(&flags)];
 
+	spin_lock(&pcp->lock);
 	pcp_push(pcp, pfn);
 	pcp->stat.frees++;
 	if (pcp->count >= pcp_high)
 		free_pages_bulk(pcp, pcp_batch);
+	spin_unlock(&pcp->lock);
 	pmm_cpu_put(flags);
+}
+
+/* A run of count pages from the bitmap; the lists give theirs back if it has none. */
+static uint64_t rmqueue_pages(size_t count)
+{
+	uint64_t flags, first;
+
+	pmm_cpu_get(&flags);
+	spin_lock(&zone_lock);
+	first = rmqueue_run(count);
+	spin_unlock(&zone_lock);
+	if (!first) {
+		drain_all_pages();
+		spin_lock(&zone_lock);
+		first = rmqueue_run(count);
+		spin_unlock(&zone_lock);
+	}
+	pmm_cpu_put(flags);
+	return first;
 }
 
 void pmm_pcp_stat_read(unsigned int cpu, struct pmm_pcp_stat *out)
@@ -466,19 +519,24 @@ void pmm_drain_all(void)
 
 /* ---- Allocation and freeing ---- */
 
+/* The test hook's floor (pmm_set_floor): counting every list costs, so only when one is set. */
+static bool below_floor(size_t count)
+{
+	uint64_t f;
+
+	if (!floor_pages)
+		return false;
+	f = free_pages();
+	return f < count || f - count < floor_pages;
+}
+
 uint64_t pmm_alloc_pages(size_t count)
 {
 	uint64_t first;
 
-	if (count == 0 || free_pages() < count || free_pages() - count < floor_pages ||
-	    (pmm_fail_hook && pmm_fail_hook()))
+	if (count == 0 || below_floor(count) || (pmm_fail_hook && pmm_fail_hook()))
 		return 0;
-	if (count == 1)
-		first = rmqueue_pcplist();
-	else if (!(first = rmqueue_run(count)) && npcp) {
-		pmm_drain_all();
-		first = rmqueue_run(count);
-	}
+	first = count == 1 ? rmqueue_pcplist() : rmqueue_pages(count);
 	for (uint64_t p = first / PAGE_SIZE; first && p < first / PAGE_SIZE + count; p++)
 		refs[p] = 1;
 	return first;
@@ -492,14 +550,20 @@ uint64_t pmm_alloc_page(void)
 /* Pages the caller holds go back: one to its CPU's list, a run to the bitmap. */
 static void free_held(uint64_t pfn, size_t count)
 {
+	uint64_t flags;
+
 	for (size_t i = 0; i < count; i++)
 		refs[pfn + i] = 0;
 	if (count == 1) {
 		free_hot_page(pfn);
 		return;
 	}
+	pmm_cpu_get(&flags);
+	spin_lock(&zone_lock);
 	for (size_t i = 0; i < count; i++)
 		mark_free(pfn + i);
+	spin_unlock(&zone_lock);
+	pmm_cpu_put(flags);
 }
 
 /*
@@ -528,16 +592,22 @@ void pmm_free_pages(uint64_t phys, size_t count)
 uint64_t free_initrd_mem(uint64_t phys, uint64_t size)
 {
 	uint64_t first = phys / PAGE_SIZE, last = (phys + size + PAGE_SIZE - 1) / PAGE_SIZE;
-	uint64_t before = nfree;
+	uint64_t before, freed, flags;
 
 	if (phys % PAGE_SIZE || !size)
 		return 0;
+	pmm_cpu_get(&flags);
+	spin_lock(&zone_lock);
+	before = nfree;
 	for (uint64_t pfn = first; pfn < last && pfn < npages; pfn++) {
 		refs[pfn] = 0;
 		mark_free(pfn);
 	}
-	ntotal += nfree - before;
-	return nfree - before;
+	freed = nfree - before;
+	ntotal += freed;
+	spin_unlock(&zone_lock);
+	pmm_cpu_put(flags);
+	return freed;
 }
 
 void pmm_free_page(uint64_t phys)
