@@ -4,10 +4,12 @@ timeout kills QEMU, so a run that hangs says what each CPU was doing.
 
 Usage: scripts/hang-dump.py QMP_SOCKET KERNEL_ELF
 
-Through QEMU's QMP socket (the human monitor's commands), for every vCPU:
+Through QEMU's QMP socket (the human monitor's commands), twice a second
+apart, for every vCPU:
 its ring, RIP, interrupt flag and CR3, the function RIP is in, and the
 kernel functions whose addresses are on its stack (return addresses and
-stale words alike: a hint, not an unwinder's backtrace).  The symbols come
+stale words alike: a hint, not an unwinder's backtrace); then which CPU
+holds the big kernel lock.  The symbols come
 from KERNEL_ELF (`nm`), which must be the kernel the image carries
 (build/kernel.elf for build/aslrbench.iso).
 
@@ -21,6 +23,7 @@ import re
 import socket
 import subprocess
 import sys
+import time
 
 STACK_WORDS = 64
 
@@ -57,9 +60,10 @@ class Qmp:
 
 
 def symbols(elf):
-    """Sorted (address, name) of the kernel's functions, and where text ends (kernel.ld)."""
+    """Sorted (address, name) of the kernel's functions, where text ends
+    (kernel.ld), and where the big kernel lock's word is."""
     run = subprocess.run(["nm", "-n", elf], capture_output=True, text=True, check=False)
-    syms, text_end = [], 0
+    syms, text_end, lock = [], 0, None
     out = run.stdout if run.returncode == 0 else ""
     for line in out.splitlines():
         parts = line.split()
@@ -69,7 +73,20 @@ def symbols(elf):
             syms.append((int(parts[0], 16), parts[2]))
         elif parts[2] == "__text_end":
             text_end = int(parts[0], 16)
-    return syms, text_end
+        elif parts[2] == "kernel_flag":
+            lock = int(parts[0], 16)
+    return syms, text_end, lock
+
+
+def lock_owner(q, lock):
+    """kernel_lock.c's kernel_flag: the CPU that holds the big lock."""
+    if lock is None:
+        return
+    m = re.search(r":\s*0x([0-9a-f]+)", q.hmp("x/1wx 0x%x" % lock))
+    if m:
+        owner = int(m.group(1), 16)
+        print("hang-dump: the big kernel lock: %s" % (
+            "free" if owner == 0xFFFFFFFF else "held by CPU %d" % owner))
 
 
 def lookup(syms, addrs, text_end, value):
@@ -125,15 +142,21 @@ def main():
         return
     if len(sys.argv) != 3 or sys.argv[1].startswith("-"):
         sys.exit(__doc__.split("\n\n")[1])
-    syms, text_end = symbols(sys.argv[2])
+    syms, text_end, lock = symbols(sys.argv[2])
     addrs = [a for a, _ in syms]
     q = Qmp(sys.argv[1])
-    q.call("stop")
-    blocks = split_cpus(q.hmp("info registers -a"))
-    print("hang-dump: %d CPUs, symbols from %s" % (len(blocks), sys.argv[2] if syms else "nowhere"))
-    for index in sorted(blocks):
-        dump_cpu(q, index, blocks[index], syms, addrs, text_end)
-    q.call("cont")
+    # Twice, a second apart: a CPU that moved was not stuck where the first saw it.
+    for snap in (1, 2):
+        q.call("stop")
+        blocks = split_cpus(q.hmp("info registers -a"))
+        print("hang-dump: snapshot %d: %d CPUs, symbols from %s" % (
+            snap, len(blocks), sys.argv[2] if syms else "nowhere"))
+        for index in sorted(blocks):
+            dump_cpu(q, index, blocks[index], syms, addrs, text_end)
+        lock_owner(q, lock)
+        q.call("cont")
+        if snap == 1:
+            time.sleep(1)
 
 
 if __name__ == "__main__":

@@ -24,7 +24,7 @@
 #                      is (scripts/hang-dump.py: ring, RIP, the kernel
 #                      functions on its stack) on stderr
 #   --symbols ELF      the kernel ELF for those names (default build/kernel.elf
-#                      with the default image; none with --iso unless given)
+#                      for build/aslrbench.iso or .img; else none unless given)
 #   --log FILE         also write the serial output to FILE, byte for byte,
 #                      records included
 #   --accel auto|kvm|tcg  auto (default): KVM when it really boots OVMF here
@@ -140,8 +140,13 @@ while [ $# -gt 0 ]; do
 	esac
 done
 case $timeout in '' | *[!0-9]*) usage_error "--timeout needs whole seconds" ;; esac
-# the default image's kernel, for hang-dump.py's names (before a copy replaces $iso)
-[ -n "$symbols" ] || [ "$iso" != "$here/build/aslrbench.iso" ] || symbols="$here/build/kernel.elf"
+# the built images' kernel, for hang-dump.py's names (before a copy replaces $iso)
+if [ -z "$symbols" ]; then
+	case $(realpath -m "$iso") in
+	"$(realpath -m "$here/build/aslrbench.iso")" | "$(realpath -m "$here/build/aslrbench.img")")
+		symbols="$here/build/kernel.elf" ;;
+	esac
+fi
 case $mem in '' | *[!0-9]*) usage_error "--memory needs megabytes" ;; esac
 case $smp in '' | *[!0-9]* | 0) usage_error "--smp needs a CPU count" ;; esac
 case $accel in auto | kvm | tcg) ;; *) usage_error "--accel must be auto, kvm or tcg" ;; esac
@@ -463,12 +468,13 @@ if [ -n "$screenshot" ]; then
 	watch_for_screen &
 	watcher=$!
 fi
-# Three seconds before the timeout: where a kernel that got this far hangs.
-if [ "$timeout" -gt 10 ]; then
+# Eight seconds before the timeout (two snapshots a second apart, on a
+# loaded machine): where a kernel that got this far hangs.
+if [ "$timeout" -gt 15 ]; then
 	(
 		# its own sleep goes with it, so no stray process holds our output open
 		trap 'kill "$sp" 2>/dev/null; exit 0' TERM
-		sleep $((timeout - 3)) &
+		sleep $((timeout - 8)) &
 		sp=$!
 		wait "$sp"
 		if [ -e "$tmp/kernel" ] && kill -0 "$qpid" 2>/dev/null; then
