@@ -177,7 +177,8 @@ emit() {
 desc() { printf '%s' "${1//#/\\#}" | tr '\r\n' '  '; }
 # What a failed boot printed, on stderr, so that a CI log shows why (the
 # logs themselves stay on the machine that ran them): its FAIL and panic
-# lines and its last lines, for the first five logs the failures name.
+# lines, its last lines and, if it timed out, where its CPUs were, for the
+# first five logs the failures name.
 show_failed_logs() {
 	local log shown=0
 	printf '%s\n' "$@" | grep -o 'build/test-logs/[^ ,)]*\.log' | awk '!seen[$0]++' |
@@ -188,6 +189,8 @@ show_failed_logs() {
 			grep -a -E '^(FAIL|not ok)|panic|PANIC' "$log" | head -20
 			echo "..."
 			tail -n 12 "$log" | tr -d '\r'
+			# a timeout: where its CPUs were (scripts/hang-dump.py)
+			grep -a '^hang-dump: ' "$log.err" 2>/dev/null || true
 		done
 }
 pass() {
