@@ -3,28 +3,20 @@
  * an owner, not a ticket lock: the idle loop waits for it with interrupts
  * on, and an interrupt on that CPU may then wait for it too; behind a
  * ticket its own CPU holds, it would wait forever.  Fairness comes from
- * two hand-overs: cond_resched_kernel_lock gives it to a waiting CPU in a
- * long system call, and a CPU that gave it up last lets a waiting CPU take
- * it before it takes it again (yield_to_waiter, bounded, so no wait can
- * depend on it).
+ * cond_resched_kernel_lock, which hands it to a waiting CPU.
  */
 #include "kernel/arch/cpu.h"
 #include "kernel/arch/kernel_lock.h"
 #include "kernel/arch/percpu.h"
 #include "kernel/arch/tlb.h"
 #include "kernel/arch/traps.h"
-#include "kernel/arch/tsc.h"
 #include "kernel/lib/printk.h"
 #include "rng/lockdep.h"
 
 #define NO_OWNER 0xffffffffu
 
-/* How long a CPU that gave the lock up lets waiting CPUs have it first. */
-#define HANDOVER_US 2000
-
 static uint32_t kernel_flag = NO_OWNER; /* the owning CPU's number */
 static uint32_t waiters;		/* CPUs spinning for it */
-static uint32_t last_owner = NO_OWNER;	/* the CPU that gave it up last */
 #ifdef RNG_LOCKDEP
 static struct rng_lock_class kernel_flag_class; /* a lock like rng/'s, to the order checker */
 
@@ -83,30 +75,6 @@ bool kernel_locked(void)
 	return __atomic_load_n(&kernel_flag, __ATOMIC_RELAXED) == smp_processor_id();
 }
 
-/*
- * A test-and-set lock goes to whichever CPU tries first once it is free,
- * and the CPU that just gave it up is nearly always first: a program in a
- * tight loop of system calls or faults on one CPU took it back every time
- * for minutes under TCG (the scale suite's fork workers), while the boot
- * CPU, which had to stop them, spun.  So the CPU that gave it up last
- * waits, while other CPUs wait for it and none has taken it, for at most
- * HANDOVER_US: the bound keeps any wait from depending on a waiter that is
- * slow to look (an interrupt, a descheduled vCPU).
- */
-static void yield_to_waiter(uint32_t cpu)
-{
-	uint64_t start, bound;
-
-	if (__atomic_load_n(&last_owner, __ATOMIC_RELAXED) != cpu ||
-	    !__atomic_load_n(&waiters, __ATOMIC_RELAXED))
-		return;
-	start = rdtsc();
-	bound = tsc_hz() / 1000000 * HANDOVER_US;
-	while (__atomic_load_n(&kernel_flag, __ATOMIC_RELAXED) == NO_OWNER &&
-	       __atomic_load_n(&waiters, __ATOMIC_RELAXED) && rdtsc() - start < bound)
-		cpu_relax();
-}
-
 /* Spins until this CPU holds the lock; irqs_on: with interrupts taken between tries. */
 static void spin_for_lock(uint32_t cpu, bool irqs_on)
 {
@@ -114,7 +82,6 @@ static void spin_for_lock(uint32_t cpu, bool irqs_on)
 
 	lockdep_acquire();
 	__atomic_add_fetch(&stats[cpu].parked, 1, __ATOMIC_SEQ_CST);
-	yield_to_waiter(cpu);
 	while (!try_take(cpu)) {
 		if (!spun)
 			__atomic_add_fetch(&waiters, 1, __ATOMIC_RELAXED);
@@ -148,7 +115,6 @@ void lock_kernel_idle(void)
 void unlock_kernel(void)
 {
 	lockdep_release();
-	__atomic_store_n(&last_owner, smp_processor_id(), __ATOMIC_RELAXED);
 	__atomic_store_n(&kernel_flag, NO_OWNER, __ATOMIC_RELEASE);
 }
 
