@@ -479,11 +479,8 @@ if [ "$timeout" -gt 15 ]; then
 		wait "$sp"
 		if [ -e "$tmp/kernel" ] && kill -0 "$qpid" 2>/dev/null; then
 			note "the guest is about to time out; where its CPUs are:"
-			if [ -n "$symbols" ] && [ -r "$symbols" ]; then
-				"$here/scripts/hang-dump.py" "$tmp/qmp.sock" "$symbols" >&2 || true
-			else
-				"$here/scripts/hang-dump.py" "$tmp/qmp.sock" /dev/null >&2 || true
-			fi
+			# without a readable ELF it prints bare addresses
+			"$here/scripts/hang-dump.py" "$tmp/qmp.sock" "${symbols:-/dev/null}" >&2 || true
 		fi
 	) &
 	dumper=$!

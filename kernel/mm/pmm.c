@@ -68,9 +68,14 @@ static bool usable(uint32_t type)
 	       type == BOOT_MEM_BOOT_DATA;
 }
 
+static bool page_used(uint64_t pfn)
+{
+	return bitmap[pfn / 64] & (1ULL << (pfn % 64));
+}
+
 static void mark_free(uint64_t pfn)
 {
-	if (pfn < npages && (bitmap[pfn / 64] & (1ULL << (pfn % 64)))) {
+	if (pfn < npages && page_used(pfn)) {
 		bitmap[pfn / 64] &= ~(1ULL << (pfn % 64));
 		nfree++;
 	}
@@ -78,7 +83,7 @@ static void mark_free(uint64_t pfn)
 
 static void mark_used(uint64_t pfn)
 {
-	if (pfn < npages && !(bitmap[pfn / 64] & (1ULL << (pfn % 64)))) {
+	if (pfn < npages && !page_used(pfn)) {
 		bitmap[pfn / 64] |= 1ULL << (pfn % 64);
 		nfree--;
 	}
@@ -255,11 +260,6 @@ bool (*pmm_fail_hook)(void);
 
 static uint64_t free_pages(void); /* the lists' pages included (below) */
 
-static bool page_used(uint64_t pfn)
-{
-	return bitmap[pfn / 64] & (1ULL << (pfn % 64));
-}
-
 /* A run of count free pages in the bitmap, next fit from the hint, wrapping once; 0: none. */
 static uint64_t rmqueue_run(size_t count)
 {
@@ -322,7 +322,7 @@ static uint64_t rmqueue_run(size_t count)
  *    6.6; a CPU never holds two lists' locks at once, so a drain gives
  *    its own list's up first.  Every caller still holds the big kernel
  *    lock, so today these are never contended; they make the allocator
- *    correct without it (the pmm_smp_alloc test runs it on every CPU at
+ *    correct without it (the smp_page_alloc test runs it on every CPU at
  *    once, outside the big lock).  Interrupts are off while a lock is
  *    held.
  *

@@ -96,8 +96,7 @@ static void flush_if_live(uint64_t pml4, uint64_t va)
 		flush_tlb_kernel_others();
 		return;
 	}
-	if (pml4 == (read_cr3() & PTE_ADDR))
-		invlpg(va);
+	flush_tlb_local_range(pml4, va, va + PAGE_SIZE);
 	flush_tlb_others_range(pml4, va, va + PAGE_SIZE);
 }
 
