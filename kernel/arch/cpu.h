@@ -128,6 +128,12 @@ static inline uint64_t read_rflags(void)
 	return f;
 }
 
+/* Linux's irqs_disabled(): this CPU takes no interrupt now. */
+static inline bool irqs_disabled(void)
+{
+	return !(read_rflags() & (1ULL << 9));
+}
+
 static inline void irq_enable(void)
 {
 	__asm__ volatile("sti" : : : "memory");

@@ -25,12 +25,21 @@
  * The running task is on no queue.  Every queue is read and changed under
  * the big kernel lock (kernel/arch/kernel_lock.h), so there is no lock per
  * queue yet; Linux has one (rq->lock), and fine-grained locks would need it.
+ * And with interrupts off, as Linux takes rq->lock with them off: the boot
+ * CPU's tick wakes sleepers from its interrupt, inside whatever system call
+ * it interrupted, under the lock that call already holds.  A fork that was
+ * putting its child on an empty queue when the tick put a woken task there
+ * lost one of the two for good (a boot that hung with its job asleep and
+ * runnable at once); enqueue and dequeue now refuse to run with interrupts
+ * on, so a caller that forgets fails its first time, not once in a while.
  */
+#include "kernel/arch/cpu.h"
 #include "kernel/arch/percpu.h"
 #include "kernel/arch/smp.h"
 #include "kernel/arch/smpboot.h"
 #include "kernel/task/sched.h"
 #include "kernel/task/sched_internal.h"
+#include "kernel/lib/panic.h"
 
 static struct rq {
 	struct task_struct *head, *tail;
@@ -43,10 +52,20 @@ static bool allowed_on(const struct task_struct *t, unsigned int cpu)
 	       (t->cpus_allowed & sched_cpus_active & (1ULL << cpu));
 }
 
+/* lockdep_assert_irqs_disabled(), always on: see the top of the file. */
+static void assert_irqs_disabled(const char *what)
+{
+	if (!irqs_disabled())
+		panic("%s: a run queue changed with interrupts on (the tick may be changing it "
+		      "too)",
+		      what);
+}
+
 static void enqueue_task(unsigned int cpu, struct task_struct *t, bool front)
 {
 	struct rq *rq = &runqueues[cpu];
 
+	assert_irqs_disabled("enqueue_task");
 	t->on_rq = true;
 	t->rq_cpu = cpu;
 	t->rq_next = 0;
@@ -67,6 +86,7 @@ static void dequeue_task(struct task_struct *t)
 	struct rq *rq = &runqueues[t->rq_cpu];
 	struct task_struct **pp = &rq->head, *prev = 0;
 
+	assert_irqs_disabled("dequeue_task");
 	for (; *pp && *pp != t; pp = &(*pp)->rq_next)
 		prev = *pp;
 	if (!*pp)
@@ -208,8 +228,11 @@ struct task_struct *pick_next_task(unsigned int cpu)
 
 void requeue_allowed(struct task_struct *t)
 {
+	uint64_t flags = irq_save();
+
 	if (t->on_rq && !allowed_on(t, t->rq_cpu)) {
 		dequeue_task(t);
 		activate_task(t);
 	}
+	irq_restore(flags);
 }

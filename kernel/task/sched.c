@@ -332,8 +332,11 @@ void schedule_tail(void)
 	unlock_kernel(); /* interrupts are off from schedule() until the iretq */
 }
 
+/* With interrupts off: the tick may wake t too (rq.c says why). */
 void wake_up_process(struct task_struct *t)
 {
+	uint64_t flags = irq_save();
+
 	if (t->state == TASK_INTERRUPTIBLE) {
 		t->state = TASK_RUNNING;
 		t->woken = true;
@@ -343,6 +346,7 @@ void wake_up_process(struct task_struct *t)
 		t->wchan = 0;
 		activate_task(t);
 	}
+	irq_restore(flags);
 }
 
 /*
@@ -446,9 +450,12 @@ void fpu_copy_current(struct task_struct *t)
 
 void start_task(struct task_struct *t)
 {
+	uint64_t flags = irq_save();
+
 	t->state = TASK_RUNNING;
 	t->runnable_since = jiffies;
 	activate_task(t);
+	irq_restore(flags);
 }
 
 void mutex_lock(struct mutex *m, const void *wchan)
