@@ -11,7 +11,7 @@
  * opens them for writing) unchanged, init's credentials and fail-nth
  * unchanged, and no return to user mode faulted (a task killed by its own
  * iretq means kernel state, RFLAGS.NT say, reached it).  A watchdog on the timer tick ends the run
- * when no fuzz call has started for WATCHDOG_S seconds (a kernel hang); a panic prints the call
+ * when no fuzz call has started for watchdog= seconds (a kernel hang); a panic prints the call
  * every fuzz process was making.  A failed check is minimised: the process that fails alone is cut
  * to the shortest prefix, then the latest start, then single calls are dropped, and the result is
  * printed as a C-like listing.
@@ -42,7 +42,6 @@
 
 #define NPROCS	     3
 #define PROG_CALLS   500
-#define WATCHDOG_S   60
 #define PROG_LIMIT_S 180
 #define DEFAULT_S    300
 /*
@@ -141,6 +140,14 @@ static uint64_t max_wait_ms;  /* the run's longest root wait for the CPU, for it
 static uint64_t max_delay_ms; /* the run's longest preemption delay, for its record */
 static unsigned max_delay_nr; /* the system call the task that kept the CPU was in */
 
+/*
+ * watchdog=: 60 s by default, far beyond any call's time on an emulator; a
+ * test that plants a long sleep lowers it, as the kill comes at half of it.
+ */
+static uint32_t watchdog_s = 60;
+param_uint(watchdog, watchdog_s, 10, 3600, "60",
+	   "mode=fuzz: seconds without a fuzz call that end the run as a hang");
+
 static uint32_t fuzz_calls, fuzz_seconds;
 param_uint(calls, fuzz_calls, 1, 1000000000, "", "mode=fuzz: stop after this many calls");
 param_uint(seconds, fuzz_seconds, 1, 604800, "",
@@ -172,12 +179,12 @@ long sys_fuzz_note(const struct syscall_args *a)
 
 static void watchdog(const struct trap_frame *f)
 {
-	if (watching && jiffies - last_progress > (uint64_t)WATCHDOG_S * timer_hz()) {
+	if (watching && jiffies - last_progress > (uint64_t)watchdog_s * timer_hz()) {
 		watching = false;
-		kprintf("fuzz: FAIL watchdog: no fuzz call started for %d s (a hang: in the "
+		kprintf("fuzz: FAIL watchdog: no fuzz call started for %u s (a hang: in the "
 			"kernel, "
 			"or every fuzz process asleep for good)\n",
-			WATCHDOG_S);
+			watchdog_s);
 		/* The tick interrupted whatever hangs: name it. */
 		/* Ring and rip tell a kernel loop from a user one; the counts a fault loop. */
 		kprintf("fuzz: on the CPU: pid %d (%s), in %s mode at rip %lx; utime %lu stime %lu "
@@ -512,7 +519,7 @@ static enum fail run_program(uint64_t pseed, int only, uint64_t ncalls, uint64_t
 	/* Reap the fuzzers and every orphan they leave to init. */
 	while ((rc = do_wait(-1, WNOHANG, &status, 0, 0)) != -ECHILD) {
 		if (rc == 0) {
-			if (jiffies - last_progress > (uint64_t)WATCHDOG_S * timer_hz() / 2 &&
+			if (jiffies - last_progress > (uint64_t)watchdog_s * timer_hz() / 2 &&
 			    all_in_timed_sleep())
 				kill_timed_sleepers(pseed);
 			if (jiffies - start > (uint64_t)PROG_LIMIT_S * timer_hz()) {
