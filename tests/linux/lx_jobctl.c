@@ -176,24 +176,31 @@ static int runs(int slot)
 	return 0;
 }
 
-/* --- SIGCHLD's codes --- */
+/*
+ * --- SIGCHLD's codes ---
+ * Only those from the child under test: a child an earlier check killed may
+ * have its SIGCHLD arrive after the handler is set (seen on a loaded host,
+ * where it came first and the check read CLD_KILLED for CLD_STOPPED).
+ */
 static volatile int chld_code[8], chld_status[8], chld_n;
+static volatile pid_t chld_from;
 
 static void on_chld(int sig, siginfo_t *si, void *uc)
 {
 	(void)sig;
 	(void)uc;
-	if (chld_n < 8) {
+	if (si->si_pid == chld_from && chld_n < 8) {
 		chld_code[chld_n] = si->si_code;
 		chld_status[chld_n] = si->si_status;
 		chld_n++;
 	}
 }
 
-static void set_chld(int flags)
+static void set_chld(int flags, pid_t from)
 {
 	struct sigaction sa;
 
+	chld_from = from;
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_sigaction = on_chld;
 	sa.sa_flags = SA_SIGINFO | SA_RESTART | flags;
@@ -214,7 +221,7 @@ static void test_stop_continue(void)
 	pid_t pid = spinning_child(0);
 	int st = 0, r;
 
-	set_chld(0);
+	set_chld(0, pid);
 	check(pid > 0 && runs(0), "a spinning child runs");
 	check(kill(pid, SIGSTOP) == 0, "kill SIGSTOP");
 	r = waitpid(pid, &st, WUNTRACED);
@@ -255,7 +262,7 @@ static void test_kill_stopped(void)
 	pid_t pid = spinning_child(1);
 	int st = 0;
 
-	set_chld(SA_NOCLDSTOP);
+	set_chld(SA_NOCLDSTOP, pid);
 	kill(pid, SIGSTOP);
 	check(waitpid(pid, &st, WUNTRACED) == pid && WIFSTOPPED(st), "stopped again");
 	nap_ms(50);
