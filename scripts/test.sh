@@ -422,16 +422,16 @@ boot_one() {
 
 # ---- QEMU boots, several at once ----------------------------------------------
 # Boots run in the background, up to $emulators emulators at a time (one per core:
-# TEST_JOBS, default the number of CPUs); a boot with "runs N" takes N of
-# them, and so does a boot with N CPUs (boot_cores).  While the host suites run in the foreground the boots get one core
-# fewer.  Results are judged in boots.conf order, so the TAP does not depend
+# TEST_JOBS, default the number of CPUs); a boot takes a core per run, times
+# the cores each run keeps busy (boot_cores).  While the host suites run in
+# the foreground the boots get one core fewer.  Results are judged in boots.conf order, so the TAP does not depend
 # on which boot finishes first.
 emulators=${TEST_JOBS:-$(nproc 2>/dev/null || echo 1)}
 case $emulators in '' | *[!0-9]* | 0) die "TEST_JOBS must be a positive number, got '$emulators'" ;; esac
 # TEST_SMP=N: every boot whose stanza names no --smp runs with N CPUs (the
 # sweep that checks the tests pass on several CPUs, not part of make test).
 case ${TEST_SMP:-1} in *[!0-9]* | 0) die "TEST_SMP must be a positive number, got '$TEST_SMP'" ;; esac
-declare -A lane_pid=() lane_need=() lane_t0=()
+declare -A lane_pid=() lane_t0=()
 lanes_used=0 next_launch=0
 
 boot_args() { # boot_args I: run-qemu.sh's arguments for boot I, in the array args
@@ -487,9 +487,12 @@ boot_need() { # boot_need I: the emulators boot I takes (runs x cores, at most a
 # then those that take every core, one after the other at the end.  Mixed,
 # each wide boot would wait for the lanes to drain, and a lane would idle
 # through every such wait.  Results are still judged in boots.conf order.
-launch_order=()
-for i in "${selected[@]}"; do [ "$(boot_need "$i")" -ge "$emulators" ] || launch_order+=("$i"); done
-for i in "${selected[@]}"; do [ "$(boot_need "$i")" -lt "$emulators" ] || launch_order+=("$i"); done
+# Each boot's need, worked out once (launch_boots looks at the next boot's
+# every half second while it waits).
+b_need=() launch_order=()
+for i in "${selected[@]}"; do b_need[i]=$(boot_need "$i"); done
+for i in "${selected[@]}"; do [ "${b_need[i]}" -ge "$emulators" ] || launch_order+=("$i"); done
+for i in "${selected[@]}"; do [ "${b_need[i]}" -lt "$emulators" ] || launch_order+=("$i"); done
 
 boot_log() { # boot_log I R: the log of run R (1-based) of boot I
 	if [ "${b_runs[$1]}" = 1 ]; then echo "$logs/qemu-${b_name[$1]}.log"; else echo "$logs/qemu-${b_name[$1]}-$2.log"; fi
@@ -519,8 +522,8 @@ launch_boot() {
 		wait
 		echo $((SECONDS - t)) >"$logs/qemu-$name.secs"
 	) &
-	lane_pid[$i]=$! lane_need[$i]=$(boot_need "$i") lane_t0[$i]=$SECONDS
-	lanes_used=$((lanes_used + lane_need[$i]))
+	lane_pid[$i]=$! lane_t0[$i]=$SECONDS
+	lanes_used=$((lanes_used + b_need[i]))
 }
 
 # Starts the next boots while they fit in CAP emulators (a boot needing more
@@ -529,7 +532,7 @@ launch_boots() {
 	local cap=$1 i need why
 	while [ "$next_launch" -lt "${#launch_order[@]}" ]; do
 		i=${launch_order[next_launch]}
-		need=$(boot_need "$i")
+		need=${b_need[i]}
 		if [ "$lanes_used" -gt 0 ] && [ $((lanes_used + need)) -gt "$cap" ]; then break; fi
 		[ "$cap" -gt 0 ] || break
 		next_launch=$((next_launch + 1))
@@ -560,7 +563,7 @@ reap_boots() {
 		[ -e "$logs/qemu-${b_name[i]}.secs" ] || ! kill -0 "${lane_pid[$i]}" 2>/dev/null || continue
 		wait "${lane_pid[$i]}" 2>/dev/null
 		lane_pid[$i]=reaped
-		lanes_used=$((lanes_used - lane_need[$i]))
+		lanes_used=$((lanes_used - b_need[i]))
 	done
 }
 
