@@ -25,9 +25,10 @@
  * The running task is on no queue.  Every queue is read and changed under
  * the big kernel lock (kernel/arch/kernel_lock.h), so there is no lock per
  * queue yet; Linux has one (rq->lock), and fine-grained locks would need it.
- * And with interrupts off, as Linux takes rq->lock with them off: the boot
- * CPU's tick wakes sleepers from its interrupt, inside whatever system call
- * it interrupted, under the lock that call already holds.  A fork that was
+ * And with interrupts off, as Linux 6.6 takes rq->lock (rq_lock_irqsave,
+ * and try_to_wake_up's pi_lock) with them off: the boot CPU's tick wakes
+ * sleepers from its interrupt, inside whatever system call it interrupted,
+ * under the lock that call already holds.  A fork that was
  * putting its child on an empty queue when the tick put a woken task there
  * lost one of the two for good (a boot that hung with its job asleep and
  * runnable at once); enqueue and dequeue now refuse to run with interrupts
