@@ -15,18 +15,13 @@ static struct lock_stat_line lock_stats[RNG_NR_CPUS] __attribute__((section(".lo
 
 void rng_spin_lock(struct rng_spinlock *lock)
 {
-	uint16_t ticket;
 	struct rng_lock_stat *s = &lock_stats[rng_cpu_id()].s;
 
 #ifdef RNG_LOCKDEP
 	rng_lockdep_acquire(&lock->cls); /* before the wait a bad order could make endless */
 #endif
-	ticket = __atomic_fetch_add(&lock->next, 1, __ATOMIC_RELAXED);
-	if (__atomic_load_n(&lock->owner, __ATOMIC_ACQUIRE) != ticket) {
+	if (rng_ticket_lock(&lock->ticket))
 		s->contended++;
-		while (__atomic_load_n(&lock->owner, __ATOMIC_ACQUIRE) != ticket)
-			__builtin_ia32_pause();
-	}
 	s->acquired++;
 }
 
@@ -35,8 +30,7 @@ void rng_spin_unlock(struct rng_spinlock *lock)
 #ifdef RNG_LOCKDEP
 	rng_lockdep_release(&lock->cls);
 #endif
-	/* only the holder writes owner: a plain increment, published by the release */
-	__atomic_store_n(&lock->owner, (uint16_t)(lock->owner + 1), __ATOMIC_RELEASE);
+	rng_ticket_unlock(&lock->ticket);
 }
 
 void rng_spin_lock_irqsave(struct rng_spinlock *lock, unsigned long *flags)

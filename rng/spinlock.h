@@ -18,14 +18,41 @@
 #ifndef RNG_SPINLOCK_H
 #define RNG_SPINLOCK_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "rng/lockdep.h"
 #include "rng/rng.h"
 
-struct rng_spinlock {
+/*
+ * The ticket lock itself, one for the whole tree: the kernel's own
+ * spinlocks (kernel/lib/spinlock.h) are these tickets without the count.
+ */
+struct rng_ticket {
 	uint16_t owner; /* the ticket being served */
 	uint16_t next;	/* the next ticket to hand out */
+};
+
+/* Waits for its turn; true when it found the lock held and spun. */
+static inline bool rng_ticket_lock(struct rng_ticket *t)
+{
+	uint16_t ticket = __atomic_fetch_add(&t->next, 1, __ATOMIC_RELAXED);
+
+	if (__atomic_load_n(&t->owner, __ATOMIC_ACQUIRE) == ticket)
+		return false;
+	while (__atomic_load_n(&t->owner, __ATOMIC_ACQUIRE) != ticket)
+		__builtin_ia32_pause(); /* cpu_relax */
+	return true;
+}
+
+static inline void rng_ticket_unlock(struct rng_ticket *t)
+{
+	/* only the holder writes owner: a plain increment, published by the release */
+	__atomic_store_n(&t->owner, (uint16_t)(t->owner + 1), __ATOMIC_RELEASE);
+}
+
+struct rng_spinlock {
+	struct rng_ticket ticket;
 #ifdef RNG_LOCKDEP
 	struct rng_lock_class cls; /* rng/lockdep.h, debug builds */
 #endif
@@ -33,7 +60,9 @@ struct rng_spinlock {
 
 #define RNG_SPINLOCK_INIT                                                                          \
 	{                                                                                          \
-		0, 0                                                                               \
+		{                                                                                  \
+			0, 0                                                                       \
+		}                                                                                  \
 	}
 
 void rng_spin_lock_irqsave(struct rng_spinlock *lock, unsigned long *flags);

@@ -99,20 +99,22 @@ void pmm_cpu_put(uint64_t flags)
  */
 void spin_lock_init(spinlock_t *lock, struct rng_lock_class *cls)
 {
-	lock->owner = lock->next = 0;
+	lock->ticket.owner = lock->ticket.next = 0;
 	lock->cls = cls;
 }
 
 void spin_lock(spinlock_t *lock)
 {
-	ck_assert_msg(lock->owner == lock->next, "pmm takes a lock it holds: a deadlock");
-	lock->next++;
+	ck_assert_msg(lock->ticket.owner == lock->ticket.next,
+		      "pmm takes a lock it holds: a deadlock");
+	lock->ticket.next++;
 }
 
 void spin_unlock(spinlock_t *lock)
 {
-	ck_assert_msg(lock->owner != lock->next, "pmm releases a lock it does not hold");
-	lock->owner++;
+	ck_assert_msg(lock->ticket.owner != lock->ticket.next,
+		      "pmm releases a lock it does not hold");
+	lock->ticket.owner++;
 }
 
 static int cmp_u64(const void *a, const void *b)
