@@ -83,7 +83,7 @@ deps:
 # the human view without the records).
 run:
 	$(Q)scripts/deps.sh --run
-	$(Q)$(MAKE) --no-print-directory iso
+	$(Q)$(MAKE) --no-print-directory -j$(BUILD_JOBS) iso
 	$(Q)log=$(BUILD)/run-$$(date +%Y%m%d-%H%M%S).log; st=0; \
 	scripts/run-qemu.sh --iso $(BUILD)/aslrbench.iso --timeout 120 --log $$log \
 		$(if $(ARGS),--cmdline '$(ARGS)') || st=$$?; \
@@ -92,8 +92,11 @@ run:
 
 # deps first, then a fresh make: fragments query pkg-config at parse time.
 # The build's lines go to stderr: stdout is TAP (and the summary line) only.
+# One compiler per CPU (BUILD_JOBS): a fresh build took 76 s alone and 44 s
+# with -j2 on the 2-core build machine, a minute of make test's time.
+BUILD_JOBS ?= $(shell nproc 2>/dev/null || echo 1)
 test: deps
-	$(Q)$(MAKE) --no-print-directory all $(BUILD)/nokernel.iso >&2
+	$(Q)$(MAKE) --no-print-directory -j$(BUILD_JOBS) all $(BUILD)/nokernel.iso >&2
 	$(Q)HOST_TESTS="$(HOST_TESTS)" scripts/test.sh
 
 test-host: host-all

@@ -322,13 +322,13 @@ for i in "${selected[@]}"; do items+=("qemu/${b_name[i]}"); done
 # terminal still reaches it with the rest of the process group).
 suite_pid=""
 run_suite() {
-	local label=$item_label t0=$item_t
+	local label=$item_label started=$item_t
 	env --default-signal=INT,QUIT "$1" >"$2" 2>&1 </dev/null &
 	suite_pid=$!
 	while kill -0 "$suite_pid" 2>/dev/null; do
 		reap_boots
 		launch_boots $((emulators - 1))
-		item_label=$label item_t=$t0 # launch_boot's item_start is the boot's, not ours
+		item_label=$label item_t=$started # launch_boot's item_start is the boot's, not ours
 		sleep 0.5
 	done
 	wait "$suite_pid"
