@@ -258,7 +258,8 @@ secure_boot_image() {
 # A copy of the image with another cmdline.txt or initramfs: the kernel is not rebuilt.
 if [ "$deterministic" = 1 ] || [ "$have_cmdline" = 1 ] || [ ${#adds[@]} -gt 0 ] ||
 	[ "$secure_boot" = snakeoil ] || [ "$secure_boot" = shim ] || [ -n "$tamper" ]; then
-	if [ "$(dd if="$iso" bs=1 skip=32769 count=5 status=none)" = CD001 ]; then
+	# (NULs dropped: a raw disk image has them there, and bash warns of each)
+	if [ "$(dd if="$iso" bs=1 skip=32769 count=5 status=none | tr -d '\0')" = CD001 ]; then
 		"$here/iso/mkimage.sh" extract-esp "$iso" "$tmp/esp.img"
 	else
 		cp "$iso" "$tmp/esp.img" # a raw disk image (make img): edited in place
