@@ -39,6 +39,17 @@ $(HOST)/test_pmm_map: tests/mm/test_pmm_map.c kernel/mm/pmm.c kernel/mm/pmm.h \
 	$(Q)$(HOST_CC) $(HOST_CFLAGS) $(CHECK_CFLAGS) -o $@ tests/mm/test_pmm_map.c \
 		kernel/mm/pmm.c $(CHECK_LIBS)
 
+# The local APIC in xAPIC and x2APIC modes: the real lapic.c, its MSRs and
+# CPUID from the test (tests/arch/shim/ comes first in the include path).
+HOST_TESTS += $(HOST)/test_lapic
+
+$(HOST)/test_lapic: tests/arch/test_lapic.c tests/arch/shim/kernel/arch/cpu.h kernel/arch/lapic.c \
+		kernel/arch/lapic.h kernel/arch/page.h kernel/arch/tsc.h
+	@mkdir -p $(@D)
+	@echo "  HOSTCC  $@"
+	$(Q)$(HOST_CC) -Itests/arch/shim $(HOST_CFLAGS) $(CHECK_CFLAGS) -o $@ tests/arch/test_lapic.c \
+		kernel/arch/lapic.c $(CHECK_LIBS)
+
 # The initramfs parser against truncated and corrupt archives: the real
 # kernel/fs/cpio.c with ASan and UBSan, so a read past the archive fails.
 HOST_TESTS += $(HOST)/test_cpio
