@@ -251,9 +251,12 @@ fi
 durations_new=$logs/durations.$$.new # this run's; merged at the end
 : >"$durations_new"
 hms() { if [ "$1" -ge 60 ]; then printf '%dm%02ds' $(($1 / 60)) $(($1 % 60)); else printf '%ds' "$1"; fi; }
-item_start() { # item_start LABEL [WHAT]
+# A boot's progress line: counted and shown, but not the item the host side
+# is running (item_end and the heartbeat read item_label and item_t; a boot's
+# time is its .secs file), so a boot may start in the middle of a suite.
+item_progress() { # item_progress LABEL [WHAT]
 	local j left=0 unknown=0 eta
-	item_k=$((item_k + 1)) item_label=$1 item_t=$SECONDS
+	item_k=$((item_k + 1))
 	for ((j = item_k - 1; j < ${#items[@]}; j++)); do
 		if [ -n "${prev_secs[${items[j]}]:-}" ]; then
 			case ${items[j]} in
@@ -272,6 +275,10 @@ item_start() { # item_start LABEL [WHAT]
 	if [ "$left" -ge 0 ]; then eta="ETA $(hms "$left")"; else eta="ETA ?"; fi
 	printf '[%d/%d] %s%s (elapsed %s, %s)\n' "$item_k" "${#items[@]}" "$1" "${2:+: $2}" \
 		"$(hms $((SECONDS - t0)))" "$eta" >&2
+}
+item_start() { # item_start LABEL [WHAT]: a host item, which item_end closes
+	item_label=$1 item_t=$SECONDS
+	item_progress "$@"
 }
 item_end() {
 	local d=$((SECONDS - item_t))
@@ -322,13 +329,11 @@ for i in "${selected[@]}"; do items+=("qemu/${b_name[i]}"); done
 # terminal still reaches it with the rest of the process group).
 suite_pid=""
 run_suite() {
-	local label=$item_label started=$item_t
 	env --default-signal=INT,QUIT "$1" >"$2" 2>&1 </dev/null &
 	suite_pid=$!
 	while kill -0 "$suite_pid" 2>/dev/null; do
 		reap_boots
 		launch_boots $((emulators - 1))
-		item_label=$label item_t=$started # launch_boot's item_start is the boot's, not ours
 		sleep 0.5
 	done
 	wait "$suite_pid"
@@ -529,7 +534,7 @@ launch_boot() {
 	local -a args
 	what="${b_cmdline[i]:-default command line}, timeout ${b_timeout[i]}s"
 	[ "${b_runs[i]}" = 1 ] || what+=", ${b_runs[i]} runs in parallel"
-	item_start "qemu/$name" "booting ($what)"
+	item_progress "qemu/$name" "booting ($what)"
 	rm -f "$logs/qemu-$name.secs"
 	for ((r = 1; r <= b_runs[i]; r++)); do rm -f "$(boot_log "$i" "$r").status"; done
 	boot_args "$i"
@@ -562,7 +567,7 @@ launch_boots() {
 		next_launch=$((next_launch + 1))
 		why=$(boot_missing "$(boot_image "$i")")
 		if [ -n "$why" ]; then
-			item_start "qemu/${b_name[i]}" "skipped: $why"
+			item_progress "qemu/${b_name[i]}" "skipped: $why"
 			lane_pid[$i]=skipped
 			continue
 		fi

@@ -4,9 +4,10 @@
  * allocator's bitmap and per-CPU lists first.
  *
  * A ticket lock, as x86 Linux's from 2.6.25 to 4.1: rng/spinlock.h's,
- * without its count of acquisitions.  First come, first served.  The caller keeps interrupts off
- * while it holds one (every user does already, around the structure the lock covers), so an
- * interrupt handler on the same CPU can never spin for it.  A debug build
+ * without its count of acquisitions.  First come, first served.  The
+ * caller keeps interrupts off while it holds one (every user does already,
+ * around the structure the lock covers), so an interrupt handler on the
+ * same CPU can never spin for it.  A debug build
  * (make LOCKDEP=1) checks the order they are taken in with rng/lockdep.h,
  * one class per kind of lock: every CPU's page list is one class, as in
  * Linux's lockdep.
