@@ -54,14 +54,14 @@ KERNEL_C += kernel/security/ptrace.c kernel/security/ptrace_rules.c
 KERNEL_C += kernel/syscall/exec_file.c kernel/syscall/sys_attr.c kernel/syscall/sys_cred.c \
 	kernel/syscall/sys_file.c kernel/syscall/sys_futex.c kernel/syscall/sys_linux.c kernel/syscall/sys_misc.c \
 	kernel/syscall/sys_mm.c kernel/syscall/sys_namei.c kernel/syscall/sys_poll.c \
-	kernel/syscall/sys_proc.c kernel/syscall/sys_select.c kernel/syscall/sys_signal.c \
+	kernel/syscall/sys_prio.c kernel/syscall/sys_proc.c kernel/syscall/sys_select.c kernel/syscall/sys_signal.c \
 	kernel/syscall/sys_stat.c kernel/syscall/sys_syslog.c kernel/syscall/sys_rusage.c kernel/syscall/sys_waitid.c kernel/syscall/syscall.c \
 	kernel/syscall/syscall_names.c kernel/syscall/sys_ia32.c kernel/syscall/syscall_32.c
 # kernel/task/: processes: exec, fork, exit, wait, signals, the scheduler
 KERNEL_C += kernel/task/binfmt_elf.c kernel/task/exec.c kernel/task/exit.c kernel/task/fail_nth.c kernel/task/fdtable.c \
 	kernel/task/fault.c kernel/task/fork.c kernel/task/futex.c kernel/task/futex_exit.c kernel/task/sched.c kernel/task/rq.c kernel/task/signal.c \
 	kernel/task/jobctl.c kernel/task/signal_deliver.c kernel/task/signal_32.c kernel/task/signal_struct.c \
-	kernel/task/task.c kernel/task/loadavg.c \
+	kernel/task/task.c kernel/task/loadavg.c kernel/task/nice.c \
 	kernel/task/tls.c kernel/task/wait.c
 # kernel/test/: the in-kernel tests (mode=test) and the fuzzer's kernel side.
 # In run order: KTEST() entries sit in .ktests in link order.

@@ -25,6 +25,7 @@
 #define ARCH_GET_GS   0x1004
 #define RLIMIT_STACK  3
 #define RLIMIT_NOFILE 7
+#define RLIMIT_NICE   13
 #define RLIM_NLIMITS  16
 #define TIMER_ABSTIME 1
 
@@ -201,31 +202,51 @@ struct rlimit_k {
 };
 
 /*
- * RLIMIT_STACK is kept (exec's E2BIG limit); RLIMIT_NOFILE is the fd
- * table's fixed size (NR_OPEN: EMFILE past it, poll's EINVAL past it) and
- * can only be set to itself; every other limit reads as unlimited.
+ * The limits kept per process: RLIMIT_STACK (exec's E2BIG limit) and
+ * RLIMIT_NICE (can_nice; 0, 0 at boot as Linux's INIT_RLIMITS).  NULL for
+ * the others: RLIMIT_NOFILE is the fd table's fixed size (NR_OPEN: EMFILE
+ * past it, poll's EINVAL past it) and can only be set to itself; every
+ * other limit reads as unlimited.
  */
+static struct rlimit_k *kept_limit(struct task_struct *t, unsigned res, struct rlimit_k *buf)
+{
+	struct signal_struct *sig = t->signal;
+
+	if (res == RLIMIT_STACK)
+		*buf = (struct rlimit_k){sig->rlim_stack_cur, sig->rlim_stack_max};
+	else if (res == RLIMIT_NICE)
+		*buf = (struct rlimit_k){sig->rlim_nice_cur, sig->rlim_nice_max};
+	else
+		return 0;
+	return buf;
+}
+
 static long do_prlimit(struct task_struct *t, unsigned res, const struct rlimit_k *new,
 		       struct rlimit_k *old)
 {
 	uint64_t fixed = res == RLIMIT_NOFILE ? NR_OPEN : RLIM_INFINITY_K;
+	struct rlimit_k buf, *kept;
 
 	if (res >= RLIM_NLIMITS)
 		return -EINVAL;
-	if (old) {
-		old->cur = res == RLIMIT_STACK ? t->signal->rlim_stack_cur : fixed;
-		old->max = res == RLIMIT_STACK ? t->signal->rlim_stack_max : fixed;
-	}
+	kept = kept_limit(t, res, &buf);
+	if (old)
+		*old = kept ? *kept : (struct rlimit_k){fixed, fixed};
 	if (!new)
 		return 0;
 	if (new->cur > new->max)
 		return -EINVAL;
-	if (res != RLIMIT_STACK)
+	if (!kept)
 		return new->max == fixed &&new->cur == fixed ? 0 : -EPERM;
-	if (new->max > t->signal->rlim_stack_max && !(current->cred.cap_effective & (1ULL << 24)))
+	if (new->max > kept->max && !(current->cred.cap_effective & (1ULL << 24)))
 		return -EPERM; /* raising the hard limit needs CAP_SYS_RESOURCE */
-	t->signal->rlim_stack_cur = new->cur;
-	t->signal->rlim_stack_max = new->max;
+	if (res == RLIMIT_STACK) {
+		t->signal->rlim_stack_cur = new->cur;
+		t->signal->rlim_stack_max = new->max;
+	} else {
+		t->signal->rlim_nice_cur = new->cur;
+		t->signal->rlim_nice_max = new->max;
+	}
 	return 0;
 }
 

@@ -12,15 +12,29 @@
  *               another CPU that is idle and allowed, which is told
  *               (Linux's select_idle_sibling, then the reschedule IPI);
  *               else back to its last CPU, if allowed; else to the
- *               allowed CPU with the shortest queue.  A woken task
+ *               allowed CPU with the least load.  A woken task
  *               goes to the front (it runs first, the wakeup preemption
  *               sched.c describes); a preempted one to the back.
  *   balancing   a CPU with nothing queued pulls a task another CPU has
  *               queued and it may run (Linux's newidle balance); at every
- *               schedule() a CPU whose queue is two or more shorter than
- *               the longest pulls one (load_balance's imbalance, by
- *               count); and a CPU that leaves tasks queued behind it tells
+ *               schedule() a CPU pulls a queued task from the CPU with the
+ *               most load when that load exceeds its own by twice the
+ *               task's weight or more, so the move narrows the gap
+ *               (load_balance's imbalance, by weight; at nice 0 everywhere,
+ *               when the other CPU has two tasks more, counting the one it
+ *               runs); and a CPU that leaves tasks queued behind it tells
  *               an idle CPU that may run them, which then pulls.
+ *   weight      a CPU's load is the sum of the weights of what it queues
+ *               and runs (nice.c, CFS's weights), and a task's turns are
+ *               spent by weight: a nice-0 task runs TIMESLICE ticks a
+ *               turn, as ever; any other earns its weight times
+ *               TIMESLICE in credit at each turn, pays NICE_0_LOAD a tick
+ *               it runs, and is passed over while its credit buys no tick
+ *               (a deficit round robin).  Two
+ *               CPU-bound tasks on one CPU so get CPU time in the ratio of
+ *               their weights, as under CFS; not CFS's order within it,
+ *               and a woken task with nice above 0 waits for its credit
+ *               where CFS's sleeper credit could let it in at once.
  *
  * The running task is on no queue.  Every queue is read and changed under
  * the big kernel lock (kernel/arch/kernel_lock.h), so there is no lock per
@@ -38,6 +52,8 @@
 #include "kernel/arch/percpu.h"
 #include "kernel/arch/smp.h"
 #include "kernel/arch/smpboot.h"
+#include "kernel/arch/timer.h"
+#include "kernel/task/nice.h"
 #include "kernel/task/sched.h"
 #include "kernel/task/sched_internal.h"
 #include "kernel/lib/panic.h"
@@ -45,6 +61,7 @@
 static struct rq {
 	struct task_struct *head, *tail;
 	unsigned int nr_queued;
+	uint64_t load; /* the queued tasks' weights */
 } __attribute__((aligned(64))) runqueues[NR_CPUS];
 
 static bool allowed_on(const struct task_struct *t, unsigned int cpu)
@@ -70,6 +87,8 @@ static void enqueue_task(unsigned int cpu, struct task_struct *t, bool front)
 	t->on_rq = true;
 	t->rq_cpu = cpu;
 	t->rq_next = 0;
+	t->rq_weight = nice_to_weight(t->nice);
+	rq->load += t->rq_weight;
 	if (!rq->head) {
 		rq->head = rq->tail = t;
 	} else if (front) {
@@ -96,8 +115,24 @@ static void dequeue_task(struct task_struct *t)
 	if (rq->tail == t)
 		rq->tail = prev;
 	rq->nr_queued--;
+	rq->load -= t->rq_weight;
 	t->on_rq = false;
 	t->rq_next = 0;
+}
+
+/*
+ * A CPU's load: its queue's weights and what it runs now (cfs_rq's load
+ * counts its curr too).  Seen from a CPU in schedule(), its own is its queue
+ * alone: the task it ran is back on it, and the one it runs next is there.
+ */
+static uint64_t cpu_load(unsigned int cpu)
+{
+	struct task_struct *c = cpu_curr(cpu);
+	uint64_t load = runqueues[cpu].load;
+
+	if (cpu != smp_processor_id() && c && !is_idle_task(c) && !c->on_rq)
+		load += nice_to_weight(c->nice);
+	return load;
 }
 
 static bool cpu_is_idle(unsigned int cpu)
@@ -128,8 +163,7 @@ static unsigned int select_task_rq(const struct task_struct *t)
 	if (allowed_on(t, t->cpu))
 		return t->cpu;
 	for (cpu = 0; cpu < smp_cpus_online && cpu < NR_CPUS; cpu++)
-		if (allowed_on(t, cpu) &&
-		    (best == UINT32_MAX || runqueues[cpu].nr_queued < runqueues[best].nr_queued))
+		if (allowed_on(t, cpu) && (best == UINT32_MAX || cpu_load(cpu) < cpu_load(best)))
 			best = cpu;
 	return best == UINT32_MAX ? 0 : best; /* no CPU allowed: the boot CPU runs everything */
 }
@@ -180,6 +214,35 @@ void put_prev_task(struct task_struct *prev)
 		activate_task(prev); /* its mask moved it away: placed as a wake-up */
 }
 
+/* What prev's turn cost it: NICE_0_LOAD a tick (a nice-0 task keeps no account). */
+void charge_turn(struct task_struct *prev)
+{
+	int64_t floor = -2 * (int64_t)nice_to_weight(prev->nice) * TIMESLICE - NICE_0_LOAD;
+
+	if (!prev->nice || is_idle_task(prev))
+		return;
+	prev->sched_credit -= (int64_t)((jiffies - prev->slice_start) * NICE_0_LOAD);
+	if (prev->sched_credit < floor)
+		prev->sched_credit = floor; /* a turn the tick could not end bounds the debt */
+}
+
+/*
+ * The ticks t's turn lasts, from its credit; 0 while its credit buys none.
+ * Credit is capped at two turns' worth, so a task that slept long does not
+ * come back with a hoard.
+ */
+static unsigned int turn_ticks(struct task_struct *t)
+{
+	int64_t quantum = (int64_t)nice_to_weight(t->nice) * TIMESLICE;
+
+	if (!t->nice)
+		return TIMESLICE;
+	t->sched_credit += quantum;
+	if (t->sched_credit > 2 * quantum + NICE_0_LOAD)
+		t->sched_credit = 2 * quantum + NICE_0_LOAD;
+	return t->sched_credit < NICE_0_LOAD ? 0 : (unsigned int)(t->sched_credit / NICE_0_LOAD);
+}
+
 /*
  * The first task on from's queue that cpu may run, off the queue: not one
  * another CPU still runs (put there by its own schedule(), before the
@@ -195,33 +258,65 @@ static struct task_struct *take_from(unsigned int from, unsigned int cpu)
 	return 0;
 }
 
-/* The other CPU with the longest queue, and that length. */
-static unsigned int busiest_other(unsigned int self, unsigned int *len)
+/* The other CPU with the most load and a task queued (UINT32_MAX: none). */
+static unsigned int busiest_other(unsigned int self)
 {
 	unsigned int best = UINT32_MAX;
 
-	*len = 0;
 	for (unsigned int cpu = 0; cpu < smp_cpus_online && cpu < NR_CPUS; cpu++)
-		if (cpu != self && runqueues[cpu].nr_queued > *len) {
+		if (cpu != self && runqueues[cpu].nr_queued &&
+		    (best == UINT32_MAX || cpu_load(cpu) > cpu_load(best)))
 			best = cpu;
-			*len = runqueues[cpu].nr_queued;
-		}
 	return best;
+}
+
+/* load_balance: the first task on from's queue cpu may run whose move narrows the gap. */
+static struct task_struct *take_to_balance(unsigned int from, unsigned int cpu)
+{
+	uint64_t busiest = cpu_load(from), here = cpu_load(cpu), gap = busiest - here;
+
+	if (busiest <= here)
+		return 0;
+	for (struct task_struct *t = runqueues[from].head; t; t = t->rq_next)
+		if (allowed_on(t, cpu) && (!t->on_cpu || t == cpu_curr(cpu)) &&
+		    2 * (uint64_t)t->rq_weight <= gap) {
+			dequeue_task(t);
+			return t;
+		}
+	return 0;
+}
+
+/*
+ * This CPU's next turn from its own queue: the first task it may run whose
+ * credit buys a tick; one whose credit buys none goes to the back (each
+ * pass adds to its credit, so the search ends).
+ */
+static struct task_struct *take_turn(unsigned int cpu)
+{
+	struct task_struct *t;
+	unsigned int ticks;
+
+	while ((t = take_from(cpu, cpu)) && !(ticks = turn_ticks(t)))
+		enqueue_task(cpu, t, false);
+	if (t)
+		t->slice_ticks = ticks;
+	return t;
 }
 
 struct task_struct *pick_next_task(unsigned int cpu)
 {
-	unsigned int len, from = busiest_other(cpu, &len);
+	unsigned int from = busiest_other(cpu);
 	struct task_struct *t;
 
-	/* load_balance: pull one from a queue two or more longer than ours */
-	if (from != UINT32_MAX && len >= runqueues[cpu].nr_queued + 2 && (t = take_from(from, cpu)))
+	if (from != UINT32_MAX && (t = take_to_balance(from, cpu)))
 		enqueue_task(cpu, t, false);
-	t = take_from(cpu, cpu);
+	t = take_turn(cpu);
 	/* newidle balance: nothing here, so anything queued elsewhere that may run here */
 	for (unsigned int other = 0; !t && other < smp_cpus_online && other < NR_CPUS; other++)
-		if (other != cpu)
-			t = take_from(other, cpu);
+		if (other != cpu && (t = take_from(other, cpu))) {
+			enqueue_task(cpu, t, false);
+			t = take_turn(cpu);
+		}
 	if (runqueues[cpu].nr_queued)
 		share_queue(cpu);
 	return t;

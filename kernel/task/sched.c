@@ -47,8 +47,6 @@
 #include "kernel/lib/errno.h"
 #include "kernel/lib/string.h"
 
-#define TIMESLICE 2 /* ticks: 8 ms at HZ=250 */
-
 struct task_struct idle_task;			  /* the boot CPU's: the boot context */
 static struct task_struct ap_idle_tasks[NR_CPUS]; /* [cpu] for each AP */
 uint64_t sched_cpus_active = 1; /* Linux's cpu_active_mask: the CPUs that run tasks */
@@ -309,13 +307,15 @@ void schedule(void)
 	bool was_asked = prev->need_resched;
 
 	prev->need_resched = false;
+	charge_turn(prev);
 	if (prev->state == TASK_RUNNING)
 		put_prev_task(prev); /* the back of its queue (rq.c) */
 	next = pick_next_task(smp_processor_id());
 	if (!next)
 		next = this_cpu()->idle;
 	next->woken = false;
-	this_cpu()->slice_end = jiffies + TIMESLICE;
+	next->slice_start = jiffies;
+	this_cpu()->slice_end = jiffies + (is_idle_task(next) ? TIMESLICE : next->slice_ticks);
 	if (next != prev) {
 		if (prev->state == TASK_RUNNING && !is_idle_task(prev))
 			prev->runnable_since = jiffies; /* preempted: runnable from now */

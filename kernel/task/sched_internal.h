@@ -9,6 +9,8 @@
 
 #include "kernel/task/task.h"
 
+#define TIMESLICE 2 /* ticks a nice-0 task's turn lasts: 8 ms at HZ=250 */
+
 bool is_idle_task(const struct task_struct *t);
 void set_need_resched(struct task_struct *t);
 struct task_struct *cpu_curr(unsigned int cpu); /* Linux's: what that CPU runs now */
@@ -17,6 +19,7 @@ struct task_struct *cpu_curr(unsigned int cpu); /* Linux's: what that CPU runs n
 void activate_task(struct task_struct *t);	      /* runnable now: onto a CPU's queue */
 void put_prev_task(struct task_struct *prev);	      /* schedule()'s prev, still runnable */
 struct task_struct *pick_next_task(unsigned int cpu); /* NULL: nothing for cpu, idle */
+void charge_turn(struct task_struct *prev);	      /* the ticks prev ran, from its credit */
 void requeue_allowed(struct task_struct *t);	      /* queued where its mask no longer allows */
 
 #endif

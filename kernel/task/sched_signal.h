@@ -62,6 +62,7 @@ struct signal_struct {
 	struct task_struct *group_exit_task;	 /* de_thread's caller, woken as threads die */
 	int curr_target;			 /* the table slot complete_signal tries first */
 	uint64_t rlim_stack_cur, rlim_stack_max; /* RLIMIT_STACK (rlim[]) */
+	uint64_t rlim_nice_cur, rlim_nice_max;	 /* RLIMIT_NICE: 0, 0 as Linux's INIT_RLIMITS */
 	int pgid, sid;				 /* pids[PIDTYPE_PGID], pids[PIDTYPE_SID] */
 	bool is_child_subreaper; /* prctl(PR_SET_CHILD_SUBREAPER): orphans below come here */
 	uint64_t utime, stime;	 /* ticks of the group's threads already gone (__exit_signal) */

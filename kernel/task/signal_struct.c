@@ -57,6 +57,8 @@ struct signal_struct *copy_signal(const struct signal_struct *from)
 	sig->sigcnt = sig->live = sig->nr_threads = 1;
 	sig->rlim_stack_cur = from->rlim_stack_cur;
 	sig->rlim_stack_max = from->rlim_stack_max;
+	sig->rlim_nice_cur = from->rlim_nice_cur;
+	sig->rlim_nice_max = from->rlim_nice_max;
 	sig->pgid = from->pgid;
 	sig->sid = from->sid;
 	return sig;

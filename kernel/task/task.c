@@ -103,6 +103,7 @@ int alloc_task(struct task_struct **out)
 		t->dumpable = 1;
 		t->state = TASK_INTERRUPTIBLE;		 /* not runnable until set up */
 		t->cpus_allowed = current->cpus_allowed; /* fork and spawn inherit the creator's */
+		t->nice = current->nice;		 /* as do they its nice (sched_fork) */
 		*out = t;
 		return 0;
 	}

@@ -84,11 +84,16 @@ struct task_struct {
 	bool on_rq;		/* on run queue rq_cpu, waiting for its turn (rq.c) */
 	unsigned int rq_cpu;
 	struct task_struct *rq_next;
-	unsigned int cpu;	 /* the CPU it runs or ran last (task_cpu) */
-	uint64_t cpus_allowed;	 /* the CPUs it may run on, a bit each (cpus_mask) */
-	uint64_t runnable_since; /* jiffies when it last became runnable, 0 while it runs */
-	bool sig_wakeable;	 /* in sleep_on_interruptible: a signal ends the sleep */
-	unsigned long jobctl;	 /* JOBCTL_* (sched_signal.h): its part in a group stop */
+	unsigned int cpu;	  /* the CPU it runs or ran last (task_cpu) */
+	uint64_t cpus_allowed;	  /* the CPUs it may run on, a bit each (cpus_mask) */
+	int nice;		  /* -20 .. 19 (nice.c): its weight in rq.c */
+	unsigned int rq_weight;	  /* its weight in its queue's load while queued */
+	int64_t sched_credit;	  /* weighted ticks it may still run (rq.c), nice != 0 */
+	uint64_t slice_start;	  /* jiffies when its turn began */
+	unsigned int slice_ticks; /* how long its turn lasts (rq.c's turn_ticks) */
+	uint64_t runnable_since;  /* jiffies when it last became runnable, 0 while it runs */
+	bool sig_wakeable;	  /* in sleep_on_interruptible: a signal ends the sleep */
+	unsigned long jobctl;	  /* JOBCTL_* (sched_signal.h): its part in a group stop */
 
 	/* The Linux process ABI (kernel/syscall/sys_linux.c, sys_clone.c). */
 	uint64_t fs_base, gs_base; /* arch_prctl: loaded at every switch to this task */

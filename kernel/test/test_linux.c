@@ -68,6 +68,14 @@ LINUX_PROG_TEST(linux_jobctl_musl, "lx_jobctl_musl");
 LINUX_PROG_TEST(linux_jobctl_glibc, "lx_jobctl_glibc");
 
 /*
+ * Nice levels (tests/linux/lx_nice.c): getpriority/setpriority for a
+ * thread, a group and a user, /proc's fields, the permission rules, and
+ * the shares of two spinners at nice 0 and 5 on one CPU (rq.c's turns).
+ */
+LINUX_PROG_TEST(linux_nice_musl, "lx_nice_musl");
+LINUX_PROG_TEST(linux_nice_glibc, "lx_nice_glibc");
+
+/*
  * rt_sigreturn of forged frames (lx_signal forge: bad rip, kernel cs/ss,
  * IOPL/NT flags, an fpstate pointer into the kernel, reserved MXCSR bits, a
  * non-canonical rsp): each child dies by SIGSEGV or runs on in ring 3, and

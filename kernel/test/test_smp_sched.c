@@ -5,7 +5,9 @@
  * queues and share the time; the two threads of one address space run at the same
  * moment on two CPUs (kernel/arch/tlb.h keeps their TLBs right); a SIGKILL
  * reaches a task spinning in user mode on another CPU at once
- * (kick_process).
+ * (kick_process); and three spinners on two CPUs, one at nice -10, are
+ * balanced by weight: the heavy one alone on a CPU, the two others sharing
+ * the other (rq.c).
  */
 #include "kernel/arch/percpu.h"
 #include "kernel/arch/smpboot.h"
@@ -14,6 +16,7 @@
 #include "kernel/lib/printk.h"
 #include "kernel/lib/string.h"
 #include "kernel/syscall/exec_file.h"
+#include "kernel/task/nice.h"
 #include "kernel/task/process.h"
 #include "kernel/task/sched.h"
 #include "kernel/task/signal.h"
@@ -189,3 +192,48 @@ static enum ktest_result smp_rq_affinity(struct ktest_ctx *t)
 	return r;
 }
 KTEST(smp_rq_affinity);
+
+/*
+ * Three spinners allowed on CPUs 1 and 2, the first at nice -10 (weight
+ * 9548, the others 1024 each).  By count, the heavy one shares a CPU with
+ * a light one for good (one queued against none: no pull) and gets 90 % of
+ * it, while the other light one has a CPU alone.  By weight, the light one
+ * queued behind it moves: the heavy one runs alone, the two light ones
+ * share the other CPU.
+ */
+static enum ktest_result smp_rq_weighted(struct ktest_ctx *t)
+{
+	struct task_struct *p[3];
+	long pid[3];
+	uint64_t ticks0[3], n[3];
+	enum ktest_result r = KTEST_PASS;
+
+	if (active_cpus() < 3)
+		return ktest_skip(t, "%u CPUs run tasks: boot with --smp 3 or more", active_cpus());
+	for (int i = 0; i < 3; i++) {
+		if (!(p[i] = spawn_spinner(0, &pid[i]))) {
+			for (int j = 0; j < i; j++)
+				kill_and_reap(p[j], pid[j]);
+			return ktest_fail(t, "spawn t_spin: %ld", pid[i]);
+		}
+		set_cpus_allowed(p[i], 0x6ULL);
+	}
+	set_user_nice(p[0], -10);
+	sleep_until(jiffies + WAIT_TICKS(300), (const void *)smp_rq_weighted);
+	for (int i = 0; i < 3; i++)
+		ticks0[i] = p[i]->utime + p[i]->stime;
+	sleep_until(jiffies + WAIT_TICKS(1000), (const void *)smp_rq_weighted);
+	for (int i = 0; i < 3; i++)
+		n[i] = p[i]->utime + p[i]->stime - ticks0[i];
+	kprintf("smp_rq_weighted: ticks in 1 s: nice -10 %lu, nice 0 %lu and %lu\n",
+		(unsigned long)n[0], (unsigned long)n[1], (unsigned long)n[2]);
+	if (!n[1] || !n[2] || 10 * n[0] < 13 * n[1] || 10 * n[0] < 13 * n[2] || n[1] > 2 * n[2] ||
+	    n[2] > 2 * n[1])
+		r = ktest_fail(t, "not balanced by weight: the heavy one alone, the light ones "
+				  "sharing a CPU");
+	for (int i = 0; i < 3; i++)
+		if (!kill_and_reap(p[i], pid[i]) && r == KTEST_PASS)
+			r = ktest_fail(t, "spinner %ld did not die of SIGKILL", pid[i]);
+	return r;
+}
+KTEST(smp_rq_weighted);

@@ -19,7 +19,7 @@
  *        A fuzzed call gets its arguments in fuzz_gen.c's gen_call().
  *
  * Adding a call: one line here, its handler (kernel/syscall/sys_*.c) and, if
- * it is Linux's, its row in the README's system-call tables.
+ * it is Linux's, its row in docs/linux-abi.md's system-call tables.
  *
  * No include guard: the file is read once per use, with its own __SYSCALL.
  */
@@ -126,6 +126,8 @@ __SYSCALL(130, rt_sigsuspend,     sys_rt_sigsuspend,        0)
 __SYSCALL(131, sigaltstack,       sys_sigaltstack,          1)
 __SYSCALL(137, statfs,            sys_ni_syscall,           0)
 __SYSCALL(138, fstatfs,           sys_ni_syscall,           0)
+__SYSCALL(140, getpriority,       sys_getpriority,          1)
+__SYSCALL(141, setpriority,       sys_setpriority,          1)
 __SYSCALL(157, prctl,             sys_prctl,                1)
 __SYSCALL(158, arch_prctl,        sys_arch_prctl,           1)
 __SYSCALL(160, setrlimit,         sys_setrlimit,            1)

@@ -52,6 +52,9 @@ LINUX_PROGS += lx_thread_musl=$(BUILD)/user/linux/lx_thread_musl \
 # Job control and CPU times (tests/linux/lx_jobctl.c): static musl and static glibc.
 LINUX_PROGS += lx_jobctl_musl=$(BUILD)/user/linux/lx_jobctl_musl \
 	lx_jobctl_glibc=$(BUILD)/user/linux/lx_jobctl_glibc
+# Nice levels (tests/linux/lx_nice.c): static musl and static glibc.
+LINUX_PROGS += lx_nice_musl=$(BUILD)/user/linux/lx_nice_musl \
+	lx_nice_glibc=$(BUILD)/user/linux/lx_nice_glibc
 # An IA-32 program (tests/linux/lx_ia32.c, gcc -m32 -static: gcc-multilib).
 LINUX_PROGS += lx_ia32=$(BUILD)/user/linux/lx_ia32
 LINUX_FILES := $(foreach p,$(LINUX_PROGS),$(lastword $(subst =, ,$(p))))

@@ -150,6 +150,11 @@ for p in lx_jobctl_musl lx_jobctl_glibc; do
 	host_prog "$p" lx_jobctl "$top"
 done
 
+# Nice levels (tests/linux/lx_nice.c), static musl and static glibc.
+for p in lx_nice_musl lx_nice_glibc; do
+	host_prog "$p" lx_nice "$top"
+done
+
 # Threads (tests/linux/lx_thread.c): static musl, static glibc, dynamic glibc,
 # each check and the thread bomb (EAGAIN, or its cap of 1000 on the host).
 for p in lx_thread_musl lx_thread_glibc lx_thread_glibc_dyn; do

@@ -551,6 +551,20 @@ void gen_call(struct call *c, uint64_t idx)
 		c->a[0] = below(4) ? below(16) : gen_int(); /* RLIMIT_STACK is 3 */
 		c->a[1] = gen_ptr();
 		break;
+	case __NR_getpriority:
+	case __NR_setpriority:
+		/*
+		 * PRIO_PROCESS, or a which that is EINVAL; never init and never a
+		 * nice below 0: a task that outweighed init on its CPU would
+		 * starve the run's pacing (rq.c's turns go by weight).
+		 */
+		c->a[0] = below(8) ? 0
+				   : (uint64_t)(long)((3 + (int)below(1000)) * (below(2) ? 1 : -1));
+		c->a[1] = below(2) ? 0 : gen_pid();
+		if ((int)c->a[1] == 1)
+			c->a[1] = 0;
+		c->a[2] = below(20);
+		break;
 	case __NR_prlimit64:
 		c->a[0] = below(2) ? 0 : gen_pid();
 		c->a[1] = below(4) ? below(16) : gen_int();

@@ -14,6 +14,7 @@
 #include "kernel/lib/vsprintf.h"
 #include "kernel/mm/mm.h"
 #include "kernel/security/ptrace.h"
+#include "kernel/task/nice.h"
 
 static char task_state_char(const struct task_struct *t)
 {
@@ -72,7 +73,9 @@ long proc_pid_stat(struct task_struct *task, char *buf)
 	f.stime = jiffies_to_clock_t(st);
 	f.cutime = jiffies_to_clock_t(task->signal->cutime);
 	f.cstime = jiffies_to_clock_t(task->signal->cstime);
-	f.priority = 20;
+	/* task_prio: prio - MAX_RT_PRIO, 120 + nice - 100 for a normal task */
+	f.priority = 20 + task_nice(task);
+	f.nice = task_nice(task);
 	f.num_threads = task->signal->nr_threads;
 	/* since boot, as Linux's nsec_to_clock_t(start_time) */
 	f.start_time = jiffies_to_clock_t(task->start_time - initial_jiffies);
