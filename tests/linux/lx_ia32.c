@@ -95,6 +95,9 @@
 #define NR_sched_getaffinity 242
 #define NR_getcpu	     318
 #define NR_getdents	     141
+#define NR_nice		     34
+#define NR_getpriority	     96
+#define NR_setpriority	     97
 #define NR__newselect	     142
 #define NR_gettid	     224
 #define NR_set_robust_list   311
@@ -1289,8 +1292,33 @@ static void check_clone3(void)
 	      "clone3 of a thread with an exit signal: EINVAL");
 }
 
+/* i386's nice (34), getpriority and setpriority (96, 97), in a child: the rest keeps its nice. */
+static void check_nice(void)
+{
+	pid_t pid = fork();
+	int st;
+
+	if (pid == 0) {
+		long before = sc(NR_getpriority, 0, 0, 0); /* 20 - nice */
+
+		if (before < 4 || sc(NR_nice, 3, 0, 0) != 0)
+			_exit(1);
+		if (sc(NR_getpriority, 0, 0, 0) != before - 3)
+			_exit(2);
+		if (sc(NR_setpriority, 0, 0, 19) != 0 || sc(NR_getpriority, 0, 0, 0) != 1)
+			_exit(3);
+		if (sc(NR_nice, 100, 0, 0) != 0 || sc(NR_getpriority, 0, 0, 0) != 1)
+			_exit(4);
+		_exit(sc(NR_setpriority, 3, 0, 0) == -EINVAL ? 0 : 5);
+	}
+	check(pid > 0 && waitpid(pid, &st, 0) == pid && WIFEXITED(st) && WEXITSTATUS(st) == 0,
+	      "nice (34) +3, setpriority (97) to 19, nice +100 clamped there, getpriority (96) "
+	      "20 - nice, EINVAL");
+}
+
 static void check_more_calls(void)
 {
+	check_nice();
 	check_robust_list();
 	check_statx();
 	check_select();

@@ -234,7 +234,7 @@ static pid_t spinner(int n, int ready_fd)
 
 /*
  * nice 0 against nice 5 on one CPU: CFS's weights 1024 and 335, 3.06 to 1.
- * A second of it, read in clock ticks; the bounds leave room for the
+ * Half a second of it, read in clock ticks; the bounds leave room for the
  * ticks' resolution and for whatever else shares the host's CPU 0.
  */
 static void check_shares(void)
@@ -258,7 +258,7 @@ static void check_shares(void)
 	}
 	ta0 = cpu_ticks(a);
 	tb0 = cpu_ticks(b);
-	nap_ms(1000);
+	nap_ms(500);
 	ta = cpu_ticks(a) - ta0;
 	tb = cpu_ticks(b) - tb0;
 	kill(a, SIGKILL);
@@ -267,7 +267,7 @@ static void check_shares(void)
 	waitpid(b, 0, 0);
 	close(ready[0]);
 	close(ready[1]);
-	printf("  (1 s on one CPU: nice 0 ran %ld ticks, nice 5 %ld)\n", ta, tb);
+	printf("  (0.5 s on one CPU: nice 0 ran %ld ticks, nice 5 %ld)\n", ta, tb);
 	check(tb > 0 && ta >= 2 * tb && ta <= 5 * tb,
 	      "nice 0 and nice 5 on one CPU: CPU time 2 to 5 times as much for nice 0 (3.06)");
 }
