@@ -30,11 +30,11 @@
  *               turn, as ever; any other earns its weight times
  *               TIMESLICE in credit at each turn, pays NICE_0_LOAD a tick
  *               it runs, and is passed over while its credit buys no tick
- *               (a deficit round robin).  Two
- *               CPU-bound tasks on one CPU so get CPU time in the ratio of
- *               their weights, as under CFS; not CFS's order within it,
- *               and a woken task with nice above 0 waits for its credit
- *               where CFS's sleeper credit could let it in at once.
+ *               (a deficit round robin).  Two CPU-bound tasks on one CPU
+ *               so get CPU time in the ratio of their weights, as under
+ *               CFS; not CFS's order within it, and a woken task with nice
+ *               above 0 waits for its credit where CFS's sleeper credit
+ *               could let it in at once.
  *
  * The running task is on no queue.  Every queue is read and changed under
  * the big kernel lock (kernel/arch/kernel_lock.h), so there is no lock per
