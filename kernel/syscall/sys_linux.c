@@ -197,10 +197,6 @@ long compat_sys_sysinfo(const struct syscall_args *a)
 	return copy_to_user(a->a0, &s32, sizeof(s32)) ? -EFAULT : 0;
 }
 
-struct rlimit_k {
-	uint64_t cur, max;
-};
-
 /*
  * The limits kept per process: RLIMIT_STACK (exec's E2BIG limit) and
  * RLIMIT_NICE (can_nice; 0, 0 at boot as Linux's INIT_RLIMITS).  NULL for
@@ -208,28 +204,22 @@ struct rlimit_k {
  * past it, poll's EINVAL past it) and can only be set to itself; every
  * other limit reads as unlimited.
  */
-static struct rlimit_k *kept_limit(struct task_struct *t, unsigned res, struct rlimit_k *buf)
+static struct rlimit_k *kept_limit(struct task_struct *t, unsigned res)
 {
-	struct signal_struct *sig = t->signal;
-
 	if (res == RLIMIT_STACK)
-		*buf = (struct rlimit_k){sig->rlim_stack_cur, sig->rlim_stack_max};
-	else if (res == RLIMIT_NICE)
-		*buf = (struct rlimit_k){sig->rlim_nice_cur, sig->rlim_nice_max};
-	else
-		return 0;
-	return buf;
+		return &t->signal->rlim_stack;
+	return res == RLIMIT_NICE ? &t->signal->rlim_nice : 0;
 }
 
 static long do_prlimit(struct task_struct *t, unsigned res, const struct rlimit_k *new,
 		       struct rlimit_k *old)
 {
 	uint64_t fixed = res == RLIMIT_NOFILE ? NR_OPEN : RLIM_INFINITY_K;
-	struct rlimit_k buf, *kept;
+	struct rlimit_k *kept;
 
 	if (res >= RLIM_NLIMITS)
 		return -EINVAL;
-	kept = kept_limit(t, res, &buf);
+	kept = kept_limit(t, res);
 	if (old)
 		*old = kept ? *kept : (struct rlimit_k){fixed, fixed};
 	if (!new)
@@ -240,13 +230,7 @@ static long do_prlimit(struct task_struct *t, unsigned res, const struct rlimit_
 		return new->max == fixed &&new->cur == fixed ? 0 : -EPERM;
 	if (new->max > kept->max && !(current->cred.cap_effective & (1ULL << 24)))
 		return -EPERM; /* raising the hard limit needs CAP_SYS_RESOURCE */
-	if (res == RLIMIT_STACK) {
-		t->signal->rlim_stack_cur = new->cur;
-		t->signal->rlim_stack_max = new->max;
-	} else {
-		t->signal->rlim_nice_cur = new->cur;
-		t->signal->rlim_nice_max = new->max;
-	}
+	*kept = *new;
 	return 0;
 }
 

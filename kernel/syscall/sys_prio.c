@@ -58,15 +58,11 @@ static int default_who(int which, int who)
 
 long sys_setpriority(const struct syscall_args *a)
 {
-	int which = (int)a->a0, who, niceval = (int)a->a2;
+	int which = (int)a->a0, who, niceval = nice_clamp((int)a->a2);
 	int error = -ESRCH;
 
 	if (which > PRIO_USER || which < PRIO_PROCESS)
 		return -EINVAL;
-	if (niceval < MIN_NICE)
-		niceval = MIN_NICE;
-	if (niceval > MAX_NICE)
-		niceval = MAX_NICE;
 	who = default_who(which, (int)a->a1);
 	if (which == PRIO_PROCESS) {
 		struct task_struct *p = find_task_by_pid(who);
@@ -108,11 +104,7 @@ long sys_nice(const struct syscall_args *a)
 		increment = -NICE_WIDTH;
 	if (increment > NICE_WIDTH)
 		increment = NICE_WIDTH;
-	nice = task_nice(current) + increment;
-	if (nice < MIN_NICE)
-		nice = MIN_NICE;
-	if (nice > MAX_NICE)
-		nice = MAX_NICE;
+	nice = nice_clamp(task_nice(current) + increment);
 	if (increment < 0 && !can_nice(current, nice))
 		return -EPERM;
 	set_user_nice(current, nice);

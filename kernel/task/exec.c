@@ -198,7 +198,7 @@ static int build_mm(struct mm_struct *mm, const struct exec_request *r,
 static int check_request(const struct exec_request *r)
 {
 	struct linux_binprm b = {0,	  0,	   r->filename, r->argc,
-				 r->envc, r->argv, r->envp,	current->signal->rlim_stack_cur,
+				 r->envc, r->argv, r->envp,	current->signal->rlim_stack.cur,
 				 0,	  0};
 
 	if (r->argc < 1 || r->argc + r->envc > EXEC_PTRS_MAX)
@@ -217,7 +217,7 @@ static int load_program(const struct exec_request *r, int pid, struct mm_struct 
 	int rc = check_request(r);
 	struct linux_binprm b = {
 		r->prog.image,	r->prog.size,	r->filename, r->argc,
-		r->envc,	r->argv,	r->envp,     current->signal->rlim_stack_cur,
+		r->envc,	r->argv,	r->envp,     current->signal->rlim_stack.cur,
 		r->prog.vm_ops, r->prog.vm_file};
 
 	*mmp = 0;

@@ -27,11 +27,7 @@ static const unsigned int sched_prio_to_weight[NICE_WIDTH] = {
 
 unsigned int nice_to_weight(int nice)
 {
-	if (nice < MIN_NICE)
-		nice = MIN_NICE;
-	if (nice > MAX_NICE)
-		nice = MAX_NICE;
-	return sched_prio_to_weight[nice - MIN_NICE];
+	return sched_prio_to_weight[nice_clamp(nice) - MIN_NICE];
 }
 
 int task_nice(const struct task_struct *p)
@@ -47,17 +43,14 @@ bool can_nice(const struct task_struct *p, int nice)
 {
 	uint64_t nice_rlim = (uint64_t)(20 - nice);
 
-	return nice_rlim <= p->signal->rlim_nice_cur ||
+	return nice_rlim <= p->signal->rlim_nice.cur ||
 	       (current->cred.cap_effective & (1ULL << CAP_SYS_NICE));
 }
 
 /* The new weight counts from the task's next turn and its next enqueue (rq.c). */
 void set_user_nice(struct task_struct *p, int nice)
 {
-	if (nice < MIN_NICE)
-		nice = MIN_NICE;
-	if (nice > MAX_NICE)
-		nice = MAX_NICE;
+	nice = nice_clamp(nice);
 	if (p->nice != nice)
 		p->sched_credit = 0; /* credit earned at the old weight */
 	p->nice = nice;

@@ -154,6 +154,7 @@ static unsigned int idle_cpu_for(const struct task_struct *t)
 static unsigned int select_task_rq(const struct task_struct *t)
 {
 	unsigned int best = UINT32_MAX, cpu;
+	uint64_t best_load = 0;
 
 	if (allowed_on(t, t->cpu) && cpu_is_idle(t->cpu))
 		return t->cpu; /* where it ran, idle: no move (select_idle_sibling's target) */
@@ -162,9 +163,17 @@ static unsigned int select_task_rq(const struct task_struct *t)
 		return cpu;
 	if (allowed_on(t, t->cpu))
 		return t->cpu;
-	for (cpu = 0; cpu < smp_cpus_online && cpu < NR_CPUS; cpu++)
-		if (allowed_on(t, cpu) && (best == UINT32_MAX || cpu_load(cpu) < cpu_load(best)))
+	for (cpu = 0; cpu < smp_cpus_online && cpu < NR_CPUS; cpu++) {
+		uint64_t load;
+
+		if (!allowed_on(t, cpu))
+			continue;
+		load = cpu_load(cpu);
+		if (best == UINT32_MAX || load < best_load) {
 			best = cpu;
+			best_load = load;
+		}
+	}
 	return best == UINT32_MAX ? 0 : best; /* no CPU allowed: the boot CPU runs everything */
 }
 
@@ -214,32 +223,40 @@ void put_prev_task(struct task_struct *prev)
 		activate_task(prev); /* its mask moved it away: placed as a wake-up */
 }
 
-/* What prev's turn cost it: NICE_0_LOAD a tick (a nice-0 task keeps no account). */
-void charge_turn(struct task_struct *prev)
+/* The credit a turn earns at t's weight. */
+static int64_t turn_quantum(const struct task_struct *t)
 {
-	int64_t floor = -2 * (int64_t)nice_to_weight(prev->nice) * TIMESLICE - NICE_0_LOAD;
-
-	if (!prev->nice || is_idle_task(prev))
-		return;
-	prev->sched_credit -= (int64_t)((jiffies - prev->slice_start) * NICE_0_LOAD);
-	if (prev->sched_credit < floor)
-		prev->sched_credit = floor; /* a turn the tick could not end bounds the debt */
+	return (int64_t)nice_to_weight(t->nice) * TIMESLICE;
 }
 
 /*
- * The ticks t's turn lasts, from its credit; 0 while its credit buys none.
- * Credit is capped at two turns' worth, so a task that slept long does not
- * come back with a hoard.
+ * How far credit may go either way: two turns' worth and a tick, so a task
+ * that slept long does not come back with a hoard, nor one whose turn the
+ * tick could not end with a debt beyond it.
  */
+static int64_t credit_bound(const struct task_struct *t)
+{
+	return 2 * turn_quantum(t) + NICE_0_LOAD;
+}
+
+/* What prev's turn cost it: NICE_0_LOAD a tick (a nice-0 task keeps no account). */
+void charge_turn(struct task_struct *prev)
+{
+	if (!prev->nice || is_idle_task(prev))
+		return;
+	prev->sched_credit -= (int64_t)((jiffies - prev->slice_start) * NICE_0_LOAD);
+	if (prev->sched_credit < -credit_bound(prev))
+		prev->sched_credit = -credit_bound(prev);
+}
+
+/* The ticks t's turn lasts, from its credit; 0 while its credit buys none. */
 static unsigned int turn_ticks(struct task_struct *t)
 {
-	int64_t quantum = (int64_t)nice_to_weight(t->nice) * TIMESLICE;
-
 	if (!t->nice)
 		return TIMESLICE;
-	t->sched_credit += quantum;
-	if (t->sched_credit > 2 * quantum + NICE_0_LOAD)
-		t->sched_credit = 2 * quantum + NICE_0_LOAD;
+	t->sched_credit += turn_quantum(t);
+	if (t->sched_credit > credit_bound(t))
+		t->sched_credit = credit_bound(t);
 	return t->sched_credit < NICE_0_LOAD ? 0 : (unsigned int)(t->sched_credit / NICE_0_LOAD);
 }
 
@@ -258,22 +275,32 @@ static struct task_struct *take_from(unsigned int from, unsigned int cpu)
 	return 0;
 }
 
-/* The other CPU with the most load and a task queued (UINT32_MAX: none). */
-static unsigned int busiest_other(unsigned int self)
+/* The other CPU with the most load and a task queued (UINT32_MAX: none), and that load. */
+static unsigned int busiest_other(unsigned int self, uint64_t *best_load)
 {
 	unsigned int best = UINT32_MAX;
 
-	for (unsigned int cpu = 0; cpu < smp_cpus_online && cpu < NR_CPUS; cpu++)
-		if (cpu != self && runqueues[cpu].nr_queued &&
-		    (best == UINT32_MAX || cpu_load(cpu) > cpu_load(best)))
+	for (unsigned int cpu = 0; cpu < smp_cpus_online && cpu < NR_CPUS; cpu++) {
+		uint64_t load;
+
+		if (cpu == self || !runqueues[cpu].nr_queued)
+			continue;
+		load = cpu_load(cpu);
+		if (best == UINT32_MAX || load > *best_load) {
 			best = cpu;
+			*best_load = load;
+		}
+	}
 	return best;
 }
 
-/* load_balance: the first task on from's queue cpu may run whose move narrows the gap. */
-static struct task_struct *take_to_balance(unsigned int from, unsigned int cpu)
+/*
+ * load_balance: the first task on from's queue (busiest its load) that cpu
+ * may run and whose move narrows the gap.
+ */
+static struct task_struct *take_to_balance(unsigned int from, uint64_t busiest, unsigned int cpu)
 {
-	uint64_t busiest = cpu_load(from), here = cpu_load(cpu), gap = busiest - here;
+	uint64_t here = cpu_load(cpu), gap = busiest - here;
 
 	if (busiest <= here)
 		return 0;
@@ -305,10 +332,11 @@ static struct task_struct *take_turn(unsigned int cpu)
 
 struct task_struct *pick_next_task(unsigned int cpu)
 {
-	unsigned int from = busiest_other(cpu);
+	uint64_t busiest = 0;
+	unsigned int from = busiest_other(cpu, &busiest);
 	struct task_struct *t;
 
-	if (from != UINT32_MAX && (t = take_to_balance(from, cpu)))
+	if (from != UINT32_MAX && (t = take_to_balance(from, busiest, cpu)))
 		enqueue_task(cpu, t, false);
 	t = take_turn(cpu);
 	/* newidle balance: nothing here, so anything queued elsewhere that may run here */

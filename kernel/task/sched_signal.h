@@ -51,6 +51,11 @@ struct sighand_struct {
 
 struct task_struct;
 
+/* A resource limit (struct rlimit, 64-bit): the soft and the hard value. */
+struct rlimit_k {
+	uint64_t cur, max;
+};
+
 struct signal_struct {
 	int sigcnt;	/* tasks (running or zombie) pointing here; 0: free */
 	int live;	/* threads that have not called do_exit */
@@ -59,11 +64,11 @@ struct signal_struct {
 	int group_exit_code;  /* wait status with SIGNAL_GROUP_EXIT; the stop signal in a stop */
 	int group_stop_count; /* threads still to stop */
 	unsigned int flags;   /* SIGNAL_* */
-	struct task_struct *group_exit_task;	 /* de_thread's caller, woken as threads die */
-	int curr_target;			 /* the table slot complete_signal tries first */
-	uint64_t rlim_stack_cur, rlim_stack_max; /* RLIMIT_STACK (rlim[]) */
-	uint64_t rlim_nice_cur, rlim_nice_max;	 /* RLIMIT_NICE: 0, 0 as Linux's INIT_RLIMITS */
-	int pgid, sid;				 /* pids[PIDTYPE_PGID], pids[PIDTYPE_SID] */
+	struct task_struct *group_exit_task; /* de_thread's caller, woken as threads die */
+	int curr_target;		     /* the table slot complete_signal tries first */
+	struct rlimit_k rlim_stack;	     /* RLIMIT_STACK (rlim[]) */
+	struct rlimit_k rlim_nice;	     /* RLIMIT_NICE: 0, 0 as Linux's INIT_RLIMITS */
+	int pgid, sid;			     /* pids[PIDTYPE_PGID], pids[PIDTYPE_SID] */
 	bool is_child_subreaper; /* prctl(PR_SET_CHILD_SUBREAPER): orphans below come here */
 	uint64_t utime, stime;	 /* ticks of the group's threads already gone (__exit_signal) */
 	uint64_t cutime, cstime; /* of the children reaped, and of theirs (wait_task_zombie) */

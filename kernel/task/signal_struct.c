@@ -13,8 +13,7 @@ struct signal_struct init_signals = {
 	.sigcnt = 1,
 	.live = 1,
 	.nr_threads = 1,
-	.rlim_stack_cur = RLIM_STACK_DEFAULT,
-	.rlim_stack_max = RLIM_INFINITY_K,
+	.rlim_stack = {RLIM_STACK_DEFAULT, RLIM_INFINITY_K},
 };
 
 static struct sighand_struct sighand_pool[NR_TASKS];
@@ -55,10 +54,8 @@ struct signal_struct *copy_signal(const struct signal_struct *from)
 		return 0;
 	memset(sig, 0, sizeof(*sig));
 	sig->sigcnt = sig->live = sig->nr_threads = 1;
-	sig->rlim_stack_cur = from->rlim_stack_cur;
-	sig->rlim_stack_max = from->rlim_stack_max;
-	sig->rlim_nice_cur = from->rlim_nice_cur;
-	sig->rlim_nice_max = from->rlim_nice_max;
+	sig->rlim_stack = from->rlim_stack;
+	sig->rlim_nice = from->rlim_nice;
 	sig->pgid = from->pgid;
 	sig->sid = from->sid;
 	return sig;

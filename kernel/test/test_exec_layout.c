@@ -61,7 +61,7 @@ static enum ktest_result one_case(struct ktest_ctx *t, const struct exec_ctx *c,
 	struct linux_binprm b = {c->req.prog.image,  c->req.prog.size,
 				 c->req.filename,    c->req.argc,
 				 c->req.envc,	     c->req.argv,
-				 c->req.envp,	     current->signal->rlim_stack_cur,
+				 c->req.envp,	     current->signal->rlim_stack.cur,
 				 c->req.prog.vm_ops, c->req.prog.vm_file};
 	struct aslr_image img;
 	struct elf_info ei;
