@@ -48,38 +48,46 @@ static int nice_of(int which, int who)
 	return getpriority(which, who);
 }
 
-/* Fields 18 (priority) and 19 (nice) of /proc/PID/stat, or -1000 each. */
-static void stat_prio(int pid, long *prio, long *nice)
+/*
+ * Reads /proc/PID/stat into buf and returns what follows "pid (comm) ",
+ * from field 3 (state) on; NULL if it cannot.
+ */
+static const char *stat_fields(int pid, char *buf, int len)
 {
-	char path[64], buf[1024], *p;
+	char path[64], *p = 0;
 	FILE *f;
 
-	*prio = *nice = -1000;
 	snprintf(path, sizeof(path), "/proc/%d/stat", pid);
 	f = fopen(path, "r");
 	if (!f)
-		return;
-	if (fgets(buf, sizeof(buf), f) && (p = strrchr(buf, ')')))
-		/* after "pid (comm)": state is field 3, priority 18, nice 19 */
-		sscanf(p + 2, "%*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %*u %*u %*d %*d %ld %ld",
-		       prio, nice);
+		return 0;
+	if (fgets(buf, len, f))
+		p = strrchr(buf, ')');
 	fclose(f);
+	return p ? p + 2 : 0;
+}
+
+/* Fields 18 (priority) and 19 (nice) of /proc/PID/stat, or -1000 each. */
+static void stat_prio(int pid, long *prio, long *nice)
+{
+	char buf[1024];
+	const char *f = stat_fields(pid, buf, sizeof(buf));
+
+	*prio = *nice = -1000;
+	if (f)
+		sscanf(f, "%*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %*u %*u %*d %*d %ld %ld",
+		       prio, nice);
 }
 
 /* utime + stime of PID in clock ticks, from /proc/PID/stat (fields 14, 15). */
 static long cpu_ticks(int pid)
 {
-	char path[64], buf[1024], *p;
+	char buf[1024];
+	const char *f = stat_fields(pid, buf, sizeof(buf));
 	long ut = -1, st = -1;
-	FILE *f;
 
-	snprintf(path, sizeof(path), "/proc/%d/stat", pid);
-	f = fopen(path, "r");
-	if (!f)
-		return -1;
-	if (fgets(buf, sizeof(buf), f) && (p = strrchr(buf, ')')))
-		sscanf(p + 2, "%*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %ld %ld", &ut, &st);
-	fclose(f);
+	if (f)
+		sscanf(f, "%*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %ld %ld", &ut, &st);
 	return ut < 0 || st < 0 ? -1 : ut + st;
 }
 
