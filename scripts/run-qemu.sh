@@ -298,7 +298,9 @@ fi
 
 sb_args=()
 [ "$secure_boot" = off ] || sb_args=(-global driver=cfi.pflash01,property=secure,value=on)
-base_args=(-machine "$machine" "${sb_args[@]}" -m "$mem" -smp "$smp" -no-reboot -display none "${vga_args[@]}" -monitor none
+# -nic none: the kernel has no network driver, and q35's default NIC makes
+# OVMF load its iPXE boot driver, 0.5 s of every TCG boot (docs/testing.md).
+base_args=(-machine "$machine" "${sb_args[@]}" -m "$mem" -smp "$smp" -no-reboot -display none "${vga_args[@]}" -monitor none -nic none
 	-drive "if=pflash,format=raw,readonly=on,file=$OVMF_CODE"
 	-drive "if=pflash,format=raw,file=$tmp/vars.fd"
 	-device isa-debug-exit,iobase=0xf4,iosize=0x04)
