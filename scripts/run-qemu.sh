@@ -79,6 +79,8 @@
 #     2  the kernel rejected its command line (bad key or value)
 #     3  kernel panic                4  the loader refused to boot (see log)
 #     5  QEMU failed, or the guest stopped without a status
+#     6  the firmware found nothing it would boot (under Secure Boot: it
+#        refused the loader, "Access Denied" in the log)
 #    64  usage error of run-qemu.sh (unknown option, bad or missing value)
 #    66  the image, the OVMF firmware or QEMU is missing
 #   124  timeout                   130  interrupted
@@ -488,7 +490,7 @@ if [ "$timeout" -gt 15 ]; then
 	) &
 	dumper=$!
 fi
-loader_failed=0
+loader_failed=0 firmware_failed=0
 # The user's view (stdout, fd 4 below) and the log come from serial-view.py,
 # byte by byte; the loop reads its full copy line by line for the events.
 view_args=(--out-fd 4)
@@ -510,6 +512,11 @@ while IFS= read -r line || [ -n "$line" ]; do
 		fi
 		;;
 	*"aslrbench loader: returning to the firmware"*) [ "$loader_failed" = 0 ] || kill "$qpid" 2>/dev/null || true ;;
+	# OVMF's last boot option failed too: it would wait in its menu for good.
+	*"BdsDxe: No bootable option or device was found"*)
+		firmware_failed=1
+		kill "$qpid" 2>/dev/null || true
+		;;
 	esac
 done < <(if [ "$piped" = 1 ] && [ "$deterministic" = 1 ]; then
 	tail -c +1 -s 0.2 -f --pid="$qpid" "$serial_src"
@@ -544,6 +551,10 @@ fi
 if [ "$loader_failed" = 1 ]; then
 	note "the loader refused to boot the image (see the message above)"
 	exit 4
+fi
+if [ "$firmware_failed" = 1 ]; then
+	note "the firmware found nothing it would boot (a Secure Boot refusal says \"Access Denied\" above)"
+	exit 6
 fi
 # QEMU's own clean exit on a console: Ctrl-A x.
 if [ "$st" = 0 ] && [ "$interactive" = 1 ]; then
