@@ -8,7 +8,10 @@
  * mode and released on every return, and given up across schedule()).  It
  * keeps every structure as correct as it was on one CPU while ring 3 (the
  * programs, and the RNG draws the benchmarks make outside it) scales.  The
- * RNG state does not rely on it: rng/ has the locks each Linux had.
+ * RNG state does not rely on it: rng/ has the locks each Linux had, and
+ * the system calls that only draw from it run without this lock
+ * (kernel/syscall/syscall.c, runs_unlocked), as Linux pushed its big lock
+ * down into the calls that needed it.
  *
  * The lock belongs to a CPU, not a task: schedule() switches tasks with it
  * held, and the task switched to gives it up when it returns to user mode

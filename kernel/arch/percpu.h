@@ -27,6 +27,8 @@ struct percpu {
 	uint64_t user_ticks;	  /* ticks that found this CPU in user mode */
 	uint64_t system_ticks;	  /* ... in the kernel, in a task */
 	uint64_t start_jiffies;	  /* when it began running tasks: its idle time is the rest */
+	/* Nonzero: a uaccess fault takes its fixup at once (traps.h, pagefault_disable). */
+	uint32_t pagefault_disabled;
 };
 
 _Static_assert(offsetof(struct percpu, stack_canary) == 40, "gcc reads the canary at %gs:40");

@@ -15,6 +15,7 @@
 #include "kernel/arch/traps.h"
 #include "kernel/arch/kernel_lock.h"
 #include "kernel/arch/lapic.h"
+#include "kernel/arch/percpu.h"
 #include "kernel/lib/panic.h"
 #include "kernel/lib/printk.h"
 #include "kernel/arch/machine_exit.h"
@@ -80,6 +81,16 @@ void irq_register_percpu(int vector, irq_handler_t h)
 	irq_register(vector, h);
 	if (vector >= 32 && vector < 256)
 		percpu_vector[vector] = true;
+}
+
+void pagefault_disable(void)
+{
+	this_cpu()->pagefault_disabled++;
+}
+
+void pagefault_enable(void)
+{
+	this_cpu()->pagefault_disabled--;
 }
 
 uint64_t search_exception_table(uint64_t rip)
@@ -187,10 +198,11 @@ static void exception(struct trap_frame *f)
 	/* #GP too: a probe of a non-canonical address raises it instead of #PF. */
 	if ((f->vector == 14 || f->vector == 13) && (fix = search_exception_table(f->rip))) {
 		/* A user page not yet populated, or shared copy-on-write: fix and retry. */
-		if (f->vector == 14 && uaccess_fault_hook &&
+		if (f->vector == 14 && uaccess_fault_hook && !this_cpu()->pagefault_disabled &&
 		    uaccess_fault_hook(read_cr2(), (f->error & 2) != 0) == 0)
 			return;
-		fixups_taken++;
+		/* with or without the lock */
+		__atomic_add_fetch(&fixups_taken, 1, __ATOMIC_RELAXED);
 		f->rip = fix;
 		return;
 	}
@@ -227,8 +239,10 @@ static void do_trap(struct trap_frame *f)
  * holds it must not wait for it), and the way back takes it (signals,
  * schedule(), and the flush a TLB shootdown asked for).  A fault on the
  * iretq back to user mode comes after the return gave the lock up, so it
- * takes it too; any other exception in kernel mode without the lock is a
- * bug that dies at once, without waiting for it.
+ * takes it too.  A system call that runs without the lock copies to user
+ * memory with page faults disabled, so a fault there takes its fixup
+ * without the lock (copy_to_user_nofault); any other exception in kernel
+ * mode without the lock is a bug that dies at once, without waiting for it.
  */
 void trap_dispatch(struct trap_frame *f)
 {

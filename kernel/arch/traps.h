@@ -31,6 +31,15 @@ struct ex_entry {
 	uint64_t fixup;
 };
 uint64_t search_exception_table(uint64_t rip);
+/*
+ * Linux's pagefault_disable(): until pagefault_enable(), a fault in a
+ * uaccess routine on this CPU is not handled (no page is populated, no
+ * copy-on-write broken: that needs the kernel lock) and takes the
+ * routine's fixup at once.  For code that runs without the kernel lock,
+ * with interrupts off (copy_to_user_nofault).
+ */
+void pagefault_disable(void);
+void pagefault_enable(void);
 extern uint64_t fixups_taken;
 
 /* Probes that turn a fault into -EFAULT instead of a crash. */

@@ -2,6 +2,9 @@
 #include "kernel/mm/mm.h"
 #include "kernel/mm/pmm.h"
 #include "kernel/mm/uaccess.h"
+#include "kernel/mm/vmm.h"
+#include "kernel/arch/cpu.h"
+#include "kernel/arch/traps.h"
 #include "kernel/lib/errno.h"
 
 uint64_t __copy_user(void *dst, const void *src, uint64_t n);
@@ -51,6 +54,40 @@ int copy_to_user(uint64_t dst, const void *src, size_t n)
 	if (!access_ok(dst, n) || !vmas_allow(dst, n, true))
 		return -EFAULT;
 	return __copy_user((void *)dst, src, n) ? -EFAULT : 0;
+}
+
+/*
+ * Without the lock the VMA array may be changing under this CPU (only the
+ * lock holder reads it), so the page tables decide: a leaf that is present,
+ * user and writable allows the write, as mmap, mprotect and copy-on-write
+ * never leave a leaf wider than its VMA's rights (a PROT_NONE page keeps
+ * its frame with the user bit clear; a copy-on-write one is read-only).
+ * The walk is safe against a thread on another CPU that unmaps: a
+ * page-table page is freed only after a shootdown has waited for every CPU
+ * running this address space to be out of the kernel or spinning for the
+ * lock (tlb.h), and this CPU, interrupts off, is neither until it returns.
+ */
+static bool leaves_writable(uint64_t pml4, uint64_t addr, size_t n)
+{
+	uint64_t end = addr + n, fl;
+
+	for (uint64_t p = addr & ~(PAGE_SIZE - 1); p < end; p += PAGE_SIZE)
+		if (vmm_translate(pml4, p, 0, &fl) || !(fl & PTE_U) || !(fl & PTE_W))
+			return false;
+	return true;
+}
+
+int copy_to_user_nofault(uint64_t dst, const void *src, size_t n)
+{
+	struct mm_struct *mm = uaccess_current_mm ? uaccess_current_mm() : 0;
+	uint64_t left;
+
+	if (!irqs_disabled() || !mm || !access_ok(dst, n) || !leaves_writable(mm->pml4, dst, n))
+		return -EFAULT;
+	pagefault_disable();
+	left = __copy_user((void *)dst, src, n);
+	pagefault_enable();
+	return left ? -EFAULT : 0;
 }
 
 long strncpy_from_user(char *dst, uint64_t src, size_t max)

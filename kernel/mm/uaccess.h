@@ -17,6 +17,15 @@ bool access_ok(uint64_t addr, uint64_t size);
 extern struct mm_struct *(*uaccess_current_mm)(void);
 int copy_from_user(void *dst, uint64_t src, size_t n);
 int copy_to_user(uint64_t dst, const void *src, size_t n);
+/*
+ * For a system call that runs without the big kernel lock (syscall.c):
+ * copies only to pages already present, user and writable, and does not
+ * handle a fault (that needs the lock).  -EFAULT when it cannot: the
+ * caller then takes the lock and uses copy_to_user, which populates pages,
+ * breaks copy-on-write and says EFAULT for the user's mistakes.  0: copied.
+ * Linux 6.6's copy_to_user_nofault (mm/maccess.c).  Interrupts must be off.
+ */
+int copy_to_user_nofault(uint64_t dst, const void *src, size_t n);
 /* Length of the string copied (without the NUL), -EFAULT, or -ENAMETOOLONG if >= max. */
 long strncpy_from_user(char *dst, uint64_t src, size_t max);
 

@@ -2,6 +2,7 @@
 #include "kernel/arch/timer.h"
 #include "kernel/arch/cpu.h"
 #include "kernel/arch/tsc.h"
+#include "kernel/arch/kernel_lock.h"
 #include "kernel/lib/errno.h"
 #include "kernel/mm/pmm.h"
 #include "kernel/mm/uaccess.h"
@@ -226,6 +227,21 @@ long sys_getrandom(const struct syscall_args *a)
 		return -EINVAL;
 	if (!access_ok(a->a0, len))
 		return -EFAULT;
+	/*
+	 * Without the kernel lock (syscall.c): one buffer's worth, the reads
+	 * of up to 256 bytes that Linux never cuts short for a signal, drawn
+	 * and copied in one go.  The bytes are drawn once: a copy that needs
+	 * the lock copies the same ones, so the CRNG's output stream does not
+	 * depend on which way the call went.
+	 */
+	if (!kernel_locked() && len <= sizeof(buf)) {
+		get_random_bytes(buf, len);
+		if (!copy_to_user_nofault(a->a0, buf, len))
+			return (long)len;
+		syscall_lock_kernel();
+		return copy_to_user(a->a0, buf, len) ? -EFAULT : (long)len;
+	}
+	syscall_lock_kernel();
 	while (done < len) {
 		uint64_t n = len - done < sizeof(buf) ? len - done : sizeof(buf);
 

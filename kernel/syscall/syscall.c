@@ -150,6 +150,46 @@ static void warn_unknown(uint64_t nr)
 		syscall_warn_unknown(nr, syscall_name(nr), false);
 }
 
+/*
+ * The calls that run without the big kernel lock, as Linux 2.4 to 2.6.38
+ * pushed it down into the calls that still needed it until none did.
+ * Why these: they are the RNG from ring 3 (getrandom, and rng_draw, the
+ * scale suite's ring-3 draw), where the variants differ by the locks
+ * each Linux had (rng/ holds them), so a loop of them on k CPUs must meet
+ * those locks and not this kernel's.  Each runs with interrupts off (so a
+ * TLB shootdown waits for it to leave, tlb.h), draws, and copies out with
+ * copy_to_user_nofault; what that cannot do (a page to populate, a user's
+ * bad pointer to report) it does after syscall_lock_kernel.  Everything
+ * else takes the lock on entry.
+ */
+static bool runs_unlocked(unsigned nr)
+{
+	return nr == __NR_getrandom || nr == __NR_rng_draw;
+}
+
+void syscall_lock_kernel(void)
+{
+	if (kernel_locked())
+		return;
+	irq_enable();
+	lock_kernel();
+}
+
+static void syscall_dispatch_unlocked(struct trap_frame *f, syscall_fn fn,
+				      const struct syscall_args *a, unsigned nr)
+{
+	irq_disable();
+	current->regs = f;
+	current->syscall_nr = nr;
+	f->rax = (uint64_t)fn(a);
+	if (!kernel_locked() && !exit_to_user_mode_pending(f, nr))
+		return; /* the entry's cli and sysret: straight back, the lock never taken */
+	syscall_lock_kernel();
+	exit_to_user_mode(f, nr);
+	irq_disable();
+	unlock_kernel();
+}
+
 void syscall_dispatch(struct trap_frame *f)
 {
 	struct syscall_args a = {f->rdi, f->rsi, f->rdx, f->r10, f->r8, f->r9};
@@ -162,7 +202,11 @@ void syscall_dispatch(struct trap_frame *f)
 	syscall_fn fn = nr < NR_syscalls ? table[nr] : 0;
 	long ret = -ENOSYS;
 
-	lock_kernel(); /* kernel_lock.h: every entry from user mode */
+	if (fn && runs_unlocked(nr)) {
+		syscall_dispatch_unlocked(f, fn, &a, nr);
+		return;
+	}
+	lock_kernel(); /* kernel_lock.h: every entry from user mode but the calls above */
 	current->regs = f;
 	current->syscall_nr = nr;
 	if (fn && fn != sys_ni_syscall)

@@ -38,6 +38,14 @@ struct linux_rusage;
 void rusage_from_ticks(struct linux_rusage *ru, uint64_t utime, uint64_t stime);
 /* sys_proc.c: the rusage at uaddr, native or i386's compat_rusage: -EFAULT or 0. */
 long put_rusage(uint64_t uaddr, uint64_t utime, uint64_t stime, bool compat);
+/*
+ * For the calls that run without the big kernel lock (syscall.c says which
+ * and why): takes it at the point such a call needs it (a page to populate,
+ * a sleep), with interrupts back on as every locked call has them; nothing
+ * when this CPU holds it already (the call came through the IA-32 entry,
+ * which always takes it).
+ */
+void syscall_lock_kernel(void);
 /* A system call's name, "" when not in the table (the warning's). */
 const char *syscall_name(uint64_t nr);
 

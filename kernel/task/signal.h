@@ -188,6 +188,14 @@ void flush_signal_handlers(struct task_struct *t);
  * and faults: -1): preemption, then every pending signal is acted on.
  */
 void exit_to_user_mode(struct trap_frame *f, long nr);
+/*
+ * Whether exit_to_user_mode has anything to do: a call that ran without
+ * the kernel lock returns at once when not (syscall.c).  Read without the
+ * lock: a signal or a wakeup that lands after this look kicks the CPU
+ * (kick_process, the reschedule IPI), which takes the interrupt as soon as
+ * it is back in ring 3, and the interrupt's way back delivers it.
+ */
+bool exit_to_user_mode_pending(const struct trap_frame *f, long nr);
 /* rt_sigreturn: the registers, mask and FPU state from the frame at f->rsp - 8. */
 long do_rt_sigreturn(struct trap_frame *f);
 /* IA-32 sigreturn (frame at esp - 8) and rt_sigreturn (esp - 4): kernel/task/signal_32.c. */

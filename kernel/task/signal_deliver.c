@@ -357,6 +357,14 @@ static void do_signal(struct trap_frame *f, long nr)
 	}
 }
 
+bool exit_to_user_mode_pending(const struct trap_frame *f, long nr)
+{
+	const struct task_struct *t = current;
+
+	return t->need_resched || signal_pending(t) || (nr >= 0 && is_restart(f->rax)) ||
+	       t->restore_sigmask;
+}
+
 void exit_to_user_mode(struct trap_frame *f, long nr)
 {
 	struct task_struct *t = current;

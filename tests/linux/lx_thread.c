@@ -805,6 +805,114 @@ static void check_tlb(void)
 	sched_setaffinity(0, sizeof(all), &all);
 }
 
+/*
+ * --- getrandom while another thread changes the buffer's mapping ---
+ * The kernel under test runs getrandom without its big kernel lock and
+ * copies out only to pages the page tables show writable
+ * (kernel/syscall/syscall.c); these are what that must keep: every call
+ * ends in the whole count or EFAULT, a read-only page is never written,
+ * and a forked child's copy-on-write page is its own.
+ */
+#define RACE_ROUNDS 2000
+
+static volatile int race_stop;
+
+struct race_arg {
+	unsigned char *p;
+	int cpu;
+	int unmap;	      /* 1: map and unmap the page; 0: make it read-only and back */
+	volatile int written; /* the page changed while read-only */
+};
+
+static void *race_changer(void *arg)
+{
+	struct race_arg *a = arg;
+	unsigned char snap[64];
+
+	pin_self(a->cpu);
+	for (int i = 0; i < RACE_ROUNDS && !race_stop; i++) {
+		if (a->unmap) {
+			munmap(a->p, 4096);
+			mmap(a->p, 4096, PROT_READ | PROT_WRITE,
+			     MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0);
+			continue;
+		}
+		mprotect(a->p, 4096, PROT_READ);
+		memcpy(snap, a->p, sizeof(snap));
+		for (volatile int spin = 0; spin < 20000; spin++)
+			;
+		if (memcmp(snap, a->p, sizeof(snap)))
+			a->written = 1;
+		mprotect(a->p, 4096, PROT_READ | PROT_WRITE);
+	}
+	race_stop = 1;
+	return 0;
+}
+
+/* getrandom into p until the changer is done: 1 when every call gave 64 bytes or EFAULT. */
+static int race_getrandom(struct race_arg *a, long *whole, long *efault)
+{
+	pthread_t th;
+	int ok = 1;
+
+	race_stop = 0;
+	*whole = *efault = 0;
+	if (pthread_create(&th, 0, race_changer, a))
+		return 0;
+	while (!race_stop) {
+		long r = syscall(SYS_getrandom, a->p, 64, 0);
+
+		if (r == 64)
+			(*whole)++;
+		else if (r == -1 && errno == EFAULT)
+			(*efault)++;
+		else
+			ok = 0;
+	}
+	pthread_join(th, 0);
+	return ok;
+}
+
+static void check_getrandom_races(void)
+{
+	static unsigned char cow[4096] __attribute__((aligned(4096)));
+	struct race_arg a = {0};
+	long whole = 0, efault = 0;
+	int cpu[2], status = -1, ok;
+	unsigned char zero[64] = {0};
+	cpu_set_t all;
+	pid_t pid;
+
+	sched_getaffinity(0, sizeof(all), &all);
+	touch_cpus(cpu);
+	pin_self(cpu[0]);
+	a.cpu = cpu[1];
+	a.p = mmap(0, 4096, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	a.unmap = 1;
+	ok = a.p != MAP_FAILED && race_getrandom(&a, &whole, &efault);
+	printf("lx_thread: getrandom against munmap: %ld whole, %ld EFAULT\n", whole, efault);
+	check(ok && whole + efault > 0,
+	      "getrandom while another thread unmaps and maps its buffer: "
+	      "64 bytes or EFAULT");
+	a.unmap = 0;
+	ok = a.p != MAP_FAILED && race_getrandom(&a, &whole, &efault);
+	printf("lx_thread: getrandom against mprotect: %ld whole, %ld EFAULT\n", whole, efault);
+	check(ok && !a.written, "getrandom while another thread write-protects its buffer: "
+				"nothing lands while read-only");
+	if (a.p != MAP_FAILED)
+		munmap(a.p, 4096);
+	sched_setaffinity(0, sizeof(all), &all);
+
+	memset(cow, 0, sizeof(cow));
+	pid = fork();
+	if (pid == 0)
+		_exit(syscall(SYS_getrandom, cow, 64, 0) == 64 && memcmp(cow, zero, 64) ? 0 : 1);
+	ok = pid > 0 && waitpid(pid, &status, 0) == pid && WIFEXITED(status) &&
+	     WEXITSTATUS(status) == 0;
+	check(ok && !memcmp(cow, zero, 64), "getrandom in a forked child fills its own copy "
+					    "of a copy-on-write page, not the parent's");
+}
+
 int main(int argc, char **argv)
 {
 	if (argc > 2 && !strcmp(argv[1], "execd"))
@@ -822,5 +930,6 @@ int main(int argc, char **argv)
 	check_clone_args();
 	check_proc_task();
 	check_tlb();
+	check_getrandom_races();
 	return summary("lx_thread");
 }

@@ -11,7 +11,9 @@
                              (medians; "-" for a field the record lacks)
   records.py scale LOG       one line per scale bench record (ring3_ before a ring-3 rate): RNG<TAB>CPUS
                              <TAB>METRIC<TAB>VALUE, VALUE the median of
-                             calls_per_sec, else the exact mean per call
+                             calls_per_sec, else the exact mean per call; a
+                             ring-3 rate adds METRIC_kernel_locks, the big
+                             kernel lock's acquisitions per call
 Exit status 0; 2 on bad arguments or an unreadable log.
 """
 import json
@@ -61,6 +63,9 @@ def scale(path):
             key = "median" if flat(r.get("metric")).endswith("_per_sec") else "mean_exact"
             metric = ("ring3_" if r.get("mode") == "ring3" else "") + flat(r.get("metric"))
             print("\t".join([flat(r.get("rng")), flat(r.get("cpus")), metric, flat(r.get(key, "-"))]))
+            if r.get("mode") == "ring3":  # the big kernel lock's acquisitions per call
+                print("\t".join([flat(r.get("rng")), flat(r.get("cpus")), metric + "_kernel_locks",
+                                  flat(r.get("kernel_lock_acquisitions_per_call", "-"))]))
 
 
 def stat_28_30(path):
