@@ -40,6 +40,11 @@ static void invalidate_tlb_interrupt(struct trap_frame *f)
 	lapic_eoi();
 }
 
+bool tlb_flush_asked(void)
+{
+	return __atomic_load_n(&tlb_cpus[smp_processor_id()].pending, __ATOMIC_SEQ_CST) != 0;
+}
+
 void tlb_init(void)
 {
 	irq_register_percpu(INVALIDATE_TLB_VECTOR, invalidate_tlb_interrupt);

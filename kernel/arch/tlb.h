@@ -22,6 +22,7 @@
 #ifndef KERNEL_ARCH_TLB_H
 #define KERNEL_ARCH_TLB_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 /* Linux 2.6.29's INVALIDATE_TLB_VECTOR_START (arch/x86/include/asm/irq_vectors.h) */
@@ -64,6 +65,12 @@ void __flush_tlb_global(void);
 
 /* kernel_lock.c, as this CPU takes the lock: the flushes other CPUs asked of it. */
 void flush_tlb_pending(void);
+/*
+ * Whether another CPU has asked this one for a flush it has not done: a
+ * way back to ring 3 that would not take the lock must take it then, so
+ * this CPU flushes and the shootdown waiting for it ends.
+ */
+bool tlb_flush_asked(void);
 
 /*
  * What the shootdowns cost: IPIs sent by this CPU, flushes it did when

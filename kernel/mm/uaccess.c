@@ -62,10 +62,12 @@ int copy_to_user(uint64_t dst, const void *src, size_t n)
  * user and writable allows the write, as mmap, mprotect and copy-on-write
  * never leave a leaf wider than its VMA's rights (a PROT_NONE page keeps
  * its frame with the user bit clear; a copy-on-write one is read-only).
- * The walk is safe against a thread on another CPU that unmaps: a
- * page-table page is freed only after a shootdown has waited for every CPU
- * running this address space to be out of the kernel or spinning for the
- * lock (tlb.h), and this CPU, interrupts off, is neither until it returns.
+ * The walk and the copy are safe against a thread on another CPU that
+ * unmaps: a page-table page or a frame is freed only after a shootdown has
+ * waited for every CPU running this address space to be out of the kernel
+ * or spinning for the lock (tlb.h), and this CPU is neither while it walks
+ * and copies with interrupts off (an interrupt that took the lock here
+ * would make it count as parked, its walk half done).
  */
 static bool leaves_writable(uint64_t pml4, uint64_t addr, size_t n)
 {
@@ -80,13 +82,17 @@ static bool leaves_writable(uint64_t pml4, uint64_t addr, size_t n)
 int copy_to_user_nofault(uint64_t dst, const void *src, size_t n)
 {
 	struct mm_struct *mm = uaccess_current_mm ? uaccess_current_mm() : 0;
-	uint64_t left;
+	uint64_t left = n, flags;
 
-	if (!irqs_disabled() || !mm || !access_ok(dst, n) || !leaves_writable(mm->pml4, dst, n))
+	if (!mm || !access_ok(dst, n))
 		return -EFAULT;
-	pagefault_disable();
-	left = __copy_user((void *)dst, src, n);
-	pagefault_enable();
+	flags = irq_save();
+	if (leaves_writable(mm->pml4, dst, n)) {
+		pagefault_disable();
+		left = __copy_user((void *)dst, src, n);
+		pagefault_enable();
+	}
+	irq_restore(flags);
 	return left ? -EFAULT : 0;
 }
 

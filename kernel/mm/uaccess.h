@@ -23,7 +23,8 @@ int copy_to_user(uint64_t dst, const void *src, size_t n);
  * handle a fault (that needs the lock).  -EFAULT when it cannot: the
  * caller then takes the lock and uses copy_to_user, which populates pages,
  * breaks copy-on-write and says EFAULT for the user's mistakes.  0: copied.
- * Linux 6.6's copy_to_user_nofault (mm/maccess.c).  Interrupts must be off.
+ * Linux 6.6's copy_to_user_nofault (mm/maccess.c).  It walks and copies
+ * with interrupts off (uaccess.c says why).
  */
 int copy_to_user_nofault(uint64_t dst, const void *src, size_t n);
 /* Length of the string copied (without the NUL), -EFAULT, or -ENAMETOOLONG if >= max. */

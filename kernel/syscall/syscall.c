@@ -6,6 +6,7 @@
 #include "kernel/arch/kernel_lock.h"
 #include "kernel/arch/cpu.h"
 #include "kernel/arch/gdt.h"
+#include "kernel/arch/tlb.h"
 #include "kernel/lib/errno.h"
 #include "kernel/lib/printk.h"
 #include "kernel/lib/string.h"
@@ -156,11 +157,15 @@ static void warn_unknown(uint64_t nr)
  * Why these: they are the RNG from ring 3 (getrandom, and rng_draw, the
  * scale suite's ring-3 draw), where the variants differ by the locks
  * each Linux had (rng/ holds them), so a loop of them on k CPUs must meet
- * those locks and not this kernel's.  Each runs with interrupts off (so a
- * TLB shootdown waits for it to leave, tlb.h), draws, and copies out with
- * copy_to_user_nofault; what that cannot do (a page to populate, a user's
- * bad pointer to report) it does after syscall_lock_kernel.  Everything
- * else takes the lock on entry.
+ * those locks and not this kernel's.  Each draws with interrupts on (the
+ * boot CPU's tick drives jiffies, and a draw that meets a contended lock
+ * may take long), then copies out with copy_to_user_nofault, which walks
+ * and copies with them off; what that cannot do (a page to populate, a
+ * user's bad pointer to report) it does after syscall_lock_kernel.  The
+ * way back is looked at with interrupts off, so nothing lands between the
+ * look and sysret; a TLB flush asked meanwhile (its IPI taken in the
+ * kernel, where it does nothing) takes the lock there.  Everything else
+ * takes the lock on entry.
  */
 static bool runs_unlocked(unsigned nr)
 {
@@ -178,13 +183,15 @@ void syscall_lock_kernel(void)
 static void syscall_dispatch_unlocked(struct trap_frame *f, syscall_fn fn,
 				      const struct syscall_args *a, unsigned nr)
 {
-	irq_disable();
 	current->regs = f;
 	current->syscall_nr = nr;
 	f->rax = (uint64_t)fn(a);
-	if (!kernel_locked() && !exit_to_user_mode_pending(f, nr))
-		return; /* the entry's cli and sysret: straight back, the lock never taken */
-	syscall_lock_kernel();
+	if (!kernel_locked()) {
+		irq_disable();
+		if (!exit_to_user_mode_pending(f, nr) && !tlb_flush_asked())
+			return; /* the entry's cli and sysret: straight back, the lock never taken */
+		syscall_lock_kernel();
+	}
 	exit_to_user_mode(f, nr);
 	irq_disable();
 	unlock_kernel();
