@@ -16,6 +16,7 @@
 #include "kernel/arch/kernel_lock.h"
 #include "kernel/arch/lapic.h"
 #include "kernel/arch/percpu.h"
+#include "kernel/arch/tlb.h"
 #include "kernel/lib/panic.h"
 #include "kernel/lib/printk.h"
 #include "kernel/arch/machine_exit.h"
@@ -59,6 +60,7 @@ static irq_handler_t handlers[256];
 void (*user_fault_hook)(struct trap_frame *f);
 int (*uaccess_fault_hook)(uint64_t addr, bool write);
 void (*return_to_user_hook)(struct trap_frame *f);
+bool (*return_to_user_pending_hook)(const struct trap_frame *f);
 uint64_t fixups_taken;
 uint64_t bad_irets; /* returns to user mode that faulted: never, in a sound kernel */
 static uint64_t unexpected_count;
@@ -236,8 +238,10 @@ static void do_trap(struct trap_frame *f)
  * only touches that CPU's own state: the APs' ticks and IPIs, which must
  * not wait for a lock another CPU may hold for long.  From ring 3 such a
  * handler runs before the lock is taken (a cross-CPU call whose caller
- * holds it must not wait for it), and the way back takes it (signals,
- * schedule(), and the flush a TLB shootdown asked for).  A fault on the
+ * holds it must not wait for it), and the way back takes it only when it
+ * has work (signals, schedule(), the flush a TLB shootdown asked for):
+ * an AP's tick over a task that runs alone in ring 3 touches no shared
+ * state, so k such CPUs do not meet at the lock HZ times a second each.  A fault on the
  * iretq back to user mode comes after the return gave the lock up, so it
  * takes it too.  A system call that runs without the lock copies to user
  * memory with page faults disabled, so a fault there takes its fixup
@@ -254,6 +258,9 @@ void trap_dispatch(struct trap_frame *f)
 
 	if (from_user && percpu && take) {
 		handlers[f->vector](f);
+		if (!tlb_flush_asked() && return_to_user_pending_hook &&
+		    !return_to_user_pending_hook(f))
+			return; /* nothing for the way back: ring 3 again without the lock */
 		lock_kernel();
 		if (return_to_user_hook)
 			return_to_user_hook(f);

@@ -24,6 +24,8 @@ extern uint64_t bad_irets; /* faults on the iretq to user mode (fixup_bad_iret) 
 extern int (*uaccess_fault_hook)(uint64_t addr, bool write);
 /* Called before an interrupt or a user fault returns to ring 3 (preemption, signals). */
 extern void (*return_to_user_hook)(struct trap_frame *f);
+/* Whether return_to_user_hook has anything to do for f (a signal, a reschedule). */
+extern bool (*return_to_user_pending_hook)(const struct trap_frame *f);
 
 /* A fixup entry: a fault at `insn` resumes at `fixup` (see arch/probe.asm). */
 struct ex_entry {

@@ -218,6 +218,11 @@ static void return_to_user(struct trap_frame *f)
 	exit_to_user_mode(f, -1);
 }
 
+static bool return_to_user_pending(const struct trap_frame *f)
+{
+	return exit_to_user_mode_pending(f, -1);
+}
+
 static struct mm_struct *current_mm(void)
 {
 	return current ? current->mm : 0;
@@ -229,6 +234,7 @@ void task_fault_init(void)
 	uaccess_fault_hook = uaccess_fault;
 	uaccess_current_mm = current_mm;
 	return_to_user_hook = return_to_user;
+	return_to_user_pending_hook = return_to_user_pending;
 	account_minor_fault = count_minor_fault;
 	pmm_fail_hook = should_fail_alloc;
 }

@@ -350,6 +350,20 @@ struct task_struct *pick_next_task(unsigned int cpu)
 	return t;
 }
 
+/*
+ * A racy look, as Linux reads other run queues' loads without their locks
+ * to decide whether balancing is worth it: a task queued a moment later is
+ * seen at the next tick.  With nothing queued anywhere, pick_next_task
+ * neither balances nor pulls, and take_turn finds the running task alone.
+ */
+bool rq_tasks_queued(void)
+{
+	for (unsigned int cpu = 0; cpu < smp_cpus_online && cpu < NR_CPUS; cpu++)
+		if (__atomic_load_n(&runqueues[cpu].nr_queued, __ATOMIC_RELAXED))
+			return true;
+	return false;
+}
+
 void requeue_allowed(struct task_struct *t)
 {
 	uint64_t flags = irq_save();

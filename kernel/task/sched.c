@@ -111,16 +111,30 @@ static void timer_tick(bool from_user)
 /*
  * An AP's tick (its LAPIC timer, only while it runs a task): the time
  * accounts and the slice, all its own; jiffies and sleepers are the boot
- * CPU's.  It runs without the kernel lock (irq_register_percpu).
+ * CPU's.  It runs without the kernel lock (irq_register_percpu).  A turn
+ * that ends with no task queued on any CPU asks for no schedule(), which
+ * could only pick the same task (Linux's check_preempt_tick preempts only
+ * for another task): the task starts its next turn in place, and a turn
+ * alone costs it no credit (rq.c), as under CFS a task alone sets the
+ * min_vruntime a newcomer is placed at.  So a task alone on its CPU in
+ * ring 3 takes the lock at no tick (trap_dispatch), where it took it at
+ * every one.
  */
 static void ap_timer_interrupt(struct trap_frame *f)
 {
 	struct task_struct *cur = current;
+	struct percpu *pc = this_cpu();
 
 	lapic_eoi();
 	account_tick(cur, (f->cs & 3) == 3);
-	if (is_idle_task(cur) || jiffies >= this_cpu()->slice_end)
+	if (is_idle_task(cur)) {
 		set_need_resched(cur);
+	} else if (jiffies >= pc->slice_end && rq_tasks_queued()) {
+		set_need_resched(cur);
+	} else if (jiffies >= pc->slice_end) {
+		cur->slice_start = jiffies;
+		pc->slice_end = jiffies + (cur->slice_ticks ? cur->slice_ticks : TIMESLICE);
+	}
 }
 
 /* The reschedule IPI: the interrupt itself ends a halt or user mode; the lock holder set the rest.

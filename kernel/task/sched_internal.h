@@ -21,5 +21,10 @@ void put_prev_task(struct task_struct *prev);	      /* schedule()'s prev, still 
 struct task_struct *pick_next_task(unsigned int cpu); /* NULL: nothing for cpu, idle */
 void charge_turn(struct task_struct *prev);	      /* the ticks prev ran, from its credit */
 void requeue_allowed(struct task_struct *t);	      /* queued where its mask no longer allows */
+/*
+ * Whether any CPU has a task queued, read without the lock (an AP's
+ * tick): when none has, schedule() can only pick the running task again.
+ */
+bool rq_tasks_queued(void);
 
 #endif

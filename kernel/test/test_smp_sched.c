@@ -7,8 +7,10 @@
  * reaches a task spinning in user mode on another CPU at once
  * (kick_process); and three spinners on two CPUs, one at nice -10, are
  * balanced by weight: the heavy one alone on a CPU, the two others sharing
- * the other (rq.c).
+ * the other (rq.c); and a task alone on an AP in ring 3 runs through its
+ * ticks without the big kernel lock.
  */
+#include "kernel/arch/kernel_lock.h"
 #include "kernel/arch/percpu.h"
 #include "kernel/arch/smpboot.h"
 #include "kernel/arch/timer.h"
@@ -237,3 +239,54 @@ static enum ktest_result smp_rq_weighted(struct ktest_ctx *t)
 	return r;
 }
 KTEST(smp_rq_weighted);
+
+/*
+ * A spinner pinned to CPU 1, alone there and with nothing queued anywhere:
+ * the AP's ticks find it in ring 3 and go back to it without the kernel
+ * lock (trap_dispatch, ap_timer_interrupt), where every tick took it.  In
+ * 500 ms CPU 1 takes the lock far less often than it ticks (a tenth is the
+ * bound: the ktest's own CPU queues a task now and then, a reason for a
+ * turn's end to schedule).
+ */
+static enum ktest_result smp_tick_unlocked(struct ktest_ctx *t)
+{
+	struct kernel_lock_stat s0, s1;
+	struct task_struct *p;
+	struct percpu *pc = smp_percpu(1);
+	uint64_t ticks0, ticks, locks, until;
+	enum ktest_result r = KTEST_PASS;
+	long pid;
+
+	if (active_cpus() < 2 || !pc)
+		return ktest_skip(t, "%u CPUs run tasks: boot with --smp 2 or more", active_cpus());
+	if (!(p = spawn_spinner(0, &pid)))
+		return ktest_fail(t, "spawn t_spin: %ld", pid);
+	if (set_cpus_allowed(p, 1ULL << 1)) {
+		kill_and_reap(p, pid);
+		return ktest_fail(t, "pin to CPU 1 refused");
+	}
+	until = jiffies + WAIT_TICKS(5000);
+	while (cpu_runs(1) != p && jiffies < until)
+		sleep_until(jiffies + 1, (const void *)smp_tick_unlocked);
+	kernel_lock_stat_read(1, &s0);
+	ticks0 = pc->user_ticks;
+	sleep_until(jiffies + WAIT_TICKS(500), (const void *)smp_tick_unlocked);
+	kernel_lock_stat_read(1, &s1);
+	ticks = pc->user_ticks - ticks0;
+	locks = s1.acquired - s0.acquired;
+	kprintf("smp_tick_unlocked: CPU 1 in 500 ms: %lu user ticks, %lu kernel lock "
+		"acquisitions\n",
+		(unsigned long)ticks, (unsigned long)locks);
+	if (cpu_runs(1) != p)
+		r = ktest_fail(t, "CPU 1 runs %s, not the pinned spinner",
+			       cpu_runs(1) ? cpu_runs(1)->comm : "?");
+	else if (ticks < WAIT_TICKS(500) / 2)
+		r = ktest_fail(t, "%lu user ticks in 500 ms", (unsigned long)ticks);
+	else if (locks * 10 > ticks)
+		r = ktest_fail(t, "%lu kernel lock acquisitions in %lu ticks", (unsigned long)locks,
+			       (unsigned long)ticks);
+	if (!kill_and_reap(p, pid) && r == KTEST_PASS)
+		r = ktest_fail(t, "spinner %ld did not die of SIGKILL", pid);
+	return r;
+}
+KTEST(smp_tick_unlocked);
