@@ -188,8 +188,9 @@ static void syscall_dispatch_unlocked(struct trap_frame *f, syscall_fn fn,
 	f->rax = (uint64_t)fn(a);
 	if (!kernel_locked()) {
 		irq_disable();
+		/* nothing for the way back: the entry's cli and sysret, the lock never taken */
 		if (!exit_to_user_mode_pending(f, nr) && !tlb_flush_asked())
-			return; /* the entry's cli and sysret: straight back, the lock never taken */
+			return;
 		syscall_lock_kernel();
 	}
 	exit_to_user_mode(f, nr);
