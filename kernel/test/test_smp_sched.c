@@ -7,8 +7,8 @@
  * reaches a task spinning in user mode on another CPU at once
  * (kick_process); and three spinners on two CPUs, one at nice -10, are
  * balanced by weight: the heavy one alone on a CPU, the two others sharing
- * the other (rq.c); and a task alone on an AP in ring 3 runs through its
- * ticks without the big kernel lock.
+ * the other (rq.c); and a task alone on an AP, spinning in ring 3 or
+ * calling getrandom in a loop, runs without the big kernel lock.
  */
 #include "kernel/arch/kernel_lock.h"
 #include "kernel/arch/percpu.h"
@@ -241,52 +241,102 @@ static enum ktest_result smp_rq_weighted(struct ktest_ctx *t)
 KTEST(smp_rq_weighted);
 
 /*
- * A spinner pinned to CPU 1, alone there and with nothing queued anywhere:
- * the AP's ticks find it in ring 3 and go back to it without the kernel
- * lock (trap_dispatch, ap_timer_interrupt), where every tick took it.  In
- * 500 ms CPU 1 takes the lock far less often than it ticks (a tenth is the
- * bound: the ktest's own CPU queues a task now and then, a reason for a
- * turn's end to schedule).
+ * A t_spin pinned to CPU 1, alone there and with nothing queued anywhere,
+ * for 500 ms: how many times CPU 1 took the kernel lock, and in how many
+ * ticks (in user mode and in the kernel).  0 when the spinner ran there.
  */
-static enum ktest_result smp_tick_unlocked(struct ktest_ctx *t)
+static int lock_use_on_cpu1(struct ktest_ctx *t, char *mode, uint64_t *locks, uint64_t *user,
+			    uint64_t *sys)
 {
 	struct kernel_lock_stat s0, s1;
-	struct task_struct *p;
 	struct percpu *pc = smp_percpu(1);
-	uint64_t ticks0, ticks, locks, until;
-	enum ktest_result r = KTEST_PASS;
+	struct task_struct *p;
+	uint64_t user0, sys0, until;
 	long pid;
+	int err = 0;
 
-	if (active_cpus() < 2 || !pc)
-		return ktest_skip(t, "%u CPUs run tasks: boot with --smp 2 or more", active_cpus());
-	if (!(p = spawn_spinner(0, &pid)))
-		return ktest_fail(t, "spawn t_spin: %ld", pid);
+	if (!(p = spawn_spinner(mode, &pid))) {
+		ktest_fail(t, "spawn t_spin: %ld", pid);
+		return -1;
+	}
 	if (set_cpus_allowed(p, 1ULL << 1)) {
 		kill_and_reap(p, pid);
-		return ktest_fail(t, "pin to CPU 1 refused");
+		ktest_fail(t, "pin to CPU 1 refused");
+		return -1;
 	}
 	until = jiffies + WAIT_TICKS(5000);
 	while (cpu_runs(1) != p && jiffies < until)
-		sleep_until(jiffies + 1, (const void *)smp_tick_unlocked);
+		sleep_until(jiffies + 1, (const void *)lock_use_on_cpu1);
 	kernel_lock_stat_read(1, &s0);
-	ticks0 = pc->user_ticks;
-	sleep_until(jiffies + WAIT_TICKS(500), (const void *)smp_tick_unlocked);
+	user0 = pc->user_ticks;
+	sys0 = pc->system_ticks;
+	sleep_until(jiffies + WAIT_TICKS(500), (const void *)lock_use_on_cpu1);
 	kernel_lock_stat_read(1, &s1);
-	ticks = pc->user_ticks - ticks0;
-	locks = s1.acquired - s0.acquired;
+	*user = pc->user_ticks - user0;
+	*sys = pc->system_ticks - sys0;
+	*locks = s1.acquired - s0.acquired;
+	if (cpu_runs(1) != p) {
+		ktest_fail(t, "CPU 1 runs %s, not the pinned t_spin",
+			   cpu_runs(1) ? cpu_runs(1)->comm : "?");
+		err = -1;
+	}
+	if (!kill_and_reap(p, pid) && !err) {
+		ktest_fail(t, "t_spin %ld did not die of SIGKILL", pid);
+		err = -1;
+	}
+	return err;
+}
+
+/*
+ * A spinner alone on CPU 1: the AP's ticks find it in ring 3 and go back
+ * to it without the kernel lock (trap_dispatch, ap_timer_interrupt), where
+ * every tick took it.  At most a tenth as many acquisitions as ticks (the
+ * ktest's own CPU queues a task now and then, a reason for a turn's end
+ * to schedule).
+ */
+static enum ktest_result smp_tick_unlocked(struct ktest_ctx *t)
+{
+	uint64_t locks, user, sys;
+
+	if (active_cpus() < 2 || !smp_percpu(1))
+		return ktest_skip(t, "%u CPUs run tasks: boot with --smp 2 or more", active_cpus());
+	if (lock_use_on_cpu1(t, 0, &locks, &user, &sys))
+		return KTEST_FAIL;
 	kprintf("smp_tick_unlocked: CPU 1 in 500 ms: %lu user ticks, %lu kernel lock "
 		"acquisitions\n",
-		(unsigned long)ticks, (unsigned long)locks);
-	if (cpu_runs(1) != p)
-		r = ktest_fail(t, "CPU 1 runs %s, not the pinned spinner",
-			       cpu_runs(1) ? cpu_runs(1)->comm : "?");
-	else if (ticks < WAIT_TICKS(500) / 2)
-		r = ktest_fail(t, "%lu user ticks in 500 ms", (unsigned long)ticks);
-	else if (locks * 10 > ticks)
-		r = ktest_fail(t, "%lu kernel lock acquisitions in %lu ticks", (unsigned long)locks,
-			       (unsigned long)ticks);
-	if (!kill_and_reap(p, pid) && r == KTEST_PASS)
-		r = ktest_fail(t, "spinner %ld did not die of SIGKILL", pid);
-	return r;
+		(unsigned long)user, (unsigned long)locks);
+	if (user < WAIT_TICKS(500) / 2)
+		return ktest_fail(t, "%lu user ticks in 500 ms", (unsigned long)user);
+	if (locks * 10 > user)
+		return ktest_fail(t, "%lu kernel lock acquisitions in %lu ticks",
+				  (unsigned long)locks, (unsigned long)user);
+	return KTEST_PASS;
 }
 KTEST(smp_tick_unlocked);
+
+/*
+ * The same with getrandom(2) for 16 bytes in a loop: the call runs without
+ * the kernel lock (kernel/syscall/syscall.c), so CPU 1 takes it about as
+ * rarely as when it only spins, where each call used to take it.  Ticks in
+ * the kernel show the calls were made.
+ */
+static enum ktest_result smp_getrandom_unlocked(struct ktest_ctx *t)
+{
+	uint64_t locks, user, sys;
+
+	if (active_cpus() < 2 || !smp_percpu(1))
+		return ktest_skip(t, "%u CPUs run tasks: boot with --smp 2 or more", active_cpus());
+	if (lock_use_on_cpu1(t, "getrandom", &locks, &user, &sys))
+		return KTEST_FAIL;
+	kprintf("smp_getrandom_unlocked: CPU 1 in 500 ms: %lu user and %lu system ticks, %lu "
+		"kernel lock acquisitions\n",
+		(unsigned long)user, (unsigned long)sys, (unsigned long)locks);
+	if (!sys || user + sys < WAIT_TICKS(500) / 2)
+		return ktest_fail(t, "%lu user and %lu system ticks in 500 ms", (unsigned long)user,
+				  (unsigned long)sys);
+	if (locks * 10 > user + sys)
+		return ktest_fail(t, "%lu kernel lock acquisitions in %lu ticks",
+				  (unsigned long)locks, (unsigned long)(user + sys));
+	return KTEST_PASS;
+}
+KTEST(smp_getrandom_unlocked);
