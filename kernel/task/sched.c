@@ -113,12 +113,13 @@ static void timer_tick(bool from_user)
  * accounts and the slice, all its own; jiffies and sleepers are the boot
  * CPU's.  It runs without the kernel lock (irq_register_percpu).  A turn
  * that ends with no task queued on any CPU asks for no schedule(), which
- * could only pick the same task (Linux's check_preempt_tick preempts only
- * for another task): the task starts its next turn in place, and a turn
- * alone costs it no credit (rq.c), as under CFS a task alone sets the
- * min_vruntime a newcomer is placed at.  So a task alone on its CPU in
- * ring 3 takes the lock at no tick (trap_dispatch), where it took it at
- * every one.
+ * could only pick the same task: Linux 6.6's update_deadline reschedules
+ * at a slice's end only when cfs_rq->nr_running > 1 (CFS's entity_tick,
+ * before it, called check_preempt_tick only then).  The task starts its
+ * next turn in place, and a turn alone costs it no credit (rq.c), as in
+ * 6.6 a newcomer is placed at the queue's average vruntime, which a task
+ * alone sets.  So a task alone on its CPU in ring 3 takes the lock at no
+ * tick (trap_dispatch), where it took it at every one.
  */
 static void ap_timer_interrupt(struct trap_frame *f)
 {
