@@ -357,12 +357,15 @@ static void do_signal(struct trap_frame *f, long nr)
 	}
 }
 
+/* What do_signal has to act on before ring 3: a signal, a restart, a mask to restore. */
+static bool signal_work(const struct task_struct *t, const struct trap_frame *f, long nr)
+{
+	return signal_pending(t) || (nr >= 0 && is_restart(f->rax)) || t->restore_sigmask;
+}
+
 bool exit_to_user_mode_pending(const struct trap_frame *f, long nr)
 {
-	const struct task_struct *t = current;
-
-	return t->need_resched || signal_pending(t) || (nr >= 0 && is_restart(f->rax)) ||
-	       t->restore_sigmask;
+	return current->need_resched || signal_work(current, f, nr);
 }
 
 void exit_to_user_mode(struct trap_frame *f, long nr)
@@ -370,7 +373,7 @@ void exit_to_user_mode(struct trap_frame *f, long nr)
 	struct task_struct *t = current;
 
 	preempt_from_user();
-	while (signal_pending(t) || (nr >= 0 && is_restart(f->rax)) || t->restore_sigmask) {
+	while (signal_work(t, f, nr)) {
 		do_signal(f, nr);
 		nr = -1; /* the restart decision is taken once */
 		preempt_from_user();
