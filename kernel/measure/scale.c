@@ -461,10 +461,7 @@ long sys_rng_draw(const struct syscall_args *a)
 	for (uint64_t i = 0; i < n; i++)
 		val[i] = v->get_u32();
 	__atomic_add_fetch(&ring3_draws[smp_processor_id()].draws, n, __ATOMIC_RELAXED);
-	if (!kernel_locked() && !copy_to_user_nofault(a->a1, val, n * sizeof(uint32_t)))
-		return (long)n;
-	syscall_lock_kernel();
-	return copy_to_user(a->a1, val, n * sizeof(uint32_t)) ? -EFAULT : (long)n;
+	return syscall_copy_to_user(a->a1, val, n * sizeof(uint32_t)) ? -EFAULT : (long)n;
 }
 
 static uint64_t ring3_total(unsigned int k)

@@ -236,10 +236,7 @@ long sys_getrandom(const struct syscall_args *a)
 	 */
 	if (!kernel_locked() && len <= sizeof(buf)) {
 		get_random_bytes(buf, len);
-		if (!copy_to_user_nofault(a->a0, buf, len))
-			return (long)len;
-		syscall_lock_kernel();
-		return copy_to_user(a->a0, buf, len) ? -EFAULT : (long)len;
+		return syscall_copy_to_user(a->a0, buf, len) ? -EFAULT : (long)len;
 	}
 	syscall_lock_kernel();
 	while (done < len) {

@@ -10,6 +10,7 @@
 #include "kernel/lib/errno.h"
 #include "kernel/lib/printk.h"
 #include "kernel/lib/string.h"
+#include "kernel/mm/uaccess.h"
 #include "kernel/task/sched.h"
 #include "kernel/task/signal.h"
 #include "kernel/syscall/syscall.h"
@@ -159,9 +160,10 @@ static void warn_unknown(uint64_t nr)
  * each Linux had (rng/ holds them), so a loop of them on k CPUs must meet
  * those locks and not this kernel's.  Each draws with interrupts on (the
  * boot CPU's tick drives jiffies, and a draw that meets a contended lock
- * may take long), then copies out with copy_to_user_nofault, which walks
- * and copies with them off; what that cannot do (a page to populate, a
- * user's bad pointer to report) it does after syscall_lock_kernel.  The
+ * may take long), then copies out with syscall_copy_to_user: by
+ * copy_to_user_nofault, which walks and copies with them off, or, for
+ * what that cannot do (a page to populate, a user's bad pointer to
+ * report), by copy_to_user after syscall_lock_kernel.  The
  * way back is looked at with interrupts off, so nothing lands between the
  * look and sysret; a TLB flush asked meanwhile (its IPI taken in the
  * kernel, where it does nothing) takes the lock there.  Everything else
@@ -178,6 +180,14 @@ void syscall_lock_kernel(void)
 		return;
 	irq_enable();
 	lock_kernel();
+}
+
+int syscall_copy_to_user(uint64_t dst, const void *src, size_t n)
+{
+	if (!kernel_locked() && !copy_to_user_nofault(dst, src, n))
+		return 0;
+	syscall_lock_kernel();
+	return copy_to_user(dst, src, n);
 }
 
 static void syscall_dispatch_unlocked(struct trap_frame *f, syscall_fn fn,

@@ -6,6 +6,7 @@
 #define KERNEL_SYSCALL_SYSCALL_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "kernel/uapi/aslrbench.h" /* the numbers, shared with user programs */
@@ -46,6 +47,12 @@ long put_rusage(uint64_t uaddr, uint64_t utime, uint64_t stime, bool compat);
  * which always takes it).
  */
 void syscall_lock_kernel(void);
+/*
+ * copy_to_user for such a call: copy_to_user_nofault while it runs
+ * without the lock, else (a page to populate, a bad pointer to report)
+ * syscall_lock_kernel and copy_to_user.  0 or -EFAULT.
+ */
+int syscall_copy_to_user(uint64_t dst, const void *src, size_t n);
 /* A system call's name, "" when not in the table (the warning's). */
 const char *syscall_name(uint64_t nr);
 
