@@ -243,10 +243,11 @@ static void do_trap(struct trap_frame *f)
  * an AP's tick over a task that runs alone in ring 3 touches no shared
  * state, so k such CPUs do not meet at the lock HZ times a second each.
  * A fault on the iretq back to user mode comes after the return gave the
- * lock up, so it takes it too.  A system call that runs without the lock copies to user
- * memory with page faults disabled, so a fault there takes its fixup
- * without the lock (copy_to_user_nofault); any other exception in kernel
- * mode without the lock is a bug that dies at once, without waiting for it.
+ * lock up, so it takes it too.  A system call that runs without the lock
+ * copies to user memory with page faults disabled, so a fault there takes
+ * its fixup without the lock (copy_to_user_nofault); any other exception
+ * in kernel mode without the lock is a bug that dies at once, without
+ * waiting for it.
  */
 void trap_dispatch(struct trap_frame *f)
 {

@@ -128,9 +128,7 @@ static void ap_timer_interrupt(struct trap_frame *f)
 
 	lapic_eoi();
 	account_tick(cur, (f->cs & 3) == 3);
-	if (is_idle_task(cur)) {
-		set_need_resched(cur);
-	} else if (jiffies >= pc->slice_end && rq_tasks_queued()) {
+	if (is_idle_task(cur) || (jiffies >= pc->slice_end && rq_tasks_queued())) {
 		set_need_resched(cur);
 	} else if (jiffies >= pc->slice_end) {
 		cur->slice_start = jiffies;
