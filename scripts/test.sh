@@ -451,8 +451,8 @@ boot_one() {
 
 # ---- QEMU boots, several at once ----------------------------------------------
 # Boots run in the background, up to $emulators emulators at a time (one per core:
-# TEST_JOBS, default the number of CPUs); a boot takes a core per run, times
-# the cores each run keeps busy (boot_cores).  While the host suites run in
+# TEST_JOBS, default the number of CPUs); a boot takes a lane per run, and
+# boots with three or more CPUs run one at a time (boot_wide).  While the host suites run in
 # the foreground the boots get one core fewer.  Results are judged in boots.conf order, so the TAP does not depend
 # on which boot finishes first.
 emulators=${TEST_JOBS:-$(nproc 2>/dev/null || echo 1)}
@@ -461,7 +461,7 @@ case $emulators in '' | *[!0-9]* | 0) die "TEST_JOBS must be a positive number, 
 # sweep that checks the tests pass on several CPUs, not part of make test).
 case ${TEST_SMP:-1} in *[!0-9]* | 0) die "TEST_SMP must be a positive number, got '$TEST_SMP'" ;; esac
 declare -A lane_pid=() lane_t0=()
-lanes_used=0 next_launch=0
+lanes_used=0 wide_running=0 next_launch=0
 
 boot_args() { # boot_args I: run-qemu.sh's arguments for boot I, in the array args
 	local i=$1 keys
@@ -478,22 +478,25 @@ boot_args() { # boot_args I: run-qemu.sh's arguments for boot I, in the array ar
 	fi
 }
 
-# The host cores one run of boot I keeps busy.  TCG runs each vCPU on a thread
-# of its own, and beside another emulator a four-CPU boot took 2.6 to 4.5
-# times as long as alone (usb: 224 s against 85 s, scale: 100 s against
-# 22 s): its vCPUs spin for the big kernel lock while the host runs the other
-# emulator rather than the holder.  So such a boot counts a core per CPU it
-# starts (cpus= and nr_cpus= start fewer).  A two-CPU boot counts one: its
-# second CPU idles most of the time, and the two-CPU boots took as long
-# beside another as alone (fuzz 22 s and 21 s, linux 23 s and 24 s).
-# --deterministic counts one: -icount runs every vCPU round robin on one thread.
-boot_cores() {
+# A boot's lanes: one per run.  TCG runs each vCPU on a host thread, but a
+# vCPU with nothing to run halts, and since an AP's tick over a lone task and
+# the RNG's calls left the big kernel lock, a four-CPU boot keeps about one
+# core busy: usb used 87 s of CPU in 71 s alone, and beside a one-CPU boot it
+# took 72 s (scale 29 s against 22 s alone, smp8 29 against 26, smp-cpu-up
+# 20 against 17; the one-CPU boot beside each as long as alone).  Two such
+# boots side by side would put eight vCPUs on two cores, so a boot with three
+# or more CPUs is "wide" and wide boots run one at a time.  (Before those
+# changes a four-CPU boot beside another took 2.6 to 4.5 times as long as
+# alone, its vCPUs spinning for the lock while the host ran the other
+# emulator, and each took every core.)  --deterministic is never wide:
+# -icount runs every vCPU round robin on one thread.
+boot_wide() {
 	local -a flags words
 	local k w smp=${TEST_SMP:-1}
 	read -ra flags <<<"${b_flags[$1]}"
 	for ((k = 0; k < ${#flags[@]}; k++)); do
 		case ${flags[k]} in
-		--deterministic) echo 1 && return ;;
+		--deterministic) return 1 ;;
 		--smp) smp=${flags[k + 1]:-1} ;;
 		esac
 	done
@@ -503,23 +506,22 @@ boot_cores() {
 		cpus=[0-9]* | nr_cpus=[0-9]*) [ "${w#*=}" -ge "$smp" ] || smp=${w#*=} ;;
 		esac
 	done
-	if [ "$smp" -le 2 ]; then echo 1; else echo "$smp"; fi
+	[ "$smp" -ge 3 ]
 }
 
-boot_need() { # boot_need I: the emulators boot I takes (runs x cores, at most all of them)
-	local need=$((b_runs[$1] * $(boot_cores "$1")))
-	[ "$need" -le "$emulators" ] || need=$emulators
-	echo "$need"
-}
-
-# The order boots start in: those that leave a core for another boot first,
-# then those that take every core, one after the other at the end.  Mixed,
-# each wide boot would wait for the lanes to drain, and a lane would idle
-# through every such wait.  Results are still judged in boots.conf order.
-# Each boot's need, worked out once (launch_boots looks at the next boot's
-# every half second while it waits).
-b_need=() launch_order=()
-for i in "${selected[@]}"; do b_need[i]=$(boot_need "$i"); done
+# The order boots start in: boots.conf's, but those that take every lane
+# (runs N) last, one after the other.  Mixed, each would wait for the lanes
+# to drain, and a lane would idle through every such wait.  A wide boot waits
+# while another runs, and the boots behind it start meanwhile.  Results are
+# still judged in boots.conf order.  Each boot's lanes and width are worked
+# out once (launch_boots looks at the waiting ones every half second).
+b_need=() b_wide=() launch_order=()
+for i in "${selected[@]}"; do
+	b_need[i]=${b_runs[i]}
+	[ "${b_need[i]}" -le "$emulators" ] || b_need[i]=$emulators
+	b_wide[i]=0
+	! boot_wide "$i" || b_wide[i]=1
+done
 for i in "${selected[@]}"; do [ "${b_need[i]}" -ge "$emulators" ] || launch_order+=("$i"); done
 for i in "${selected[@]}"; do [ "${b_need[i]}" -lt "$emulators" ] || launch_order+=("$i"); done
 
@@ -552,26 +554,31 @@ launch_boot() {
 		echo $((SECONDS - t)) >"$logs/qemu-$name.secs"
 	) &
 	lane_pid[$i]=$! lane_t0[$i]=$SECONDS
-	lanes_used=$((lanes_used + b_need[i]))
+	lanes_used=$((lanes_used + b_need[i])) wide_running=$((wide_running + b_wide[i]))
 }
 
-# Starts the next boots while they fit in CAP emulators (a boot needing more
-# than CAP starts alone once nothing else runs).
+# Starts the waiting boots, in launch order, while they fit in CAP
+# emulators (a boot needing more than CAP starts alone once nothing else
+# runs); a wide boot waits while another wide one runs, and those behind it
+# may start meanwhile.  next_launch: the first boot not yet started.
 launch_boots() {
-	local cap=$1 i need why
-	while [ "$next_launch" -lt "${#launch_order[@]}" ]; do
-		i=${launch_order[next_launch]}
-		need=${b_need[i]}
-		if [ "$lanes_used" -gt 0 ] && [ $((lanes_used + need)) -gt "$cap" ]; then break; fi
-		[ "$cap" -gt 0 ] || break
-		next_launch=$((next_launch + 1))
+	local cap=$1 k i why
+	[ "$cap" -gt 0 ] || return 0
+	for ((k = next_launch; k < ${#launch_order[@]}; k++)); do
+		i=${launch_order[k]}
+		[ -z "${lane_pid[$i]:-}" ] || continue
+		if [ "$lanes_used" -gt 0 ] && [ $((lanes_used + b_need[i])) -gt "$cap" ]; then break; fi
+		[ "${b_wide[i]}" = 0 ] || [ "$wide_running" = 0 ] || continue
 		why=$(boot_missing "$(boot_image "$i")")
 		if [ -n "$why" ]; then
 			item_progress "qemu/${b_name[i]}" "skipped: $why"
 			lane_pid[$i]=skipped
-			continue
+		else
+			launch_boot "$i"
 		fi
-		launch_boot "$i"
+	done
+	while [ "$next_launch" -lt "${#launch_order[@]}" ] && [ -n "${lane_pid[${launch_order[next_launch]}]:-}" ]; do
+		next_launch=$((next_launch + 1))
 	done
 }
 
@@ -592,7 +599,7 @@ reap_boots() {
 		[ -e "$logs/qemu-${b_name[i]}.secs" ] || ! kill -0 "${lane_pid[$i]}" 2>/dev/null || continue
 		wait "${lane_pid[$i]}" 2>/dev/null
 		lane_pid[$i]=reaped
-		lanes_used=$((lanes_used - b_need[i]))
+		lanes_used=$((lanes_used - b_need[i])) wide_running=$((wide_running - b_wide[i]))
 	done
 }
 
