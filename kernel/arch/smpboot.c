@@ -433,7 +433,11 @@ unsigned smp_boot_cpus(smp_alloc_fn alloc)
 		if (!smp_apic_online(id) && boot_one(id, alloc) < 0)
 			break;
 	}
-	kprintf("smp: brought up %u CPUs%s\n", smp_cpus_online,
+	/* Their APIC IDs too: how a run shows which CPUs came up (x2APIC IDs above 254). */
+	kprintf("smp: brought up %u CPUs%s, APIC IDs", smp_cpus_online,
 		smp_cpus_failed ? ", some CPUs failed to start" : "");
+	for (unsigned cpu = 0; cpu < smp_cpus_online; cpu++)
+		kprintf(" %u", online_ids[cpu]);
+	kprintf("\n");
 	return smp_cpus_online;
 }
