@@ -31,6 +31,14 @@
 #                      (probed once, cached in build/.kvm-probe), else TCG
 #   --memory MB        guest memory (default 512)
 #   --smp N            number of CPUs (default 1)
+#   --x2apic           the last of the --smp N CPUs (N >= 2) at APIC ID 256,
+#                      so OVMF puts every CPU in x2APIC mode before the
+#                      kernel runs, as firmware does on a PC with that many
+#                      CPUs (with an IOMMU for interrupt remapping, which
+#                      such IDs need).  Needs a QEMU whose TCG has x2APIC:
+#                      $QEMU_X2APIC, else the system's if it is 10 or later,
+#                      else build/qemu-backport/ (scripts/qemu-backport.sh);
+#                      implies --accel tcg
 #   --tcg-cpu MODEL    TCG's -cpu instead of max, e.g. max,vendor=GenuineIntel
 #                      (an Intel CPU's sysenter path on an AMD-looking max);
 #                      implies --accel tcg
@@ -95,7 +103,7 @@ set -euo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
 iso="$here/build/aslrbench.iso"
 symbols=""
-usb=0 cmdline="" have_cmdline=0 adds=() deterministic=0 timeout=300 timeout_given=0 log="" accel=auto mem=512 smp=1 keys="" tcg_cpu=max
+usb=0 cmdline="" have_cmdline=0 adds=() deterministic=0 timeout=300 timeout_given=0 log="" accel=auto mem=512 smp=1 x2apic=0 keys="" tcg_cpu=max
 screenshot="" no_serial=0 resolution="" secure_boot=off vars="" no_sign=0 tamper=""
 QEMU=${QEMU:-qemu-system-x86_64}
 OVMF_CODE=${OVMF_CODE:-/usr/share/OVMF/OVMF_CODE_4M.fd}
@@ -128,6 +136,7 @@ while [ $# -gt 0 ]; do
 	--accel) [ $# -ge 2 ] || usage_error "$1 needs a value"; accel=$2; shift 2 ;;
 	--memory) [ $# -ge 2 ] || usage_error "$1 needs a value"; mem=$2; shift 2 ;;
 	--smp) [ $# -ge 2 ] || usage_error "$1 needs a value"; smp=$2; shift 2 ;;
+	--x2apic) x2apic=1; shift ;;
 	--tcg-cpu) [ $# -ge 2 ] || usage_error "$1 needs a value"; tcg_cpu=$2; accel=tcg; shift 2 ;;
 	--keys) [ $# -ge 2 ] || usage_error "$1 needs a value"; keys=$2; shift 2 ;;
 	--screenshot) [ $# -ge 2 ] || usage_error "$1 needs a value"; screenshot=$2; shift 2 ;;
@@ -151,6 +160,9 @@ if [ -z "$symbols" ]; then
 fi
 case $mem in '' | *[!0-9]*) usage_error "--memory needs megabytes" ;; esac
 case $smp in '' | *[!0-9]* | 0) usage_error "--smp needs a CPU count" ;; esac
+[ "$x2apic" = 0 ] || [ "$smp" -ge 2 ] || usage_error "--x2apic needs --smp 2 or more (one CPU goes to APIC ID 256)"
+# Under TCG: KVM would need a split irqchip for the IOMMU's interrupt remapping.
+[ "$x2apic" = 0 ] || accel=tcg
 case $accel in auto | kvm | tcg) ;; *) usage_error "--accel must be auto, kvm or tcg" ;; esac
 case $secure_boot in off | snakeoil | shim | ms) ;; *) usage_error "--secure-boot must be snakeoil, shim or ms" ;; esac
 case $tamper in '' | kernel | initrd) ;; *) usage_error "--tamper must be kernel or initrd" ;; esac
@@ -189,6 +201,16 @@ for f in "$OVMF_CODE" "$OVMF_VARS"; do
 	[ -r "$f" ] || { note "missing firmware $f (run scripts/deps.sh)"; exit 66; }
 done
 command -v "$QEMU" >/dev/null || { note "missing $QEMU (run scripts/deps.sh)"; exit 66; }
+# --x2apic: QEMU 7.2's TCG has no x2APIC (Debian 12's); 10.0 from
+# bookworm-backports has, and is what this was tested with.
+if [ "$x2apic" = 1 ]; then
+	if [ -n "${QEMU_X2APIC:-}" ]; then
+		QEMU=$QEMU_X2APIC
+	elif [ "$("$QEMU" --version 2>/dev/null | sed -n '1s/.*version \([0-9]*\)\..*/\1/p')" -lt 10 ] 2>/dev/null; then
+		QEMU=$here/build/qemu-backport/qemu-system-x86_64
+		[ -x "$QEMU" ] || { note "--x2apic: this QEMU's TCG has no x2APIC; fetch one with scripts/qemu-backport.sh (or set QEMU_X2APIC)"; exit 66; }
+	fi
+fi
 
 # A terminal on stdin is the serial console (see the header): its settings
 # now, restored by cleanup whatever way the run ends (QEMU restores them
@@ -302,7 +324,13 @@ sb_args=()
 [ "$secure_boot" = off ] || sb_args=(-global driver=cfi.pflash01,property=secure,value=on)
 # -nic none: the kernel has no network driver, and q35's default NIC makes
 # OVMF load its iPXE boot driver, 0.5 s of every TCG boot (docs/testing.md).
-base_args=(-machine "$machine" "${sb_args[@]}" -m "$mem" -smp "$smp" -no-reboot -display none "${vga_args[@]}" -monitor none -nic none
+smp_args=(-smp "$smp")
+if [ "$x2apic" = 1 ]; then
+	# N-1 CPUs in socket 0, one in socket 1 of 256 cores: APIC ID 256.
+	smp_args=(-smp "$((smp - 1)),sockets=2,cores=256,maxcpus=512"
+		-device intel-iommu,intremap=on,eim=on)
+fi
+base_args=(-machine "$machine" "${sb_args[@]}" -m "$mem" "${smp_args[@]}" -no-reboot -display none "${vga_args[@]}" -monitor none -nic none
 	-drive "if=pflash,format=raw,readonly=on,file=$OVMF_CODE"
 	-drive "if=pflash,format=raw,file=$tmp/vars.fd"
 	-device isa-debug-exit,iobase=0xf4,iosize=0x04)
@@ -358,6 +386,12 @@ elif [ "$accel" = kvm ] || { [ "$accel" = auto ] && kvm_works; }; then
 else
 	args+=(-accel tcg -cpu "$tcg_cpu")
 	[ "$accel" = tcg ] || note "KVM not usable here (absent or fails on OVMF); using TCG"
+fi
+# The CPU at APIC ID 256, of the model -cpu names (its features too).
+if [ "$x2apic" = 1 ]; then
+	x2_model=${tcg_cpu%%,*}
+	[ "$deterministic" = 0 ] || x2_model=max
+	args+=(-device "$x2_model-x86_64-cpu,socket-id=1,core-id=0,thread-id=0")
 fi
 # Provenance: the emulator and firmware versions, which the boot record
 # carries as "host" (kernel/init/boot_record.c reads this fw_cfg file; ",,"

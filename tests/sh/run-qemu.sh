@@ -28,7 +28,7 @@ missing="" n_opts=0
 while read -r opt; do
 	n_opts=$((n_opts + 1))
 	grep -Eq -- "^  (-h, )?$opt( |$)" "$tmp/out" || missing="$missing $opt"
-done < <(sed -n 's/^\t\(--[a-z-]*\)).*/\1/p; s/^\t-h | \(--help\)).*/\1/p' "$R")
+done < <(sed -n 's/^\t\(--[a-z0-9-]*\)).*/\1/p; s/^\t-h | \(--help\)).*/\1/p' "$R")
 [[ -z $missing && $n_opts -ge 14 && $(grep -c '^  -' "$tmp/out") -eq $n_opts ]]
 tap_check $? "--help documents every option the parser knows" "undocumented:$missing"
 missing=""
