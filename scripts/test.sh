@@ -429,13 +429,20 @@ expect_text() {
 }
 
 # What a boot needs before it can run; prints why not, if not.
-boot_missing() {
-	local img=$1 f
+boot_missing() { # boot_missing I: why boot I cannot run here, or nothing
+	local img f q=${QEMU:-qemu-system-x86_64} major
+	img=$(boot_image "$1")
 	[ -r "$img" ] || { echo "$img missing (make all build/nokernel.iso)"; return; }
-	command -v "${QEMU:-qemu-system-x86_64}" >/dev/null || { echo "${QEMU:-qemu-system-x86_64} not installed (scripts/deps.sh)"; return; }
+	command -v "$q" >/dev/null || { echo "$q not installed (scripts/deps.sh)"; return; }
 	for f in "${OVMF_CODE:-/usr/share/OVMF/OVMF_CODE_4M.fd}" "${OVMF_VARS:-/usr/share/OVMF/OVMF_VARS_4M.fd}"; do
 		[ -r "$f" ] || { echo "firmware $f missing (scripts/deps.sh)"; return; }
 	done
+	# run-qemu.sh --x2apic's choice of QEMU, looked at the same way
+	if [[ " ${b_flags[$1]} " == *" --x2apic "* ]] && [ -z "${QEMU_X2APIC:-}" ]; then
+		major=$("$q" --version 2>/dev/null | sed -n '1s/.*version \([0-9]*\)\..*/\1/p')
+		[ "${major:-0}" -ge 10 ] || [ -x build/qemu-backport/qemu-system-x86_64 ] ||
+			echo "no QEMU whose TCG has x2APIC ($q is ${major:-?}.x; scripts/qemu-backport.sh fetches 10.0)"
+	fi
 }
 
 # boot_one LOG INPUT ARGS...: one run-qemu.sh, INPUT (if any) on its stdin.
@@ -571,7 +578,7 @@ launch_boots() {
 		[ -z "${lane_pid[$i]:-}" ] || continue
 		if [ "$lanes_used" -gt 0 ] && [ $((lanes_used + b_need[i])) -gt "$cap" ]; then break; fi
 		[ "${b_wide[i]}" = 0 ] || { [ "$wide_running" = 0 ] && [ "$cap" = "$emulators" ]; } || continue
-		why=$(boot_missing "$(boot_image "$i")")
+		why=$(boot_missing "$i")
 		if [ -n "$why" ]; then
 			item_progress "qemu/${b_name[i]}" "skipped: $why"
 			lane_pid[$i]=skipped
@@ -644,7 +651,7 @@ judge_boot() {
 	local -a args
 	await_boot "$i"
 	if [ "${lane_pid[$i]}" = skipped ]; then
-		skip "qemu/$name" "$(boot_missing "$(boot_image "$i")")"
+		skip "qemu/$name" "$(boot_missing "$i")"
 		return
 	fi
 	boot_logs=()
