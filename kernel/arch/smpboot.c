@@ -104,7 +104,7 @@ static struct trampoline_header *tramp_header;
 static unsigned init_udelay;
 static uint32_t online_ids[ACPI_MAX_CPUS]; /* [0]: the boot CPU */
 static struct percpu *online_pc[ACPI_MAX_CPUS] = {&percpu0};
-static uint8_t *spare;			   /* pages of an AP that failed, for the next */
+static uint8_t *spare; /* pages of an AP that failed, for the next */
 
 static void udelay(uint64_t us)
 {
