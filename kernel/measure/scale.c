@@ -499,12 +499,16 @@ static void reap_orphans(void)
 	int status;
 	long r;
 
-	while ((r = do_wait(-1, WNOHANG, &status, 0, 0)) >= 0 && jiffies < until)
-		if (r == 0)
-			sleep_until(jiffies + 1, (const void *)reap_orphans);
-	if (r >= 0)
-		kprintf("scale: init still has children %u s after the b_scale processes\n",
-			SCALE_WAIT_S);
+	while ((r = do_wait(-1, WNOHANG, &status, 0, 0)) >= 0) {
+		if (r > 0)
+			continue; /* one reaped: look again at once */
+		if (jiffies >= until) {
+			kprintf("scale: init still has children %u s after the b_scale processes\n",
+				SCALE_WAIT_S);
+			return;
+		}
+		sleep_until(jiffies + 1, (const void *)reap_orphans);
+	}
 }
 
 /*
