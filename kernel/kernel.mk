@@ -12,7 +12,7 @@ KERNEL_C :=
 KERNEL_C += kernel/arch/acpi.c kernel/arch/fpu.c kernel/arch/fw_cfg.c kernel/arch/gdt.c kernel/arch/idt.c \
 	kernel/arch/lapic.c kernel/arch/machine_exit.c kernel/arch/page.c kernel/arch/pat.c \
 	kernel/arch/rtc.c kernel/arch/smp.c kernel/arch/smpboot.c kernel/arch/timer.c kernel/arch/traps.c kernel/arch/tsc.c \
-	kernel/arch/tsc_sync.c kernel/arch/kernel_lock.c kernel/arch/tlb.c
+	kernel/arch/tsc_sync.c kernel/arch/kernel_lock.c kernel/arch/tlb.c kernel/arch/xstate.c
 KERNEL_C += kernel/arch/clear_page.c
 # kernel/aslr/: the ASLR rules, one file per Linux version
 KERNEL_C += kernel/aslr/linux_2_6_29.c kernel/aslr/linux_6_x.c
@@ -60,7 +60,7 @@ KERNEL_C += kernel/syscall/exec_file.c kernel/syscall/sys_attr.c kernel/syscall/
 # kernel/task/: processes: exec, fork, exit, wait, signals, the scheduler
 KERNEL_C += kernel/task/binfmt_elf.c kernel/task/exec.c kernel/task/exit.c kernel/task/fail_nth.c kernel/task/fdtable.c \
 	kernel/task/fault.c kernel/task/fork.c kernel/task/futex.c kernel/task/futex_exit.c kernel/task/sched.c kernel/task/rq.c kernel/task/signal.c \
-	kernel/task/jobctl.c kernel/task/signal_deliver.c kernel/task/signal_32.c kernel/task/signal_struct.c \
+	kernel/task/jobctl.c kernel/task/signal_deliver.c kernel/task/signal_32.c kernel/task/signal_fpu.c kernel/task/signal_struct.c \
 	kernel/task/task.c kernel/task/loadavg.c kernel/task/nice.c \
 	kernel/task/tls.c kernel/task/wait.c
 # kernel/test/: the in-kernel tests (mode=test) and the fuzzer's kernel side.

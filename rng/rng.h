@@ -5,7 +5,8 @@
  *
  * The files in rng/ are freestanding: the same objects build into the
  * aslrbench kernel and into the host tools and tests.  They include only
- * <stdint.h>, <stddef.h>, <stdbool.h> (and <cpuid.h>).
+ * <stdint.h>, <stddef.h>, <stdbool.h> (and <cpuid.h>) and common/'s
+ * freestanding headers.
  */
 #ifndef RNG_RNG_H
 #define RNG_RNG_H
@@ -13,6 +14,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+
+#include "common/xfeatures.h"
 
 /*
  * The environment the 2009-era generators read: the current task's pid,
@@ -72,16 +75,6 @@ struct rng_platform {
 	uint64_t simd_xfeatures;
 };
 
-/* XCR0 state components, Linux v6.6 arch/x86/include/asm/fpu/types.h */
-#define XFEATURE_MASK_FP	0x01ull
-#define XFEATURE_MASK_SSE	0x02ull
-#define XFEATURE_MASK_YMM	0x04ull
-#define XFEATURE_MASK_OPMASK	0x20ull
-#define XFEATURE_MASK_ZMM_Hi256 0x40ull
-#define XFEATURE_MASK_Hi16_ZMM	0x80ull
-#define XFEATURE_MASK_FPSSE	(XFEATURE_MASK_FP | XFEATURE_MASK_SSE)
-#define XFEATURE_MASK_AVX512                                                                       \
-	(XFEATURE_MASK_OPMASK | XFEATURE_MASK_ZMM_Hi256 | XFEATURE_MASK_Hi16_ZMM)
 /* @p is kept (not copied): it must stay valid; NULL restores the default */
 void rng_set_platform(const struct rng_platform *p);
 /*

@@ -7,10 +7,10 @@
  * after, or a system call silently changes a program's xmm registers, which
  * the syscall ABI preserves.  Such code lives in the .text.simd section
  * (KERNEL_SIMD below); scripts/check-simd.py fails the build when a SIMD
- * register is used anywhere else.  The save is FXSAVE (x87 and SSE): the
- * kernel neither sets CR4.OSXSAVE nor saves ymm/zmm, so rng/'s platform
- * (kernel/char/random.c) declares XFEATURE_MASK_FPSSE and its AVX2 and
- * AVX-512F bodies, built into .text.simd, never run here.
+ * register is used anywhere else.  The save is os_xsave's (kernel/arch/
+ * xstate.c): every state component XCR0 enables, so rng/'s platform
+ * (kernel/char/random.c) declares fpu_user_cfg.max_features and its AVX2 and
+ * AVX-512F bodies, built into .text.simd, run where the CPU has them.
  */
 #ifndef KERNEL_ARCH_FPU_H
 #define KERNEL_ARCH_FPU_H

@@ -37,6 +37,7 @@
 #include "kernel/arch/smpboot.h"
 #include "kernel/arch/tsc.h"
 #include "kernel/arch/tsc_sync.h"
+#include "kernel/arch/xstate.h"
 #include "kernel/lib/printk.h"
 #include "kernel/lib/string.h"
 #include "kernel/params/param.h"
@@ -225,6 +226,7 @@ __attribute__((noreturn)) void smp_ap_main(struct percpu *pc)
 
 	write_cr0(bsp_cr0);
 	write_cr4(bsp_cr4);
+	fpu__init_cpu_xstate(); /* XCR0 is per CPU: before this CPU saves a task's registers */
 	gdt_init_cpu(&a->gdt, a->df_top, pc->cpu);
 	idt_load();
 	pat_init_secondary();

@@ -11,6 +11,7 @@
 #include "kernel/arch/percpu.h"
 #include "kernel/arch/fpu.h"
 #include "kernel/arch/timer.h"
+#include "kernel/arch/xstate.h"
 #include "kernel/arch/boot_info.h"
 #include "kernel/lib/printk.h"
 #include "kernel/lib/string.h"
@@ -134,11 +135,7 @@ static struct rng_platform plat = {
 	.hz = 250,
 	.simd_begin = kernel_fpu_begin,
 	.simd_end = kernel_fpu_end,
-	/*
-	 * kernel_fpu_begin() saves with FXSAVE: x87 and SSE only, so rng/ never
-	 * runs its AVX2/AVX-512 bodies here, whatever CPUID and XCR0 say.
-	 */
-	.simd_xfeatures = XFEATURE_MASK_FPSSE,
+	/* .simd_xfeatures: what kernel_fpu_begin() saves, set in random_init() */
 	.arch_seed_longs = plat_arch_seed_longs,
 	.arch_longs = plat_arch_longs,
 	.cpu_gs_offset = offsetof(struct percpu, cpu), /* smp_processor_id() */
@@ -194,6 +191,9 @@ int random_init(char *err, unsigned long errlen)
 		cycles_base = rdtsc();
 	have_rdseed = cpu_has(7, 1, 18);
 	have_rdrand = cpu_has(1, 2, 30);
+	/* kernel_fpu_begin() saves every component XCR0 enables: AVX2 and AVX-512F run where
+	 * enabled */
+	plat.simd_xfeatures = fpu_user_cfg.max_features;
 	rng_set_platform(&plat);
 	n = gather_seed(seed, sizeof(seed));
 	rng_seed_all(seed, n);

@@ -10,6 +10,7 @@
 #include "kernel/arch/smpboot.h"
 #include "kernel/arch/timer.h"
 #include "kernel/arch/tsc.h"
+#include "kernel/arch/xstate.h"
 #include "kernel/arch/boot_info.h"
 #include "kernel/init/boot_record.h"
 #include "kernel/fs/proc/internal.h"
@@ -19,6 +20,7 @@
 #include "kernel/mm/layout.h"
 #include "kernel/mm/pmm.h"
 #include "kernel/char/random.h"
+#include "rng/chacha20.h"
 
 static const char *fb_format(uint32_t f)
 {
@@ -151,6 +153,9 @@ void emit_boot_record(void)
 	jrec_str(&r, "tsc_hz_source", tsc_source());
 	jrec_bool(&r, "invariant_tsc", c.invariant_tsc);
 	jrec_bool(&r, "rdtscp", c.rdtscp);
+	/* XCR0 (kernel/arch/xstate.c) and the ChaCha20 body it lets chacha20-wide run */
+	jrec_u64(&r, "xfeatures", fpu_user_cfg.max_features);
+	jrec_str(&r, "chacha_impl", chacha_impl_name(chacha_impl_active()));
 	jrec_u64(&r, "hz", timer_hz());
 	jrec_fixed(&r, "hz_actual", (int64_t)timer_actual_mhz(), 3);
 	jrec_str(&r, "mode", mode_name(run_mode));

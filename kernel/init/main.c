@@ -44,6 +44,7 @@
 #include "kernel/mm/vdso.h"
 #include "kernel/mm/vmm.h"
 #include "kernel/arch/percpu.h"
+#include "kernel/arch/xstate.h"
 #include "kernel/char/random.h"
 
 struct percpu percpu0 = {
@@ -53,15 +54,15 @@ struct percpu percpu0 = {
 struct boot_info boot_info_copy;
 
 /*
- * SSE on, and OSXSAVE off whatever the firmware left: the context switch
- * saves user state with FXSAVE (x87 and SSE), so a program must not see
- * AVX.  With CR4.OSXSAVE clear, CPUID.1:ECX.OSXSAVE reads 0, glibc and
- * musl keep to SSE, and an AVX instruction is #UD, never corrupt state.
+ * SSE on, then XSAVE and the AVX state the context switch will save
+ * (kernel/arch/xstate.c).  OSXSAVE starts off whatever the firmware left,
+ * and comes back on only with an XCR0 this kernel chose.
  */
 static void enable_sse(void)
 {
 	write_cr0((read_cr0() & ~(1ULL << 2)) | (1ULL << 1)); /* EM off, MP on */
 	write_cr4((read_cr4() | (1ULL << 9) | (1ULL << 10)) & ~(1ULL << 18));
+	fpu__init_system_xstate();
 }
 
 static void take_boot_info(const struct boot_info *bi)

@@ -26,6 +26,7 @@
 #include "kernel/arch/timer.h"
 #include "kernel/arch/cpu.h"
 #include "kernel/arch/tlb.h"
+#include "kernel/arch/xstate.h"
 #include "kernel/arch/gdt.h"
 #include "kernel/task/binfmt_elf.h"
 #include "kernel/task/tls.h"
@@ -423,6 +424,6 @@ long do_execve_req(const struct exec_request *r)
 	flush_signal_handlers(t);
 	*t->regs = regs;
 	fpu_init_task(t);
-	__asm__ volatile("fxrstor64 %0" : : "m"(t->fpu));
+	os_xrstor(t->fpu);
 	return 0;
 }

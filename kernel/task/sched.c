@@ -36,6 +36,7 @@
 #include "kernel/arch/smp.h"
 #include "kernel/arch/smpboot.h"
 #include "kernel/arch/timer.h"
+#include "kernel/arch/xstate.h"
 #include "kernel/mm/mm.h"
 #include "kernel/mm/vmm.h"
 #include "kernel/task/loadavg.h"
@@ -82,7 +83,6 @@ uint64_t sched_max_resched_delay;
 int sched_max_resched_pid;
 unsigned sched_max_resched_nr;
 int sched_max_wait_behind; /* the pid that had the CPU when that wait ended */
-static uint8_t fpu_init_state[512] __attribute__((aligned(16)));
 
 void __switch_to_asm(uint64_t *prev_rsp, uint64_t next_rsp);
 
@@ -172,9 +172,7 @@ void sched_init(void)
 	pc->cur_task = &idle_task;
 	pc->idle = &idle_task;
 	pc->start_jiffies = initial_jiffies;
-	/* A clean x87/SSE state for new tasks. */
-	__asm__ volatile("fninit; fxsave64 %0" : "=m"(fpu_init_state));
-	memcpy(idle_task.fpu, fpu_init_state, sizeof(fpu_init_state));
+	fpu_init_task(&idle_task);
 	timer_tick_hook = timer_tick;
 	irq_register_percpu(LOCAL_TIMER_VECTOR, ap_timer_interrupt);
 	irq_register_percpu(RESCHEDULE_VECTOR, reschedule_interrupt);
@@ -207,7 +205,7 @@ void sched_ap_init(void)
 	name[8] = (char)('0' + pc->cpu / 10 % 10);
 	name[pc->cpu >= 10 ? 9 : 8] = (char)('0' + pc->cpu % 10);
 	task_set_comm(idle, name);
-	memcpy(idle->fpu, fpu_init_state, sizeof(fpu_init_state));
+	fpu_init_task(idle);
 	pc->idle = idle;
 	pc->cur_task = idle;
 	lock_kernel();
@@ -273,8 +271,8 @@ static void context_switch(struct task_struct *prev, struct task_struct *next)
 			lapic_timer_start();
 	}
 
-	__asm__ volatile("fxsave64 %0" : "=m"(prev->fpu));
-	__asm__ volatile("fxrstor64 %0" : : "m"(next->fpu));
+	os_xsave(prev->fpu);
+	os_xrstor(next->fpu);
 	if (!next->kthread) {
 		tss_set_rsp0(top);
 		pc->kernel_rsp = top;
@@ -448,17 +446,19 @@ void sleep_on_interruptible(const void *chan, uint64_t until, const void *wchan)
 
 void fpu_reset_current(void)
 {
-	__asm__ volatile("fxrstor64 %0" : : "m"(fpu_init_state));
+	os_xrstor(init_fpstate);
 }
 
 void fpu_init_task(struct task_struct *t)
 {
-	memcpy(t->fpu, fpu_init_state, sizeof(fpu_init_state));
+	memcpy(t->fpu, init_fpstate, sizeof(t->fpu));
 }
 
+/* XSAVE writes XSTATE_BV alone of the header; the rest must be zero for XRSTOR. */
 void fpu_copy_current(struct task_struct *t)
 {
-	__asm__ volatile("fxsave64 %0" : "=m"(t->fpu));
+	memset(t->fpu + XSAVE_HDR_OFFSET, 0, XSAVE_HDR_SIZE);
+	os_xsave(t->fpu);
 }
 
 void start_task(struct task_struct *t)

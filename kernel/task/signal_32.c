@@ -2,10 +2,10 @@
  * Signal frames of IA-32 tasks, after Linux 6.6's
  * arch/x86/kernel/signal_32.c (ia32_setup_frame, ia32_setup_rt_frame,
  * ia32_restore_sigcontext, sys32_sigreturn, sys32_rt_sigreturn), the ia32
- * half of arch/x86/kernel/signal.c's get_sigframe, and the FXSR-without-
- * xsave case of arch/x86/kernel/fpu/signal.c: the i387 environment (struct
- * fregs_state, converted from the fxsave image by regset.c's
- * convert_from_fxsr) followed by the 512-byte fxsave image itself.
+ * half of arch/x86/kernel/signal.c's get_sigframe, and the ia32_fxstate
+ * case of arch/x86/kernel/fpu/signal.c: the i387 environment (struct
+ * fregs_state, converted from the legacy image by regset.c's
+ * convert_from_fxsr) followed by XSAVE's area (kernel/task/signal_fpu.c).
  *
  * Without SA_RESTORER the handler returns through the IA-32 vDSO's
  * __kernel_sigreturn or __kernel_rt_sigreturn (kernel/arch/vdso/vdso32/),
@@ -19,6 +19,7 @@
 #include "kernel/arch/gdt.h"
 #include "kernel/arch/segment.h"
 #include "kernel/arch/timer.h"
+#include "kernel/arch/xstate.h"
 #include "kernel/lib/errno.h"
 #include "kernel/lib/string.h"
 #include "kernel/mm/uaccess.h"
@@ -83,7 +84,7 @@ struct compat_siginfo {
 };
 
 /*
- * The i387 environment ahead of the fxsave image: struct
+ * The i387 environment ahead of XSAVE's area: struct
  * user_i387_ia32_struct (7 words, 8 registers of 10 bytes) then
  * _fpstate_32's status and magic (X86_FXSR_MAGIC 0: FXSR data follows).
  */
@@ -219,7 +220,7 @@ static void convert_to_fxsr(uint8_t *fx, const struct fregs_ia32 *env)
 /*
  * get_sigframe for an ia32 frame (6.6): no red zone; SA_ONSTACK moves to
  * the top of the alternate stack when not already on it;
- * fpu__alloc_mathframe's fxsave image 64-byte aligned with the
+ * fpu__alloc_mathframe's XSAVE area 64-byte aligned with the
  * fregs_state below it; align_sigframe's
  * ((sp + 4) & -16) - 4, so that sp + 4 is 16-byte aligned at the handler's
  * entry, as after a call.  Linux's "legacy signal stack switching" (an ss
@@ -238,7 +239,7 @@ static uint64_t get_sigframe(const struct kernel_sigaction *ka, const struct tra
 		sp = t->sas_ss_sp + t->sas_ss_size;
 		entering_altstack = true;
 	}
-	sp = (sp - FPSTATE_SIZE) & ~63ULL;
+	sp = (sp - xstate_sigframe_size()) & ~63ULL;
 	sp -= sizeof(struct fregs_ia32);
 	*math = sp;
 	sp = ((sp - frame_size + 4) & ~15ULL) - 4;
@@ -247,21 +248,17 @@ static uint64_t get_sigframe(const struct kernel_sigaction *ka, const struct tra
 	return sp;
 }
 
-/* copy_fpstate_to_sigframe for an ia32 frame: the environment, then the fxsave image. */
+/* copy_fpstate_to_sigframe for an ia32 frame: the environment, then XSAVE's area. */
 static int save_fpstate(uint64_t math, uint16_t cs)
 {
-	uint8_t fx[FPSTATE_SIZE] __attribute__((aligned(16)));
+	uint8_t fx[FXSAVE_SIZE];
 	struct fregs_ia32 env;
 
-	/* sw_reserved (bytes 464..511) is zero, as Linux's fx_sw_reserved_ia32 without xsave */
-	memset(fx, 0, sizeof(fx));
-	/* The user's x87/SSE state is live in the CPU here (saved only on a switch). */
-	__asm__ volatile("fxsave64 %0" : "+m"(fx));
-	convert_from_fxsr(&env, fx, cs);
-	if (copy_to_user(math + sizeof(env), fx, sizeof(fx)) ||
-	    copy_to_user(math, &env, sizeof(env)))
+	/* The user's FPU state is live in the CPU here (saved only on a switch). */
+	if (copy_fpstate_to_sigframe(math + sizeof(env), true, fx))
 		return -EFAULT;
-	return 0;
+	convert_from_fxsr(&env, fx, cs);
+	return copy_to_user(math, &env, sizeof(env)) ? -EFAULT : 0;
 }
 
 static uint16_t get_user_seg_gs(void)
@@ -384,7 +381,7 @@ int ia32_setup_rt_frame(int sig, const struct ksiginfo *info, const struct kerne
 	fr.sig = sig;
 	fr.pinfo = (uint32_t)(frame + offsetof(struct rt_sigframe_ia32, info));
 	fr.puc = (uint32_t)(frame + offsetof(struct rt_sigframe_ia32, uc));
-	fr.uc.uc_flags = 0; /* no UC_FP_XSTATE: a bare fxsave image */
+	fr.uc.uc_flags = fpu_user_cfg.use_xsave ? UC_FP_XSTATE : 0;
 	fr.uc.uc_stack = (struct compat_stack){(uint32_t)t->sas_ss_sp, sas_ss_flags(t, f->rsp),
 					       (uint32_t)t->sas_ss_size};
 	if (ka->flags & SA_RESTORER)
@@ -408,28 +405,25 @@ int ia32_setup_rt_frame(int sig, const struct ksiginfo *info, const struct kerne
 }
 
 /*
- * __fpu_restore_sig for an ia32 fxstate frame without xsave: the fxsave
- * image at fpstate + sizeof(struct fregs_state), its reserved MXCSR bits
- * cleared, the legacy environment below it folded in.  0 or -EFAULT.
+ * __fpu_restore_sig for an ia32 fxstate frame: XSAVE's area at fpstate +
+ * sizeof(struct fregs_state), read and checked as a 64-bit frame's
+ * (fpu_sigframe_read), the legacy environment below it folded in.  0 or
+ * -EFAULT.
  */
 static int restore_fpstate(uint32_t fpstate)
 {
-	uint8_t fx[FPSTATE_SIZE] __attribute__((aligned(16)));
+	uint8_t x[FPU_STATE_MAX] __attribute__((aligned(64)));
 	struct fregs_ia32 env;
-	uint32_t mxcsr;
 
 	if (!fpstate) {
 		fpu_reset_current(); /* fpu__clear_user_states */
 		return 0;
 	}
 	if (copy_from_user(&env, fpstate, sizeof(env)) ||
-	    copy_from_user(fx, (uint64_t)fpstate + sizeof(env), sizeof(fx)))
+	    fpu_sigframe_read((uint64_t)fpstate + sizeof(env), x))
 		return -EFAULT;
-	memcpy(&mxcsr, fx + FX_MXCSR, sizeof(mxcsr));
-	mxcsr &= mxcsr_feature_mask();
-	memcpy(fx + FX_MXCSR, &mxcsr, sizeof(mxcsr));
-	convert_to_fxsr(fx, &env);
-	__asm__ volatile("fxrstor64 %0" : : "m"(fx));
+	convert_to_fxsr(x, &env);
+	os_xrstor(x);
 	return 0;
 }
 

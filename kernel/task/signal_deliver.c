@@ -1,13 +1,14 @@
 /*
  * Delivering signals on the way back to ring 3, after Linux 2.6.29's
- * arch/x86/kernel/signal.c (x86_64): the rt_sigframe (the layout is the
- * same from 2.6.29 to 6.x but for the xsave area; this kernel saves the
- * 512-byte fxsave image, as 2.6.29 on a CPU without xsave, with uc_flags
- * 0), the restart rules of interrupted system calls, rt_sigreturn and the
+ * arch/x86/kernel/signal.c (x86_64): the rt_sigframe (the same layout from
+ * 2.6.29 to 6.x; its FPU state is XSAVE's area with uc_flags UC_FP_XSTATE,
+ * as both versions give it on a CPU with xsave: kernel/task/signal_fpu.c),
+ * the restart rules of interrupted system calls, rt_sigreturn and the
  * alternate signal stack.
  */
 #include "kernel/arch/gdt.h"
 #include "kernel/arch/timer.h"
+#include "kernel/arch/xstate.h"
 #include "kernel/lib/errno.h"
 #include "kernel/lib/string.h"
 #include "kernel/mm/mm.h"
@@ -26,7 +27,7 @@ struct sigcontext_k {
 	uint64_t flags;
 	uint16_t cs, gs, fs, pad0;
 	uint64_t err, trapno, oldmask, cr2;
-	uint64_t fpstate; /* struct _fpstate *: the fxsave image, or 0 */
+	uint64_t fpstate; /* struct _fpstate *: XSAVE's area (or the FXSAVE image), or 0 */
 	uint64_t reserved1[8];
 };
 
@@ -190,7 +191,7 @@ static uint64_t round_down(uint64_t v, uint64_t a)
 
 /*
  * get_sigframe (2.6.29): below the red zone, or at the top of the alternate
- * stack (SA_ONSTACK, not already on it); the fxsave image 64-byte aligned,
+ * stack (SA_ONSTACK, not already on it); the FPU state 64-byte aligned,
  * the frame so that rsp + 8 is 16-byte aligned at the handler's entry, as
  * after a call.  ~0: the frame would overflow the alternate stack.
  */
@@ -204,7 +205,7 @@ static uint64_t get_sigframe(const struct kernel_sigaction *ka, const struct tra
 	sp -= REDZONE;
 	if (!onsigstack && (ka->flags & SA_ONSTACK) && t->sas_ss_size)
 		sp = t->sas_ss_sp + t->sas_ss_size;
-	sp = round_down(sp - FPSTATE_SIZE, 64);
+	sp = round_down(sp - xstate_sigframe_size(), 64);
 	*fpstate = sp;
 	sp = round_down(sp - sizeof(struct rt_sigframe_k), 16) - 8;
 	if (onsigstack && !on_sig_stack(t, sp))
@@ -217,7 +218,6 @@ static int setup_rt_frame(int sig, const struct ksiginfo *info, const struct ker
 			  uint64_t set, struct trap_frame *f)
 {
 	struct task_struct *t = current;
-	uint8_t fx[FPSTATE_SIZE] __attribute__((aligned(16)));
 	struct rt_sigframe_k fr;
 	struct sigcontext_k *sc = &fr.uc.uc_mcontext;
 	uint64_t fp, frame;
@@ -232,7 +232,7 @@ static int setup_rt_frame(int sig, const struct ksiginfo *info, const struct ker
 		return -EFAULT;
 	memset(&fr, 0, sizeof(fr));
 	fr.pretcode = ka->restorer;
-	fr.uc.uc_flags = 0; /* no UC_FP_XSTATE: the fpstate is a bare fxsave image */
+	fr.uc.uc_flags = fpu_user_cfg.use_xsave ? UC_FP_XSTATE : 0;
 	fr.uc.uc_stack.ss_sp = t->sas_ss_sp;
 	fr.uc.uc_stack.ss_flags = sas_ss_flags(t, f->rsp);
 	fr.uc.uc_stack.ss_size = t->sas_ss_size;
@@ -265,14 +265,8 @@ static int setup_rt_frame(int sig, const struct ksiginfo *info, const struct ker
 	fr.uc.uc_sigmask = set;
 	if (ka->flags & SA_SIGINFO)
 		fill_siginfo(&fr.info, info);
-	/*
-	 * The user's x87/SSE state is live in the CPU here (saved only on a
-	 * switch).  FXSAVE leaves bytes 464-511 alone: zero them first, or the
-	 * frame would carry 48 bytes of this kernel stack to the user.
-	 */
-	memset(fx, 0, sizeof(fx));
-	__asm__ volatile("fxsave64 %0" : "=m"(fx));
-	if (copy_to_user(fp, fx, sizeof(fx)) || copy_to_user(frame, &fr, sizeof(fr)))
+	/* The user's FPU state is live in the CPU here (saved only on a switch). */
+	if (copy_fpstate_to_sigframe(fp, false, 0) || copy_to_user(frame, &fr, sizeof(fr)))
 		return -EFAULT;
 	f->rdi = (uint64_t)sig;
 	f->rax = 0; /* in case the handler was declared without a prototype */
@@ -428,7 +422,7 @@ static bool canonical(uint64_t a)
 /* The MXCSR bits this CPU accepts (fxsave's mxcsr_mask; 0 means the default 0xffbf). */
 uint32_t mxcsr_feature_mask(void)
 {
-	uint8_t fx[FPSTATE_SIZE] __attribute__((aligned(16)));
+	uint8_t fx[FXSAVE_SIZE] __attribute__((aligned(16)));
 	uint32_t mask;
 
 	__asm__ volatile("fxsave64 %0" : "=m"(fx));
@@ -442,17 +436,17 @@ uint32_t mxcsr_feature_mask(void)
  * frame: only FIX_EFLAGS come from the user (no IOPL, NT, IF, VM...), cs
  * and ss are the user selectors (6.x and this kernel have no 32-bit code
  * segment to return to), a rip outside the user half or a non-canonical
- * rsp is refused, reserved
- * MXCSR bits are cleared (fxrstor would #GP).  A frame that cannot be read
- * or is refused kills with SIGSEGV (signal_fault).
+ * rsp is refused, reserved MXCSR bits are cleared (XRSTOR would #GP), an
+ * XSAVE header XRSTOR would fault on is refused (fpu_sigframe_read).  A
+ * frame that cannot be read or is refused kills with SIGSEGV
+ * (signal_fault).
  */
 long do_rt_sigreturn(struct trap_frame *f)
 {
 	struct task_struct *t = current;
-	uint8_t fx[FPSTATE_SIZE] __attribute__((aligned(16)));
+	uint8_t x[FPU_STATE_MAX] __attribute__((aligned(64)));
 	struct rt_sigframe_k fr;
 	const struct sigcontext_k *sc = &fr.uc.uc_mcontext;
-	uint32_t mxcsr;
 
 	if (copy_from_user(&fr, f->rsp - 8, sizeof(fr)))
 		goto badframe;
@@ -462,13 +456,8 @@ long do_rt_sigreturn(struct trap_frame *f)
 	 */
 	if (sc->ip >= TASK_SIZE || !canonical(sc->sp))
 		goto badframe;
-	if (sc->fpstate) {
-		if (copy_from_user(fx, sc->fpstate, sizeof(fx)))
-			goto badframe;
-		memcpy(&mxcsr, fx + 24, sizeof(mxcsr));
-		mxcsr &= mxcsr_feature_mask();
-		memcpy(fx + 24, &mxcsr, sizeof(mxcsr));
-	}
+	if (sc->fpstate && fpu_sigframe_read(sc->fpstate, x))
+		goto badframe;
 	t->sigmask = fr.uc.uc_sigmask & ~SIG_UNBLOCKABLE;
 	f->r8 = sc->r8, f->r9 = sc->r9, f->r10 = sc->r10, f->r11 = sc->r11;
 	f->r12 = sc->r12, f->r13 = sc->r13, f->r14 = sc->r14, f->r15 = sc->r15;
@@ -478,7 +467,7 @@ long do_rt_sigreturn(struct trap_frame *f)
 	f->cs = USER_CS;
 	f->ss = USER_DS;
 	if (sc->fpstate)
-		__asm__ volatile("fxrstor64 %0" : : "m"(fx));
+		os_xrstor(x);
 	else
 		fpu_reset_current();
 	/* As 2.6.29: the alternate stack is set again from uc_stack, its errors ignored. */

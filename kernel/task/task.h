@@ -10,6 +10,7 @@
 
 #include "kernel/arch/traps.h"
 #include "kernel/arch/percpu.h"
+#include "kernel/arch/xstate.h"
 #include "kernel/task/cred.h"
 #include "kernel/task/fdtable.h"
 #include "kernel/task/sched_signal.h"
@@ -67,7 +68,7 @@ struct task_struct {
 	uint64_t kstack;	 /* lowest address */
 	uint64_t kernel_rsp;	 /* saved by switch_to */
 	struct trap_frame *regs; /* user registers: KSTK_EIP/KSTK_ESP read them */
-	uint8_t fpu[512] __attribute__((aligned(16)));
+	uint8_t fpu[FPU_STATE_MAX] __attribute__((aligned(64))); /* XSAVE's area (xstate.h) */
 
 	const void *wchan;	/* where it sleeps: a kernel function's address */
 	const void *sleep_chan; /* what wakes it */
