@@ -26,7 +26,7 @@ LINUX_PROGS += lx_signal_musl=$(BUILD)/user/linux/lx_signal_musl \
 	lx_sigproc_glibc=$(BUILD)/user/linux/lx_sigproc_glibc
 # /proc/PID/maps whole past a page (tests/linux/lx_maps.c, static musl; it runs busybox cat).
 LINUX_PROGS += lx_maps=$(BUILD)/user/linux/lx_maps
-# SSE registers kept across system calls (tests/linux/lx_fpu.c, static musl).
+# SSE and AVX registers kept across system calls, switches and signals (tests/linux/lx_fpu.c, static musl).
 LINUX_PROGS += lx_fpu=$(BUILD)/user/linux/lx_fpu
 # Creates in a removed directory (tests/linux/lx_deaddir.c, static musl).
 LINUX_PROGS += lx_deaddir=$(BUILD)/user/linux/lx_deaddir

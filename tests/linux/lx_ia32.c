@@ -45,6 +45,7 @@
  *        lx_ia32 sig        a handled signal, then a line saying it ran
  */
 #define _GNU_SOURCE /* REG_CS, REG_TRAPNO */
+#include <cpuid.h>
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -1708,6 +1709,106 @@ static void check_fast_entry(void)
 	check_fast_entry_bad_stack(got);
 }
 
+/*
+ * ymm0-7 across a signal, as an IA-32 program with AVX sees them: the
+ * handler sets every bit, sigreturn must bring back the interrupted
+ * values, upper halves too.  The rt frame must be Linux's ia32_fxstate
+ * layout with xsave: the i387 environment (112 bytes), then XSAVE's area
+ * with the _fpx_sw_bytes (extended_size counting the environment) and
+ * FP_XSTATE_MAGIC2 past it, and uc_flags UC_FP_XSTATE.
+ */
+static volatile int ymm_frame_ok;
+
+static unsigned int rd32(const unsigned char *p)
+{
+	unsigned int v;
+
+	memcpy(&v, p, sizeof(v));
+	return v;
+}
+
+static void on_usr2_ymm(int sig, siginfo_t *si, void *ctx)
+{
+	ucontext_t *uc = ctx;
+	const unsigned char *env = (const unsigned char *)uc->uc_mcontext.fpregs;
+
+	(void)sig;
+	(void)si;
+	__asm__ volatile("vpcmpeqd %%ymm0, %%ymm0, %%ymm0\n\t"
+			 "vmovdqa %%ymm0, %%ymm1\n\tvmovdqa %%ymm0, %%ymm2\n\t"
+			 "vmovdqa %%ymm0, %%ymm3\n\tvmovdqa %%ymm0, %%ymm4\n\t"
+			 "vmovdqa %%ymm0, %%ymm5\n\tvmovdqa %%ymm0, %%ymm6\n\t"
+			 "vmovdqa %%ymm0, %%ymm7\n\tvzeroupper" ::
+				 : "memory"); /* no xmm clobbers: -m32 code uses no SSE */
+	if (env) {
+		const unsigned char *fx = env + 112;
+		unsigned int size = rd32(fx + 464 + 16);
+
+		ymm_frame_ok = (uc->uc_flags & 1) && rd32(fx + 464) == 0x46505853u &&
+			       rd32(fx + 464 + 4) == size + 4 + 112 && size >= 832 &&
+			       rd32(fx + size) == 0x46505845u;
+	}
+}
+
+static void on_usr2_ymm_old(int sig)
+{
+	on_usr2_ymm(sig, 0, &(ucontext_t){0});
+}
+
+/* kill(getpid(), SIGUSR2) by int $0x80 with ymm0-7 loaded from @in; @out: what came back. */
+static void kill_self_keep_ymm(const unsigned char in[8][32], unsigned char out[8][32])
+{
+	__asm__ volatile("vmovdqu 0x00(%[in]), %%ymm0\n\tvmovdqu 0x20(%[in]), %%ymm1\n\t"
+			 "vmovdqu 0x40(%[in]), %%ymm2\n\tvmovdqu 0x60(%[in]), %%ymm3\n\t"
+			 "vmovdqu 0x80(%[in]), %%ymm4\n\tvmovdqu 0xa0(%[in]), %%ymm5\n\t"
+			 "vmovdqu 0xc0(%[in]), %%ymm6\n\tvmovdqu 0xe0(%[in]), %%ymm7\n\t"
+			 "int $0x80\n\t"
+			 "vmovdqu %%ymm0, 0x00(%[out])\n\tvmovdqu %%ymm1, 0x20(%[out])\n\t"
+			 "vmovdqu %%ymm2, 0x40(%[out])\n\tvmovdqu %%ymm3, 0x60(%[out])\n\t"
+			 "vmovdqu %%ymm4, 0x80(%[out])\n\tvmovdqu %%ymm5, 0xa0(%[out])\n\t"
+			 "vmovdqu %%ymm6, 0xc0(%[out])\n\tvmovdqu %%ymm7, 0xe0(%[out])\n\t"
+			 "vzeroupper"
+			 : "+a"((int){37})
+			 : "b"(getpid()), "c"(SIGUSR2), [in] "S"(in), [out] "D"(out)
+			 : "edx", "memory");
+}
+
+static int ymm_kept_across_signal(int flags)
+{
+	static unsigned char in[8][32], out[8][32];
+	struct sigaction sa, old;
+
+	memset(&sa, 0, sizeof(sa));
+	if (flags & SA_SIGINFO)
+		sa.sa_sigaction = on_usr2_ymm;
+	else
+		sa.sa_handler = on_usr2_ymm_old;
+	sa.sa_flags = flags;
+	for (int i = 0; i < 8; i++)
+		for (int j = 0; j < 32; j++)
+			in[i][j] = (unsigned char)(i * 37 + j * 5 + flags + 1);
+	ymm_frame_ok = 0;
+	sigaction(SIGUSR2, &sa, &old);
+	kill_self_keep_ymm(in, out);
+	sigaction(SIGUSR2, &old, 0);
+	return !memcmp(in, out, sizeof(in));
+}
+
+static void check_ymm_signals(void)
+{
+	unsigned int a, b, c = 0, d;
+
+	if (!__get_cpuid(1, &a, &b, &c, &d) || !(c & (1u << 28)) || !(c & (1u << 27))) {
+		printf("skip ymm0-7 across signals: no AVX enabled (CPUID.1:ECX 0x%x)\n", c);
+		return;
+	}
+	check(ymm_kept_across_signal(0), "ymm0-7 kept across a signal, the old frame (sigreturn)");
+	check(ymm_kept_across_signal(SA_SIGINFO),
+	      "ymm0-7 kept across a signal, the rt frame (rt_sigreturn)");
+	check(ymm_frame_ok,
+	      "the rt frame: UC_FP_XSTATE, the environment, XSAVE's area, both magics");
+}
+
 static void check_signals(void)
 {
 	check_regs_preserved(0, "the old frame (sigreturn)");
@@ -1718,6 +1819,7 @@ static void check_signals(void)
 	check_altstack_no_restorer(0, "the old frame");
 	check_altstack_no_restorer(SA_SIGINFO, "the rt frame");
 	check_altstack_overflow();
+	check_ymm_signals();
 }
 
 static void on_usr1(int sig)

@@ -166,7 +166,7 @@ done
 # /proc/PID/maps past a page: 150 regions, read whole by read sizes and by busybox cat.
 host_prog lx_maps lx_maps "$top" /bin/busybox
 
-# SSE registers across system calls, creates in a removed directory, errnos at Linux's limits.
+# SSE and AVX registers kept, creates in a removed directory, errnos at Linux's limits.
 for p in lx_fpu lx_deaddir lx_errno; do
 	host_prog "$p" "$p" /tmp
 done
