@@ -39,20 +39,8 @@
 #define NR_YIELD     24
 #define NR_KILL	     62
 
-struct xmm_file {
-	uint8_t r[16][16];
-};
-
-static void pattern(struct xmm_file *f, unsigned seed)
-{
-	for (int i = 0; i < 16; i++)
-		for (int j = 0; j < 16; j++)
-			f->r[i][j] = (uint8_t)(seed * 131 + i * 17 + j * 7 + 1);
-}
-
-/* Loads xmm0-15 from @in, makes syscall @nr(a0, a1, a2), stores them to @out. */
-static long call_keep(const struct xmm_file *in, struct xmm_file *out, long nr, long a0, long a1,
-		      long a2)
+/* Loads xmm0-15 from @in, makes syscall @nr(a0, a1, 0), stores them to @out. */
+static long xmm_call(const void *in, void *out, long nr, long a0, long a1)
 {
 	register long r10 __asm__("r10") = 0;
 	long ret;
@@ -92,32 +80,40 @@ static long call_keep(const struct xmm_file *in, struct xmm_file *out, long nr, 
 		"movdqu %%xmm14, 0xe0(%[out])\n\t"
 		"movdqu %%xmm15, 0xf0(%[out])\n\t"
 		: "=a"(ret)
-		: "a"(nr), "D"(a0), "S"(a1), "d"(a2), "r"(r10), [in] "r"(in), [out] "r"(out)
+		: "a"(nr), "D"(a0), "S"(a1), "d"(0L), "r"(r10), [in] "r"(in), [out] "r"(out)
 		: "rcx", "r11", "memory", "xmm0", "xmm1", "xmm2", "xmm3", "xmm4", "xmm5", "xmm6",
 		  "xmm7", "xmm8", "xmm9", "xmm10", "xmm11", "xmm12", "xmm13", "xmm14", "xmm15");
 	return ret;
 }
 
-/* @n calls of @nr; returns how many changed a register. */
-static int changed_by(long nr, int n)
+/* Loads a register file from @in, makes syscall @nr(a0, a1, 0), stores it to @out. */
+typedef long (*keep_call)(const void *in, void *out, long nr, long a0, long a1);
+
+/*
+ * @n calls of @nr, each with the @size bytes of registers @call loads
+ * filled from @seed; how many changed a register (-1: a call failed).
+ * fork's child checks its own copy and exits non-zero on a change.
+ */
+static int changed_by(keep_call call, size_t size, long nr, int n, unsigned seed)
 {
-	struct xmm_file in, out;
+	static uint8_t in[2048], out[2048]; /* up to zmm0-31 */
 	uint8_t buf[256];
 	int bad = 0;
 
 	for (int i = 0; i < n; i++) {
 		long ret;
 
-		pattern(&in, (unsigned)i + (unsigned)nr * 1000);
+		for (size_t j = 0; j < size; j++)
+			in[j] = (uint8_t)((seed + (unsigned)i) * 151 + j * 11 + 3);
 		if (nr == NR_GETRANDOM)
-			ret = call_keep(&in, &out, nr, (long)buf, (long)(16 + i % 240), 0);
+			ret = call(in, out, nr, (long)buf, (long)(16 + i % 240));
 		else
-			ret = call_keep(&in, &out, nr, 0, 0, 0);
+			ret = call(in, out, nr, 0, 0);
 		if (nr == NR_FORK && ret == 0)
-			_exit(memcmp(&in, &out, sizeof(in)) ? 3 : 0);
+			_exit(memcmp(in, out, size) ? 3 : 0);
 		if (ret < 0)
 			return -1;
-		if (memcmp(&in, &out, sizeof(in)))
+		if (memcmp(in, out, size))
 			bad++;
 		if (nr == NR_FORK) {
 			int status;
@@ -148,7 +144,7 @@ static void ymm_pattern(struct ymm_file *f, unsigned seed)
 		"xmm11", "xmm12", "xmm13", "xmm14", "xmm15"
 
 /* Loads ymm0-15 from @in, makes syscall @nr(a0, a1, 0), stores them to @out. */
-static long ymm_call(const struct ymm_file *in, struct ymm_file *out, long nr, long a0, long a1)
+static long ymm_call(const void *in, void *out, long nr, long a0, long a1)
 {
 	long ret;
 
@@ -192,38 +188,6 @@ static long ymm_call(const struct ymm_file *in, struct ymm_file *out, long nr, l
 	return ret;
 }
 
-/* @n calls of @nr with ymm0-15 loaded; how many changed a register (-1: a call failed). */
-static int ymm_changed_by(long nr, int n, unsigned seed)
-{
-	struct ymm_file in, out;
-	uint8_t buf[256];
-	int bad = 0;
-
-	for (int i = 0; i < n; i++) {
-		long ret;
-
-		ymm_pattern(&in, seed + (unsigned)i);
-		if (nr == NR_GETRANDOM)
-			ret = ymm_call(&in, &out, nr, (long)buf, (long)(16 + i % 240));
-		else
-			ret = ymm_call(&in, &out, nr, 0, 0);
-		if (nr == NR_FORK && ret == 0)
-			_exit(memcmp(&in, &out, sizeof(in)) ? 3 : 0);
-		if (ret < 0)
-			return -1;
-		if (memcmp(&in, &out, sizeof(in)))
-			bad++;
-		if (nr == NR_FORK) {
-			int status;
-
-			if (waitpid((pid_t)ret, &status, 0) != ret || !WIFEXITED(status) ||
-			    WEXITSTATUS(status))
-				bad++;
-		}
-	}
-	return bad;
-}
-
 /* sched_yield beside a child that holds other values: both must keep their own. */
 static int ymm_kept_across_switches(int n)
 {
@@ -231,10 +195,10 @@ static int ymm_kept_across_switches(int n)
 	pid_t pid = fork();
 
 	if (pid == 0)
-		_exit(ymm_changed_by(NR_YIELD, n, 7000) ? 1 : 0);
+		_exit(changed_by(ymm_call, 512, NR_YIELD, n, 7000) ? 1 : 0);
 	if (pid < 0)
 		return 0;
-	bad = ymm_changed_by(NR_YIELD, n, 9000);
+	bad = changed_by(ymm_call, 512, NR_YIELD, n, 9000);
 	return waitpid(pid, &status, 0) == pid && WIFEXITED(status) && !WEXITSTATUS(status) &&
 	       bad == 0;
 }
@@ -385,10 +349,6 @@ static int signal_bad_header_kills(void)
 
 /* ---- AVX-512: zmm0-31 ---------------------------------------------------------- */
 
-struct zmm_file {
-	uint8_t r[32][64];
-};
-
 #define ZMM_LOAD(i)			 "vmovdqu64 " #i "*64(%[in]), %%zmm" #i "\n\t"
 #define ZMM_STORE(i)			 "vmovdqu64 %%zmm" #i ", " #i "*64(%[out])\n\t"
 #define ZMM_8(M, a, b, c, d, e, f, g, h) M(a) M(b) M(c) M(d) M(e) M(f) M(g) M(h)
@@ -404,7 +364,7 @@ struct zmm_file {
 	ZMM_8(ZMM_STORE, 24, 25, 26, 27, 28, 29, 30, 31)
 
 /* Loads zmm0-31 from @in, makes syscall @nr(a0, a1, 0), stores them to @out. */
-static long zmm_call(const struct zmm_file *in, struct zmm_file *out, long nr, long a0, long a1)
+static long zmm_call(const void *in, void *out, long nr, long a0, long a1)
 {
 	long ret;
 
@@ -417,18 +377,8 @@ static long zmm_call(const struct zmm_file *in, struct zmm_file *out, long nr, l
 
 static int zmm_kept(void)
 {
-	static struct zmm_file in, out;
-	uint8_t buf[256];
-
-	for (int i = 0; i < 2000; i++) {
-		for (int r = 0; r < 32; r++)
-			for (int j = 0; j < 64; j++)
-				in.r[r][j] = (uint8_t)(i * 7 + r * 31 + j * 13 + 5);
-		if (zmm_call(&in, &out, i % 2 ? NR_YIELD : NR_GETRANDOM, (long)buf, 64) < 0 ||
-		    memcmp(&in, &out, sizeof(in)))
-			return 0;
-	}
-	return 1;
+	return changed_by(zmm_call, 2048, NR_GETRANDOM, 1000, 4000) == 0 &&
+	       changed_by(zmm_call, 2048, NR_YIELD, 1000, 5000) == 0;
 }
 
 /* ---- which state the CPU has and the OS enabled ------------------------------ */
@@ -453,9 +403,12 @@ int main(void)
 	unsigned int a, b, c = 0, d, b7 = 0, c7, d7;
 	uint64_t xcr0 = os_xcr0();
 
-	check(changed_by(NR_GETPID, 200) == 0, "xmm0-15 kept across 200 getpid");
-	check(changed_by(NR_GETRANDOM, 2000) == 0, "xmm0-15 kept across 2000 getrandom");
-	check(changed_by(NR_FORK, 300) == 0, "xmm0-15 kept across 300 fork, parent and child");
+	check(changed_by(xmm_call, 256, NR_GETPID, 200, 39000) == 0,
+	      "xmm0-15 kept across 200 getpid");
+	check(changed_by(xmm_call, 256, NR_GETRANDOM, 2000, 318000) == 0,
+	      "xmm0-15 kept across 2000 getrandom");
+	check(changed_by(xmm_call, 256, NR_FORK, 300, 57000) == 0,
+	      "xmm0-15 kept across 300 fork, parent and child");
 
 	__get_cpuid(1, &a, &b, &c, &d);
 	__get_cpuid_count(7, 0, &a, &b7, &c7, &d7);
@@ -468,9 +421,11 @@ int main(void)
 	      "the OS enables AVX's state (CPUID.1:ECX.OSXSAVE, XCR0 x87|SSE|AVX)");
 	if ((xcr0 & 7) != 7)
 		return summary("lx_fpu");
-	check(ymm_changed_by(NR_GETPID, 200, 1000) == 0, "ymm0-15 kept across 200 getpid");
-	check(ymm_changed_by(NR_GETRANDOM, 2000, 2000) == 0, "ymm0-15 kept across 2000 getrandom");
-	check(ymm_changed_by(NR_FORK, 300, 3000) == 0,
+	check(changed_by(ymm_call, 512, NR_GETPID, 200, 1000) == 0,
+	      "ymm0-15 kept across 200 getpid");
+	check(changed_by(ymm_call, 512, NR_GETRANDOM, 2000, 2000) == 0,
+	      "ymm0-15 kept across 2000 getrandom");
+	check(changed_by(ymm_call, 512, NR_FORK, 300, 3000) == 0,
 	      "ymm0-15 kept across 300 fork, parent and child");
 	check(ymm_kept_across_switches(2000),
 	      "ymm0-15 kept across 2000 sched_yield, beside a process with other values");
