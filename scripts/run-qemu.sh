@@ -67,6 +67,13 @@
 #                      signing (tests: the loader must refuse it)
 #   -h, --help         this text, on stdout; exit 0
 #
+# Firmware: OVMF from OVMF_DIR (the environment), else the one
+# scripts/ovmf-fetch.sh unpacked into build/ovmf/ (Debian 13's, twice as
+# fast to boot: docs/testing.md; make run and make test fetch it), else
+# Debian 12's /usr/share/OVMF; OVMF_CODE and OVMF_VARS name single files.
+# --secure-boot always uses Debian 12's, whose keys and shim path
+# docs/secure-boot.md follows.  The boot record's "host" names the version.
+#
 # Input: a terminal on stdin is the serial console, in raw mode for the
 # whole session (QEMU in the foreground, every byte to the guest: Ctrl-C is
 # the guest's, whose tty sends SIGINT to its foreground process group;
@@ -106,8 +113,14 @@ symbols=""
 usb=0 cmdline="" have_cmdline=0 adds=() deterministic=0 timeout=300 timeout_given=0 log="" accel=auto mem=512 smp=1 x2apic=0 keys="" tcg_cpu=max
 screenshot="" no_serial=0 resolution="" secure_boot=off vars="" no_sign=0 tamper=""
 QEMU=${QEMU:-qemu-system-x86_64}
-OVMF_CODE=${OVMF_CODE:-/usr/share/OVMF/OVMF_CODE_4M.fd}
-OVMF_VARS=${OVMF_VARS:-/usr/share/OVMF/OVMF_VARS_4M.fd}
+# The firmware (see "Firmware" above): OVMF_DIR, else scripts/ovmf-fetch.sh's, else Debian 12's.
+system_fw=/usr/share/OVMF fetched_fw=$here/build/ovmf/root/usr/share/OVMF
+if [ -z "${OVMF_DIR:-}" ]; then
+	OVMF_DIR=$system_fw
+	[ ! -r "$fetched_fw/OVMF_CODE_4M.fd" ] || OVMF_DIR=$fetched_fw
+fi
+OVMF_CODE=${OVMF_CODE:-$OVMF_DIR/OVMF_CODE_4M.fd}
+OVMF_VARS=${OVMF_VARS:-$OVMF_DIR/OVMF_VARS_4M.fd}
 DETERMINISTIC_SEED=6173726c62656e6368 # "aslrbench"
 
 # The header above, from "Usage:" to the exit-status table.
@@ -168,10 +181,10 @@ case $secure_boot in off | snakeoil | shim | ms) ;; *) usage_error "--secure-boo
 case $tamper in '' | kernel | initrd) ;; *) usage_error "--tamper must be kernel or initrd" ;; esac
 machine=q35
 if [ "$secure_boot" != off ]; then
-	OVMF_CODE=/usr/share/OVMF/OVMF_CODE_4M.secboot.fd
+	OVMF_CODE=$system_fw/OVMF_CODE_4M.secboot.fd
 	case $secure_boot in
-	snakeoil) OVMF_VARS=/usr/share/OVMF/OVMF_VARS_4M.snakeoil.fd ;;
-	*) OVMF_VARS=/usr/share/OVMF/OVMF_VARS_4M.ms.fd ;;
+	snakeoil) OVMF_VARS=$system_fw/OVMF_VARS_4M.snakeoil.fd ;;
+	*) OVMF_VARS=$system_fw/OVMF_VARS_4M.ms.fd ;;
 	esac
 	machine=q35,smm=on
 fi
@@ -397,7 +410,11 @@ fi
 # carries as "host" (kernel/init/boot_record.c reads this fw_cfg file; ",,"
 # is QEMU's escaped comma).
 qemu_version=$("$QEMU" --version 2>/dev/null </dev/null | sed -n '1s/.*version \([^ ]*\).*/\1/p' || true)
-ovmf_version=$(dpkg-query -W -f='${Version}' ovmf 2>/dev/null || true)
+case $OVMF_CODE in
+"$fetched_fw"/*) ovmf_version=$(cat "$here/build/ovmf/VERSION" 2>/dev/null || true) ;;
+"$system_fw"/*) ovmf_version=$(dpkg-query -W -f='${Version}' ovmf 2>/dev/null || true) ;;
+*) ovmf_version=other ;;
+esac
 args+=(-fw_cfg "name=opt/aslrbench/host,string=qemu=${qemu_version:-unknown},,ovmf=${ovmf_version:-unknown}")
 if [ "$usb" = 1 ]; then
 	args+=(-device qemu-xhci,id=xhci -drive "if=none,id=stick,format=raw,readonly=on,file=$iso"
