@@ -65,7 +65,8 @@ near_start() {
 t=$(field time)
 tap_run "time is the RTC's, ISO 8601, when the boot ran" \
 	eval "matches '$t' '^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}$' && near_start '$t'"
-tap_run "fw_vendor from the UEFI system table" eq "$(field fw_vendor)" "EDK II"
+# "EDK II" (Debian 12's OVMF) or "Debian distribution of EDK II" (Debian 13's)
+tap_run "fw_vendor from the UEFI system table" matches "$(field fw_vendor)" '^(.* )?EDK II$'
 tap_run "uefi_revision major.minor" matches "$(field uefi_revision)" '^2\.[0-9]+(\.[0-9])?$'
 # run-qemu.sh's firmware: scripts/ovmf-fetch.sh's when it is there, else Debian 12's package
 if [ -r "$root/build/ovmf/root/usr/share/OVMF/OVMF_CODE_4M.fd" ]; then
