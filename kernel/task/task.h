@@ -68,7 +68,6 @@ struct task_struct {
 	uint64_t kstack;	 /* lowest address */
 	uint64_t kernel_rsp;	 /* saved by switch_to */
 	struct trap_frame *regs; /* user registers: KSTK_EIP/KSTK_ESP read them */
-	uint8_t fpu[FPU_STATE_MAX] __attribute__((aligned(64))); /* XSAVE's area (xstate.h) */
 
 	const void *wchan;	/* where it sleeps: a kernel function's address */
 	const void *sleep_chan; /* what wakes it */
@@ -127,6 +126,12 @@ struct task_struct {
 	struct fs_struct *fs;	    /* NULL once exited */
 	char cmdline[TASK_CMDLINE]; /* argv, NUL-separated, as /proc/pid/cmdline */
 	uint32_t cmdline_len;
+
+	/*
+	 * XSAVE's area (kernel/arch/xstate.h), last: a slot is cleared up to
+	 * it (task.c), since fork, spawn and exec always fill it first.
+	 */
+	uint8_t fpu[FPU_STATE_MAX] __attribute__((aligned(64)));
 };
 
 extern struct task_struct tasks[NR_TASKS];
