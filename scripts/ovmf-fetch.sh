@@ -20,17 +20,10 @@
 # which); 2 bad arguments.
 set -euo pipefail
 
-case ${1:-} in
--h | --help)
-	sed -n '2,/^set -euo/{/^set -euo/d;s/^# \{0,1\}//;p}' "$0"
-	exit 0
-	;;
--*)
-	echo "ovmf-fetch: unknown option '$1' (usage: scripts/ovmf-fetch.sh [DIR], -h for help)" >&2
-	exit 2
-	;;
-esac
 here=$(cd "$(dirname "$0")/.." && pwd)
+# shellcheck source=scripts/lib/debfetch.sh
+. "$here/scripts/lib/debfetch.sh"
+debfetch_cli ovmf-fetch "${1:-}"
 dir=${1:-$here/build/ovmf}
 fw=$dir/root/usr/share/OVMF
 release=trixie
@@ -39,8 +32,6 @@ if [ -r "$fw/OVMF_CODE_4M.fd" ] && [ -s "$dir/VERSION" ]; then
 	echo "$fw"
 	exit 0
 fi
-# shellcheck source=scripts/lib/debfetch.sh
-. "$here/scripts/lib/debfetch.sh"
 debfetch "$dir" "$release" ovmf || exit 1
 for f in OVMF_CODE_4M.fd OVMF_VARS_4M.fd; do
 	[ -r "$fw/$f" ] || { echo "ovmf-fetch: the package has no $f" >&2; exit 1; }

@@ -16,17 +16,10 @@
 # unpacking failed (the message says which); 2 bad arguments.
 set -euo pipefail
 
-case ${1:-} in
--h | --help)
-	sed -n '2,/^set -euo/{/^set -euo/d;s/^# \{0,1\}//;p}' "$0"
-	exit 0
-	;;
--*)
-	echo "qemu-backport: unknown option '$1' (usage: scripts/qemu-backport.sh [DIR], -h for help)" >&2
-	exit 2
-	;;
-esac
 here=$(cd "$(dirname "$0")/.." && pwd)
+# shellcheck source=scripts/lib/debfetch.sh
+. "$here/scripts/lib/debfetch.sh"
+debfetch_cli qemu-backport "${1:-}"
 dir=${1:-$here/build/qemu-backport}
 wrapper=$dir/qemu-system-x86_64
 release=bookworm-backports
@@ -35,8 +28,6 @@ if [ -x "$wrapper" ] && "$wrapper" --version >/dev/null 2>&1; then
 	echo "$wrapper"
 	exit 0
 fi
-# shellcheck source=scripts/lib/debfetch.sh
-. "$here/scripts/lib/debfetch.sh"
 debfetch "$dir" "$release" qemu-system-x86 qemu-system-data || exit 1
 version=$debfetch_version
 cat >"$wrapper" <<EOF

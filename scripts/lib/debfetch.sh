@@ -9,6 +9,22 @@
 # Every PACKAGE comes in RELEASE's version (apt-cache madison).  Sets
 # debfetch_version to the first package's version.  Returns 0, or 1 with a
 # message on stderr naming the step that failed (its log: DIR/apt.log).
+# debfetch_cli NAME [ARG]: the fetch scripts' command line.  -h or --help
+# prints the calling script's header and exits 0; another option is a usage
+# error (exit 2).  Returns for a DIR or no argument.
+debfetch_cli() {
+	case ${2:-} in
+	-h | --help)
+		sed -n '2,/^set -euo/{/^set -euo/d;s/^# \{0,1\}//;p}' "$0"
+		exit 0
+		;;
+	-*)
+		echo "$1: unknown option '$2' (usage: scripts/$1.sh [DIR], -h for help)" >&2
+		exit 2
+		;;
+	esac
+}
+
 debfetch() {
 	local dir=$1 release=$2 pkg deb
 	local -a apt_opts specs=()
