@@ -95,7 +95,7 @@ static const char *const fail_names[] = {
 	"a return to user mode faulted (kernel state reached iretq)",
 	"inode leak (an unlinked file still held: a leaked fd or mapping reference)",
 	"inode or name pool not back to its baseline once the fuzzer's files were removed",
-	"fpu (a system call changed a process's SSE registers)",
+	"fpu (a system call changed a process's SSE or AVX registers)",
 	"latency (a root task waited longer than the bound for the CPU)",
 	"preempt (a task kept the CPU in the kernel longer than the bound after it was asked to "
 	"give it up)"};

@@ -17,7 +17,7 @@
 
 #define CHILD_CALLS 25
 #define EXIT_PRIV   99
-#define EXIT_FPU    98 /* a system call changed our SSE registers */
+#define EXIT_FPU    98 /* a system call changed our SSE or AVX registers */
 
 static uint64_t seed0;
 static int listing;
@@ -126,21 +126,39 @@ static void note_result(const struct call *c, long ret)
 /*
  * The call, sometimes with RFLAGS.NT, AC or DF set by user code (cleared
  * again after): none of them may reach the kernel (NT left set across a
- * syscall once triple-faulted the machine).  xmm0-15 hold a pattern across
- * it, compared after (the syscall ABI keeps them; a kernel using SIMD
- * without saving them changed them).
+ * syscall once triple-faulted the machine).  The vector registers hold a
+ * pattern across it, compared after (the syscall ABI keeps them; a kernel
+ * using SIMD without saving them changed them): ymm0-15 where the OS has
+ * enabled AVX (the kernel saves them with XSAVE, and chacha20-wide's
+ * refill uses them), else xmm0-15.
  */
-static uint8_t xmm_in[256] __attribute__((aligned(16))), xmm_out[256] __attribute__((aligned(16)));
+static int have_avx;
+static uint8_t regs_in[512] __attribute__((aligned(32))),
+	regs_out[512] __attribute__((aligned(32)));
 
-static long make_call(const struct call *c, uint64_t flags)
+#define VEC_CLOBBERS                                                                               \
+	"xmm0", "xmm1", "xmm2", "xmm3", "xmm4", "xmm5", "xmm6", "xmm7", "xmm8", "xmm9", "xmm10",   \
+		"xmm11", "xmm12", "xmm13", "xmm14", "xmm15"
+
+/* CPUID.1:ECX.OSXSAVE and AVX, and XCR0 with SSE and AVX: ymm is ours to use. */
+static int os_has_avx(void)
+{
+	uint32_t a = 1, b, c, d, lo, hi;
+
+	__asm__ volatile("cpuid" : "+a"(a), "=b"(b), "=c"(c), "=d"(d) : "c"(0));
+	if (!(c & (1u << 27)) || !(c & (1u << 28)))
+		return 0;
+	__asm__ volatile("xgetbv" : "=a"(lo), "=d"(hi) : "c"(0));
+	return (lo & 6) == 6;
+}
+
+static long make_call_xmm(const struct call *c, uint64_t flags)
 {
 	register long r10 __asm__("r10") = (long)c->a[3];
 	register long r8 __asm__("r8") = (long)c->a[4];
 	register long r9 __asm__("r9") = (long)c->a[5];
 	long ret;
 
-	for (int i = 0; i < 256; i++)
-		xmm_in[i] = (uint8_t)(c->nr * 7 + c->a[0] + (uint64_t)i * 13);
 	__asm__ volatile(
 		"movdqa 0x00(%[in]), %%xmm0; movdqa 0x10(%[in]), %%xmm1;"
 		"movdqa 0x20(%[in]), %%xmm2; movdqa 0x30(%[in]), %%xmm3;"
@@ -162,20 +180,59 @@ static long make_call(const struct call *c, uint64_t flags)
 		"movdqa %%xmm14, 0xe0(%[out]); movdqa %%xmm15, 0xf0(%[out])"
 		: "=a"(ret)
 		: "a"(c->nr), "D"(c->a[0]), "S"(c->a[1]), "d"(c->a[2]), "r"(r10), "r"(r8),
-		  "r"(r9), [f] "r"(flags), [nf] "r"(~flags), [in] "r"(xmm_in), [out] "r"(xmm_out)
-		: "rcx", "r11", "memory", "cc", "xmm0", "xmm1", "xmm2", "xmm3", "xmm4", "xmm5",
-		  "xmm6", "xmm7", "xmm8", "xmm9", "xmm10", "xmm11", "xmm12", "xmm13", "xmm14",
-		  "xmm15");
+		  "r"(r9), [f] "r"(flags), [nf] "r"(~flags), [in] "r"(regs_in), [out] "r"(regs_out)
+		: "rcx", "r11", "memory", "cc", VEC_CLOBBERS);
 	return ret;
+}
+
+static long make_call_ymm(const struct call *c, uint64_t flags)
+{
+	register long r10 __asm__("r10") = (long)c->a[3];
+	register long r8 __asm__("r8") = (long)c->a[4];
+	register long r9 __asm__("r9") = (long)c->a[5];
+	long ret;
+
+	__asm__ volatile(
+		"vmovdqa 0x000(%[in]), %%ymm0; vmovdqa 0x020(%[in]), %%ymm1;"
+		"vmovdqa 0x040(%[in]), %%ymm2; vmovdqa 0x060(%[in]), %%ymm3;"
+		"vmovdqa 0x080(%[in]), %%ymm4; vmovdqa 0x0a0(%[in]), %%ymm5;"
+		"vmovdqa 0x0c0(%[in]), %%ymm6; vmovdqa 0x0e0(%[in]), %%ymm7;"
+		"vmovdqa 0x100(%[in]), %%ymm8; vmovdqa 0x120(%[in]), %%ymm9;"
+		"vmovdqa 0x140(%[in]), %%ymm10; vmovdqa 0x160(%[in]), %%ymm11;"
+		"vmovdqa 0x180(%[in]), %%ymm12; vmovdqa 0x1a0(%[in]), %%ymm13;"
+		"vmovdqa 0x1c0(%[in]), %%ymm14; vmovdqa 0x1e0(%[in]), %%ymm15;"
+		"pushfq; orq %[f], (%%rsp); popfq; syscall;"
+		"pushfq; andq %[nf], (%%rsp); popfq;"
+		"vmovdqa %%ymm0, 0x000(%[out]); vmovdqa %%ymm1, 0x020(%[out]);"
+		"vmovdqa %%ymm2, 0x040(%[out]); vmovdqa %%ymm3, 0x060(%[out]);"
+		"vmovdqa %%ymm4, 0x080(%[out]); vmovdqa %%ymm5, 0x0a0(%[out]);"
+		"vmovdqa %%ymm6, 0x0c0(%[out]); vmovdqa %%ymm7, 0x0e0(%[out]);"
+		"vmovdqa %%ymm8, 0x100(%[out]); vmovdqa %%ymm9, 0x120(%[out]);"
+		"vmovdqa %%ymm10, 0x140(%[out]); vmovdqa %%ymm11, 0x160(%[out]);"
+		"vmovdqa %%ymm12, 0x180(%[out]); vmovdqa %%ymm13, 0x1a0(%[out]);"
+		"vmovdqa %%ymm14, 0x1c0(%[out]); vmovdqa %%ymm15, 0x1e0(%[out]);"
+		"vzeroupper"
+		: "=a"(ret)
+		: "a"(c->nr), "D"(c->a[0]), "S"(c->a[1]), "d"(c->a[2]), "r"(r10), "r"(r8),
+		  "r"(r9), [f] "r"(flags), [nf] "r"(~flags), [in] "r"(regs_in), [out] "r"(regs_out)
+		: "rcx", "r11", "memory", "cc", VEC_CLOBBERS);
+	return ret;
+}
+
+static long make_call(const struct call *c, uint64_t flags)
+{
+	for (int i = 0; i < (int)sizeof(regs_in); i++)
+		regs_in[i] = (uint8_t)(c->nr * 7 + c->a[0] + (uint64_t)i * 13);
+	return have_avx ? make_call_ymm(c, flags) : make_call_xmm(c, flags);
 }
 
 /* After make_call (in the parent and in a fork's child alike). */
 static void check_fpu(uint64_t idx, const struct call *c)
 {
-	if (!memcmp(xmm_in, xmm_out, sizeof(xmm_in)))
+	if (!memcmp(regs_in, regs_out, have_avx ? 512 : 256))
 		return;
-	printf("fuzz: FAIL fpu: seed %lx call %lu: syscall %ld (%s) changed xmm0-15\n", seed0, idx,
-	       c->nr, name_of(c->nr) ? name_of(c->nr) : "?");
+	printf("fuzz: FAIL fpu: seed %lx call %lu: syscall %ld (%s) changed %s0-15\n", seed0, idx,
+	       c->nr, name_of(c->nr) ? name_of(c->nr) : "?", have_avx ? "ymm" : "xmm");
 	exit(EXIT_FPU);
 }
 
@@ -387,6 +444,7 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	seed0 = state = hex(argv[1]);
+	have_avx = os_has_avx();
 	ncalls = (uint64_t)atol(argv[2]);
 	uid = (uint64_t)atol(argv[3]);
 	if (argc > 4)
