@@ -47,16 +47,6 @@ static void xsetbv(uint32_t index, uint64_t v)
 	__asm__ volatile("xsetbv" : : "c"(index), "a"((uint32_t)v), "d"((uint32_t)(v >> 32)));
 }
 
-uint64_t xstate_read_xcr0(void)
-{
-	uint32_t lo, hi;
-
-	if (!(read_cr4() & CR4_OSXSAVE))
-		return 0;
-	__asm__ volatile("xgetbv" : "=a"(lo), "=d"(hi) : "c"(0));
-	return (uint64_t)hi << 32 | lo;
-}
-
 /* CPUID.(0xD,0).EBX: the standard-format size for the XCR0 now set. */
 static unsigned int xstate_size_now(void)
 {

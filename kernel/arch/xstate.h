@@ -49,7 +49,4 @@ void os_xrstor(const void *buf);
 /* The state every task starts with (fpu__clear_user_states: a signal handler's too). */
 extern const uint8_t *const init_fpstate;
 
-/* XGETBV(0), 0 while CR4.OSXSAVE is clear (for the tests: what this CPU runs with). */
-uint64_t xstate_read_xcr0(void);
-
 #endif
