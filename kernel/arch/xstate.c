@@ -34,10 +34,12 @@
 #define CPUID7_EBX_AVX512F (1u << 16)
 #define CR4_OSXSAVE	   (1ULL << 18)
 #define FX_MXCSR	   24
+#define FX_MXCSR_MASK	   28
 #define MXCSR_DEFAULT	   0x1f80u /* every exception masked, round to nearest */
 #define FCW_DEFAULT	   0x037fu /* what FNINIT sets */
 
 struct fpu_state_config fpu_user_cfg;
+uint32_t mxcsr_feature_mask;
 
 static uint8_t init_state[FPU_STATE_MAX] __attribute__((aligned(64)));
 const uint8_t *const init_fpstate = init_state;
@@ -90,11 +92,26 @@ static void build_init_fpstate(void)
 	memcpy(init_state + FX_MXCSR, &mxcsr, sizeof(mxcsr));
 }
 
+/*
+ * Linux 6.6's fpu__init_system_mxcsr: FXSAVE's MXCSR_MASK field, 0 meaning
+ * the default 0xffbf.  Once, where sigreturn used to read it on every call.
+ */
+static void init_mxcsr_mask(void)
+{
+	uint8_t fx[FXSAVE_SIZE] __attribute__((aligned(16))) = {0};
+	uint32_t mask;
+
+	__asm__ volatile("fxsave64 %0" : "=m"(fx));
+	memcpy(&mask, fx + FX_MXCSR_MASK, sizeof(mask));
+	mxcsr_feature_mask = mask ? mask : 0xffbf;
+}
+
 void fpu__init_system_xstate(void)
 {
 	unsigned int a, b, c, d;
 	uint64_t want;
 
+	init_mxcsr_mask();
 	build_init_fpstate();
 	fpu_user_cfg = (struct fpu_state_config){false, XFEATURE_MASK_FPSSE, FXSAVE_SIZE};
 	if (!__get_cpuid(1, &a, &b, &c, &d) || !(c & CPUID1_ECX_XSAVE))

@@ -33,6 +33,9 @@ struct fpu_state_config {
 };
 extern struct fpu_state_config fpu_user_cfg;
 
+/* The MXCSR bits this CPU accepts (a restore of any other bit is a #GP); read once at boot. */
+extern uint32_t mxcsr_feature_mask;
+
 /* The boot CPU: chooses XCR0 and builds init_fpstate.  Before any task exists. */
 void fpu__init_system_xstate(void);
 /* Every other CPU: the boot CPU's CR4.OSXSAVE and XCR0, before its first save. */

@@ -419,17 +419,6 @@ static bool canonical(uint64_t a)
 	return a < (1ULL << 47) || a >= 0xffff800000000000ULL;
 }
 
-/* The MXCSR bits this CPU accepts (fxsave's mxcsr_mask; 0 means the default 0xffbf). */
-uint32_t mxcsr_feature_mask(void)
-{
-	uint8_t fx[FXSAVE_SIZE] __attribute__((aligned(16)));
-	uint32_t mask;
-
-	__asm__ volatile("fxsave64 %0" : "=m"(fx));
-	memcpy(&mask, fx + 28, sizeof(mask));
-	return mask ? mask : 0xffbf;
-}
-
 /*
  * rt_sigreturn (2.6.29's sys_rt_sigreturn and restore_sigcontext): every
  * value from the frame is checked or forced before it reaches the trap

@@ -125,7 +125,7 @@ int fpu_sigframe_read(uint64_t buf_fx, uint8_t *x)
 		return -EFAULT;
 	memcpy(&sw, x + FX_SW_BYTES_OFFSET, sizeof(sw));
 	memcpy(&mxcsr, x + FX_MXCSR, sizeof(mxcsr));
-	mxcsr &= mxcsr_feature_mask();
+	mxcsr &= mxcsr_feature_mask;
 	memcpy(x + FX_MXCSR, &mxcsr, sizeof(mxcsr));
 	if (!fpu_user_cfg.use_xsave)
 		return 0;

@@ -1,7 +1,7 @@
 /*
  * What the two signal-frame builders share (kernel/task/signal_deliver.c,
  * the x86_64 frames, and kernel/task/signal_32.c, the IA-32 ones): the
- * alternate stack, the MXCSR mask, the FPU state's part of a frame
+ * alternate stack, the FPU state's part of a frame
  * (kernel/task/signal_fpu.c), and the IA-32 entry points the native
  * setup_rt_frame picks for an IA-32 task.
  */
@@ -29,8 +29,6 @@ bool on_sig_stack(const struct task_struct *t, uint64_t sp);
 int sas_ss_flags(const struct task_struct *t, uint64_t sp);
 /* do_sigaltstack's setting half: 0 or -EPERM, -EINVAL, -ENOMEM. */
 long set_altstack(const struct stack_k *ss, uint64_t sp);
-/* The MXCSR bits this CPU accepts (fxrstor of any other bit is a #GP). */
-uint32_t mxcsr_feature_mask(void);
 
 /* The FPU state's room in a frame: XSAVE's area and MAGIC2 (Linux's xstate_sigframe_size). */
 unsigned int xstate_sigframe_size(void);
