@@ -87,7 +87,7 @@ void release_dead_tasks(void)
 /*
  * A slot's fields zeroed, but not its FPU area (the last member): fork,
  * spawn and exec fill it before anything reads it (fpu_copy_current,
- * fpu_init_task), as Linux's dup_task_struct leaves fpstate to fpu_clone.
+ * fpu_init_task), as Linux 6.6's dup_task_struct leaves fpstate to fpu_clone.
  * Zeroing its 2,688 bytes at every alloc and free would add 5,376 to
  * fork+exit+wait on the deterministic clock, which counts each byte of
  * REP STOSB as an instruction.

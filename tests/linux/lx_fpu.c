@@ -16,7 +16,7 @@
  * chacha20-wide's batch with its AVX2 or AVX-512F body in this kernel),
  * across a switch to a process with other values, and across a signal
  * whose handler clobbers them.  The signal frame must carry them as
- * Linux's does (uc_flags UC_FP_XSTATE, the xstate magics of
+ * Linux 6.6's does (uc_flags UC_FP_XSTATE, the xstate magics of
  * arch/x86/include/uapi/asm/sigcontext.h), a handler that edits the frame
  * must see its edit restored, a frame without the magics restores xmm and
  * clears the upper halves, and a frame whose XSAVE header XRSTOR would

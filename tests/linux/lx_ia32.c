@@ -1712,7 +1712,7 @@ static void check_fast_entry(void)
 /*
  * ymm0-7 across a signal, as an IA-32 program with AVX sees them: the
  * handler sets every bit, sigreturn must bring back the interrupted
- * values, upper halves too.  The rt frame must be Linux's ia32_fxstate
+ * values, upper halves too.  The rt frame must be Linux 6.6's ia32_fxstate
  * layout with xsave: the i387 environment (112 bytes), then XSAVE's area
  * with the _fpx_sw_bytes (extended_size counting the environment) and
  * FP_XSTATE_MAGIC2 past it, and uc_flags UC_FP_XSTATE.
