@@ -22,6 +22,7 @@
 #define IRQ_BASE  32
 
 volatile uint64_t jiffies;
+volatile uint64_t timer_interrupts;
 uint64_t initial_jiffies;
 void (*timer_tick_hook)(bool from_user);
 void (*timer_watchdog_hook)(const struct trap_frame *f);
@@ -44,9 +45,48 @@ static void pic_remap(void)
 	outb(PIC2_DATA, 0xff);
 }
 
+/*
+ * Why jiffies follow the clock and not a count of interrupts: QEMU's
+ * emulated i8254 has no lost-tick policy, so ticks that come due while the
+ * host does not run the vCPU merge into one interrupt, and a count of
+ * interrupts once fell to under half of CLOCK_MONOTONIC over 300 ms (times()
+ * in lx_ia32, a loaded CI host).  Linux 6.6 (and 2.6.29, both NO_HZ in the
+ * x86_64 defconfig) advance jiffies in tick_do_update_jiffies64()
+ * (kernel/time/tick-sched.c) by the tick periods the clocksource says have
+ * passed since the last update; this does the same with the PIT's exact
+ * period.  The first tick sets the reference half a period back, so that a
+ * tick's jitter against the TSC (under half a period) never makes it count
+ * zero or two; on time, each tick counts one.  Before the TSC is calibrated
+ * each tick counts one.
+ */
+static uint64_t tick_period_ns, last_jiffies_update;
+
+static void tick_do_update_jiffies64(void)
+{
+	uint64_t now, delta, ticks;
+
+	if (!tick_period_ns || !tsc_hz()) {
+		jiffies++;
+		return;
+	}
+	now = ktime_get_ns();
+	if (!last_jiffies_update) {
+		last_jiffies_update = now - tick_period_ns / 2;
+		jiffies++;
+		return;
+	}
+	if (now < last_jiffies_update + tick_period_ns)
+		return;
+	delta = now - last_jiffies_update;
+	ticks = delta / tick_period_ns;
+	last_jiffies_update += ticks * tick_period_ns;
+	jiffies += ticks;
+}
+
 static void tick(struct trap_frame *f)
 {
-	jiffies++;
+	timer_interrupts++;
+	tick_do_update_jiffies64();
 	outb(PIC1_CMD, 0x20);
 	/*
 	 * No add_interrupt_randomness(0): 2.6.29's x86 irq0 was registered
@@ -71,6 +111,7 @@ void timer_init(unsigned default_hz)
 	if (d > 0xffff)
 		d = 0xffff;
 	divisor = (uint16_t)d;
+	tick_period_ns = (uint64_t)divisor * NSEC_PER_SEC / PIT_HZ;
 	pic_remap();
 	irq_register(IRQ_BASE, tick);
 	outb(PIT_CMD, 0x34); /* channel 0, lo/hi, mode 2 */

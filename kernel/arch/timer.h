@@ -14,6 +14,11 @@ extern volatile uint64_t jiffies;
  * boot is jiffies - initial_jiffies.
  */
 extern uint64_t initial_jiffies;
+/*
+ * PIT interrupts taken (Linux's IRQ0 line of /proc/interrupts).  jiffies
+ * follow the TSC (timer.c says why), so the TSC is checked against this.
+ */
+extern volatile uint64_t timer_interrupts;
 
 void timer_init(unsigned default_hz); /* at hz=, or default_hz without one */
 unsigned timer_hz(void);

@@ -8,22 +8,27 @@
 #include "kernel/lib/string.h"
 #include "kernel/test/ktest.h"
 
-/* Waits for `ticks` jiffies with a TSC-based escape hatch; returns the TSC delta or 0. */
-static uint64_t wait_jiffies(uint64_t ticks)
+/* Waits for `n` more of *counter with a TSC-based escape hatch; returns the TSC delta or 0. */
+static uint64_t wait_count(volatile uint64_t *counter, uint64_t n)
 {
-	uint64_t start_j, t0, limit = tsc_hz() * 10;
+	uint64_t start, t0, limit = tsc_hz() * 10;
 
-	start_j = jiffies;
-	while (jiffies == start_j)
+	start = *counter;
+	while (*counter == start)
 		cpu_relax();
-	start_j = jiffies;
+	start = *counter;
 	t0 = rdtsc();
-	while (jiffies - start_j < ticks) {
+	while (*counter - start < n) {
 		if (rdtsc() - t0 > limit)
 			return 0;
 		halt();
 	}
 	return rdtsc() - t0;
+}
+
+static uint64_t wait_jiffies(uint64_t ticks)
+{
+	return wait_count(&jiffies, ticks);
 }
 
 static enum ktest_result timer_progress(struct ktest_ctx *t)
@@ -53,7 +58,7 @@ static enum ktest_result tsc_calibration(struct ktest_ctx *t)
 		return ktest_fail(t, "TSC frequency %lu Hz is implausible", tsc_hz());
 	expect = (uint64_t)((unsigned __int128)tsc_hz() * ticks * 1000 / timer_actual_mhz());
 	for (tries = 0; tries < 3; tries++) {
-		delta = wait_jiffies(ticks);
+		delta = wait_count(&timer_interrupts, ticks);
 		if (!delta)
 			return ktest_fail(t, "timer did not tick");
 		if (delta >= expect - expect / 4 && delta <= expect + expect / 4)
@@ -64,6 +69,36 @@ static enum ktest_result tsc_calibration(struct ktest_ctx *t)
 			  ticks, delta, expect, tsc_source());
 }
 KTEST(tsc_calibration);
+
+/*
+ * jiffies follow the clock when ticks are lost: with interrupts off for 40
+ * tick periods the PIC holds one interrupt, and the tick that comes when
+ * they are back on advances jiffies by the periods that passed (timer.c's
+ * tick_do_update_jiffies64).  Counting interrupts, it advanced by one.
+ */
+static enum ktest_result jiffies_follow_clock(struct ktest_ctx *t)
+{
+	uint64_t period = tsc_hz() * 1000 / timer_actual_mhz(), j0, irq0, t0, elapsed;
+
+	wait_count(&timer_interrupts, 1);
+	irq_disable();
+	j0 = jiffies;
+	irq0 = timer_interrupts;
+	t0 = rdtsc();
+	while (rdtsc() - t0 < 40 * period)
+		cpu_relax();
+	irq_enable();
+	if (!wait_count(&timer_interrupts, 1))
+		return ktest_fail(t, "timer did not tick");
+	elapsed = (rdtsc() - t0) / period;
+	if (jiffies - j0 < 38 || jiffies - j0 > elapsed + 2)
+		return ktest_fail(t,
+				  "%lu tick periods, 40 with interrupts off, advanced jiffies by "
+				  "%lu (%lu interrupts)",
+				  elapsed, jiffies - j0, timer_interrupts - irq0);
+	return KTEST_PASS;
+}
+KTEST(jiffies_follow_clock);
 
 /* A kernel page fault on a probe is caught, reported as -EFAULT, and we go on. */
 static enum ktest_result fault_fixup(struct ktest_ctx *t)
