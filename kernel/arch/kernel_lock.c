@@ -140,6 +140,21 @@ bool kernel_lock_parked(unsigned int cpu)
 	return cpu < NR_CPUS && __atomic_load_n(&stats[cpu].parked, __ATOMIC_SEQ_CST);
 }
 
+/*
+ * SEQ_CST on both sides, as on the shootdown's (ask, then look at parked):
+ * either the asker sees this CPU unparked and sends the IPI, or this CPU's
+ * tlb_flush_asked() after unparking sees the request.
+ */
+void kernel_lock_park(void)
+{
+	__atomic_add_fetch(&stats[smp_processor_id()].parked, 1, __ATOMIC_SEQ_CST);
+}
+
+void kernel_lock_unpark(void)
+{
+	__atomic_sub_fetch(&stats[smp_processor_id()].parked, 1, __ATOMIC_SEQ_CST);
+}
+
 /* Parked until reacquired: the caller's wait touches no user memory (kernel_lock.h). */
 bool release_kernel_lock(void)
 {

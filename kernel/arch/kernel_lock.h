@@ -43,6 +43,17 @@ void cond_resched_kernel_lock(void);
 bool release_kernel_lock(void);
 void reacquire_kernel_lock(bool held);
 
+/*
+ * For kernel code that runs without the lock on the way from ring 3 and
+ * back (a page fault, traps.c): between the two this CPU counts as parked,
+ * as one spinning for the lock does, so a shootdown does not wait for it.
+ * It must touch no user memory until it flushes what a shootdown asked
+ * meanwhile: after kernel_lock_unpark, tlb_flush_asked() says whether it
+ * must take the lock (which flushes) before ring 3.
+ */
+void kernel_lock_park(void);
+void kernel_lock_unpark(void);
+
 /* cpu spins for the lock or gave it up for a wait: out of ring 3 until it takes it (tlb.h). */
 bool kernel_lock_parked(unsigned int cpu);
 

@@ -58,6 +58,7 @@ static const char *const exc_names[32] = {
 
 static irq_handler_t handlers[256];
 void (*user_fault_hook)(struct trap_frame *f);
+bool (*user_fault_unlocked_hook)(struct trap_frame *f);
 int (*uaccess_fault_hook)(uint64_t addr, bool write);
 void (*return_to_user_hook)(struct trap_frame *f);
 bool (*return_to_user_pending_hook)(const struct trap_frame *f);
@@ -249,6 +250,54 @@ static void do_trap(struct trap_frame *f)
  * in kernel mode without the lock is a bug that dies at once, without
  * waiting for it.
  */
+/*
+ * Back to ring 3 after work done without the lock: the lock is taken only
+ * for what the way back has to do (a signal, schedule(), a flush a
+ * shootdown asked for, which taking the lock does).
+ */
+static void return_to_user_unlocked(struct trap_frame *f)
+{
+	if (!tlb_flush_asked() && return_to_user_pending_hook && !return_to_user_pending_hook(f))
+		return;
+	lock_kernel();
+	if (return_to_user_hook)
+		return_to_user_hook(f);
+	irq_disable();
+	unlock_kernel();
+}
+
+/*
+ * A page fault from ring 3 first without the lock (mm.c's
+ * handle_mm_fault_unlocked says which), parked meanwhile so that a
+ * shootdown does not wait for it (kernel_lock.h).  Linux 2.4 took the same
+ * step: its do_page_fault held mm->mmap_sem and page_table_lock, never
+ * the big kernel lock.
+ */
+static struct {
+	uint64_t n;
+} __attribute__((aligned(64))) faults_unlocked[NR_CPUS];
+
+static bool user_fault_unlocked(struct trap_frame *f)
+{
+	bool done;
+
+	if (f->vector != 14 || !user_fault_unlocked_hook)
+		return false;
+	kernel_lock_park();
+	done = user_fault_unlocked_hook(f);
+	kernel_lock_unpark();
+	if (!done)
+		return false;
+	faults_unlocked[smp_processor_id()].n++;
+	return_to_user_unlocked(f);
+	return true;
+}
+
+uint64_t user_faults_unlocked(unsigned int cpu)
+{
+	return cpu < NR_CPUS ? __atomic_load_n(&faults_unlocked[cpu].n, __ATOMIC_RELAXED) : 0;
+}
+
 void trap_dispatch(struct trap_frame *f)
 {
 	bool from_user = (f->cs & 3) == 3;
@@ -259,16 +308,11 @@ void trap_dispatch(struct trap_frame *f)
 
 	if (from_user && percpu && take) {
 		handlers[f->vector](f);
-		if (!tlb_flush_asked() && return_to_user_pending_hook &&
-		    !return_to_user_pending_hook(f))
-			return; /* nothing for the way back: ring 3 again without the lock */
-		lock_kernel();
-		if (return_to_user_hook)
-			return_to_user_hook(f);
-		irq_disable();
-		unlock_kernel();
+		return_to_user_unlocked(f); /* nothing for the way back: ring 3 without the lock */
 		return;
 	}
+	if (from_user && take && user_fault_unlocked(f))
+		return;
 	if (take)
 		lock_kernel();
 	do_trap(f);

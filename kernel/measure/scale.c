@@ -37,9 +37,11 @@
  *              behind the kernel's get_random_int() (the child's canary,
  *              its ASLR draws at exec): forks or execs per second over all
  *              k.  "What does it cost fork?" from k CPUs at once.  Every
- *              fork and exec runs under the big kernel lock, so on any
- *              number of CPUs these curves measure that lock first; the
- *              records give its acquisitions per fork.
+ *              fork and exec system call runs under the big kernel lock,
+ *              so on any number of CPUs these curves measure that lock
+ *              first; the records give its acquisitions per fork, and the
+ *              page faults per fork resolved without it (demand-zero and
+ *              copy-on-write in a process's own address space, mm.c).
  *
  * A write that stores the value already there is not seen by comparison
  * (real hardware still takes the line); Linux's per-CPU data lives in
@@ -57,6 +59,7 @@
 #include "kernel/arch/percpu.h"
 #include "kernel/arch/smp.h"
 #include "kernel/arch/smpboot.h"
+#include "kernel/arch/traps.h"
 #include "kernel/arch/tsc.h"
 #include "kernel/arch/timer.h"
 #include "kernel/char/random.h"
@@ -261,7 +264,8 @@ static void sort_u64(uint64_t *a, unsigned int n)
 
 /* metric (calls_per_sec, ...) over the SCALE_REPS windows: sorted in place; returns the median */
 static uint64_t emit_rate(unsigned int k, uint64_t *rate, uint64_t acq, uint64_t contended,
-			  uint64_t calls, const char *mode, const char *metric, const char *unit)
+			  uint64_t faults, uint64_t calls, const char *mode, const char *metric,
+			  const char *unit)
 {
 	bool ring3 = !strcmp(mode, "ring3");
 	char buf[BENCH_REC_SIZE];
@@ -296,6 +300,8 @@ static uint64_t emit_rate(unsigned int k, uint64_t *rate, uint64_t acq, uint64_t
 	if (ring3) { /* the RNG's own locks are the kernel loop's; these are the kernel's */
 		jrec_fixed(&r, "kernel_lock_acquisitions_per_call",
 			   calls ? (int64_t)(acq * 1000 / calls) : 0, 3);
+		jrec_fixed(&r, "faults_unlocked_per_call",
+			   calls ? (int64_t)(faults * 1000 / calls) : 0, 3);
 	} else {
 		jrec_fixed(&r, "lock_acquisitions_per_call",
 			   calls ? (int64_t)(acq * 1000 / calls) : 0, 3);
@@ -380,7 +386,7 @@ static bool measure_rate(unsigned int k, struct scale_row *row)
 		rate[rep] = (uint64_t)((unsigned __int128)total * tsc_hz() / window);
 	}
 	row->rate[k - 1] =
-		emit_rate(k, rate, acq, contended, calls, "rate", "calls_per_sec", "calls/s");
+		emit_rate(k, rate, acq, contended, 0, calls, "rate", "calls_per_sec", "calls/s");
 	return true;
 }
 
@@ -470,6 +476,16 @@ static uint64_t ring3_total(unsigned int k)
 
 	for (unsigned int c = 0; c < k; c++)
 		n += __atomic_load_n(&ring3_draws[c].draws, __ATOMIC_RELAXED);
+	return n;
+}
+
+/* Page faults the first k CPUs resolved without the big kernel lock (traps.c). */
+static uint64_t faults_unlocked_total(unsigned int k)
+{
+	uint64_t n = 0;
+
+	for (unsigned int c = 0; c < k; c++)
+		n += user_faults_unlocked(c);
 	return n;
 }
 
@@ -595,7 +611,7 @@ static bool measure_ring3(unsigned int k, struct scale_row *row, enum ring3_work
 {
 	struct task_struct *p[NR_CPUS];
 	long pid[NR_CPUS];
-	uint64_t rate[SCALE_REPS], calls = 0, locks = 0;
+	uint64_t rate[SCALE_REPS], calls = 0, locks = 0, faults = 0;
 
 	memset(ring3_draws, 0, sizeof(ring3_draws));
 	ring3_armed = true;
@@ -606,12 +622,14 @@ static bool measure_ring3(unsigned int k, struct scale_row *row, enum ring3_work
 	}
 	for (unsigned int rep = 0; rep < SCALE_REPS; rep++) {
 		uint64_t n0 = ring3_done(k, w), l0 = kernel_lock_total(k), t0 = rdtsc(), n1, t1;
+		uint64_t f0 = faults_unlocked_total(k);
 
 		sleep_until(jiffies + (uint64_t)SCALE_WINDOW_MS * timer_hz() / 1000 + 1,
 			    (const void *)measure_ring3);
 		n1 = ring3_done(k, w);
 		t1 = rdtsc();
 		locks += kernel_lock_total(k) - l0;
+		faults += faults_unlocked_total(k) - f0;
 		calls += n1 - n0;
 		rate[rep] =
 			t1 > t0 ? (uint64_t)((unsigned __int128)(n1 - n0) * tsc_hz() / (t1 - t0))
@@ -620,8 +638,8 @@ static bool measure_ring3(unsigned int k, struct scale_row *row, enum ring3_work
 	ring3_stop(p, pid, k);
 	ring3_variant = 0;
 	ring3_armed = false;
-	row->ring3[w][k - 1] = emit_rate(k, rate, locks, 0, calls, "ring3", ring3_works[w].metric,
-					 ring3_works[w].unit);
+	row->ring3[w][k - 1] = emit_rate(k, rate, locks, 0, faults, calls, "ring3",
+					 ring3_works[w].metric, ring3_works[w].unit);
 	return true;
 }
 

@@ -23,6 +23,7 @@
 static struct mm_struct mm_pool[NR_TASKS + 1];
 struct mm_cost mm_cost;
 bool mm_cost_timing;
+static struct rng_lock_class page_table_lock_class;
 
 static inline uint64_t cost_start(void)
 {
@@ -62,6 +63,7 @@ struct mm_struct *mm_create(void)
 		memset(mm, 0, sizeof(*mm));
 		mm->pml4 = pa;
 		mm->users = 1;
+		spin_lock_init(&mm->page_table_lock, &page_table_lock_class);
 		mm->task_size = TASK_SIZE;
 		pml4 = phys_to_virt(pa);
 		memset(pml4, 0, 256 * 8);
@@ -204,25 +206,35 @@ static uint64_t vma_pte_flags(const struct vm_area *v)
 
 void (*account_minor_fault)(void);
 
-int handle_mm_fault(struct mm_struct *mm, uint64_t addr, bool write)
+/*
+ * The fault itself, with mm->page_table_lock held.  unlocked: without the
+ * big kernel lock, where a file page (the file system is the big lock's)
+ * and every refusal go back to the caller as -EAGAIN, and a copy needs no
+ * shootdown: an mm with one user is loaded on no other CPU (schedule()
+ * loads the next task's on every switch, the kernel's for idle).
+ */
+static int __handle_mm_fault(struct mm_struct *mm, uint64_t addr, bool write, bool unlocked)
 {
 	struct vm_area *v;
 	uint64_t *pte, pa, va = addr & ~(PAGE_SIZE - 1);
+	int refused = unlocked ? -EAGAIN : -EFAULT;
 
 	if (!mm || addr >= TASK_SIZE || !(v = find_vma(mm, addr)))
-		return -EFAULT;
+		return refused;
 	if (write && !(v->flags & VM_WRITE))
-		return -EFAULT;
+		return refused;
 	/* PROT_NONE: x86 cannot map a page without read access, so map nothing. */
 	if (!(v->flags & (VM_READ | VM_WRITE | VM_EXEC)))
-		return -EFAULT;
+		return refused;
 	pte = vmm_walk(mm->pml4, va, true);
 	if (!pte)
-		return -ENOMEM;
+		return unlocked ? -EAGAIN : -ENOMEM;
 	if (!(*pte & PTE_P)) {
+		if (unlocked && v->vm_file)
+			return -EAGAIN;
 		pa = pmm_alloc_page();
 		if (!pa)
-			return -ENOMEM;
+			return unlocked ? -EAGAIN : -ENOMEM;
 		if (v->vm_file) {
 			/* A private copy of the file's page: writes never reach the file. */
 			int rc = v->vm_ops->fill(v->vm_file, v->pgoff + (va - v->start),
@@ -246,6 +258,7 @@ int handle_mm_fault(struct mm_struct *mm, uint64_t addr, bool write)
 	} else if (write && (*pte & PTE_COW)) {
 		uint64_t old = *pte & PTE_ADDR;
 
+		/* 1: no other mm maps it, and only this mm's own task could add one */
 		if (page_ref_count(old) == 1) {
 			*pte = (*pte & ~PTE_COW) | PTE_W;
 		} else {
@@ -253,25 +266,58 @@ int handle_mm_fault(struct mm_struct *mm, uint64_t addr, bool write)
 
 			pa = pmm_alloc_page();
 			if (!pa)
-				return -ENOMEM;
+				return unlocked ? -EAGAIN : -ENOMEM;
 			copy_page(phys_to_virt(pa), phys_to_virt(old));
 			/* no CPU may go on reading the old frame once this one writes the copy */
-			flush_tlb_others_range(mm->pml4, va, va + PAGE_SIZE);
+			if (!unlocked)
+				flush_tlb_others_range(mm->pml4, va, va + PAGE_SIZE);
 			*pte = pa | vma_pte_flags(v);
 			page_ref_put(old);
-			mm_cost.pages_copied++;
-			cost_stop(t0, &mm_cost.copy_cycles);
+			__atomic_add_fetch(&mm_cost.pages_copied, 1, __ATOMIC_RELAXED);
+			if (mm_cost_timing)
+				__atomic_add_fetch(&mm_cost.copy_cycles, tsc_stop_lfence() - t0,
+						   __ATOMIC_RELAXED);
 		}
 		if (account_minor_fault)
 			account_minor_fault();
 	} else if (write && !(*pte & PTE_W)) {
-		return -EFAULT;
+		return refused;
 	} else if (!write) {
-		return -EFAULT; /* present and readable: the fault was something else */
+		return refused; /* present and readable: the fault was something else */
 	}
 	if ((read_cr3() & PTE_ADDR) == mm->pml4)
 		invlpg(va);
 	return 0;
+}
+
+int handle_mm_fault(struct mm_struct *mm, uint64_t addr, bool write)
+{
+	uint64_t flags;
+	int rc;
+
+	if (!mm)
+		return -EFAULT;
+	flags = irq_save();
+	spin_lock(&mm->page_table_lock);
+	rc = __handle_mm_fault(mm, addr, write, false);
+	spin_unlock(&mm->page_table_lock);
+	irq_restore(flags);
+	return rc;
+}
+
+int handle_mm_fault_unlocked(struct mm_struct *mm, uint64_t addr, bool write)
+{
+	uint64_t flags;
+	int rc;
+
+	if (!mm || __atomic_load_n(&mm->users, __ATOMIC_RELAXED) != 1)
+		return -EAGAIN;
+	flags = irq_save();
+	spin_lock(&mm->page_table_lock);
+	rc = __handle_mm_fault(mm, addr, write, true);
+	spin_unlock(&mm->page_table_lock);
+	irq_restore(flags);
+	return rc;
 }
 
 int mm_copy_to(struct mm_struct *mm, uint64_t va, const void *src, uint64_t len)

@@ -8,6 +8,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "kernel/lib/spinlock.h"
+
 #define TASK_SIZE	 0x00007ffffffff000ULL /* the x86_64 user half, as Linux */
 #define IA32_PAGE_OFFSET 0xffffe000ULL	       /* an IA-32 task's TASK_SIZE (asm/page_64_types.h) */
 /*
@@ -58,6 +60,16 @@ struct vm_area {
 struct mm_struct {
 	uint64_t pml4; /* physical */
 	int users;
+	/*
+	 * Linux 2.6's mm->page_table_lock: a page fault holds it while it
+	 * changes this mm's page tables, so that a fault taken without the big
+	 * kernel lock (handle_mm_fault_unlocked) and one another CPU resolves
+	 * for this mm under the big lock (a future ptrace poke) do not meet
+	 * half-way.  Every other change (mmap, munmap, mprotect, brk, fork,
+	 * exec, exit) is the big lock's, and the unlocked fault only runs in an
+	 * mm with one user, whose other changes only its own task makes.
+	 */
+	spinlock_t page_table_lock;
 	struct vm_area vmas[NR_VMAS]; /* sorted by start */
 	int nvmas;
 	char exe_name[32];
@@ -134,6 +146,14 @@ void flush_tlb_mm_range(struct mm_struct *mm, uint64_t start, uint64_t end);
  * wholly past EOF (SIGBUS), -ENOMEM.
  */
 int handle_mm_fault(struct mm_struct *mm, uint64_t addr, bool write);
+/*
+ * The same without the big kernel lock, for a fault from ring 3 (fault.c):
+ * demand-zero pages and copy-on-write, in an mm with one user only; 0 when
+ * resolved, else -EAGAIN with nothing changed that matters, and the caller
+ * takes the big lock and calls handle_mm_fault, which decides (a file
+ * page, a signal, memory exhausted).
+ */
+int handle_mm_fault_unlocked(struct mm_struct *mm, uint64_t addr, bool write);
 /* Called once per minor fault handled; the task layer charges it to current (min_flt). */
 extern void (*account_minor_fault)(void);
 /* Writes into another address space through the physmap (loading a program). */
@@ -167,8 +187,8 @@ int mm_populate_shared(struct mm_struct *mm, uint64_t start, uint64_t end);
  * (kernel/measure/) reads them at every fork and keeps the differences,
  * its records' cost breakdown.  The counts always run (one add each); the
  * cycles only while mm_cost_timing is set, read with LFENCE;RDTSC as the
- * canary's sample.  Plain adds, not atomic: statistics, read while one
- * process forks.
+ * canary's sample.  pt_* are the big kernel lock's; the copy-on-write
+ * figures are atomic adds, as faults take them without it.
  */
 struct mm_cost {
 	uint64_t pt_pages;     /* page-table pages fork allocated for its copies */

@@ -52,9 +52,10 @@ static uint16_t *refs;
 static uint64_t refs_phys;
 /*
  * nfree: pages free in the bitmap (the per-CPU lists hold more).  The
- * bitmap, nfree and next_hint are zone_lock's (Linux's zone->lock); the
- * reference counts stay with the big kernel lock, under which the address
- * spaces that share pages change.
+ * bitmap, nfree and next_hint are zone_lock's (Linux's zone->lock).  The
+ * reference counts change atomically (Linux's page->_refcount): fork takes
+ * them under the big kernel lock while a copy-on-write fault on another CPU
+ * puts them without it (mm.c, handle_mm_fault_unlocked).
  */
 static uint64_t npages, nfree, ntotal, next_hint, floor_pages;
 static spinlock_t zone_lock;
@@ -647,14 +648,14 @@ void page_ref_get(uint64_t phys)
 
 	if (pfn >= npages || refs[pfn] == 0 || refs[pfn] == 0xffff)
 		panic("pmm: bad reference to page 0x%lx", phys);
-	refs[pfn]++;
+	__atomic_add_fetch(&refs[pfn], 1, __ATOMIC_RELAXED);
 }
 
 unsigned page_ref_count(uint64_t phys)
 {
 	uint64_t pfn = phys / PAGE_SIZE;
 
-	return pfn < npages ? refs[pfn] : 0;
+	return pfn < npages ? __atomic_load_n(&refs[pfn], __ATOMIC_RELAXED) : 0;
 }
 
 void page_ref_put(uint64_t phys)
@@ -663,6 +664,6 @@ void page_ref_put(uint64_t phys)
 
 	if (pfn >= npages || refs[pfn] == 0)
 		panic("pmm: put of unreferenced page 0x%lx", phys);
-	if (--refs[pfn] == 0)
+	if (__atomic_sub_fetch(&refs[pfn], 1, __ATOMIC_ACQ_REL) == 0)
 		free_held(pfn, 1);
 }

@@ -188,6 +188,21 @@ static void user_fault(struct trap_frame *f)
 	force_sig_fault(sig, code, addr);
 }
 
+/*
+ * A page fault from ring 3 without the big kernel lock (traps.c): what
+ * handle_mm_fault_unlocked resolves, or false for the locked path.  Not
+ * while fail-nth is armed: the locked path's allocation is the one it
+ * fails, with the report and the OOM kill a test of it expects.
+ */
+static bool user_fault_unlocked(struct trap_frame *f)
+{
+	struct task_struct *t = current;
+
+	if (t->fail_nth || (f->error & X86_PF_RSVD))
+		return false;
+	return handle_mm_fault_unlocked(t->mm, read_cr2(), (f->error & X86_PF_WRITE) != 0) == 0;
+}
+
 /* mm cannot see tasks: it reports each minor fault here, charged to current. */
 static void count_minor_fault(void)
 {
@@ -231,6 +246,7 @@ static struct mm_struct *current_mm(void)
 void task_fault_init(void)
 {
 	user_fault_hook = user_fault;
+	user_fault_unlocked_hook = user_fault_unlocked;
 	uaccess_fault_hook = uaccess_fault;
 	uaccess_current_mm = current_mm;
 	return_to_user_hook = return_to_user;

@@ -3,11 +3,13 @@
  * that runs tasks, all at once, for stress_seconds: fork, exec, mmap,
  * mprotect, munmap and pipes on every CPU, two threads per process
  * sending each other TLB shootdowns.  Every program's own checks pass,
- * every CPU takes pages from its own page list, and the free pages come
- * back to what they were before, to the page.
+ * every CPU takes pages from its own page list, the processes' own page
+ * faults are resolved without the big kernel lock, and the free pages
+ * come back to what they were before, to the page.
  */
 #include "kernel/arch/smpboot.h"
 #include "kernel/arch/tlb.h"
+#include "kernel/arch/traps.h"
 #include "kernel/lib/printk.h"
 #include "kernel/lib/vsprintf.h"
 #include "kernel/mm/pmm.h"
@@ -34,6 +36,16 @@ static struct tlb_stat shootdowns(void)
 		sum.pages_on_lock += s.pages_on_lock;
 	}
 	return sum;
+}
+
+/* Page faults from ring 3 resolved without the big kernel lock, every CPU's. */
+static uint64_t faults_unlocked(void)
+{
+	uint64_t n = 0;
+
+	for (unsigned int cpu = 0; cpu < smp_cpus_online; cpu++)
+		n += user_faults_unlocked(cpu);
+	return n;
 }
 
 /* Single pages each CPU took from its own page list (pmm.c's per-CPU lists). */
@@ -70,6 +82,7 @@ static enum ktest_result smp_stress(struct ktest_ctx *t)
 	long pid[NR_CPUS];
 	uint64_t before = pmm_free_count(), allocs[NR_CPUS];
 	struct tlb_stat tlb0 = shootdowns(), tlb1;
+	uint64_t unlocked = faults_unlocked();
 	int failed = 0;
 
 	if (n < 2)
@@ -93,14 +106,18 @@ static enum ktest_result smp_stress(struct ktest_ctx *t)
 		}
 	}
 	tlb1 = shootdowns();
+	unlocked = faults_unlocked() - unlocked;
 	kprintf("smp_stress: %u programs on %u CPUs for %u s, %lu shootdown IPIs; "
-		"%lu flushes on taking the lock, %lu of them ranged (%lu pages)\n",
+		"%lu flushes on taking the lock, %lu of them ranged (%lu pages); "
+		"%lu page faults without the big kernel lock\n",
 		n, n, stress_seconds, (unsigned long)(tlb1.ipis_sent - tlb0.ipis_sent),
 		(unsigned long)(tlb1.flushes_on_lock - tlb0.flushes_on_lock),
 		(unsigned long)(tlb1.ranged_on_lock - tlb0.ranged_on_lock),
-		(unsigned long)(tlb1.pages_on_lock - tlb0.pages_on_lock));
+		(unsigned long)(tlb1.pages_on_lock - tlb0.pages_on_lock), (unsigned long)unlocked);
 	if (failed || check_lists(t, allocs) != KTEST_PASS)
 		return KTEST_FAIL;
+	if (!unlocked)
+		return ktest_fail(t, "no page fault was resolved without the big kernel lock");
 	if (pmm_free_count() != before)
 		return ktest_fail(t, "%lu pages free after, %lu before",
 				  (unsigned long)pmm_free_count(), (unsigned long)before);

@@ -191,6 +191,10 @@ check_scale() {
 						bad = bad " " r ": no fork rate with " k " CPUs"
 					if (!((r, k, "ring3_execs_per_sec") in v) || v[r, k, "ring3_execs_per_sec"] <= 0)
 						bad = bad " " r ": no exec rate with " k " CPUs"
+					# The copy-on-write faults of the child (its stack) and of the parent
+					# (reuse once the child is gone): 2.0 a fork, mm.c handle_mm_fault_unlocked.
+					if (!((r, k, "ring3_forks_per_sec_faults_unlocked") in v) || v[r, k, "ring3_forks_per_sec_faults_unlocked"] < 1)
+						bad = bad " " r ": " v[r, k, "ring3_forks_per_sec_faults_unlocked"] " faults without the big kernel lock per fork with " k " CPUs"
 				}
 				locks = v[r, n, "lock_acquisitions_per_call"]
 				shared = v[r, n, "shared_line_writes_per_call"]
@@ -209,7 +213,7 @@ check_scale() {
 	# task table once (b_scale did not start: -EAGAIN, from the fifth variant on four CPUs)
 	out+=$(awk '/^scale: task slots in use:/ { seen = 1; if ($6 != $10) print " task slots: " $6 " before the suite, " $10 " after" }
 		END { if (!seen) print " no task slot count" }' "${boot_logs[0]}")
-	pass_if_empty "$out" "scale: rates (draws, forks, execs) from 1..$n CPUs, ring-3 draws without the big kernel lock; 2.6.29's pool locks and shares lines, the per-CPU designs do not; every process it made is gone" "scale"
+	pass_if_empty "$out" "scale: rates (draws, forks, execs) from 1..$n CPUs, ring-3 draws and forks' page faults without the big kernel lock; 2.6.29's pool locks and shares lines, the per-CPU designs do not; every process it made is gone" "scale"
 }
 
 # The fork suite under the deterministic clock (instructions): every

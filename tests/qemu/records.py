@@ -13,7 +13,9 @@
                              <TAB>METRIC<TAB>VALUE, VALUE the median of
                              calls_per_sec, else the exact mean per call; a
                              ring-3 rate adds METRIC_kernel_locks, the big
-                             kernel lock's acquisitions per call
+                             kernel lock's acquisitions per call, and
+                             METRIC_faults_unlocked, the page faults per
+                             call resolved without it
 Exit status 0; 2 on bad arguments or an unreadable log.
 """
 import json
@@ -66,6 +68,8 @@ def scale(path):
             if r.get("mode") == "ring3":  # the big kernel lock's acquisitions per call
                 print("\t".join([flat(r.get("rng")), flat(r.get("cpus")), metric + "_kernel_locks",
                                   flat(r.get("kernel_lock_acquisitions_per_call", "-"))]))
+                print("\t".join([flat(r.get("rng")), flat(r.get("cpus")), metric + "_faults_unlocked",
+                                  flat(r.get("faults_unlocked_per_call", "-"))]))
 
 
 def stat_28_30(path):
