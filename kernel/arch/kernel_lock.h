@@ -11,7 +11,8 @@
  * RNG state does not rely on it: rng/ has the locks each Linux had, and
  * the system calls that only draw from it run without this lock
  * (kernel/syscall/syscall.c, runs_unlocked), as Linux pushed its big lock
- * down into the calls that needed it.
+ * down into the calls that needed it; nor do a process's page faults in
+ * its own address space (traps.c, user_fault_unlocked).
  *
  * The lock belongs to a CPU, not a task: schedule() switches tasks with it
  * held, and the task switched to gives it up when it returns to user mode

@@ -50,14 +50,16 @@ static void pic_remap(void)
  * emulated i8254 has no lost-tick policy, so ticks that come due while the
  * host does not run the vCPU merge into one interrupt, and a count of
  * interrupts once fell to under half of CLOCK_MONOTONIC over 300 ms (times()
- * in lx_ia32, a loaded CI host).  Linux 6.6 (and 2.6.29, both NO_HZ in the
- * x86_64 defconfig) advance jiffies in tick_do_update_jiffies64()
- * (kernel/time/tick-sched.c) by the tick periods the clocksource says have
- * passed since the last update; this does the same with the PIT's exact
- * period.  The first tick sets the reference half a period back, so that a
- * tick's jitter against the TSC (under half a period) never makes it count
- * zero or two; on time, each tick counts one.  Before the TSC is calibrated
- * each tick counts one.
+ * in lx_ia32, a loaded CI host).  Linux's tick_do_update_jiffies64()
+ * (kernel/time/tick-sched.c, since 2.6.21, on the tick of a NO_HZ or
+ * high-resolution-timer kernel) advances jiffies by the tick periods the
+ * clocksource says have passed since the last update; this does the same
+ * with the PIT's exact period.  The first tick sets the reference half a
+ * period back, so that a tick's jitter against the TSC (under half a
+ * period) never makes it count zero or two: while the PIT and the TSC's
+ * calibration agree, each tick counts one; where they drift apart, jiffies
+ * keep the TSC's time, as Linux's keep the clocksource's.  Before the TSC
+ * is calibrated each tick counts one.
  */
 static uint64_t tick_period_ns, last_jiffies_update;
 

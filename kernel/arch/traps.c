@@ -269,9 +269,9 @@ static void return_to_user_unlocked(struct trap_frame *f)
 /*
  * A page fault from ring 3 first without the lock (mm.c's
  * handle_mm_fault_unlocked says which), parked meanwhile so that a
- * shootdown does not wait for it (kernel_lock.h).  Linux 2.4 took the same
- * step: its do_page_fault held mm->mmap_sem and page_table_lock, never
- * the big kernel lock.
+ * shootdown does not wait for it (kernel_lock.h).  Linux's 2.6
+ * do_page_fault never took the big kernel lock: it held the mm's
+ * mmap_sem, and handle_mm_fault the page-table lock.
  */
 static struct {
 	uint64_t n;
