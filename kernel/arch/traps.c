@@ -233,24 +233,6 @@ static void do_trap(struct trap_frame *f)
 }
 
 /*
- * Every entry from user mode takes the kernel lock and every return gives
- * it up (kernel_lock.h).  So does an interrupt that finds its CPU without
- * it (idle, or on the last steps back to user mode), unless its handler
- * only touches that CPU's own state: the APs' ticks and IPIs, which must
- * not wait for a lock another CPU may hold for long.  From ring 3 such a
- * handler runs before the lock is taken (a cross-CPU call whose caller
- * holds it must not wait for it), and the way back takes it only when it
- * has work (signals, schedule(), the flush a TLB shootdown asked for):
- * an AP's tick over a task that runs alone in ring 3 touches no shared
- * state, so k such CPUs do not meet at the lock HZ times a second each.
- * A fault on the iretq back to user mode comes after the return gave the
- * lock up, so it takes it too.  A system call that runs without the lock
- * copies to user memory with page faults disabled, so a fault there takes
- * its fixup without the lock (copy_to_user_nofault); any other exception
- * in kernel mode without the lock is a bug that dies at once, without
- * waiting for it.
- */
-/*
  * Back to ring 3 after work done without the lock: the lock is taken only
  * for what the way back has to do (a signal, schedule(), a flush a
  * shootdown asked for, which taking the lock does).
@@ -271,7 +253,7 @@ static void return_to_user_unlocked(struct trap_frame *f)
  * handle_mm_fault_unlocked says which), parked meanwhile so that a
  * shootdown does not wait for it (kernel_lock.h).  Linux's 2.6
  * do_page_fault never took the big kernel lock: it held the mm's
- * mmap_sem, and handle_mm_fault the page-table lock.
+ * mmap_sem, and handle_mm_fault the page-table lock.  Counted per CPU.
  */
 static struct {
 	uint64_t n;
@@ -298,6 +280,25 @@ uint64_t user_faults_unlocked(unsigned int cpu)
 	return cpu < NR_CPUS ? __atomic_load_n(&faults_unlocked[cpu].n, __ATOMIC_RELAXED) : 0;
 }
 
+/*
+ * Every entry from user mode takes the kernel lock and every return gives
+ * it up (kernel_lock.h).  So does an interrupt that finds its CPU without
+ * it (idle, or on the last steps back to user mode), unless its handler
+ * only touches that CPU's own state: the APs' ticks and IPIs, which must
+ * not wait for a lock another CPU may hold for long.  From ring 3 such a
+ * handler runs before the lock is taken (a cross-CPU call whose caller
+ * holds it must not wait for it), and the way back takes it only when it
+ * has work (signals, schedule(), the flush a TLB shootdown asked for):
+ * an AP's tick over a task that runs alone in ring 3 touches no shared
+ * state, so k such CPUs do not meet at the lock HZ times a second each.
+ * A fault on the iretq back to user mode comes after the return gave the
+ * lock up, so it takes it too.  A page fault from ring 3 is tried
+ * without it first (user_fault_unlocked).  A system call that runs without the lock
+ * copies to user memory with page faults disabled, so a fault there takes
+ * its fixup without the lock (copy_to_user_nofault); any other exception
+ * in kernel mode without the lock is a bug that dies at once, without
+ * waiting for it.
+ */
 void trap_dispatch(struct trap_frame *f)
 {
 	bool from_user = (f->cs & 3) == 3;

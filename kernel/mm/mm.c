@@ -290,34 +290,29 @@ static int __handle_mm_fault(struct mm_struct *mm, uint64_t addr, bool write, bo
 	return 0;
 }
 
-int handle_mm_fault(struct mm_struct *mm, uint64_t addr, bool write)
+/* __handle_mm_fault with the mm's page_table_lock, interrupts off while it is held */
+static int fault_under_ptl(struct mm_struct *mm, uint64_t addr, bool write, bool unlocked)
 {
-	uint64_t flags;
+	uint64_t flags = irq_save();
 	int rc;
 
-	if (!mm)
-		return -EFAULT;
-	flags = irq_save();
 	spin_lock(&mm->page_table_lock);
-	rc = __handle_mm_fault(mm, addr, write, false);
+	rc = __handle_mm_fault(mm, addr, write, unlocked);
 	spin_unlock(&mm->page_table_lock);
 	irq_restore(flags);
 	return rc;
 }
 
+int handle_mm_fault(struct mm_struct *mm, uint64_t addr, bool write)
+{
+	return mm ? fault_under_ptl(mm, addr, write, false) : -EFAULT;
+}
+
 int handle_mm_fault_unlocked(struct mm_struct *mm, uint64_t addr, bool write)
 {
-	uint64_t flags;
-	int rc;
-
 	if (!mm || __atomic_load_n(&mm->users, __ATOMIC_RELAXED) != 1)
 		return -EAGAIN;
-	flags = irq_save();
-	spin_lock(&mm->page_table_lock);
-	rc = __handle_mm_fault(mm, addr, write, true);
-	spin_unlock(&mm->page_table_lock);
-	irq_restore(flags);
-	return rc;
+	return fault_under_ptl(mm, addr, write, true);
 }
 
 int mm_copy_to(struct mm_struct *mm, uint64_t va, const void *src, uint64_t len)
