@@ -170,6 +170,9 @@ struct mm_struct *mm_dup(struct mm_struct *old)
 	memcpy(mm, old, sizeof(*mm));
 	mm->pml4 = pml4;
 	mm->users = 1;
+	/* not the parent's lock state: another of its threads may hold it this instant */
+	spin_lock_init(&mm->page_table_lock, &page_table_lock_class);
+	mm->writers = 0;
 	vma_get_files(mm); /* the child's regions hold the files too (mm_put drops them) */
 	/*
 	 * The parent's other threads leave ring 3 before its writable pages
@@ -208,10 +211,14 @@ void (*account_minor_fault)(void);
 
 /*
  * The fault itself, with mm->page_table_lock held.  unlocked: without the
- * big kernel lock, where a file page (the file system is the big lock's)
- * and every refusal go back to the caller as -EAGAIN, and a copy needs no
- * shootdown: an mm with one user is loaded on no other CPU (schedule()
- * loads the next task's on every switch, the kernel's for idle).
+ * big kernel lock, where a writer at work (mm_write_begin), a file page
+ * (the file system is the big lock's), a copy in a shared mm and every
+ * refusal go back to the caller as -EAGAIN.  A copy in an mm with one user
+ * needs no shootdown: no other CPU has it loaded (schedule() loads the next
+ * task's on every switch, the kernel's for idle).  Making a page present
+ * or writable in a shared one needs none either: another CPU holds no
+ * entry for an absent page, and a read-only one only faults again, a
+ * spurious fault (fault.c).
  */
 static int __handle_mm_fault(struct mm_struct *mm, uint64_t addr, bool write, bool unlocked)
 {
@@ -219,6 +226,8 @@ static int __handle_mm_fault(struct mm_struct *mm, uint64_t addr, bool write, bo
 	uint64_t *pte, pa, va = addr & ~(PAGE_SIZE - 1);
 	int refused = unlocked ? -EAGAIN : -EFAULT;
 
+	if (unlocked && __atomic_load_n(&mm->writers, __ATOMIC_SEQ_CST))
+		return -EAGAIN;
 	if (!mm || addr >= TASK_SIZE || !(v = find_vma(mm, addr)))
 		return refused;
 	if (write && !(v->flags & VM_WRITE))
@@ -264,6 +273,8 @@ static int __handle_mm_fault(struct mm_struct *mm, uint64_t addr, bool write, bo
 		} else {
 			uint64_t t0 = cost_start();
 
+			if (unlocked && __atomic_load_n(&mm->users, __ATOMIC_RELAXED) != 1)
+				return -EAGAIN;
 			pa = pmm_alloc_page();
 			if (!pa)
 				return unlocked ? -EAGAIN : -ENOMEM;
@@ -310,9 +321,28 @@ int handle_mm_fault(struct mm_struct *mm, uint64_t addr, bool write)
 
 int handle_mm_fault_unlocked(struct mm_struct *mm, uint64_t addr, bool write)
 {
-	if (!mm || __atomic_load_n(&mm->users, __ATOMIC_RELAXED) != 1)
-		return -EAGAIN;
-	return fault_under_ptl(mm, addr, write, true);
+	return mm ? fault_under_ptl(mm, addr, write, true) : -EAGAIN;
+}
+
+/*
+ * SEQ_CST on both sides: a fault that took the lock before the count rose
+ * finishes before begin returns (begin waits for the lock), and one after
+ * sees the count.
+ */
+void mm_write_begin(struct mm_struct *mm)
+{
+	uint64_t flags;
+
+	__atomic_add_fetch(&mm->writers, 1, __ATOMIC_SEQ_CST);
+	flags = irq_save();
+	spin_lock(&mm->page_table_lock);
+	spin_unlock(&mm->page_table_lock);
+	irq_restore(flags);
+}
+
+void mm_write_end(struct mm_struct *mm)
+{
+	__atomic_sub_fetch(&mm->writers, 1, __ATOMIC_RELEASE);
 }
 
 int mm_copy_to(struct mm_struct *mm, uint64_t va, const void *src, uint64_t len)

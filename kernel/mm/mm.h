@@ -62,14 +62,15 @@ struct mm_struct {
 	int users;
 	/*
 	 * Linux 2.6's mm->page_table_lock: a page fault holds it while it
-	 * changes this mm's page tables, so that a fault taken without the big
-	 * kernel lock (handle_mm_fault_unlocked) and one another CPU resolves
-	 * for this mm under the big lock (a future ptrace poke) do not meet
-	 * half-way.  Every other change (mmap, munmap, mprotect, brk, fork,
-	 * exec, exit) is the big lock's, and the unlocked fault only runs in an
-	 * mm with one user, whose other changes only its own task makes.
+	 * changes this mm's page tables, so that one taken without the big
+	 * kernel lock (handle_mm_fault_unlocked) and one resolved under it
+	 * on another CPU (another thread's, a future ptrace poke) do not meet
+	 * half-way.  The regions and the page tables' other changes (mmap,
+	 * munmap, mprotect, mremap, brk, fork) stay the big lock's, inside
+	 * mm_write_begin/end, which keep the unlocked faults out (writers).
 	 */
 	spinlock_t page_table_lock;
+	int writers;		      /* mm_write_begin calls not yet ended */
 	struct vm_area vmas[NR_VMAS]; /* sorted by start */
 	int nvmas;
 	char exe_name[32];
@@ -148,12 +149,24 @@ void flush_tlb_mm_range(struct mm_struct *mm, uint64_t start, uint64_t end);
 int handle_mm_fault(struct mm_struct *mm, uint64_t addr, bool write);
 /*
  * The same without the big kernel lock, for a fault from ring 3 (fault.c):
- * demand-zero pages and copy-on-write, in an mm with one user only; 0 when
- * resolved, else -EAGAIN with nothing changed that matters, and the caller
- * takes the big lock and calls handle_mm_fault, which decides (a file
- * page, a signal, memory exhausted).
+ * a demand-zero page, or copy-on-write (a copy only in an mm with one
+ * user: in a shared one it needs a shootdown, which is the big lock's);
+ * 0 when resolved, else -EAGAIN with nothing changed that matters, and the
+ * caller takes the big lock and calls handle_mm_fault, which decides (a
+ * file page, a signal, memory exhausted).  While a writer is inside
+ * mm_write_begin/end, always -EAGAIN.
  */
 int handle_mm_fault_unlocked(struct mm_struct *mm, uint64_t addr, bool write);
+/*
+ * Around every change of mm's regions or of its page tables other than a
+ * fault's (the mm system calls, fork's copy), under the big kernel lock,
+ * which orders the writers among themselves: the unlocked faults keep out
+ * from begin, which waits for one in progress, to end.  Linux 6.4's
+ * per-VMA locks give way to a writer the same way (vma_start_write; the
+ * fault falls back to mmap_lock).
+ */
+void mm_write_begin(struct mm_struct *mm);
+void mm_write_end(struct mm_struct *mm);
 /* Called once per minor fault handled; the task layer charges it to current (min_flt). */
 extern void (*account_minor_fault)(void);
 /* Writes into another address space through the physmap (loading a program). */

@@ -86,7 +86,7 @@ static int map_shared_anon(struct mm_struct *mm, uint64_t addr, uint64_t len)
 	return 0;
 }
 
-long sys_mmap(const struct syscall_args *a)
+static long do_mmap(const struct syscall_args *a)
 {
 	struct mm_struct *mm = current->mm;
 	uint64_t addr = a->a0, len = a->a1, prot = a->a2, flags = a->a3, off = a->a5;
@@ -156,7 +156,7 @@ long sys_mmap(const struct syscall_args *a)
 	return rc ? rc : (long)addr;
 }
 
-long sys_munmap(const struct syscall_args *a)
+static long do_munmap(const struct syscall_args *a)
 {
 	uint64_t addr = a->a0, len;
 
@@ -169,7 +169,7 @@ long sys_munmap(const struct syscall_args *a)
 }
 
 /* Linux's brk: returns the new break, or the old one when it cannot move. */
-long sys_brk(const struct syscall_args *a)
+static long do_brk(const struct syscall_args *a)
 {
 	struct mm_struct *mm = current->mm;
 	uint64_t want = a->a0, old_end, new_end;
@@ -201,7 +201,7 @@ long sys_brk(const struct syscall_args *a)
 #define MREMAP_DONTUNMAP 4 /* Linux 5.7: not implemented here (EINVAL) */
 
 /* mremap(addr, old_len, new_len, flags, new_addr): Linux 6.6's checks, in its order. */
-long sys_mremap(const struct syscall_args *a)
+static long do_mremap(const struct syscall_args *a)
 {
 	uint64_t addr = a->a0, old_len = a->a1, new_len = a->a2, flags = a->a3, to = a->a4;
 	bool fixed = flags & MREMAP_FIXED;
@@ -231,7 +231,7 @@ long sys_mremap(const struct syscall_args *a)
 }
 
 /* mprotect(addr, len, prot): as Linux, addr page-aligned, the range mapped throughout. */
-long sys_mprotect(const struct syscall_args *a)
+static long do_mprotect(const struct syscall_args *a)
 {
 	uint64_t start = a->a0, len = (a->a1 + PAGE_SIZE - 1) & ~(PAGE_SIZE - 1);
 	uint32_t fl = 0;
@@ -245,4 +245,48 @@ long sys_mprotect(const struct syscall_args *a)
 		return -ENOMEM;
 	fl = prot_to_vm(a->a2);
 	return mm_mprotect(current->mm, start, start + len, fl);
+}
+
+/*
+ * The calls that change the caller's regions or page tables, each inside
+ * mm_write_begin/end: a page fault another thread of the process takes
+ * without the big kernel lock (kernel/mm/mm.c) waits for none of them, so
+ * it must not run while they do.  Linux 6.6's take mmap_write_lock.
+ */
+static long mm_write(long (*fn)(const struct syscall_args *), const struct syscall_args *a)
+{
+	struct mm_struct *mm = current->mm;
+	long rc;
+
+	if (!mm)
+		return fn(a);
+	mm_write_begin(mm);
+	rc = fn(a);
+	mm_write_end(mm);
+	return rc;
+}
+
+long sys_mmap(const struct syscall_args *a)
+{
+	return mm_write(do_mmap, a);
+}
+
+long sys_munmap(const struct syscall_args *a)
+{
+	return mm_write(do_munmap, a);
+}
+
+long sys_brk(const struct syscall_args *a)
+{
+	return mm_write(do_brk, a);
+}
+
+long sys_mremap(const struct syscall_args *a)
+{
+	return mm_write(do_mremap, a);
+}
+
+long sys_mprotect(const struct syscall_args *a)
+{
+	return mm_write(do_mprotect, a);
 }
