@@ -65,7 +65,7 @@ static uint64_t tick_period_ns, last_jiffies_update;
 
 static void tick_do_update_jiffies64(void)
 {
-	uint64_t now, delta, ticks;
+	uint64_t now, ticks;
 
 	if (!tick_period_ns || !tsc_hz()) {
 		jiffies++;
@@ -77,10 +77,7 @@ static void tick_do_update_jiffies64(void)
 		jiffies++;
 		return;
 	}
-	if (now < last_jiffies_update + tick_period_ns)
-		return;
-	delta = now - last_jiffies_update;
-	ticks = delta / tick_period_ns;
+	ticks = (now - last_jiffies_update) / tick_period_ns;
 	last_jiffies_update += ticks * tick_period_ns;
 	jiffies += ticks;
 }

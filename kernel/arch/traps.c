@@ -275,9 +275,13 @@ static bool user_fault_unlocked(struct trap_frame *f)
 	return true;
 }
 
-uint64_t user_faults_unlocked(unsigned int cpu)
+uint64_t user_faults_unlocked(unsigned int ncpus)
 {
-	return cpu < NR_CPUS ? __atomic_load_n(&faults_unlocked[cpu].n, __ATOMIC_RELAXED) : 0;
+	uint64_t n = 0;
+
+	for (unsigned int cpu = 0; cpu < ncpus && cpu < NR_CPUS; cpu++)
+		n += __atomic_load_n(&faults_unlocked[cpu].n, __ATOMIC_RELAXED);
+	return n;
 }
 
 /*

@@ -24,8 +24,8 @@ extern void (*user_fault_hook)(struct trap_frame *f);
  * (traps.c): true if resolved; false sends it to user_fault_hook under it.
  */
 extern bool (*user_fault_unlocked_hook)(struct trap_frame *f);
-/* The page faults from ring 3 that cpu resolved without the big kernel lock. */
-uint64_t user_faults_unlocked(unsigned int cpu);
+/* The page faults from ring 3 that CPUs 0 to ncpus - 1 resolved without the big kernel lock. */
+uint64_t user_faults_unlocked(unsigned int ncpus);
 extern uint64_t bad_irets; /* faults on the iretq to user mode (fixup_bad_iret) */
 /* Called for a kernel fault on a user address inside uaccess; 0 = resolved, retry. */
 extern int (*uaccess_fault_hook)(uint64_t addr, bool write);

@@ -479,16 +479,6 @@ static uint64_t ring3_total(unsigned int k)
 	return n;
 }
 
-/* Page faults the first k CPUs resolved without the big kernel lock (traps.c). */
-static uint64_t faults_unlocked_total(unsigned int k)
-{
-	uint64_t n = 0;
-
-	for (unsigned int c = 0; c < k; c++)
-		n += user_faults_unlocked(c);
-	return n;
-}
-
 static uint64_t kernel_lock_total(unsigned int k)
 {
 	uint64_t n = 0;
@@ -622,14 +612,14 @@ static bool measure_ring3(unsigned int k, struct scale_row *row, enum ring3_work
 	}
 	for (unsigned int rep = 0; rep < SCALE_REPS; rep++) {
 		uint64_t n0 = ring3_done(k, w), l0 = kernel_lock_total(k), t0 = rdtsc(), n1, t1;
-		uint64_t f0 = faults_unlocked_total(k);
+		uint64_t f0 = user_faults_unlocked(k);
 
 		sleep_until(jiffies + (uint64_t)SCALE_WINDOW_MS * timer_hz() / 1000 + 1,
 			    (const void *)measure_ring3);
 		n1 = ring3_done(k, w);
 		t1 = rdtsc();
 		locks += kernel_lock_total(k) - l0;
-		faults += faults_unlocked_total(k) - f0;
+		faults += user_faults_unlocked(k) - f0;
 		calls += n1 - n0;
 		rate[rep] =
 			t1 > t0 ? (uint64_t)((unsigned __int128)(n1 - n0) * tsc_hz() / (t1 - t0))

@@ -33,7 +33,7 @@ static inline uint64_t cost_start(void)
 static inline void cost_stop(uint64_t t0, uint64_t *cycles)
 {
 	if (mm_cost_timing)
-		*cycles += tsc_stop_lfence() - t0;
+		__atomic_add_fetch(cycles, tsc_stop_lfence() - t0, __ATOMIC_RELAXED);
 }
 void (*exe_file_get)(void *file);
 void (*exe_file_put)(void *file);
@@ -158,7 +158,7 @@ static int dup_level(uint64_t *dst, uint64_t *src, int level)
 	return 0;
 }
 
-struct mm_struct *mm_dup(struct mm_struct *old)
+static struct mm_struct *dup_mm(struct mm_struct *old)
 {
 	struct mm_struct *mm = mm_create();
 	uint64_t pml4, t0;
@@ -170,7 +170,7 @@ struct mm_struct *mm_dup(struct mm_struct *old)
 	memcpy(mm, old, sizeof(*mm));
 	mm->pml4 = pml4;
 	mm->users = 1;
-	/* not the parent's lock state: another of its threads may hold it this instant */
+	/* not the parent's lock state (another of its threads may hold it) nor its writer */
 	spin_lock_init(&mm->page_table_lock, &page_table_lock_class);
 	mm->writers = 0;
 	vma_get_files(mm); /* the child's regions hold the files too (mm_put drops them) */
@@ -196,6 +196,17 @@ struct mm_struct *mm_dup(struct mm_struct *old)
 	return mm;
 }
 
+/* A writer of the parent (mm_write_begin): it write-protects the parent's pages. */
+struct mm_struct *mm_dup(struct mm_struct *old)
+{
+	struct mm_struct *mm;
+
+	mm_write_begin(old);
+	mm = dup_mm(old);
+	mm_write_end(old);
+	return mm;
+}
+
 static uint64_t vma_pte_flags(const struct vm_area *v)
 {
 	uint64_t f = PTE_P | PTE_U;
@@ -212,8 +223,8 @@ void (*account_minor_fault)(void);
 /*
  * The fault itself, with mm->page_table_lock held.  unlocked: without the
  * big kernel lock, where a writer at work (mm_write_begin), a file page
- * (the file system is the big lock's), a copy in a shared mm and every
- * refusal go back to the caller as -EAGAIN.  A copy in an mm with one user
+ * (the file system is the big lock's) and a copy in a shared mm are
+ * -EAGAIN before anything changes.  A copy in an mm with one user
  * needs no shootdown: no other CPU has it loaded (schedule() loads the next
  * task's on every switch, the kernel's for idle).  Making a page present
  * or writable in a shared one needs none either: another CPU holds no
@@ -224,26 +235,25 @@ static int __handle_mm_fault(struct mm_struct *mm, uint64_t addr, bool write, bo
 {
 	struct vm_area *v;
 	uint64_t *pte, pa, va = addr & ~(PAGE_SIZE - 1);
-	int refused = unlocked ? -EAGAIN : -EFAULT;
 
 	if (unlocked && __atomic_load_n(&mm->writers, __ATOMIC_SEQ_CST))
 		return -EAGAIN;
-	if (!mm || addr >= TASK_SIZE || !(v = find_vma(mm, addr)))
-		return refused;
+	if (addr >= TASK_SIZE || !(v = find_vma(mm, addr)))
+		return -EFAULT;
 	if (write && !(v->flags & VM_WRITE))
-		return refused;
+		return -EFAULT;
 	/* PROT_NONE: x86 cannot map a page without read access, so map nothing. */
 	if (!(v->flags & (VM_READ | VM_WRITE | VM_EXEC)))
-		return refused;
+		return -EFAULT;
 	pte = vmm_walk(mm->pml4, va, true);
 	if (!pte)
-		return unlocked ? -EAGAIN : -ENOMEM;
+		return -ENOMEM;
 	if (!(*pte & PTE_P)) {
 		if (unlocked && v->vm_file)
 			return -EAGAIN;
 		pa = pmm_alloc_page();
 		if (!pa)
-			return unlocked ? -EAGAIN : -ENOMEM;
+			return -ENOMEM;
 		if (v->vm_file) {
 			/* A private copy of the file's page: writes never reach the file. */
 			int rc = v->vm_ops->fill(v->vm_file, v->pgoff + (va - v->start),
@@ -277,7 +287,7 @@ static int __handle_mm_fault(struct mm_struct *mm, uint64_t addr, bool write, bo
 				return -EAGAIN;
 			pa = pmm_alloc_page();
 			if (!pa)
-				return unlocked ? -EAGAIN : -ENOMEM;
+				return -ENOMEM;
 			copy_page(phys_to_virt(pa), phys_to_virt(old));
 			/* no CPU may go on reading the old frame once this one writes the copy */
 			if (!unlocked)
@@ -285,16 +295,14 @@ static int __handle_mm_fault(struct mm_struct *mm, uint64_t addr, bool write, bo
 			*pte = pa | vma_pte_flags(v);
 			page_ref_put(old);
 			__atomic_add_fetch(&mm_cost.pages_copied, 1, __ATOMIC_RELAXED);
-			if (mm_cost_timing)
-				__atomic_add_fetch(&mm_cost.copy_cycles, tsc_stop_lfence() - t0,
-						   __ATOMIC_RELAXED);
+			cost_stop(t0, &mm_cost.copy_cycles);
 		}
 		if (account_minor_fault)
 			account_minor_fault();
 	} else if (write && !(*pte & PTE_W)) {
-		return refused;
+		return -EFAULT;
 	} else if (!write) {
-		return refused; /* present and readable: the fault was something else */
+		return -EFAULT; /* present and readable: the fault was something else */
 	}
 	if ((read_cr3() & PTE_ADDR) == mm->pml4)
 		invlpg(va);
@@ -319,9 +327,10 @@ int handle_mm_fault(struct mm_struct *mm, uint64_t addr, bool write)
 	return mm ? fault_under_ptl(mm, addr, write, false) : -EFAULT;
 }
 
+/* Whatever it could not resolve, the locked path decides (and reports). */
 int handle_mm_fault_unlocked(struct mm_struct *mm, uint64_t addr, bool write)
 {
-	return mm ? fault_under_ptl(mm, addr, write, true) : -EAGAIN;
+	return mm && fault_under_ptl(mm, addr, write, true) == 0 ? 0 : -EAGAIN;
 }
 
 /*

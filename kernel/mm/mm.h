@@ -200,8 +200,8 @@ int mm_populate_shared(struct mm_struct *mm, uint64_t start, uint64_t end);
  * (kernel/measure/) reads them at every fork and keeps the differences,
  * its records' cost breakdown.  The counts always run (one add each); the
  * cycles only while mm_cost_timing is set, read with LFENCE;RDTSC as the
- * canary's sample.  pt_* are the big kernel lock's; the copy-on-write
- * figures are atomic adds, as faults take them without it.
+ * canary's sample.  The copy-on-write figures are atomic adds, as faults
+ * take them without the big kernel lock.
  */
 struct mm_cost {
 	uint64_t pt_pages;     /* page-table pages fork allocated for its copies */

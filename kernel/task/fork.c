@@ -167,10 +167,7 @@ long do_clone(const struct clone_req *c)
 		p->mm = parent->mm;
 		p->mm->users++;
 	} else {
-		/* write-protects the parent's pages: its other threads' unlocked faults keep out */
-		mm_write_begin(parent->mm);
 		p->mm = mm_dup(parent->mm);
-		mm_write_end(parent->mm);
 	}
 	if (!p->mm || copy_shared_structs(p, parent, flags)) {
 		if (p->mm)

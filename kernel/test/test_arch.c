@@ -26,16 +26,11 @@ static uint64_t wait_count(volatile uint64_t *counter, uint64_t n)
 	return rdtsc() - t0;
 }
 
-static uint64_t wait_jiffies(uint64_t ticks)
-{
-	return wait_count(&jiffies, ticks);
-}
-
 static enum ktest_result timer_progress(struct ktest_ctx *t)
 {
 	uint64_t j0 = jiffies;
 
-	if (!wait_jiffies(10))
+	if (!wait_count(&jiffies, 10))
 		return ktest_fail(t, "jiffies stuck at %lu", jiffies);
 	if (jiffies - j0 < 10)
 		return ktest_fail(t, "jiffies advanced by %lu only", jiffies - j0);

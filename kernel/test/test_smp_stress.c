@@ -38,16 +38,6 @@ static struct tlb_stat shootdowns(void)
 	return sum;
 }
 
-/* Page faults from ring 3 resolved without the big kernel lock, every CPU's. */
-static uint64_t faults_unlocked(void)
-{
-	uint64_t n = 0;
-
-	for (unsigned int cpu = 0; cpu < smp_cpus_online; cpu++)
-		n += user_faults_unlocked(cpu);
-	return n;
-}
-
 /* Single pages each CPU took from its own page list (pmm.c's per-CPU lists). */
 static void pcp_allocs(uint64_t *out)
 {
@@ -82,7 +72,7 @@ static enum ktest_result smp_stress(struct ktest_ctx *t)
 	long pid[NR_CPUS];
 	uint64_t before = pmm_free_count(), allocs[NR_CPUS];
 	struct tlb_stat tlb0 = shootdowns(), tlb1;
-	uint64_t unlocked = faults_unlocked();
+	uint64_t unlocked = user_faults_unlocked(smp_cpus_online);
 	int failed = 0;
 
 	if (n < 2)
@@ -106,7 +96,7 @@ static enum ktest_result smp_stress(struct ktest_ctx *t)
 		}
 	}
 	tlb1 = shootdowns();
-	unlocked = faults_unlocked() - unlocked;
+	unlocked = user_faults_unlocked(smp_cpus_online) - unlocked;
 	kprintf("smp_stress: %u programs on %u CPUs for %u s, %lu shootdown IPIs; "
 		"%lu flushes on taking the lock, %lu of them ranged (%lu pages); "
 		"%lu page faults without the big kernel lock\n",
