@@ -60,7 +60,10 @@ static struct {
 	 * (tlb.h).  A count, as an interrupt may spin inside a spin.
 	 */
 	uint32_t parked;
+	uint64_t held_since; /* the TSC at this CPU's acquisition, 0 when not timed */
 } __attribute__((aligned(64))) stats[NR_CPUS];
+
+bool kernel_lock_timing;
 
 static bool try_take(uint32_t cpu)
 {
@@ -98,6 +101,7 @@ static void spin_for_lock(uint32_t cpu, bool irqs_on)
 		__atomic_sub_fetch(&waiters, 1, __ATOMIC_RELAXED);
 	__atomic_sub_fetch(&stats[cpu].parked, 1, __ATOMIC_SEQ_CST);
 	flush_tlb_pending(); /* what a shootdown asked while this CPU was out */
+	stats[cpu].held_since = kernel_lock_timing ? rdtsc() : 0;
 	stats[cpu].s.acquired++;
 	stats[cpu].s.contended += spun;
 }
@@ -114,6 +118,13 @@ void lock_kernel_idle(void)
 
 void unlock_kernel(void)
 {
+	uint32_t cpu = smp_processor_id();
+
+	if (stats[cpu].held_since) {
+		__atomic_add_fetch(&stats[cpu].s.held_cycles, rdtsc() - stats[cpu].held_since,
+				   __ATOMIC_RELAXED);
+		stats[cpu].held_since = 0;
+	}
 	lockdep_release();
 	__atomic_store_n(&kernel_flag, NO_OWNER, __ATOMIC_RELEASE);
 }
@@ -175,5 +186,5 @@ void reacquire_kernel_lock(bool held)
 
 void kernel_lock_stat_read(unsigned int cpu, struct kernel_lock_stat *out)
 {
-	*out = cpu < NR_CPUS ? stats[cpu].s : (struct kernel_lock_stat){0, 0};
+	*out = cpu < NR_CPUS ? stats[cpu].s : (struct kernel_lock_stat){0, 0, 0};
 }

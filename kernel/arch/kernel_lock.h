@@ -61,11 +61,19 @@ bool kernel_lock_parked(unsigned int cpu);
 /* A LOCKDEP=1 build reports lock orders that could deadlock (rng/lockdep.h); else nothing. */
 void kernel_lockdep_init(void);
 
-/* What the lock cost each CPU: acquisitions, and those that found it held. */
+/*
+ * What the lock cost each CPU: acquisitions, those that found it held, and
+ * the TSC cycles it held the lock while kernel_lock_timing was set (a
+ * measurement's switch: two RDTSCs per acquisition otherwise not paid).
+ * The held cycles are the serial part of what a CPU does in the kernel:
+ * k CPUs together get at most total/held times one CPU's rate (Amdahl).
+ */
 struct kernel_lock_stat {
 	uint64_t acquired;
 	uint64_t contended;
+	uint64_t held_cycles;
 };
 void kernel_lock_stat_read(unsigned int cpu, struct kernel_lock_stat *out);
+extern bool kernel_lock_timing;
 
 #endif

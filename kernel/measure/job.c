@@ -11,7 +11,8 @@
  *          every fork's canary draw: one fork to the next is one whole
  *          cycle): page-table pages copied and the cycles spent copying and
  *          freeing page tables, pages copied on write and their cycles, the
- *          RNG's cycles, and the rest.
+ *          RNG's cycles, and the rest; and apart from those, the cycles the
+ *          big kernel lock was held, the serial part of the cycle.
  *   spawn  cycles per spawn+exit+wait of an empty program (ASLR draws five
  *          numbers from the variant per spawn).
  *   aslr   layout entropy per region per variant (kernel/measure/aslr_suite.c).
@@ -42,6 +43,7 @@
 #include "kernel/mm/pmm.h"
 #include "kernel/mm/uaccess.h"
 #include "kernel/mm/vmm.h"
+#include "kernel/arch/kernel_lock.h"
 #include "kernel/char/random.h"
 #include "kernel/syscall/exec_file.h"
 #include "kernel/task/process.h"
@@ -59,9 +61,10 @@ static uint32_t fork_rng_count, fork_rng_cap;
  * The cost breakdown: per fork+exit+wait cycle, the growth of mm_cost's
  * totals from one fork's canary draw to the next (so n forks give n - 1).
  */
-enum { COST_PT_PAGES, COST_PT_CYCLES, COST_PAGES_COPIED, COST_COPY_CYCLES, NR_COST };
+enum { COST_PT_PAGES, COST_PT_CYCLES, COST_PAGES_COPIED, COST_COPY_CYCLES, COST_LOCKED, NR_COST };
 static uint32_t *fork_cost_samples[NR_COST];
 static struct mm_cost fork_cost_prev;
+static uint64_t fork_locked_prev;
 
 static uint32_t cost_delta(uint64_t now, uint64_t before)
 {
@@ -72,6 +75,12 @@ static uint32_t cost_delta(uint64_t now, uint64_t before)
 static void fork_rng_sample(uint32_t cycles)
 {
 	struct mm_cost now = mm_cost;
+	struct kernel_lock_stat ls;
+	uint64_t locked;
+
+	/* this CPU's: the measuring program and its children run on it alone */
+	kernel_lock_stat_read(smp_processor_id(), &ls);
+	locked = ls.held_cycles;
 
 	if (fork_rng_count) {
 		uint32_t i = fork_rng_count - 1;
@@ -84,12 +93,15 @@ static void fork_rng_sample(uint32_t cycles)
 			cost_delta(now.pages_copied, fork_cost_prev.pages_copied);
 		fork_cost_samples[COST_COPY_CYCLES][i] =
 			cost_delta(now.copy_cycles, fork_cost_prev.copy_cycles);
+		fork_cost_samples[COST_LOCKED][i] = cost_delta(locked, fork_locked_prev);
 	}
 	fork_cost_prev = now;
+	fork_locked_prev = locked;
 	fork_rng_samples[fork_rng_count++] = cycles;
 	if (fork_rng_count >= fork_rng_cap) {
 		fork_rng_sample_hook = 0;
 		mm_cost_timing = false;
+		kernel_lock_timing = false;
 	}
 }
 
@@ -222,7 +234,8 @@ static void proc_suite(const char *suite, const char *prog, const char *target, 
 		suite, PROC_ENSEMBLES, PROC_SAMPLES);
 	kprintf("  %-18s %12s %12s %14s %8s", "rng", "median", "p99", "rng in it", "share");
 	if (!strcmp(suite, "fork"))
-		kprintf(" %9s %9s %7s %9s %9s", "pt pages", "pt", "copied", "copy", "rest");
+		kprintf(" %9s %9s %7s %9s %9s %9s", "pt pages", "pt", "copied", "copy", "rest",
+			"locked");
 	kprintf("\n");
 	policy_current(&want);
 	/*
@@ -256,6 +269,7 @@ static void proc_suite(const char *suite, const char *prog, const char *target, 
 		fork_rng_cap = !strcmp(suite, "fork") ? n : 0;
 		fork_rng_sample_hook = fork_rng_cap ? fork_rng_sample : 0;
 		mm_cost_timing = fork_rng_cap != 0;
+		kernel_lock_timing = fork_rng_cap != 0;
 		if (run_measurer(prog, target, n) ||
 		    stats_of(submitted[1], PROC_ENSEMBLES, PROC_SAMPLES,
 			     min_of(submitted[0], submitted_n[0]), &res)) {
@@ -282,10 +296,11 @@ static void proc_suite(const char *suite, const char *prog, const char *target, 
 			jrec_fixed(&r, "pages_copied_median", cost_m[COST_PAGES_COPIED], 3);
 			jrec_fixed(&r, "copy_cycles_median", cost_m[COST_COPY_CYCLES], 3);
 			jrec_fixed(&r, "rest_cycles_median", rest_m, 3);
-			ksnprintf(cost_txt, sizeof(cost_txt), " %9ld %9ld %7ld %9ld %9ld",
+			jrec_fixed(&r, "locked_cycles_median", cost_m[COST_LOCKED], 3);
+			ksnprintf(cost_txt, sizeof(cost_txt), " %9ld %9ld %7ld %9ld %9ld %9ld",
 				  cost_m[COST_PT_PAGES] / 1000, cost_m[COST_PT_CYCLES] / 1000,
 				  cost_m[COST_PAGES_COPIED] / 1000, cost_m[COST_COPY_CYCLES] / 1000,
-				  rest_m / 1000);
+				  rest_m / 1000, cost_m[COST_LOCKED] / 1000);
 		}
 		bench_record_emit(&r);
 		run.measured++;
@@ -300,6 +315,7 @@ static void proc_suite(const char *suite, const char *prog, const char *target, 
 	fork_rng_cap = 0;
 	fork_rng_sample_hook = 0;
 	mm_cost_timing = false;
+	kernel_lock_timing = false;
 	policy_restore(&saved);
 }
 
@@ -358,10 +374,11 @@ void job_bench(void)
 	submitted[0] = alloc_u32(n);
 	submitted[1] = alloc_u32(n);
 	fork_rng_samples = alloc_u32(n);
+	bool have = submitted[0] && submitted[1] && fork_rng_samples;
+
 	for (int k = 0; k < NR_COST; k++)
-		fork_cost_samples[k] = alloc_u32(n);
-	if (!submitted[0] || !submitted[1] || !fork_rng_samples || !fork_cost_samples[0] ||
-	    !fork_cost_samples[1] || !fork_cost_samples[2] || !fork_cost_samples[3]) {
+		have = (fork_cost_samples[k] = alloc_u32(n)) && have;
+	if (!have) {
 		kprintf("bench: no memory for the process suites\n");
 		run.failed++;
 	} else {
