@@ -15,13 +15,15 @@
  * lock holder reads it (the file windows, ioremap), so the other CPUs
  * flush before they next take the lock.
  *
- * The one path that changes page tables without the lock, a page fault
- * from ring 3 (traps.c, mm.c's handle_mm_fault_unlocked), sends no
- * shootdown: it makes pages present or writable, which no other CPU's
- * entries contradict, and replaces one (a copy) only in an mm with one
- * user, which no other CPU has loaded (schedule() loads CR3 on every
- * switch).  It reads no user memory and counts as parked meanwhile, and
- * takes the lock before ring 3 if a flush was asked of it.
+ * The paths that change page tables without the lock send no shootdown
+ * while they run without it.  A page fault from ring 3 (traps.c, mm.c's
+ * handle_mm_fault_unlocked) makes pages present or writable, which no
+ * other CPU's entries contradict, and replaces one (a copy) only in an mm
+ * with one user, which no other CPU has loaded (schedule() loads CR3 on
+ * every switch).  Fork copies the tables of such an mm, and the last
+ * mm_put frees tables nothing reaches; the flushes they need are asked
+ * once the lock is back.  Each reads no user memory and counts as parked
+ * meanwhile, and takes the lock before ring 3 if a flush was asked of it.
  *
  * Linux 2.6.29 (arch/x86/kernel/tlb_64.c) sent INVALIDATE_TLB_VECTOR_START
  * + n and waited for each CPU to flush in the handler; the handler here

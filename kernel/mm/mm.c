@@ -13,6 +13,7 @@
 #include "kernel/mm/vma.h"
 #include "kernel/mm/vmm.h"
 #include "kernel/arch/cpu.h"
+#include "kernel/arch/kernel_lock.h"
 #include "kernel/arch/tlb.h"
 #include "kernel/arch/traps.h"
 #include "kernel/lib/errno.h"
@@ -109,31 +110,63 @@ void flush_tlb_mm_range(struct mm_struct *mm, uint64_t start, uint64_t end)
 	flush_tlb_local_range(mm->pml4, start, end);
 }
 
-void mm_put(struct mm_struct *mm)
+/*
+ * Drops a user; the last frees the tables, given the big kernel lock up
+ * meanwhile when unlock is set (mm_put_unlocked says when that is safe).
+ * users stays 1 until the tables are freed, so mm_create passes the slot
+ * over meanwhile.  The regions' files and the executable are the lock's.
+ */
+static void __mm_put(struct mm_struct *mm, bool unlock)
 {
 	uint64_t t0;
+	bool held = false;
 
-	if (!mm || --mm->users > 0)
+	if (!mm)
 		return;
+	if (__atomic_load_n(&mm->users, __ATOMIC_RELAXED) > 1) {
+		__atomic_sub_fetch(&mm->users, 1, __ATOMIC_RELAXED);
+		return;
+	}
 	/* the last user: no other CPU runs it (each holds a reference) */
 	if ((read_cr3() & PTE_ADDR) == mm->pml4)
 		load_mm_cr3(vmm_kernel_pml4());
 	vma_put_files(mm);
+	if (mm->exe_file && exe_file_put)
+		exe_file_put(mm->exe_file);
+	mm->exe_file = 0;
+	if (unlock)
+		held = release_kernel_lock();
 	t0 = cost_start();
 	free_level(mm->pml4, 4);
 	pmm_free_page(mm->pml4);
 	cost_stop(t0, &mm_cost.pt_cycles);
-	if (mm->exe_file && exe_file_put)
-		exe_file_put(mm->exe_file);
-	mm->exe_file = 0;
-	mm->users = 0;
+	reacquire_kernel_lock(held);
+	__atomic_store_n(&mm->users, 0, __ATOMIC_RELEASE);
 }
 
-/* Copies one table level for fork; private leaf pages become shared copy-on-write. */
-static int dup_level(uint64_t *dst, uint64_t *src, int level)
+void mm_put(struct mm_struct *mm)
+{
+	__mm_put(mm, false);
+}
+
+void mm_put_unlocked(struct mm_struct *mm)
+{
+	__mm_put(mm, true);
+}
+
+/*
+ * Copies one table level for fork; private leaf pages become shared
+ * copy-on-write.  Each last-level table is copied under the parent's
+ * page_table_lock, as Linux 2.6's copy_pte_range holds the source's: a
+ * fault another CPU resolves in the parent (a ptrace poke) sees the table
+ * before or after, never half of it.  Interrupts are off while it is held
+ * (fault_under_ptl says why).
+ */
+static int dup_level(struct mm_struct *old, uint64_t *dst, uint64_t *src, int level)
 {
 	for (int i = 0; i < (level == 4 ? 256 : 512); i++) {
-		uint64_t e = src[i], pa;
+		uint64_t e = src[i], pa, flags;
+		int rc;
 
 		if (!(e & PTE_P))
 			continue;
@@ -149,20 +182,55 @@ static int dup_level(uint64_t *dst, uint64_t *src, int level)
 		pa = pmm_alloc_page();
 		if (!pa)
 			return -ENOMEM;
-		mm_cost.pt_pages++;
+		__atomic_add_fetch(&mm_cost.pt_pages, 1, __ATOMIC_RELAXED);
 		clear_page(phys_to_virt(pa));
 		dst[i] = pa | (e & ~PTE_ADDR);
-		if (dup_level(phys_to_virt(pa), phys_to_virt(e & PTE_ADDR), level - 1))
-			return -ENOMEM;
+		if (level != 2) {
+			rc = dup_level(old, phys_to_virt(pa), phys_to_virt(e & PTE_ADDR),
+				       level - 1);
+		} else {
+			flags = irq_save();
+			spin_lock(&old->page_table_lock);
+			rc = dup_level(old, phys_to_virt(pa), phys_to_virt(e & PTE_ADDR), 1);
+			spin_unlock(&old->page_table_lock);
+			irq_restore(flags);
+		}
+		if (rc)
+			return rc;
 	}
 	return 0;
+}
+
+/*
+ * The tables are copied without the big kernel lock when the parent is
+ * the mm's only user (current, which is here): nothing else changes its
+ * regions or its tables' shape meanwhile, and no other CPU holds its
+ * translations, so nothing needs a shootdown until the lock is back.
+ * This CPU counts as parked meanwhile and touches no user memory: its own
+ * stale writable entries go at the flush below.  A threaded parent's
+ * copy stays under the lock: its other threads write on other CPUs while
+ * the pages turn copy-on-write, and only the lock's holder can ask them to
+ * flush (tlb.h).
+ */
+static int copy_page_tables(struct mm_struct *mm, struct mm_struct *old)
+{
+	bool alone = __atomic_load_n(&old->users, __ATOMIC_RELAXED) == 1, held = false;
+	uint64_t t0;
+	int rc;
+
+	if (alone)
+		held = release_kernel_lock();
+	t0 = cost_start();
+	rc = dup_level(old, phys_to_virt(mm->pml4), phys_to_virt(old->pml4), 4);
+	cost_stop(t0, &mm_cost.pt_cycles);
+	reacquire_kernel_lock(held);
+	return rc;
 }
 
 static struct mm_struct *dup_mm(struct mm_struct *old)
 {
 	struct mm_struct *mm = mm_create();
-	uint64_t pml4, t0;
-	int rc;
+	uint64_t pml4;
 
 	if (!mm)
 		return 0;
@@ -182,10 +250,7 @@ static struct mm_struct *dup_mm(struct mm_struct *old)
 	flush_tlb_others(old->pml4);
 	if (mm->exe_file && exe_file_get) /* the copy holds its own reference */
 		exe_file_get(mm->exe_file);
-	t0 = cost_start();
-	rc = dup_level(phys_to_virt(pml4), phys_to_virt(old->pml4), 4);
-	cost_stop(t0, &mm_cost.pt_cycles);
-	if (rc) {
+	if (copy_page_tables(mm, old)) {
 		/* Half-copied: the parent keeps its (now COW) pages; drop ours. */
 		mm_put(mm);
 		flush_tlb_mm(old);

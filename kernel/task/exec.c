@@ -407,7 +407,7 @@ long do_execve_req(const struct exec_request *r)
 	mm_release(t); /* exec_mm_release: the old mm's robust list and tid word */
 	t->mm = mm;
 	load_mm_cr3(mm->pml4);
-	mm_put(old);
+	mm_put_unlocked(old);
 	vfork_release(t);
 	close_on_exec(t);
 	comm_of(r->filename, comm, sizeof(comm));

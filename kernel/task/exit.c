@@ -107,6 +107,7 @@ void do_exit(int status)
 {
 	struct task_struct *t = current, *reaper;
 	struct signal_struct *sig = t->signal;
+	struct mm_struct *mm;
 	bool group_dead;
 
 	/* Its part in a group stop under way is given up first (exit_signals). */
@@ -128,8 +129,9 @@ void do_exit(int status)
 	vfork_release(t);
 	free_fs_struct(t->fs);
 	t->fs = 0;
-	mm_put(t->mm);
-	t->mm = 0;
+	mm = t->mm;
+	t->mm = 0; /* before the tables go, without the big lock */
+	mm_put_unlocked(mm);
 	t->state = TASK_ZOMBIE;
 	/* Found after this task is a zombie: a thread of its own group or another reaper. */
 	reaper = find_new_reaper(t);

@@ -141,6 +141,7 @@ static long clone_flags_valid(uint64_t flags)
 long do_clone(const struct clone_req *c)
 {
 	struct task_struct *parent = current, *p;
+	struct mm_struct *mm;
 	uint64_t flags = c->flags;
 	long rc = clone_flags_valid(flags);
 	int pid;
@@ -161,17 +162,24 @@ long do_clone(const struct clone_req *c)
 		return rc;
 	if ((flags & CLONE_SETTLS) && !c->tls_desc && c->tls >= TASK_SIZE)
 		return -EPERM;
-	if ((rc = alloc_task(&p)))
-		return rc;
+	/*
+	 * The address space before the task's slot: mm_dup gives the big lock
+	 * up while it copies the tables, and no other CPU may meet a task
+	 * half made (signal and files not yet set).
+	 */
 	if (flags & CLONE_VM) {
-		p->mm = parent->mm;
-		p->mm->users++;
-	} else {
-		p->mm = mm_dup(parent->mm);
+		mm = parent->mm;
+		__atomic_add_fetch(&mm->users, 1, __ATOMIC_RELAXED);
+	} else if (!(mm = mm_dup(parent->mm))) {
+		return -ENOMEM;
 	}
-	if (!p->mm || copy_shared_structs(p, parent, flags)) {
-		if (p->mm)
-			mm_put(p->mm);
+	if ((rc = alloc_task(&p))) {
+		mm_put(mm);
+		return rc;
+	}
+	p->mm = mm;
+	if (copy_shared_structs(p, parent, flags)) {
+		mm_put(p->mm);
 		p->mm = 0;
 		free_task(p);
 		return -ENOMEM;

@@ -53,7 +53,8 @@ def tests(path):
 
 
 def fork(path):
-    keys = ("median", "rng_cycles_median", "pt_pages_median", "pages_copied_median")
+    keys = ("median", "rng_cycles_median", "pt_pages_median", "pages_copied_median",
+            "locked_cycles_median")
     for r in records(path):
         if r.get("type") == "bench" and r.get("suite") == "fork":
             print("\t".join([flat(r.get("rng"))] + [flat(r.get(k, "-")) for k in keys]))

@@ -57,13 +57,23 @@ static int map_cycle(unsigned seed)
 	return 0;
 }
 
-/* The second thread: maps and unmaps, so the first one's CPU gets shootdowns and vice versa. */
+/*
+ * The second thread: maps and unmaps, so the first one's CPU gets
+ * shootdowns and vice versa.  Between cycles it walks the task table
+ * (setsid looks at every task's process group; EPERM once this process
+ * leads its session), so it meets whatever another CPU's fork or exit
+ * leaves in the table while it runs without the big kernel lock: a fork
+ * that gave the lock up with its child's slot half made crashed the
+ * kernel here.
+ */
 static void *mapper(void *arg)
 {
 	unsigned long *cycles = arg;
 
-	while (!stop && now_ns() < deadline && !map_cycle((unsigned)*cycles))
+	while (!stop && now_ns() < deadline && !map_cycle((unsigned)*cycles)) {
+		sys(__NR_setsid);
 		(*cycles)++;
+	}
 	return 0;
 }
 
