@@ -8,6 +8,8 @@
  * is gone.  Tearing down an address space returns every page and every
  * page-table page, which the page_leak test checks to the page.
  */
+#include <stddef.h>
+
 #include "kernel/mm/mm.h"
 #include "kernel/mm/pmm.h"
 #include "kernel/mm/vma.h"
@@ -61,7 +63,7 @@ struct mm_struct *mm_create(void)
 		pa = pmm_alloc_page();
 		if (!pa)
 			return 0;
-		memset(mm, 0, sizeof(*mm));
+		memset(mm, 0, offsetof(struct mm_struct, vmas));
 		mm->pml4 = pa;
 		mm->users = 1;
 		spin_lock_init(&mm->page_table_lock, &page_table_lock_class);
@@ -235,7 +237,8 @@ static struct mm_struct *dup_mm(struct mm_struct *old)
 	if (!mm)
 		return 0;
 	pml4 = mm->pml4;
-	memcpy(mm, old, sizeof(*mm));
+	memcpy(mm, old, offsetof(struct mm_struct, vmas));
+	memcpy(mm->vmas, old->vmas, old->nvmas * sizeof(old->vmas[0]));
 	mm->pml4 = pml4;
 	mm->users = 1;
 	/* not the parent's lock state (another of its threads may hold it) nor its writer */
