@@ -262,10 +262,23 @@ static void sort_u64(uint64_t *a, unsigned int n)
 		}
 }
 
+/*
+ * What the SCALE_REPS windows of one rate did in all: calls, and the locks
+ * they met (the RNG's in the kernel loop, the big kernel lock's from ring 3:
+ * acquisitions, cycles held, faults resolved without it).
+ */
+struct rate_counts {
+	uint64_t calls, acq, contended, held, faults;
+};
+
+static int64_t per_call_m(uint64_t n, uint64_t calls)
+{
+	return calls ? (int64_t)((unsigned __int128)n * 1000 / calls) : 0;
+}
+
 /* metric (calls_per_sec, ...) over the SCALE_REPS windows: sorted in place; returns the median */
-static uint64_t emit_rate(unsigned int k, uint64_t *rate, uint64_t acq, uint64_t contended,
-			  uint64_t faults, uint64_t calls, const char *mode, const char *metric,
-			  const char *unit)
+static uint64_t emit_rate(unsigned int k, uint64_t *rate, const struct rate_counts *c,
+			  const char *mode, const char *metric, const char *unit)
 {
 	bool ring3 = !strcmp(mode, "ring3");
 	char buf[BENCH_REC_SIZE];
@@ -295,18 +308,17 @@ static uint64_t emit_rate(unsigned int k, uint64_t *rate, uint64_t acq, uint64_t
 	jrec_u64(&r, "ensembles", 1);
 	jrec_u64(&r, "samples", SCALE_REPS);
 	jrec_u64(&r, "window_ms", SCALE_WINDOW_MS);
-	jrec_u64(&r, "calls", calls);
+	jrec_u64(&r, "calls", c->calls);
 	jrec_str(&r, "mode", mode);
 	if (ring3) { /* the RNG's own locks are the kernel loop's; these are the kernel's */
-		jrec_fixed(&r, "kernel_lock_acquisitions_per_call",
-			   calls ? (int64_t)(acq * 1000 / calls) : 0, 3);
-		jrec_fixed(&r, "faults_unlocked_per_call",
-			   calls ? (int64_t)(faults * 1000 / calls) : 0, 3);
+		jrec_fixed(&r, "kernel_lock_acquisitions_per_call", per_call_m(c->acq, c->calls),
+			   3);
+		jrec_fixed(&r, "kernel_lock_held_cycles_per_call", per_call_m(c->held, c->calls),
+			   3);
+		jrec_fixed(&r, "faults_unlocked_per_call", per_call_m(c->faults, c->calls), 3);
 	} else {
-		jrec_fixed(&r, "lock_acquisitions_per_call",
-			   calls ? (int64_t)(acq * 1000 / calls) : 0, 3);
-		jrec_fixed(&r, "lock_contended_per_call",
-			   calls ? (int64_t)(contended * 1000 / calls) : 0, 3);
+		jrec_fixed(&r, "lock_acquisitions_per_call", per_call_m(c->acq, c->calls), 3);
+		jrec_fixed(&r, "lock_contended_per_call", per_call_m(c->contended, c->calls), 3);
 	}
 	jrec_bool(&r, "irqs_off", !ring3);
 	bench_emit(jrec_end(&r));
@@ -366,7 +378,7 @@ struct scale_row {
 static bool measure_rate(unsigned int k, struct scale_row *row)
 {
 	uint64_t window = tsc_hz() / 1000 * SCALE_WINDOW_MS, rate[SCALE_REPS];
-	uint64_t acq = 0, contended = 0, calls = 0;
+	struct rate_counts n = {0, 0, 0, 0, 0};
 
 	for (unsigned int rep = 0; rep < SCALE_REPS; rep++) {
 		uint64_t total = 0;
@@ -379,14 +391,13 @@ static bool measure_rate(unsigned int k, struct scale_row *row)
 			return false;
 		for (unsigned int c = 0; c < k; c++) {
 			total += slots[c].calls;
-			acq += slots[c].locks.acquired;
-			contended += slots[c].locks.contended;
+			n.acq += slots[c].locks.acquired;
+			n.contended += slots[c].locks.contended;
 		}
-		calls += total;
+		n.calls += total;
 		rate[rep] = (uint64_t)((unsigned __int128)total * tsc_hz() / window);
 	}
-	row->rate[k - 1] =
-		emit_rate(k, rate, acq, contended, 0, calls, "rate", "calls_per_sec", "calls/s");
+	row->rate[k - 1] = emit_rate(k, rate, &n, "rate", "calls_per_sec", "calls/s");
 	return true;
 }
 
@@ -479,17 +490,16 @@ static uint64_t ring3_total(unsigned int k)
 	return n;
 }
 
-static uint64_t kernel_lock_total(unsigned int k)
+/* The big kernel lock's figures over the first k CPUs, into n (added, or taken away). */
+static void kernel_lock_add(unsigned int k, struct rate_counts *n, bool subtract)
 {
-	uint64_t n = 0;
-
 	for (unsigned int c = 0; c < k; c++) {
 		struct kernel_lock_stat s;
 
 		kernel_lock_stat_read(c, &s);
-		n += s.acquired;
+		n->acq += subtract ? -s.acquired : s.acquired;
+		n->held += subtract ? -s.held_cycles : s.held_cycles;
 	}
-	return n;
 }
 
 /*
@@ -601,7 +611,8 @@ static bool measure_ring3(unsigned int k, struct scale_row *row, enum ring3_work
 {
 	struct task_struct *p[NR_CPUS];
 	long pid[NR_CPUS];
-	uint64_t rate[SCALE_REPS], calls = 0, locks = 0, faults = 0;
+	uint64_t rate[SCALE_REPS];
+	struct rate_counts n = {0, 0, 0, 0, 0};
 
 	memset(ring3_draws, 0, sizeof(ring3_draws));
 	ring3_armed = true;
@@ -610,26 +621,30 @@ static bool measure_ring3(unsigned int k, struct scale_row *row, enum ring3_work
 		ring3_armed = false;
 		return false;
 	}
+	kernel_lock_timing =
+		true; /* the held cycles: the part of a call no other CPU can overlap */
 	for (unsigned int rep = 0; rep < SCALE_REPS; rep++) {
-		uint64_t n0 = ring3_done(k, w), l0 = kernel_lock_total(k), t0 = rdtsc(), n1, t1;
+		uint64_t n0 = ring3_done(k, w), t0 = rdtsc(), n1, t1;
 		uint64_t f0 = user_faults_unlocked(k);
 
+		kernel_lock_add(k, &n, true);
 		sleep_until(jiffies + (uint64_t)SCALE_WINDOW_MS * timer_hz() / 1000 + 1,
 			    (const void *)measure_ring3);
 		n1 = ring3_done(k, w);
 		t1 = rdtsc();
-		locks += kernel_lock_total(k) - l0;
-		faults += user_faults_unlocked(k) - f0;
-		calls += n1 - n0;
+		kernel_lock_add(k, &n, false);
+		n.faults += user_faults_unlocked(k) - f0;
+		n.calls += n1 - n0;
 		rate[rep] =
 			t1 > t0 ? (uint64_t)((unsigned __int128)(n1 - n0) * tsc_hz() / (t1 - t0))
 				: 0;
 	}
+	kernel_lock_timing = false;
 	ring3_stop(p, pid, k);
 	ring3_variant = 0;
 	ring3_armed = false;
-	row->ring3[w][k - 1] = emit_rate(k, rate, locks, 0, faults, calls, "ring3",
-					 ring3_works[w].metric, ring3_works[w].unit);
+	row->ring3[w][k - 1] =
+		emit_rate(k, rate, &n, "ring3", ring3_works[w].metric, ring3_works[w].unit);
 	return true;
 }
 

@@ -71,6 +71,8 @@ def scale(path):
                                   flat(r.get("kernel_lock_acquisitions_per_call", "-"))]))
                 print("\t".join([flat(r.get("rng")), flat(r.get("cpus")), metric + "_faults_unlocked",
                                   flat(r.get("faults_unlocked_per_call", "-"))]))
+                print("\t".join([flat(r.get("rng")), flat(r.get("cpus")), metric + "_kernel_held",
+                                  flat(r.get("kernel_lock_held_cycles_per_call", "-"))]))
 
 
 def stat_28_30(path):
