@@ -621,8 +621,8 @@ static bool measure_ring3(unsigned int k, struct scale_row *row, enum ring3_work
 		ring3_armed = false;
 		return false;
 	}
-	kernel_lock_timing =
-		true; /* the held cycles: the part of a call no other CPU can overlap */
+	/* the held cycles: the part of a call no other CPU can overlap */
+	kernel_lock_timing = true;
 	for (unsigned int rep = 0; rep < SCALE_REPS; rep++) {
 		uint64_t n0 = ring3_done(k, w), t0 = rdtsc(), n1, t1;
 		uint64_t f0 = user_faults_unlocked(k);

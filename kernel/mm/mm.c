@@ -161,8 +161,9 @@ void mm_put_unlocked(struct mm_struct *mm)
  * copy-on-write.  Each last-level table is copied under the parent's
  * page_table_lock, as Linux 2.6's copy_pte_range holds the source's: a
  * fault another CPU resolves in the parent (a ptrace poke) sees the table
- * before or after, never half of it.  Interrupts are off while it is held
- * (fault_under_ptl says why).
+ * before or after, never half of it.  Interrupts are off while it is held:
+ * one taken meanwhile may spin for the big kernel lock, whose holder may
+ * spin for this lock.
  */
 static int dup_level(struct mm_struct *old, uint64_t *dst, uint64_t *src, int level)
 {
