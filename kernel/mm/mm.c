@@ -16,6 +16,7 @@
 #include "kernel/mm/vmm.h"
 #include "kernel/arch/cpu.h"
 #include "kernel/arch/kernel_lock.h"
+#include "kernel/arch/percpu.h"
 #include "kernel/arch/tlb.h"
 #include "kernel/arch/traps.h"
 #include "kernel/lib/errno.h"
@@ -23,7 +24,12 @@
 #include "kernel/lib/threads.h"
 #include "common/tsc.h"
 
-static struct mm_struct mm_pool[NR_TASKS + 1];
+/*
+ * One address space per task slot, and per CPU one more: the one a fork
+ * copies before it takes the child's slot, or the one an exec builds (or
+ * frees) beside the task's own, each of which may give the big lock up.
+ */
+static struct mm_struct mm_pool[NR_TASKS + NR_CPUS];
 struct mm_cost mm_cost;
 bool mm_cost_timing;
 static struct rng_lock_class page_table_lock_class;

@@ -165,8 +165,12 @@ long do_clone(const struct clone_req *c)
 	/*
 	 * The address space before the task's slot: mm_dup gives the big lock
 	 * up while it copies the tables, and no other CPU may meet a task
-	 * half made (signal and files not yet set).
+	 * half made (signal and files not yet set).  A full table is -EAGAIN
+	 * first, as Linux's, not an address space copied for nothing or one
+	 * too many (-ENOMEM) in a fork bomb.
 	 */
+	if (task_table_full())
+		return -EAGAIN;
 	if (flags & CLONE_VM) {
 		mm = parent->mm;
 		__atomic_add_fetch(&mm->users, 1, __ATOMIC_RELAXED);

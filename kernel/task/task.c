@@ -17,7 +17,8 @@ void (*task_file_put)(struct file *f);
 void (*task_inode_get)(struct inode *ino);
 void (*task_inode_put)(struct inode *ino);
 static int last_pid;
-uint64_t total_forks; /* every task created since boot (Linux's total_forks) */
+uint64_t total_forks;  /* every task created since boot (Linux's total_forks) */
+static int nr_threads; /* slots in use (Linux's nr_threads), for task_table_full's quick look */
 
 int last_pid_allocated(void)
 {
@@ -115,6 +116,7 @@ int alloc_task(struct task_struct **out)
 		t->kstack = (uint64_t)phys_to_virt(stack);
 		t->pid = t->tgid = alloc_pid();
 		total_forks++;
+		nr_threads++;
 		t->group_leader = t;
 		t->exit_signal = SIGCHLD_NR;
 		t->dumpable = 1;
@@ -138,6 +140,7 @@ void free_task(struct task_struct *t)
 		pmm_free_pages(virt_to_phys((void *)t->kstack), KSTACK_PAGES);
 	t->kstack = 0;
 	t->state = TASK_UNUSED;
+	nr_threads--;
 }
 
 int nr_tasks_in_use(void)
@@ -148,6 +151,14 @@ int nr_tasks_in_use(void)
 		if (tasks[i].state != TASK_UNUSED)
 			n++;
 	return n;
+}
+
+bool task_table_full(void)
+{
+	if (nr_threads < NR_TASKS)
+		return false;
+	release_dead_tasks();
+	return nr_threads >= NR_TASKS;
 }
 
 void task_set_comm(struct task_struct *t, const char *name)

@@ -176,6 +176,13 @@ void free_task(struct task_struct *t);
  * call it. */
 void release_dead_tasks(void);
 int nr_tasks_in_use(void);
+/*
+ * Whether fork would find no slot (released zombies freed first): fork's
+ * -EAGAIN before it copies anything, as Linux 6.6's copy_process checks
+ * nr_threads >= max_threads before copy_mm.  Another CPU may take the last
+ * slot after the check; alloc_task then fails with -EAGAIN all the same.
+ */
+bool task_table_full(void);
 void task_set_comm(struct task_struct *t, const char *name);
 
 /*
