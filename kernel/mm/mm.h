@@ -127,8 +127,9 @@ void mm_put(struct mm_struct *mm);		 /* drops a user; frees at zero */
  * The same, the last user's tables freed with the big kernel lock given up
  * (mm.c).  Only where that is safe: mm was current's and is no longer its
  * mm pointer, every task in the table is whole (none half made by a fork
- * or spawn of this CPU's), and the caller holds no other lock: exit, and
- * exec's release of the old address space.
+ * or spawn of this CPU's), the caller holds no other lock, and it reads
+ * nothing afterwards that the lock kept still until then (exec's static
+ * argument buffers): exit, and the last step of exec.
  */
 void mm_put_unlocked(struct mm_struct *mm);
 int mm_add_vma(struct mm_struct *mm, uint64_t start, uint64_t end, uint32_t flags,

@@ -407,7 +407,6 @@ long do_execve_req(const struct exec_request *r)
 	mm_release(t); /* exec_mm_release: the old mm's robust list and tid word */
 	t->mm = mm;
 	load_mm_cr3(mm->pml4);
-	mm_put_unlocked(old);
 	vfork_release(t);
 	close_on_exec(t);
 	comm_of(r->filename, comm, sizeof(comm));
@@ -425,5 +424,11 @@ long do_execve_req(const struct exec_request *r)
 	*t->regs = regs;
 	fpu_init_task(t);
 	os_xrstor(t->fpu);
+	/*
+	 * Last: it gives the big lock up, and r's name and arguments are the
+	 * system call's static buffers (sys_proc.c), which another CPU's exec
+	 * may refill meanwhile.
+	 */
+	mm_put_unlocked(old);
 	return 0;
 }

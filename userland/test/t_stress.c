@@ -5,8 +5,9 @@
  * threads of one process, so that every CPU is in fork, exec, the page
  * tables and the pipes at once and the threads' unmaps send TLB
  * shootdowns to each other.  Every result is checked: a child's copy of a
- * page, copy-on-write raced from two CPUs, the bytes through a pipe,
- * every exit status.  Exit status 0 means
+ * page, copy-on-write raced from two CPUs, the bytes through a pipe, an
+ * exec'd program's /proc/self/cmdline (t_stress cmdline TOKEN, the exec's
+ * own half), every exit status.  Exit status 0 means
  * every check passed; the last line gives the counts.
  */
 #include <pthread.h>
@@ -179,20 +180,50 @@ static int fork_cycle(unsigned seed, unsigned char *buf, unsigned char *back)
 	return 0;
 }
 
-static int exec_cycle(void)
+/*
+ * fork, and the child execs this program again with a token of its own
+ * (main's "cmdline" mode), which checks that /proc/self/cmdline is its own
+ * argv: exec gives the big kernel lock up while it frees the old address
+ * space, and must not take its name and arguments from the kernel's exec
+ * buffers after that, when another CPU's exec may have refilled them.
+ */
+static int exec_cycle(unsigned long n)
 {
-	char *argv[] = {"t_nop", 0}, *envp[] = {0};
-	long pid = sys(__NR_fork);
+	char token[32], *argv[] = {"t_stress", "cmdline", token, 0}, *envp[] = {0};
+	long pid;
 
+	snprintf(token, sizeof(token), "%ld.%lu", (long)sys(__NR_getpid), n);
+	pid = sys(__NR_fork);
 	if (pid == 0) {
-		sys(__NR_execve, "/bin/t_nop", argv, envp);
+		sys(__NR_execve, "/bin/t_stress", argv, envp);
 		_exit(6);
 	}
 	if (pid < 0) {
 		fail("fork for exec", pid);
 		return -1;
 	}
-	return reap(pid, "t_nop's exit status");
+	return reap(pid, "the exec'd t_stress cmdline's exit status");
+}
+
+/* t_stress cmdline TOKEN: 0 when /proc/self/cmdline is exactly this argv. */
+static int check_cmdline(int argc, char **argv)
+{
+	char want[64], got[64];
+	long fd = sys(__NR_open, "/proc/self/cmdline", O_RDONLY, 0), n;
+	int len = 0;
+
+	for (int i = 0; i < argc; i++)
+		len += snprintf(want + len, sizeof(want) - len, "%s", argv[i]) + 1;
+	if (fd < 0)
+		return 9;
+	n = sys(__NR_read, (int)fd, got, sizeof(got));
+	sys(__NR_close, (int)fd);
+	if (n != len || memcmp(got, want, (size_t)len)) {
+		printf("t_stress: FAIL: /proc/self/cmdline is not the argv of %s %s %s\n", argv[0],
+		       argv[1], argv[2]);
+		return 8;
+	}
+	return 0;
 }
 
 int main(int argc, char **argv)
@@ -201,6 +232,9 @@ int main(int argc, char **argv)
 	unsigned long forks = 0, execs = 0, maps = 0, thread_maps = 0;
 	long seconds = argc > 1 ? atol(argv[1]) : 0;
 	pthread_t th;
+
+	if (argc == 3 && !strcmp(argv[1], "cmdline"))
+		return check_cmdline(argc, argv);
 
 	if (seconds <= 0 || seconds > 3600) {
 		printf("t_stress: usage: t_stress SECONDS (1 to 3600)\n");
@@ -216,7 +250,7 @@ int main(int argc, char **argv)
 			break;
 		forks++;
 		if (forks % 4 == 0) {
-			if (exec_cycle())
+			if (exec_cycle(execs))
 				break;
 			execs++;
 		}
