@@ -297,11 +297,11 @@ uint64_t user_faults_unlocked(unsigned int ncpus)
  * state, so k such CPUs do not meet at the lock HZ times a second each.
  * A fault on the iretq back to user mode comes after the return gave the
  * lock up, so it takes it too.  A page fault from ring 3 is tried
- * without it first (user_fault_unlocked).  A system call that runs without the lock
- * copies to user memory with page faults disabled, so a fault there takes
- * its fixup without the lock (copy_to_user_nofault); any other exception
- * in kernel mode without the lock is a bug that dies at once, without
- * waiting for it.
+ * without it first (user_fault_unlocked).  A system call that runs
+ * without the lock copies to user memory with page faults disabled, so a
+ * fault there takes its fixup without the lock (copy_to_user_nofault);
+ * any other exception in kernel mode without the lock is a bug that dies
+ * at once, without waiting for it.
  */
 void trap_dispatch(struct trap_frame *f)
 {

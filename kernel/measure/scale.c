@@ -490,16 +490,17 @@ static uint64_t ring3_total(unsigned int k)
 	return n;
 }
 
-/* The big kernel lock's figures over the first k CPUs, into n (added, or taken away). */
-static void kernel_lock_add(unsigned int k, struct rate_counts *n, bool subtract)
+/* The big kernel lock's figures, summed over the first k CPUs. */
+static struct kernel_lock_stat kernel_lock_total(unsigned int k)
 {
-	for (unsigned int c = 0; c < k; c++) {
-		struct kernel_lock_stat s;
+	struct kernel_lock_stat sum = {0, 0, 0}, s;
 
+	for (unsigned int c = 0; c < k; c++) {
 		kernel_lock_stat_read(c, &s);
-		n->acq += subtract ? -s.acquired : s.acquired;
-		n->held += subtract ? -s.held_cycles : s.held_cycles;
+		sum.acquired += s.acquired;
+		sum.held_cycles += s.held_cycles;
 	}
+	return sum;
 }
 
 /*
@@ -626,13 +627,15 @@ static bool measure_ring3(unsigned int k, struct scale_row *row, enum ring3_work
 	for (unsigned int rep = 0; rep < SCALE_REPS; rep++) {
 		uint64_t n0 = ring3_done(k, w), t0 = rdtsc(), n1, t1;
 		uint64_t f0 = user_faults_unlocked(k);
+		struct kernel_lock_stat l0 = kernel_lock_total(k), l1;
 
-		kernel_lock_add(k, &n, true);
 		sleep_until(jiffies + (uint64_t)SCALE_WINDOW_MS * timer_hz() / 1000 + 1,
 			    (const void *)measure_ring3);
 		n1 = ring3_done(k, w);
 		t1 = rdtsc();
-		kernel_lock_add(k, &n, false);
+		l1 = kernel_lock_total(k);
+		n.acq += l1.acquired - l0.acquired;
+		n.held += l1.held_cycles - l0.held_cycles;
 		n.faults += user_faults_unlocked(k) - f0;
 		n.calls += n1 - n0;
 		rate[rep] =

@@ -209,16 +209,23 @@ static int exec_cycle(unsigned long n)
 static int check_cmdline(int argc, char **argv)
 {
 	char want[64], got[64];
-	long fd = sys(__NR_open, "/proc/self/cmdline", O_RDONLY, 0), n;
-	int len = 0;
+	size_t len = 0;
+	long fd, n;
 
-	for (int i = 0; i < argc; i++)
-		len += snprintf(want + len, sizeof(want) - len, "%s", argv[i]) + 1;
+	for (int i = 0; i < argc; i++) {
+		size_t arg = strlen(argv[i]) + 1;
+
+		if (len + arg > sizeof(want))
+			return 10; /* not a token exec_cycle makes */
+		memcpy(want + len, argv[i], arg);
+		len += arg;
+	}
+	fd = sys(__NR_open, "/proc/self/cmdline", O_RDONLY, 0);
 	if (fd < 0)
 		return 9;
 	n = sys(__NR_read, (int)fd, got, sizeof(got));
 	sys(__NR_close, (int)fd);
-	if (n != len || memcmp(got, want, (size_t)len)) {
+	if (n != (long)len || memcmp(got, want, len)) {
 		printf("t_stress: FAIL: /proc/self/cmdline is not the argv of %s %s %s\n", argv[0],
 		       argv[1], argv[2]);
 		return 8;
