@@ -109,9 +109,9 @@ struct mm_struct {
 	void *exe_file;
 	/*
 	 * Last, so that what a new mm clears and fork copies stops at it: only
-	 * the nvmas regions in use are copied (Linux's dup_mmap copies them one
-	 * by one), and a new one's are not cleared.  All of them were 14 KiB
-	 * each way per fork, 26,000 of a fork+exit+wait's instructions under
+	 * the nvmas regions in use are copied (Linux 6.6's dup_mmap copies them
+	 * one by one), and a new one's are not cleared.  All of them were 14 KiB
+	 * each way per fork, 24,194 of a fork+exit+wait's instructions under
 	 * the deterministic clock (each byte of REP MOVSB or STOSB counts).
 	 */
 	struct vm_area vmas[NR_VMAS]; /* sorted by start */

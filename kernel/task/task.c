@@ -17,8 +17,12 @@ void (*task_file_put)(struct file *f);
 void (*task_inode_get)(struct inode *ino);
 void (*task_inode_put)(struct inode *ino);
 static int last_pid;
-uint64_t total_forks;  /* every task created since boot (Linux's total_forks) */
-static int nr_threads; /* slots in use (Linux's nr_threads), for task_table_full's quick look */
+uint64_t total_forks; /* every task created since boot (Linux's total_forks) */
+/*
+ * Slots in use (Linux 6.6's nr_threads), for task_table_full's look on
+ * every fork; nr_tasks_in_use counts the table itself, as the tests want.
+ */
+static int nr_threads;
 
 int last_pid_allocated(void)
 {
