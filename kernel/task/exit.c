@@ -76,16 +76,16 @@ static void exit_notify(struct task_struct *t)
 	struct task_struct *leader = t->group_leader;
 
 	if (thread_group_leader(t)) {
-		t->autoreap = thread_group_empty(t) && do_notify_parent(t);
+		task_set_autoreap(t, thread_group_empty(t) && do_notify_parent(t));
 		wake_up_parent(t->parent);
 		return;
 	}
-	t->autoreap = true;
+	task_set_autoreap(t, true);
 	t->signal->nr_threads--;
 	t->signal->utime += t->utime; /* the process's times keep the thread's */
 	t->signal->stime += t->stime;
 	if (leader->state == TASK_ZOMBIE && thread_group_empty(leader)) {
-		leader->autoreap = do_notify_parent(leader);
+		task_set_autoreap(leader, do_notify_parent(leader));
 		wake_up_parent(leader->parent);
 	}
 }
@@ -100,7 +100,7 @@ static void reparent_leader(struct task_struct *p)
 {
 	p->exit_signal = SIGCHLD;
 	if (p->state == TASK_ZOMBIE && !p->autoreap && thread_group_empty(p))
-		p->autoreap = do_notify_parent(p);
+		task_set_autoreap(p, do_notify_parent(p));
 }
 
 void do_exit(int status)

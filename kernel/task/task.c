@@ -76,17 +76,43 @@ static int alloc_pid(void)
 }
 
 /*
+ * Whether a zombie nobody waits for may be in the table: fork and wait
+ * look for them first, and the two scans of every slot cost a
+ * fork+exit+wait 977 instructions under the big kernel lock (the fork
+ * suite, deterministic), where a parent that waits for its children has
+ * none to find.
+ */
+static bool dead_tasks_pending;
+
+void task_set_autoreap(struct task_struct *t, bool autoreap)
+{
+	t->autoreap = autoreap;
+	if (autoreap)
+		dead_tasks_pending = true;
+}
+
+/*
  * Zombies nobody will wait for (exited threads, children of a parent
  * ignoring SIGCHLD) go: they are off their CPU for good (a zombie is never
  * scheduled again, and its last switch ended before its CPU gave up the
- * kernel lock this runs under), so their kernel stacks are free.
+ * kernel lock this runs under), so their kernel stacks are free.  One
+ * still on its CPU, or the caller, waits for the next look.
  */
 void release_dead_tasks(void)
 {
-	for (int i = 0; i < NR_TASKS; i++)
-		if (tasks[i].state == TASK_ZOMBIE && tasks[i].autoreap && !tasks[i].on_cpu &&
-		    &tasks[i] != get_current())
-			free_task(&tasks[i]);
+	if (!dead_tasks_pending)
+		return;
+	dead_tasks_pending = false;
+	for (int i = 0; i < NR_TASKS; i++) {
+		struct task_struct *t = &tasks[i];
+
+		if (t->state != TASK_ZOMBIE || !t->autoreap)
+			continue;
+		if (!t->on_cpu && t != get_current())
+			free_task(t);
+		else
+			dead_tasks_pending = true;
+	}
 }
 
 /*

@@ -175,6 +175,8 @@ void free_task(struct task_struct *t);
 /* Frees the slots of released zombies (exited threads, auto-reaped children); alloc_task and wait
  * call it. */
 void release_dead_tasks(void);
+/* exit_notify's verdict: with autoreap set, nobody waits and release_dead_tasks frees t. */
+void task_set_autoreap(struct task_struct *t, bool autoreap);
 int nr_tasks_in_use(void);
 /*
  * Whether fork would find no slot (released zombies freed first): fork's
