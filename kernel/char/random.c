@@ -33,15 +33,21 @@ uint32_t (*rng_current_pid_hook)(void);
  * The pid the variants read: the current task's (the boot context is pid
  * 0, as Linux's swapper), or for the one draw of get_random_int_for() the
  * pid it was given.  The variants take no arguments (rng/ keeps Linux's
- * get_random_int() signature), so the pid is held here for that call only.
+ * get_random_int() signature), so the pid is held here for that call only,
+ * per CPU: a draw without the big kernel lock on one CPU (getrandom, fork's
+ * canary) must not read the pid another CPU's get_random_int_for() set.
  */
-static uint32_t draw_pid;
-static bool draw_pid_set;
+static struct {
+	uint32_t pid;
+	bool set;
+} draw_pid[NR_CPUS];
 
 static uint32_t plat_pid(void)
 {
-	if (draw_pid_set)
-		return draw_pid;
+	unsigned int cpu = smp_processor_id();
+
+	if (draw_pid[cpu].set)
+		return draw_pid[cpu].pid;
 	return rng_current_pid_hook ? rng_current_pid_hook() : 0;
 }
 
@@ -261,12 +267,13 @@ static uint64_t variant_u16(void)
 /* One draw of the given width as the task `pid` makes it (pid + jiffies variants). */
 static uint64_t draw_for(uint32_t pid, uint64_t (*draw)(void))
 {
+	unsigned int cpu = smp_processor_id();
 	uint64_t v;
 
-	draw_pid = pid;
-	draw_pid_set = true;
+	draw_pid[cpu].pid = pid;
+	draw_pid[cpu].set = true;
 	v = draw();
-	draw_pid_set = false;
+	draw_pid[cpu].set = false;
 	return v;
 }
 
