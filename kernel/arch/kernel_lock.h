@@ -12,9 +12,10 @@
  * the system calls that only draw from it run without this lock
  * (kernel/syscall/syscall.c, runs_unlocked), as Linux pushed its big lock
  * down into the calls that needed it; nor do a process's page faults in
- * its own address space (traps.c, user_fault_unlocked), fork's copy of a
- * single-threaded parent's page tables, or the freeing of an address
- * space's tables (mm.c), half of a fork+exit+wait's instructions.
+ * its own address space (traps.c, user_fault_unlocked), a single-threaded
+ * parent's fork (its address space copied, its child's canary drawn:
+ * fork.c, fork_mm), or the freeing of an address space's tables (mm.c):
+ * three quarters of a fork+exit+wait's instructions.
  *
  * The lock belongs to a CPU, not a task: schedule() switches tasks with it
  * held, and the task switched to gives it up when it returns to user mode

@@ -57,29 +57,57 @@ int mm_nr_free(void)
 	return n;
 }
 
+/*
+ * The fields after pml4 and users, up to the regions: what mm_create
+ * clears and dup_mm copies.  users is outside it: mm_create claims a free
+ * slot by turning users from 0 to 1, possibly without the big lock (fork),
+ * and a slot being filled must not look free to another CPU meanwhile.
+ */
+static void *mm_head(struct mm_struct *mm)
+{
+	return &mm->page_table_lock;
+}
+
+static size_t mm_head_size(void)
+{
+	return offsetof(struct mm_struct, vmas) - offsetof(struct mm_struct, page_table_lock);
+}
+
+/* A free slot, its users turned from 0 to 1, or NULL. */
+static struct mm_struct *mm_claim(void)
+{
+	for (unsigned i = 0; i < sizeof(mm_pool) / sizeof(mm_pool[0]); i++) {
+		struct mm_struct *mm = &mm_pool[i];
+		int free = 0;
+
+		if (!__atomic_load_n(&mm->users, __ATOMIC_RELAXED) &&
+		    __atomic_compare_exchange_n(&mm->users, &free, 1, false, __ATOMIC_ACQUIRE,
+						__ATOMIC_RELAXED))
+			return mm;
+	}
+	return 0;
+}
+
 struct mm_struct *mm_create(void)
 {
 	uint64_t *kpml4 = phys_to_virt(vmm_kernel_pml4()), *pml4, pa;
+	struct mm_struct *mm = mm_claim();
 
-	for (unsigned i = 0; i < sizeof(mm_pool) / sizeof(mm_pool[0]); i++) {
-		struct mm_struct *mm = &mm_pool[i];
-
-		if (mm->users)
-			continue;
-		pa = pmm_alloc_page();
-		if (!pa)
-			return 0;
-		memset(mm, 0, offsetof(struct mm_struct, vmas));
-		mm->pml4 = pa;
-		mm->users = 1;
-		spin_lock_init(&mm->page_table_lock, &page_table_lock_class);
-		mm->task_size = TASK_SIZE;
-		pml4 = phys_to_virt(pa);
-		memset(pml4, 0, 256 * 8);
-		memcpy(pml4 + 256, kpml4 + 256, 256 * 8);
-		return mm;
+	if (!mm)
+		return 0;
+	pa = pmm_alloc_page();
+	if (!pa) {
+		__atomic_store_n(&mm->users, 0, __ATOMIC_RELEASE);
+		return 0;
 	}
-	return 0;
+	memset(mm_head(mm), 0, mm_head_size());
+	mm->pml4 = pa;
+	spin_lock_init(&mm->page_table_lock, &page_table_lock_class);
+	mm->task_size = TASK_SIZE;
+	pml4 = phys_to_virt(pa);
+	memset(pml4, 0, 256 * 8);
+	memcpy(pml4 + 256, kpml4 + 256, 256 * 8);
+	return mm;
 }
 
 /* Frees the user half: leaf pages by reference, tables outright. */
@@ -211,75 +239,86 @@ static int dup_level(struct mm_struct *old, uint64_t *dst, uint64_t *src, int le
 }
 
 /*
- * The tables are copied without the big kernel lock when the parent is
- * the mm's only user (current, which is here): nothing else changes its
+ * Fork's copy, in two steps so that a single-threaded parent's fork runs
+ * the first without the big kernel lock (do_clone gives it up around it).
+ * Why that is safe when the parent is its address space's one user
+ * (mm_dup_alone; current, which is here): nothing else changes its
  * regions or its tables' shape meanwhile, and no other CPU holds its
- * translations, so nothing needs a shootdown until the lock is back.
- * This CPU counts as parked meanwhile and touches no user memory: its own
- * stale writable entries go at the flush below.  A threaded parent's
- * copy stays under the lock: its other threads write on other CPUs while
- * the pages turn copy-on-write, and only the lock's holder can ask them to
- * flush (tlb.h).
+ * translations, so nothing needs a shootdown until the lock is back
+ * (mm_dup_finish flushes then).  The copy's regions name the parent's
+ * files, which the parent holds meanwhile; the copy takes its own
+ * references under the lock (the file system is its).  This CPU counts as
+ * parked meanwhile and touches no user memory: its own stale writable
+ * entries go at the flush.  A threaded parent's copy runs under the lock:
+ * its other threads write on other CPUs while the pages turn
+ * copy-on-write, and only the lock's holder can ask them to flush (tlb.h).
  */
-static int copy_page_tables(struct mm_struct *mm, struct mm_struct *old)
+bool mm_dup_alone(const struct mm_struct *old)
 {
-	bool alone = __atomic_load_n(&old->users, __ATOMIC_RELAXED) == 1, held = false;
-	uint64_t t0;
-	int rc;
-
-	if (alone)
-		held = release_kernel_lock();
-	t0 = cost_start();
-	rc = dup_level(old, phys_to_virt(mm->pml4), phys_to_virt(old->pml4), 4);
-	cost_stop(t0, &mm_cost.pt_cycles);
-	reacquire_kernel_lock(held);
-	return rc;
+	return __atomic_load_n(&old->users, __ATOMIC_RELAXED) == 1;
 }
 
-static struct mm_struct *dup_mm(struct mm_struct *old)
+/*
+ * The first step: the new mm, the parent's regions and, private pages
+ * turned copy-on-write on both sides, its tables.  NULL when out of
+ * memory or of slots; a half-copied mm is returned with its error in *rc
+ * for mm_dup_finish to free.
+ */
+struct mm_struct *mm_dup_copy(struct mm_struct *old, int *rc)
 {
-	struct mm_struct *mm = mm_create();
-	uint64_t pml4;
+	struct mm_struct *mm;
+	uint64_t t0;
 
-	if (!mm)
+	mm_write_begin(old);
+	/*
+	 * A threaded parent's other threads leave ring 3 before its writable
+	 * pages become copy-on-write: a write through a stale entry would
+	 * reach the child's copy.
+	 */
+	if (kernel_locked())
+		flush_tlb_others(old->pml4);
+	*rc = -ENOMEM;
+	if (!(mm = mm_create()))
 		return 0;
-	pml4 = mm->pml4;
-	memcpy(mm, old, offsetof(struct mm_struct, vmas));
+	memcpy(mm_head(mm), mm_head(old), mm_head_size());
 	memcpy(mm->vmas, old->vmas, old->nvmas * sizeof(old->vmas[0]));
-	mm->pml4 = pml4;
-	mm->users = 1;
 	/* not the parent's lock state (another of its threads may hold it) nor its writer */
 	spin_lock_init(&mm->page_table_lock, &page_table_lock_class);
 	mm->writers = 0;
-	vma_get_files(mm); /* the child's regions hold the files too (mm_put drops them) */
-	/*
-	 * The parent's other threads leave ring 3 before its writable pages
-	 * become copy-on-write: a write through a stale entry would reach the
-	 * child's copy.
-	 */
-	flush_tlb_others(old->pml4);
-	if (mm->exe_file && exe_file_get) /* the copy holds its own reference */
-		exe_file_get(mm->exe_file);
-	if (copy_page_tables(mm, old)) {
-		/* Half-copied: the parent keeps its (now COW) pages; drop ours. */
-		mm_put(mm);
-		flush_tlb_mm(old);
-		return 0;
-	}
-	/* The parent's writable pages just became read-only. */
-	flush_tlb_mm(old);
+	t0 = cost_start();
+	*rc = dup_level(old, phys_to_virt(mm->pml4), phys_to_virt(old->pml4), 4);
+	cost_stop(t0, &mm_cost.pt_cycles);
 	return mm;
 }
 
-/* A writer of the parent (mm_write_begin): it write-protects the parent's pages. */
-struct mm_struct *mm_dup(struct mm_struct *old)
+/*
+ * The second step, under the lock: the copy's references on its files and
+ * executable, and the parent's writable entries, read-only now, flushed.
+ * The copy, or NULL (a half copy freed: the parent keeps its pages, COW).
+ */
+struct mm_struct *mm_dup_finish(struct mm_struct *mm, struct mm_struct *old, int rc)
 {
-	struct mm_struct *mm;
-
-	mm_write_begin(old);
-	mm = dup_mm(old);
+	if (mm) {
+		vma_get_files(mm); /* the child's regions hold the files too (mm_put drops them) */
+		if (mm->exe_file && exe_file_get)
+			exe_file_get(mm->exe_file);
+		if (rc) {
+			mm_put(mm);
+			mm = 0;
+		}
+	}
+	flush_tlb_mm(old);
 	mm_write_end(old);
 	return mm;
+}
+
+/* Both steps under the lock. */
+struct mm_struct *mm_dup(struct mm_struct *old)
+{
+	int rc;
+	struct mm_struct *mm = mm_dup_copy(old, &rc);
+
+	return mm_dup_finish(mm, old, rc);
 }
 
 static uint64_t vma_pte_flags(const struct vm_area *v)

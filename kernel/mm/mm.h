@@ -122,7 +122,14 @@ extern void (*exe_file_put)(void *file);
 
 struct mm_struct *mm_create(void);		 /* empty user half, kernel half shared */
 struct mm_struct *mm_dup(struct mm_struct *old); /* fork: copy-on-write */
-void mm_put(struct mm_struct *mm);		 /* drops a user; frees at zero */
+/*
+ * mm_dup in its two steps (mm.c says why): mm_dup_copy may run without
+ * the big kernel lock when mm_dup_alone(old), mm_dup_finish runs under it.
+ */
+bool mm_dup_alone(const struct mm_struct *old);
+struct mm_struct *mm_dup_copy(struct mm_struct *old, int *rc);
+struct mm_struct *mm_dup_finish(struct mm_struct *mm, struct mm_struct *old, int rc);
+void mm_put(struct mm_struct *mm); /* drops a user; frees at zero */
 /*
  * The same, the last user's tables freed with the big kernel lock given up
  * (mm.c).  Only where that is safe: mm was current's and is no longer its

@@ -16,6 +16,7 @@
 #include "kernel/task/sched.h"
 #include "kernel/task/tls.h"
 #include "kernel/arch/gdt.h"
+#include "kernel/arch/kernel_lock.h"
 #include "kernel/arch/timer.h"
 
 void ret_from_fork(void);
@@ -95,6 +96,30 @@ static uint64_t canary_for_fork(void)
 	return v;
 }
 
+/*
+ * The child's address space and its canary.  A parent that is its address
+ * space's one user has both made without the big kernel lock (mm.c says
+ * why that is safe for the copy): they were most of what a fork does, and
+ * the lock's part bounds fork from k CPUs at total/held times one CPU's
+ * rate (Amdahl; the fork suite's locked column).  The draw goes with them
+ * because Linux's dup_task_struct draws under no global lock: from k CPUs
+ * at once, a fork meets only the lock its variant's Linux took (2.6.29's
+ * urandom pool lock), not this kernel's.  Before the task's slot is
+ * taken, so no other CPU meets a task half made (signal and files not
+ * yet set).
+ */
+static struct mm_struct *fork_mm(struct mm_struct *old, uint64_t *canary)
+{
+	bool held = mm_dup_alone(old) && release_kernel_lock();
+	struct mm_struct *mm;
+	int rc;
+
+	*canary = canary_for_fork();
+	mm = mm_dup_copy(old, &rc);
+	reacquire_kernel_lock(held);
+	return mm_dup_finish(mm, old, rc);
+}
+
 /* What a child inherits of the Linux process ABI (TLS, signal mask, alternate stack). */
 static void copy_linux_state(struct task_struct *p, struct task_struct *parent, uint64_t flags)
 {
@@ -142,7 +167,7 @@ long do_clone(const struct clone_req *c)
 {
 	struct task_struct *parent = current, *p;
 	struct mm_struct *mm;
-	uint64_t flags = c->flags;
+	uint64_t flags = c->flags, canary;
 	long rc = clone_flags_valid(flags);
 	int pid;
 
@@ -163,18 +188,16 @@ long do_clone(const struct clone_req *c)
 	if ((flags & CLONE_SETTLS) && !c->tls_desc && c->tls >= TASK_SIZE)
 		return -EPERM;
 	/*
-	 * The address space before the task's slot: mm_dup gives the big lock
-	 * up while it copies the tables, and no other CPU may meet a task
-	 * half made (signal and files not yet set).  A full table is -EAGAIN
-	 * first, as Linux's, not an address space copied for nothing or one
-	 * too many (-ENOMEM) in a fork bomb.
+	 * A full table is -EAGAIN first, as Linux's, not an address space
+	 * copied for nothing or one too many (-ENOMEM) in a fork bomb.
 	 */
 	if (task_table_full())
 		return -EAGAIN;
 	if (flags & CLONE_VM) {
+		canary = canary_for_fork();
 		mm = parent->mm;
 		__atomic_add_fetch(&mm->users, 1, __ATOMIC_RELAXED);
-	} else if (!(mm = mm_dup(parent->mm))) {
+	} else if (!(mm = fork_mm(parent->mm, &canary))) {
 		return -ENOMEM;
 	}
 	if ((rc = alloc_task(&p))) {
@@ -209,7 +232,7 @@ long do_clone(const struct clone_req *c)
 		p->exit_signal = (int)(flags & CSIGNAL);
 	}
 	p->start_time = jiffies;
-	p->stack_canary = canary_for_fork();
+	p->stack_canary = canary;
 	fpu_copy_current(p);
 	prepare_kernel_stack(p, c->regs);
 	p->regs->rax = 0; /* the child's return value */
