@@ -89,6 +89,13 @@ $(HOST)/test_string: tests/lib/test_string.c $(HOST)/kstring.o kernel/arch/clear
 	$(Q)$(HOST_CC) $(HOST_CFLAGS) $(CHECK_CFLAGS) -o $@ tests/lib/test_string.c \
 		$(HOST)/kstring.o kernel/arch/clear_page.c $(CHECK_LIBS)
 
+# The kernel's lists against a model of what each should hold.
+HOST_TESTS += $(HOST)/test_list
+$(HOST)/test_list: tests/lib/test_list.c kernel/lib/list.h
+	@mkdir -p $(@D)
+	@echo "  HOSTCC  $@"
+	$(Q)$(HOST_CC) $(HOST_CFLAGS) $(CHECK_CFLAGS) -o $@ tests/lib/test_list.c $(CHECK_LIBS)
+
 # The kernel's printf formatter against the C library's snprintf.
 HOST_TESTS += $(HOST)/test_vsprintf
 $(HOST)/test_vsprintf: tests/lib/test_vsprintf.c kernel/lib/vsprintf.c kernel/lib/vsprintf.h

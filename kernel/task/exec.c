@@ -298,7 +298,7 @@ long do_spawn_req(const struct exec_request *r)
 	comm_of(r->filename, comm, sizeof(comm));
 	task_set_comm(p, comm);
 	set_cmdline(p, r->argc, r->argv);
-	p->parent = current;
+	task_set_parent(p, current);
 	fpu_init_task(p);
 	prepare_kernel_stack(p, &regs);
 	start_task(p);
@@ -339,6 +339,7 @@ static int de_thread(struct task_struct *t)
 		leader->pid = tid;
 		t->start_time = leader->start_time;
 		t->parent = leader->parent;
+		list_replace_init(&leader->sibling, &t->sibling); /* its place among the children */
 		t->exit_signal = leader->exit_signal;
 		for (int i = 0; i < NR_TASKS; i++)
 			if (tasks[i].state != TASK_UNUSED && tasks[i].signal == sig)

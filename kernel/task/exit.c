@@ -16,6 +16,8 @@
 /* find_alive_thread: another thread of t's group that has not exited. */
 static struct task_struct *find_alive_thread(struct task_struct *t)
 {
+	if (thread_group_empty(t))
+		return 0;
 	for (int i = 0; i < NR_TASKS; i++) {
 		struct task_struct *p = &tasks[i];
 
@@ -103,9 +105,48 @@ static void reparent_leader(struct task_struct *p)
 		task_set_autoreap(p, do_notify_parent(p));
 }
 
+/* A reparented leader's threads follow it: a thread's parent is its leader's. */
+static void reparent_threads(struct task_struct *leader)
+{
+	if (thread_group_empty(leader))
+		return;
+	for (int i = 0; i < NR_TASKS; i++)
+		if (tasks[i].state != TASK_UNUSED && &tasks[i] != leader &&
+		    same_thread_group(&tasks[i], leader))
+			tasks[i].parent = leader->parent;
+}
+
+/*
+ * Linux 6.6's forget_original_parent: the exiting task's children go to
+ * the reaper, in their order, at the end of its list; a zombie among
+ * them is reported to it.  A child that changes process is given
+ * SIGCHLD as its exit signal and its process group is checked for a new
+ * orphan (reparent_leader).  A vfork child's vfork_parent is not looked
+ * at: its parent sleeps in vfork until the child execs or exits, and the
+ * pointer is never followed, only compared by that parent.
+ */
+static void forget_original_parent(struct task_struct *t, struct task_struct *reaper)
+{
+	struct list_head *l = t->children.next, *next;
+
+	for (; l != &t->children; l = next) {
+		struct task_struct *c = task_of_sibling(l);
+
+		next = l->next;
+		task_set_parent(c, reaper);
+		reparent_threads(c);
+		if (reaper && !same_thread_group(reaper, t)) {
+			reparent_leader(c);
+			kill_orphaned_pgrp(c, t);
+		}
+		if (c->state == TASK_ZOMBIE)
+			wake_up_parent(reaper);
+	}
+}
+
 void do_exit(int status)
 {
-	struct task_struct *t = current, *reaper;
+	struct task_struct *t = current;
 	struct signal_struct *sig = t->signal;
 	struct mm_struct *mm;
 	bool group_dead;
@@ -134,26 +175,7 @@ void do_exit(int status)
 	mm_put_unlocked(mm);
 	t->state = TASK_ZOMBIE;
 	/* Found after this task is a zombie: a thread of its own group or another reaper. */
-	reaper = find_new_reaper(t);
-	for (int i = 0; i < NR_TASKS; i++) {
-		/*
-		 * A vfork parent sleeps until its child execs or exits, so it
-		 * cannot exit first; should it ever, the child keeps no pointer
-		 * to the slot it leaves.
-		 */
-		if (tasks[i].vfork_parent == t)
-			tasks[i].vfork_parent = 0;
-		if (tasks[i].state != TASK_UNUSED && tasks[i].parent == t) {
-			tasks[i].parent = reaper;
-			if (reaper && !same_thread_group(reaper, t) &&
-			    thread_group_leader(&tasks[i])) {
-				reparent_leader(&tasks[i]);
-				kill_orphaned_pgrp(&tasks[i], t);
-			}
-			if (tasks[i].state == TASK_ZOMBIE)
-				wake_up_parent(reaper);
-		}
-	}
+	forget_original_parent(t, find_new_reaper(t));
 	/* The group's own process group may lose its last link outside (exit_notify). */
 	if (group_dead)
 		kill_orphaned_pgrp(t->group_leader, 0);

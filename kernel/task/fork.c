@@ -220,15 +220,15 @@ long do_clone(const struct clone_req *c)
 		/* A thread: the caller's group and parent, never waited for (exit_signal -1). */
 		p->tgid = parent->tgid;
 		p->group_leader = parent->group_leader;
-		p->parent = parent->parent;
+		task_set_parent(p, parent->parent); /* a thread: on no children list */
 		p->exit_signal = -1;
 		p->signal->nr_threads++;
 		p->signal->live++;
 	} else if (flags & CLONE_PARENT) {
-		p->parent = parent->group_leader->parent;
+		task_set_parent(p, parent->group_leader->parent);
 		p->exit_signal = parent->group_leader->exit_signal;
 	} else {
-		p->parent = parent;
+		task_set_parent(p, parent);
 		p->exit_signal = (int)(flags & CSIGNAL);
 	}
 	p->start_time = jiffies;

@@ -159,6 +159,7 @@ void sched_init(void)
 	rng_current_pid_hook = current_pid_for_rng;
 	idle_task.pid = idle_task.tgid = 0;
 	idle_task.group_leader = &idle_task;
+	task_init_lists(&idle_task); /* the parent of init and of what the kernel spawns */
 	idle_task.files = &init_files;
 	idle_task.fs = &init_fs;
 	idle_task.sighand = &init_sighand;
@@ -192,6 +193,7 @@ void sched_ap_init(void)
 
 	*idle = (struct task_struct){0};
 	idle->group_leader = idle;
+	task_init_lists(idle);
 	idle->files = &init_files;
 	idle->fs = &init_fs;
 	idle->sighand = &init_sighand;

@@ -53,6 +53,13 @@ struct task_struct *find_task_by_pid(int pid)
 
 bool thread_group_empty(const struct task_struct *t)
 {
+	/*
+	 * A leader alone in its group: no other thread has been counted in
+	 * nr_threads or it has left the count at its exit_notify, after it
+	 * became a zombie.  The common case, without the walk.
+	 */
+	if (thread_group_leader(t) && t->signal->nr_threads == 1)
+		return true;
 	for (int i = 0; i < NR_TASKS; i++) {
 		const struct task_struct *p = &tasks[i];
 
@@ -143,6 +150,7 @@ int alloc_task(struct task_struct **out)
 		if (!stack)
 			return -ENOMEM;
 		clear_task(t);
+		task_init_lists(t);
 		t->kstack = (uint64_t)phys_to_virt(stack);
 		t->pid = t->tgid = alloc_pid();
 		total_forks++;
@@ -159,9 +167,30 @@ int alloc_task(struct task_struct **out)
 	return -EAGAIN;
 }
 
-/* release_task's end: the slot, and the group's structures with their last task. */
+void task_init_lists(struct task_struct *t)
+{
+	INIT_LIST_HEAD(&t->children);
+	INIT_LIST_HEAD(&t->sibling);
+}
+
+void task_set_parent(struct task_struct *p, struct task_struct *parent)
+{
+	p->parent = parent;
+	list_del_init(&p->sibling);
+	if (parent && thread_group_leader(p))
+		list_add_tail(&p->sibling, &parent->children);
+}
+
+/*
+ * release_task's end: the slot, and the group's structures with their last
+ * task.  Its children went to a reaper at its exit; one never run has none.
+ * Should one be left, it is orphaned rather than left pointing here.
+ */
 void free_task(struct task_struct *t)
 {
+	while (!list_empty(&t->children))
+		task_set_parent(task_of_sibling(t->children.next), 0);
+	list_del_init(&t->sibling);
 	put_files_struct(t->files);
 	free_fs_struct(t->fs);
 	put_sighand(t->sighand);

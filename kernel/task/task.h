@@ -6,6 +6,7 @@
 #define KERNEL_TASK_TASK_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "kernel/arch/traps.h"
@@ -14,6 +15,7 @@
 #include "kernel/task/cred.h"
 #include "kernel/task/fdtable.h"
 #include "kernel/task/sched_signal.h"
+#include "kernel/lib/list.h"
 #include "kernel/lib/threads.h"
 #include "kernel/uapi/aslrbench.h" /* CAP_* */
 #include "kernel/uapi/signal.h"	   /* struct kernel_sigaction */
@@ -51,7 +53,15 @@ struct task_struct {
 	int tgid; /* the group leader's pid (getpid) */
 	struct task_struct *group_leader;
 	struct task_struct *parent; /* real_parent: for a thread, its leader's */
-	int exit_signal;	    /* sent to the parent at exit; -1 for a thread (never waited) */
+	/*
+	 * Linux 6.6's children and sibling: the group leaders whose parent
+	 * this task is, in the order they came (forked, spawned or
+	 * reparented), and this task's link in its parent's list (a thread
+	 * is on none).  Exit and wait walk these, not the task table.
+	 */
+	struct list_head children;
+	struct list_head sibling;
+	int exit_signal; /* sent to the parent at exit; -1 for a thread (never waited) */
 	char comm[TASK_COMM_LEN];
 	enum task_state state;
 	bool kthread; /* no user address space (the idle task) */
@@ -163,6 +173,12 @@ static inline bool thread_group_leader(const struct task_struct *t)
 {
 	return t->group_leader == t;
 }
+/* The task whose sibling link l is. */
+static inline struct task_struct *task_of_sibling(struct list_head *l)
+{
+	return (struct task_struct *)((char *)l - offsetof(struct task_struct, sibling));
+}
+
 static inline bool same_thread_group(const struct task_struct *a, const struct task_struct *b)
 {
 	return a->signal == b->signal;
@@ -172,6 +188,10 @@ bool thread_group_empty(const struct task_struct *t);
 /* pid assigned, kernel stack allocated; -EAGAIN when the table is full, -ENOMEM */
 int alloc_task(struct task_struct **out);
 void free_task(struct task_struct *t);
+/* A new task's or a reparented one's parent, and a leader's place on its children list. */
+void task_set_parent(struct task_struct *p, struct task_struct *parent);
+/* An idle task's lists (the tasks of the table get theirs from alloc_task). */
+void task_init_lists(struct task_struct *t);
 /* Frees the slots of released zombies (exited threads, auto-reaped children); alloc_task and wait
  * call it. */
 void release_dead_tasks(void);

@@ -106,46 +106,81 @@ static long wait_task_continued(struct wait_opts *wo, struct task_struct *c)
 	return wo->pid;
 }
 
-long do_waitid(struct wait_opts *wo)
+/*
+ * do_wait_thread (Linux 6.6): tsk's children in their list's order, the
+ * oldest first; a reaped or released one leaves the list, so the next
+ * link is read first.  The pid reported, or 0 (*have_child: one could
+ * still report).
+ */
+static long do_wait_thread(struct wait_opts *wo, struct task_struct *tsk, bool *have_child)
+{
+	struct list_head *l = tsk->children.next, *next;
+
+	for (; l != &tsk->children; l = next) {
+		struct task_struct *c = task_of_sibling(l);
+		long pid;
+
+		next = l->next;
+		if (!wait_eligible_child(c, wo->options | __WALL))
+			continue;
+		/* Not a child to wait for any more (Linux's exit_signal = -1 release). */
+		if (c->state == TASK_ZOMBIE && c->autoreap) {
+			free_task(c);
+			continue;
+		}
+		if (!wait_eligible_child(c, wo->options) || !eligible(wo, c))
+			continue;
+		/*
+		 * A zombie without WEXITED is nothing to wait for, as
+		 * wait_consider_task (wait_task_zombie returns 0 before
+		 * notask_error is cleared): WSTOPPED alone on zombies is ECHILD.
+		 * A live child can still stop, continue or exit; a zombie
+		 * leader with threads left can still stop too.
+		 */
+		if (wait_zombie_ready(c)) {
+			if (!(wo->options & WEXITED))
+				continue;
+			return wait_task_zombie(wo, c);
+		}
+		*have_child = true;
+		pid = wait_task_stopped(wo, c);
+		if (!pid)
+			pid = wait_task_continued(wo, c);
+		if (pid)
+			return pid;
+	}
+	return 0;
+}
+
+/*
+ * The children of the caller, then of each other thread of its group
+ * (while_each_thread), unless __WNOTHREAD.  The other threads are found
+ * by a walk of the table, only in a group that has them.
+ */
+static long do_wait_threads(struct wait_opts *wo, bool *have_child)
 {
 	struct task_struct *me = current;
+	long pid = do_wait_thread(wo, me, have_child);
 
+	if (pid || (wo->options & __WNOTHREAD) || thread_group_empty(me))
+		return pid;
+	for (int i = 0; i < NR_TASKS && !pid; i++)
+		if (tasks[i].state != TASK_UNUSED && &tasks[i] != me &&
+		    same_thread_group(&tasks[i], me))
+			pid = do_wait_thread(wo, &tasks[i], have_child);
+	return pid;
+}
+
+long do_waitid(struct wait_opts *wo)
+{
 	for (;;) {
 		bool have_child = false;
+		long pid;
 
 		release_dead_tasks();
-		for (int i = 0; i < NR_TASKS; i++) {
-			struct task_struct *c = &tasks[i];
-			long pid;
-
-			if (!wait_eligible_child(c, wo->options | __WALL))
-				continue;
-			/* Not a child to wait for any more (Linux's exit_signal = -1 release). */
-			if (c->state == TASK_ZOMBIE && c->autoreap) {
-				free_task(c);
-				continue;
-			}
-			if (!wait_eligible_child(c, wo->options) || !eligible(wo, c))
-				continue;
-			/*
-			 * A zombie without WEXITED is nothing to wait for, as
-			 * wait_consider_task (wait_task_zombie returns 0 before
-			 * notask_error is cleared): WSTOPPED alone on zombies is
-			 * ECHILD.  A live child can still stop, continue or exit; a
-			 * zombie leader with threads left can still stop too.
-			 */
-			if (wait_zombie_ready(c)) {
-				if (!(wo->options & WEXITED))
-					continue;
-				return wait_task_zombie(wo, c);
-			}
-			have_child = true;
-			pid = wait_task_stopped(wo, c);
-			if (!pid)
-				pid = wait_task_continued(wo, c);
-			if (pid)
-				return pid;
-		}
+		pid = do_wait_threads(wo, &have_child);
+		if (pid)
+			return pid;
 		if (!have_child)
 			return -ECHILD;
 		if (wo->options & WNOHANG)
@@ -153,6 +188,7 @@ long do_waitid(struct wait_opts *wo)
 		/* Linux's do_wait: -ERESTARTSYS, EINTR once a handler without SA_RESTART ran. */
 		if (sleep_interrupted())
 			return -ERESTARTSYS;
-		sleep_on_interruptible(me->signal, 0, (const void *)do_wait); /* wchan do_wait */
+		sleep_on_interruptible(current->signal, 0,
+				       (const void *)do_wait); /* wchan do_wait */
 	}
 }
