@@ -61,7 +61,7 @@ KERNEL_C += kernel/syscall/exec_file.c kernel/syscall/sys_attr.c kernel/syscall/
 KERNEL_C += kernel/task/binfmt_elf.c kernel/task/exec.c kernel/task/exit.c kernel/task/fail_nth.c kernel/task/fdtable.c \
 	kernel/task/fault.c kernel/task/fork.c kernel/task/futex.c kernel/task/futex_exit.c kernel/task/sched.c kernel/task/rq.c kernel/task/signal.c \
 	kernel/task/jobctl.c kernel/task/signal_deliver.c kernel/task/signal_32.c kernel/task/signal_fpu.c kernel/task/signal_struct.c \
-	kernel/task/task.c kernel/task/loadavg.c kernel/task/nice.c \
+	kernel/task/task.c kernel/task/pidmap.c kernel/task/loadavg.c kernel/task/nice.c \
 	kernel/task/tls.c kernel/task/wait.c
 # kernel/test/: the in-kernel tests (mode=test) and the fuzzer's kernel side.
 # In run order: KTEST() entries sit in .ktests in link order.

@@ -89,6 +89,14 @@ $(HOST)/test_string: tests/lib/test_string.c $(HOST)/kstring.o kernel/arch/clear
 	$(Q)$(HOST_CC) $(HOST_CFLAGS) $(CHECK_CFLAGS) -o $@ tests/lib/test_string.c \
 		$(HOST)/kstring.o kernel/arch/clear_page.c $(CHECK_LIBS)
 
+# pid allocation: order, skipping, the wrap to RESERVED_PIDS, a full map.
+HOST_TESTS += $(HOST)/test_pidmap
+$(HOST)/test_pidmap: tests/task/test_pidmap.c kernel/task/pidmap.c kernel/task/pidmap.h
+	@mkdir -p $(@D)
+	@echo "  HOSTCC  $@"
+	$(Q)$(HOST_CC) $(HOST_CFLAGS) $(CHECK_CFLAGS) -o $@ tests/task/test_pidmap.c \
+		kernel/task/pidmap.c $(CHECK_LIBS)
+
 # The kernel's lists against a model of what each should hold.
 HOST_TESTS += $(HOST)/test_list
 $(HOST)/test_list: tests/lib/test_list.c kernel/lib/list.h

@@ -6,6 +6,7 @@
 #include <stddef.h>
 
 #include "kernel/task/task.h"
+#include "kernel/task/pidmap.h"
 #include "kernel/mm/pmm.h"
 #include "kernel/mm/vmm.h"
 #include "kernel/lib/string.h"
@@ -29,7 +30,7 @@ int last_pid_allocated(void)
 	return last_pid;
 }
 
-/* Any slot holding pid, released or not: alloc_pid must not hand it out twice. */
+/* Any slot holding pid, released or not. */
 static struct task_struct *find_slot_by_pid(int pid)
 {
 	for (int i = 0; i < NR_TASKS; i++)
@@ -70,16 +71,16 @@ bool thread_group_empty(const struct task_struct *t)
 	return true;
 }
 
-/* Linux hands out pids in increasing order and wraps; so do we (at 32768). */
+/* The pids in use, from a slot's taking to its freeing (pidmap.h). */
+static uint64_t pidmap[PID_MAX / 64];
+
 static int alloc_pid(void)
 {
-	for (int tries = 0; tries < 32768; tries++) {
-		if (++last_pid >= 32768)
-			last_pid = 1;
-		if (!find_slot_by_pid(last_pid))
-			return last_pid;
-	}
-	return -1;
+	int pid = pidmap_alloc(pidmap, last_pid);
+
+	if (pid > 0)
+		last_pid = pid;
+	return pid;
 }
 
 /*
@@ -198,6 +199,7 @@ void free_task(struct task_struct *t)
 	if (t->kstack)
 		pmm_free_pages(virt_to_phys((void *)t->kstack), KSTACK_PAGES);
 	t->kstack = 0;
+	pidmap_free(pidmap, t->pid);
 	t->state = TASK_UNUSED;
 	nr_threads--;
 }
