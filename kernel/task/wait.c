@@ -173,6 +173,8 @@ static long do_wait_threads(struct wait_opts *wo, bool *have_child)
 
 long do_waitid(struct wait_opts *wo)
 {
+	struct task_struct *me = current;
+
 	for (;;) {
 		bool have_child = false;
 		long pid;
@@ -188,7 +190,6 @@ long do_waitid(struct wait_opts *wo)
 		/* Linux's do_wait: -ERESTARTSYS, EINTR once a handler without SA_RESTART ran. */
 		if (sleep_interrupted())
 			return -ERESTARTSYS;
-		sleep_on_interruptible(current->signal, 0,
-				       (const void *)do_wait); /* wchan do_wait */
+		sleep_on_interruptible(me->signal, 0, (const void *)do_wait); /* wchan do_wait */
 	}
 }
