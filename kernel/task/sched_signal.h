@@ -25,10 +25,23 @@ struct ksiginfo {
 };
 
 /* A pending set: one bit and one siginfo per signal (standard signals are not queued twice). */
+/*
+ * The signals pending and their siginfo, one per signal (a standard signal
+ * is not queued twice).  info[n] means something only while bit n is set
+ * in signal: __send_sig_info writes both, dequeue reads info under the
+ * bit.  So an empty set is the mask cleared, as Linux's is an empty
+ * sigqueue list (copy_process's init_sigpending): its 3,072 bytes of
+ * siginfo are not cleared.
+ */
 struct sigpending {
 	uint64_t signal;
 	struct ksiginfo info[NSIG_LINUX];
 };
+
+static inline void sigpending_clear(struct sigpending *p)
+{
+	p->signal = 0;
+}
 
 struct sighand_struct {
 	int count; /* tasks sharing it; 0: free */
