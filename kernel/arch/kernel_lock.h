@@ -15,7 +15,7 @@
  * its own address space (traps.c, user_fault_unlocked), a single-threaded
  * parent's fork (its address space copied, its child's canary drawn:
  * fork.c, fork_mm), or the freeing of an address space's tables (mm.c):
- * four fifths of a fork+exit+wait's instructions.
+ * most of a fork+exit+wait's instructions.
  *
  * The lock belongs to a CPU, not a task: schedule() switches tasks with it
  * held, and the task switched to gives it up when it returns to user mode
