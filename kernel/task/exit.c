@@ -13,21 +13,6 @@
 #include "kernel/task/signal.h"
 #include "kernel/uapi/aslrbench.h"
 
-/* find_alive_thread: another thread of t's group that has not exited. */
-static struct task_struct *find_alive_thread(struct task_struct *t)
-{
-	if (thread_group_empty(t))
-		return 0;
-	for (int i = 0; i < NR_TASKS; i++) {
-		struct task_struct *p = &tasks[i];
-
-		if (p != t && p->state != TASK_UNUSED && p->state != TASK_ZOMBIE &&
-		    same_thread_group(p, t))
-			return p;
-	}
-	return 0;
-}
-
 /*
  * Linux 6.6's find_new_reaper: a live thread of the exiting task's own
  * group first, else the nearest ancestor that called
@@ -41,9 +26,12 @@ static struct task_struct *find_new_reaper(struct task_struct *t)
 	if (thread)
 		return thread;
 	/* At most NR_TASKS ancestors: a cycle (a bug) ends the walk at init, not in a hang. */
-	for (struct task_struct *p = t->parent; p && depth < NR_TASKS; p = p->parent, depth++)
-		if (p->signal->is_child_subreaper && p->state != TASK_ZOMBIE)
-			return find_alive_thread(p) ? find_alive_thread(p) : p;
+	for (struct task_struct *p = t->parent; p && depth < NR_TASKS; p = p->parent, depth++) {
+		if (p->signal->is_child_subreaper && p->state != TASK_ZOMBIE) {
+			thread = find_alive_thread(p);
+			return thread ? thread : p;
+		}
+	}
 	return find_task_by_pid(1);
 }
 
@@ -108,12 +96,11 @@ static void reparent_leader(struct task_struct *p)
 /* A reparented leader's threads follow it: a thread's parent is its leader's. */
 static void reparent_threads(struct task_struct *leader)
 {
-	if (thread_group_empty(leader))
-		return;
-	for (int i = 0; i < NR_TASKS; i++)
-		if (tasks[i].state != TASK_UNUSED && &tasks[i] != leader &&
-		    same_thread_group(&tasks[i], leader))
-			tasks[i].parent = leader->parent;
+	struct task_struct *p;
+	int i = 0;
+
+	while ((p = next_other_thread(leader, &i)))
+		p->parent = leader->parent;
 }
 
 /*

@@ -9,8 +9,10 @@
 #define KERNEL_TASK_SCHED_SIGNAL_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
+#include "kernel/lib/string.h"
 #include "kernel/uapi/signal.h" /* struct kernel_sigaction */
 
 #define NSIG_LINUX 64
@@ -24,7 +26,6 @@ struct ksiginfo {
 	uint64_t addr;	      /* the fault signals */
 };
 
-/* A pending set: one bit and one siginfo per signal (standard signals are not queued twice). */
 /*
  * The signals pending and their siginfo, one per signal (a standard signal
  * is not queued twice).  info[n] means something only while bit n is set
@@ -38,9 +39,17 @@ struct sigpending {
 	struct ksiginfo info[NSIG_LINUX];
 };
 
-static inline void sigpending_clear(struct sigpending *p)
+/*
+ * Zeroes the size bytes at obj, the pending set inside them made empty,
+ * but not that set's siginfo (above): a new task slot, a new signal struct.
+ */
+static inline void clear_but_siginfo(void *obj, size_t size, struct sigpending *pending)
 {
-	p->signal = 0;
+	char *start = obj, *set = (char *)pending, *after = set + sizeof(*pending);
+
+	memset(start, 0, (size_t)(set - start));
+	pending->signal = 0;
+	memset(after, 0, (size_t)(start + size - after));
 }
 
 struct sighand_struct {

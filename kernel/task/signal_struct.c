@@ -52,11 +52,7 @@ struct signal_struct *copy_signal(const struct signal_struct *from)
 			sig = &signal_pool[i];
 	if (!sig)
 		return 0;
-	sigpending_clear(&sig->shared_pending);
-	memset(sig, 0, offsetof(struct signal_struct, shared_pending));
-	memset(&sig->shared_pending + 1, 0,
-	       sizeof(*sig) - offsetof(struct signal_struct, shared_pending) -
-		       sizeof(sig->shared_pending));
+	clear_but_siginfo(sig, sizeof(*sig), &sig->shared_pending);
 	sig->sigcnt = sig->live = sig->nr_threads = 1;
 	sig->rlim_stack = from->rlim_stack;
 	sig->rlim_nice = from->rlim_nice;

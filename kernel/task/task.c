@@ -52,23 +52,28 @@ struct task_struct *find_task_by_pid(int pid)
 	return t && !(t->state == TASK_ZOMBIE && t->autoreap) ? t : 0;
 }
 
-bool thread_group_empty(const struct task_struct *t)
+struct task_struct *next_other_thread(const struct task_struct *t, int *i)
 {
-	/*
-	 * A leader alone in its group: no other thread has been counted in
-	 * nr_threads or it has left the count at its exit_notify, after it
-	 * became a zombie.  The common case, without the walk.
-	 */
-	if (thread_group_leader(t) && t->signal->nr_threads == 1)
-		return true;
-	for (int i = 0; i < NR_TASKS; i++) {
-		const struct task_struct *p = &tasks[i];
+	if (thread_group_alone(t))
+		return 0;
+	while (*i < NR_TASKS) {
+		struct task_struct *p = &tasks[(*i)++];
 
-		if (p != t && p->state != TASK_UNUSED && p->state != TASK_ZOMBIE &&
-		    p->signal == t->signal)
-			return false;
+		if (p != t && p->state != TASK_UNUSED && same_thread_group(p, t))
+			return p;
 	}
-	return true;
+	return 0;
+}
+
+struct task_struct *find_alive_thread(const struct task_struct *t)
+{
+	struct task_struct *p;
+	int i = 0;
+
+	while ((p = next_other_thread(t, &i)))
+		if (p->state != TASK_ZOMBIE)
+			return p;
+	return 0;
 }
 
 /* The pids in use, from a slot's taking to its freeing (pidmap.h). */
@@ -127,7 +132,7 @@ void release_dead_tasks(void)
  * A slot's fields zeroed, but not its FPU area (the last member): fork,
  * spawn and exec fill it before anything reads it (fpu_copy_current,
  * fpu_init_task), as Linux 6.6's dup_task_struct leaves fpstate to fpu_clone.
- * Nor the siginfo of its pending signals (sigpending_clear).  Zeroing
+ * Nor the siginfo of its pending signals (clear_but_siginfo).  Zeroing
  * those too would add their 5,760 bytes to fork+exit+wait on the
  * deterministic clock, which counts each byte of REP STOSB as an
  * instruction.  Once per slot's life, when it is taken: free_task does not
@@ -136,11 +141,7 @@ void release_dead_tasks(void)
  */
 static void clear_task(struct task_struct *t)
 {
-	size_t info = offsetof(struct task_struct, pending.info);
-	size_t after = info + sizeof(t->pending.info);
-
-	memset(t, 0, info);
-	memset((char *)t + after, 0, offsetof(struct task_struct, fpu) - after);
+	clear_but_siginfo(t, offsetof(struct task_struct, fpu), &t->pending);
 }
 
 int alloc_task(struct task_struct **out)

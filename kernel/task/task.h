@@ -173,6 +173,7 @@ static inline bool thread_group_leader(const struct task_struct *t)
 {
 	return t->group_leader == t;
 }
+
 /* The task whose sibling link l is. */
 static inline struct task_struct *task_of_sibling(struct list_head *l)
 {
@@ -183,8 +184,30 @@ static inline bool same_thread_group(const struct task_struct *a, const struct t
 {
 	return a->signal == b->signal;
 }
+/*
+ * A leader alone in its group: no other thread has been counted in
+ * nr_threads, or each has left the count at its exit_notify, after it
+ * became a zombie.  The common case, known without a walk of the table.
+ */
+static inline bool thread_group_alone(const struct task_struct *t)
+{
+	return thread_group_leader(t) && t->signal->nr_threads == 1;
+}
+/*
+ * The other threads of t's group, one per call from table slot *i on
+ * (start at 0), exited ones (zombies) included; NULL at the end.  A leader
+ * alone in its group gets NULL at once: any zombie thread it has left
+ * is released without a report and has nothing (no children, no parent
+ * anyone reads) a caller looks for.
+ */
+struct task_struct *next_other_thread(const struct task_struct *t, int *i);
+/* find_alive_thread (Linux 6.6): another thread of t's group that has not exited, or NULL. */
+struct task_struct *find_alive_thread(const struct task_struct *t);
 /* No thread of t's group is left but t itself and exited ones (zombies). */
-bool thread_group_empty(const struct task_struct *t);
+static inline bool thread_group_empty(const struct task_struct *t)
+{
+	return thread_group_alone(t) || !find_alive_thread(t);
+}
 /* pid assigned, kernel stack allocated; -EAGAIN when the table is full, -ENOMEM */
 int alloc_task(struct task_struct **out);
 void free_task(struct task_struct *t);

@@ -154,20 +154,18 @@ static long do_wait_thread(struct wait_opts *wo, struct task_struct *tsk, bool *
 
 /*
  * The children of the caller, then of each other thread of its group
- * (while_each_thread), unless __WNOTHREAD.  The other threads are found
- * by a walk of the table, only in a group that has them.
+ * (while_each_thread), unless __WNOTHREAD.
  */
 static long do_wait_threads(struct wait_opts *wo, bool *have_child)
 {
-	struct task_struct *me = current;
+	struct task_struct *me = current, *p;
 	long pid = do_wait_thread(wo, me, have_child);
+	int i = 0;
 
-	if (pid || (wo->options & __WNOTHREAD) || thread_group_empty(me))
+	if (wo->options & __WNOTHREAD)
 		return pid;
-	for (int i = 0; i < NR_TASKS && !pid; i++)
-		if (tasks[i].state != TASK_UNUSED && &tasks[i] != me &&
-		    same_thread_group(&tasks[i], me))
-			pid = do_wait_thread(wo, &tasks[i], have_child);
+	while (!pid && (p = next_other_thread(me, &i)))
+		pid = do_wait_thread(wo, p, have_child);
 	return pid;
 }
 
