@@ -468,6 +468,30 @@ void mm_write_end(struct mm_struct *mm)
 	__atomic_sub_fetch(&mm->writers, 1, __ATOMIC_RELEASE);
 }
 
+uint64_t mm_copy_from(struct mm_struct *mm, uint64_t va, void *dst, uint64_t len)
+{
+	uint8_t *d = dst;
+	uint64_t done = 0;
+
+	if (va >= TASK_SIZE || len > TASK_SIZE - va)
+		return 0;
+	while (done < len) {
+		uint64_t off = va & (PAGE_SIZE - 1), n = PAGE_SIZE - off, pa, fl;
+
+		if (n > len - done)
+			n = len - done;
+		if (vmm_translate(mm->pml4, va, &pa, &fl) &&
+		    (handle_mm_fault(mm, va, false) || vmm_translate(mm->pml4, va, &pa, &fl)))
+			break;
+		if (!(fl & PTE_U))
+			break;
+		memcpy(d + done, phys_to_virt(pa), n);
+		done += n;
+		va += n;
+	}
+	return done;
+}
+
 int mm_copy_to(struct mm_struct *mm, uint64_t va, const void *src, uint64_t len)
 {
 	const uint8_t *s = src;

@@ -88,6 +88,8 @@ struct mm_struct {
 	 * argv string (Linux's mm->arg_start); the strings lie above it
 	 */
 	uint64_t arg_start;
+	/* create_elf_tables: where argv's strings end and envp's lie (/proc/<pid>/environ, stat) */
+	uint64_t arg_end, env_start, env_end;
 	/* create_elf_tables: arch_align_stack(arg_start), where the platform string ends */
 	uint64_t stack_align_sp;
 	/*
@@ -194,6 +196,11 @@ void mm_write_end(struct mm_struct *mm);
 extern void (*account_minor_fault)(void);
 /* Writes into another address space through the physmap (loading a program). */
 int mm_copy_to(struct mm_struct *mm, uint64_t va, const void *src, uint64_t len);
+/*
+ * Reads another address space as Linux's access_process_vm: pages not yet
+ * there are faulted in; the bytes copied, up to the first that cannot be.
+ */
+uint64_t mm_copy_from(struct mm_struct *mm, uint64_t va, void *dst, uint64_t len);
 /* put_user into mm: VM_WRITE regions of the user half only; 0 or -EFAULT/-ENOMEM. */
 int mm_put_user(struct mm_struct *mm, uint64_t va, const void *src, uint64_t len);
 /*

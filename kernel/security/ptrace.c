@@ -5,9 +5,13 @@
 int ptrace_scope;
 param_enum(ptrace_scope, ptrace_scope, "0|1|2|3", "0", "Yama (Linux 3.4)");
 
+/* As Linux's ns_capable: a granted capability marks the task PF_SUPERPRIV. */
 bool capable(int cap)
 {
-	return (current->cred.cap_effective >> cap) & 1;
+	if (!((current->cred.cap_effective >> cap) & 1))
+		return false;
+	current->flags |= PF_SUPERPRIV;
+	return true;
 }
 
 static void creds_of(const struct task_struct *t, struct ptrace_creds *c)

@@ -419,6 +419,9 @@ int create_elf_tables(struct mm_struct *mm, const struct linux_binprm *bprm,
 			bprm->filename, p, mm->arg_start);
 		return -EFAULT;
 	}
+	/* the strings lie argv's, envp's, then the file name, from arg_start up */
+	mm->arg_end = mm->env_start = bprm->envc ? ptrs[bprm->argc] : execfn;
+	mm->env_end = execfn;
 	/*
 	 * create_elf_tables: p = arch_align_stack(bprm->p), below the strings;
 	 * layout.c drew it in its place in the exec's order (stack_align_sp).

@@ -249,6 +249,14 @@ static int load_program(const struct exec_request *r, int pid, struct mm_struct 
 }
 
 /* Linux's do_close_on_exec: once the new image is committed. */
+/* Linux's begin_new_exec: an exec'd task has exec'd, and randomises as randomize_va_space says. */
+static void exec_task_flags(struct task_struct *t)
+{
+	t->flags &= ~(PF_RANDOMIZE | PF_FORKNOEXEC);
+	if (randomize_va_space)
+		t->flags |= PF_RANDOMIZE;
+}
+
 static void close_on_exec(struct task_struct *t)
 {
 	struct files_struct *files = t->files;
@@ -291,6 +299,7 @@ long do_spawn_req(const struct exec_request *r)
 		return -ENOMEM;
 	}
 	copy_creds(p, current);
+	exec_task_flags(p);
 	/* spawn's child starts with every action at SIG_DFL, as before they were shared */
 	memset(p->sighand->action, 0, sizeof(p->sighand->action));
 	close_on_exec(p);
@@ -414,6 +423,7 @@ long do_execve_req(const struct exec_request *r)
 	task_set_comm(t, comm);
 	set_cmdline(t, r->argc, r->argv);
 	t->dumpable = t->cred.euid == t->cred.uid && t->cred.egid == t->cred.gid;
+	exec_task_flags(t);
 	/*
 	 * As Linux's exec: no TLS (no bases, no set_thread_area entries, null
 	 * FS and GS: start_thread_common), no tid word, caught signals back to

@@ -140,6 +140,7 @@ void do_exit(int status)
 
 	/* Its part in a group stop under way is given up first (exit_signals). */
 	exit_signals(t);
+	t->flags |= PF_EXITING;
 	group_dead = --sig->live == 0;
 	t->exit_code = status;
 	/* what follows is exit's work, whichever call or signal led here (the latency report) */

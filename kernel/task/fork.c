@@ -35,10 +35,15 @@ void prepare_kernel_stack(struct task_struct *p, const struct trap_frame *regs)
 	p->kernel_rsp = (uint64_t)sp;
 }
 
+/*
+ * Also the flags, as Linux's copy_process: PF_SUPERPRIV is the parent's own,
+ * a child has not exec'd, and one with a user address space is no kernel thread.
+ */
 void copy_creds(struct task_struct *p, const struct task_struct *from)
 {
 	p->cred = from->cred;
 	p->dumpable = from->dumpable;
+	p->flags = (from->flags & ~(PF_SUPERPRIV | PF_EXITING | PF_KTHREAD)) | PF_FORKNOEXEC;
 }
 
 /*

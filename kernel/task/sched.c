@@ -165,6 +165,7 @@ void sched_init(void)
 	idle_task.sighand = &init_sighand;
 	idle_task.signal = &init_signals;
 	idle_task.kthread = true;
+	idle_task.flags = PF_KTHREAD;
 	idle_task.state = TASK_RUNNING;
 	idle_task.stack_canary = pc->stack_canary;
 	idle_task.cpus_allowed = ~0ULL; /* inherited by what the kernel spawns */
@@ -199,6 +200,7 @@ void sched_ap_init(void)
 	idle->sighand = &init_sighand;
 	idle->signal = &init_signals;
 	idle->kthread = true;
+	idle->flags = PF_KTHREAD;
 	idle->state = TASK_RUNNING;
 	idle->stack_canary = pc->stack_canary;
 	idle->cred = idle_task.cred;

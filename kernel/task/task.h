@@ -36,6 +36,16 @@ struct mm_struct;
 struct file;
 struct inode;
 
+/*
+ * Linux's task->flags bits (include/linux/sched.h, the same values in 2.6.29
+ * and 6.12) that this kernel sets, for /proc/<pid>/stat's flags field.
+ */
+#define PF_EXITING    0x00000004 /* do_exit has begun */
+#define PF_FORKNOEXEC 0x00000040 /* forked, not yet exec'd */
+#define PF_SUPERPRIV  0x00000100 /* capable() granted a capability */
+#define PF_KTHREAD    0x00200000 /* no user address space */
+#define PF_RANDOMIZE  0x00400000 /* exec randomised its layout (randomize_va_space) */
+
 #define SIGCHLD_NR	   17 /* the exit signal of a fork child */
 #define SIG_DFL_HANDLER	   0
 #define SIG_IGN_HANDLER	   1
@@ -67,6 +77,7 @@ struct task_struct {
 	bool kthread; /* no user address space (the idle task) */
 
 	struct cred cred;
+	unsigned int flags;    /* PF_* below: the bits of Linux's task->flags this kernel keeps */
 	int dumpable;	       /* 1 normally; 0 after a set-id change or prctl */
 	unsigned int fail_nth; /* /proc/<pid>/fail-nth: this many allocations on, one fails */
 

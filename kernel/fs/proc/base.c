@@ -5,7 +5,9 @@
  * patch: a known kernel function is shown by name to anyone; a bare address
  * only to a reader that passes ptrace_may_access (or to everyone with
  * proc_leak_fix=0).  6.x (6.6): the name to a reader that passes it, "0" to
- * anyone else and for any address.
+ * anyone else and for any address.  The names are those each kernel's
+ * get_wchan finds: 6.12 skips __sched functions, so a nanosleep shows
+ * hrtimer_nanosleep (do_nanosleep is __sched) and a tty read wait_woken.
  */
 #include "kernel/arch/cpu.h"
 #include "kernel/arch/timer.h"
@@ -18,6 +20,7 @@
 #include "kernel/lib/string.h"
 #include "kernel/lib/vsprintf.h"
 #include "kernel/mm/layout.h"
+#include "kernel/mm/mm.h"
 #include "kernel/char/random.h"
 #include "kernel/arch/percpu.h"
 #include "kernel/arch/smpboot.h"
@@ -34,15 +37,22 @@ param_enum(proc_leak_fix, proc_leak_fix, "0|1", "1",
 	   "1: the 2009 /proc/PID/stat patch applied (eip/esp hidden)");
 param_enum(hidepid, hidepid, "0|1|2", "0", "Linux 3.3's /proc mount option");
 
+bool proc_abi_612(void)
+{
+	return aslr_rules == ASLR_RULES_6X;
+}
+
 /* The sleeping points of this kernel, named as their Linux counterparts (kallsyms). */
 const char *wchan_symbol(const void *wchan)
 {
+	bool v612 = proc_abi_612();
+
 	if (wchan == (const void *)do_wait)
 		return "do_wait";
 	if (wchan == (const void *)n_tty_read)
-		return "n_tty_read";
+		return v612 ? "wait_woken" : "n_tty_read";
 	if (wchan == (const void *)do_nanosleep)
-		return "do_nanosleep";
+		return v612 ? "hrtimer_nanosleep" : "do_nanosleep";
 	if (wchan == (const void *)do_signal_stop)
 		return "do_signal_stop";
 	return 0;
@@ -58,7 +68,7 @@ long proc_pid_wchan(struct task_struct *task, char *buf)
 	 * Linux 6.6's proc_pid_wchan: a reader that fails ptrace_may_access
 	 * reads "0", symbol or not; an address is never shown, "0" instead.
 	 */
-	if (aslr_rules == ASLR_RULES_6X) {
+	if (proc_abi_612()) {
 		if (!sym || !ptrace_may_access(task, PTRACE_MODE_READ))
 			return ksnprintf(buf, PROC_BUF, "0");
 		return ksnprintf(buf, PROC_BUF, "%s", sym);
@@ -78,6 +88,73 @@ long proc_pid_cmdline(struct task_struct *task, char *buf)
 		return 0; /* zombies have no arguments left, as in Linux */
 	memcpy(buf, task->cmdline, n);
 	return n;
+}
+
+/*
+ * environ: the strings between env_start and env_end, read from the
+ * target's memory as Linux's environ_read does, to a reader that passes
+ * ptrace_may_access (the file is also 0400, owned as task_dump_owner
+ * says).  One page at most, as 2.6.29's proc_pid_environ; 6.12 loops over
+ * any length, so a longer environment is cut here.
+ */
+long proc_pid_environ(struct task_struct *task, char *buf)
+{
+	struct mm_struct *mm = task->mm;
+	uint64_t len;
+
+	if (!ptrace_may_access(task, PTRACE_MODE_READ))
+		return -EACCES;
+	if (!mm || mm->env_end <= mm->env_start)
+		return 0;
+	len = mm->env_end - mm->env_start;
+	if (len > PROC_BUF)
+		len = PROC_BUF;
+	return (long)mm_copy_from(mm, mm->env_start, buf, len);
+}
+
+/*
+ * statm, as proc_pid_statm in 2.6.29 and 6.12: pages of the whole space,
+ * resident, shared (file-backed: none, every page here is anonymous), the
+ * code, 0, data plus stack, 0.
+ */
+long proc_pid_statm(struct task_struct *task, char *buf)
+{
+	struct mm_struct *mm = task->mm;
+	uint64_t total = 0, text = 0, data = 0;
+
+	if (!mm)
+		return ksnprintf(buf, PROC_BUF, "0 0 0 0 0 0 0\n");
+	for (int i = 0; i < mm->nvmas; i++) {
+		const struct vm_area *a = &mm->vmas[i];
+		uint64_t pages = (a->end - a->start) / PAGE_SIZE;
+
+		total += pages;
+		if (a->kind == VMA_STACK ||
+		    ((a->flags & (VM_WRITE | VM_SHARED)) == VM_WRITE && !(a->flags & VM_EXEC)))
+			data += pages;
+	}
+	text = (page_align(mm->end_code) - (mm->start_code & ~(PAGE_SIZE - 1))) / PAGE_SIZE;
+	return ksnprintf(buf, PROC_BUF, "%lu %lu 0 %lu 0 %lu 0\n", total, mm->rss_pages, text,
+			 data);
+}
+
+/*
+ * syscall (2.6.27's proc_pid_syscall, the same in 6.12): the call a
+ * sleeping task is in, its six arguments, stack and instruction pointer;
+ * "running" for a task on a CPU (the reader itself excepted).  Needs
+ * ptrace_may_access(PTRACE_MODE_ATTACH) (lock_trace's -EPERM).
+ */
+long proc_pid_syscall(struct task_struct *task, char *buf)
+{
+	const struct trap_frame *r = task->regs;
+
+	if (!ptrace_may_access(task, PTRACE_MODE_ATTACH))
+		return -EPERM;
+	if (!r || task->state == TASK_ZOMBIE || (task != current && task->state == TASK_RUNNING))
+		return ksnprintf(buf, PROC_BUF, "running\n");
+	return ksnprintf(buf, PROC_BUF, "%u 0x%lx 0x%lx 0x%lx 0x%lx 0x%lx 0x%lx 0x%lx 0x%lx\n",
+			 task->syscall_nr, r->rdi, r->rsi, r->rdx, r->r10, r->r8, r->r9, r->rsp,
+			 r->rip);
 }
 
 /*

@@ -100,6 +100,8 @@ struct inode *proc_inode(struct inode *parent, int node, int pid, int sub)
 	else if (node == PROC_NODE_RANDOMIZE_VA_SPACE || node == PROC_NODE_RNG_VARIANT ||
 		 node == PROC_NODE_FAIL_NTH)
 		mode = S_IFREG | 0644;
+	else if (node == PROC_NODE_ENVIRON || node == PROC_NODE_SYSCALL)
+		mode = S_IFREG | 0400;
 	else
 		mode = S_IFREG | 0444;
 	ino = inode_alloc(mode, &proc_iops, 0);
@@ -112,7 +114,8 @@ struct inode *proc_inode(struct inode *parent, int node, int pid, int sub)
 	ino->proc.node = node;
 	ino->proc.pid = pid;
 	ino->proc.fd = sub;
-	if (t) {
+	/* task_dump_owner: a task that is not dumpable has its files owned by root */
+	if (t && t->dumpable && !t->kthread) {
 		ino->uid = t->cred.euid;
 		ino->gid = t->cred.egid;
 	}
@@ -146,7 +149,7 @@ static int proc_lookup(struct inode *dir, const char *name, struct inode **out)
 	if (dir->proc.node == PROC_TASK_DIR)
 		return proc_task_lookup(dir, name, out);
 	if (dir->proc.node == PROC_NODE_PID_DIR && !strcmp(name, "task")) {
-		if (!find_task_by_pid(dir->proc.pid))
+		if (!find_task_by_pid(dir->proc.pid) || dir->proc.fd == PROC_SUB_TID)
 			return -ENOENT;
 		*out = proc_inode(dir, PROC_TASK_DIR, dir->proc.pid, 0);
 		return *out ? 0 : -ENOMEM;
@@ -244,7 +247,7 @@ static int proc_readdir(struct inode *dir, uint64_t idx, struct dirent_out *d)
 				  DT_LNK);
 			return 0;
 		}
-		if (k == npid + 2) {
+		if (k == npid + 2 && dir->proc.fd != PROC_SUB_TID) {
 			put_entry(d, "task", PROC_INO_BASE + (uint32_t)pid * 64 + PROC_TASK_DIR * 2,
 				  DT_DIR);
 			return 0;

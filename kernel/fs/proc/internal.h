@@ -16,6 +16,9 @@ long proc_pid_stat(struct task_struct *task, char *buf);
 long proc_pid_status(struct task_struct *task, char *buf);
 long proc_pid_wchan(struct task_struct *task, char *buf);
 long proc_pid_cmdline(struct task_struct *task, char *buf);
+long proc_pid_environ(struct task_struct *task, char *buf);
+long proc_pid_statm(struct task_struct *task, char *buf);
+long proc_pid_syscall(struct task_struct *task, char *buf);
 long proc_uptime(char *buf);
 long proc_stat(char *buf);
 long proc_meminfo(char *buf);
@@ -40,6 +43,7 @@ struct dirent_out;
 #define PROC_EXE_LINK	     (PROC_NODE_COUNT + 3) /* /proc/<pid>/exe (exe.c) */
 #define PROC_TASK_DIR	     (PROC_NODE_COUNT + 4) /* /proc/<pid>/task (task.c) */
 #define PROC_INO_BASE	     0xf0000000u
+#define PROC_SUB_TID	     1 /* proc.fd of a PID_DIR under task/: tid_base_stuff, no task/ */
 #define PROC_FD_INO(pid, fd) (0xe0000000u + (uint32_t)(pid)*128 + (uint32_t)(fd))
 
 /* A /proc inode (a reference) under parent (also referenced while it lives). */
@@ -63,6 +67,12 @@ long proc_open(const char *path, int flags, struct file **out);
 void proc_mount(void);
 
 int proc_pid_visible(struct task_struct *task, int *err);
+/*
+ * The /proc files follow the rule set's Linux: 6.12's formats and gates
+ * under aslr_rules=6.x, 2.6.29's (with the 2009 patch as proc_leak_fix
+ * says) under aslr_rules=2.6.29.  The one place /proc asks.
+ */
+bool proc_abi_612(void);
 const char *wchan_symbol(const void *wchan); /* NULL when not a known sleeper */
 
 extern int proc_leak_fix; /* 1: the 2009 patch applied (default) */

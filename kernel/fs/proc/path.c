@@ -9,6 +9,8 @@ const struct proc_file proc_pid_files[] = {
 	{"stat", PROC_NODE_STAT, true},	      {"status", PROC_NODE_STATUS, true},
 	{"maps", PROC_NODE_MAPS, true},	      {"wchan", PROC_NODE_WCHAN, true},
 	{"cmdline", PROC_NODE_CMDLINE, true}, {"fail-nth", PROC_NODE_FAIL_NTH, false},
+	{"environ", PROC_NODE_ENVIRON, true}, {"statm", PROC_NODE_STATM, true},
+	{"syscall", PROC_NODE_SYSCALL, true},
 };
 const unsigned int proc_nr_pid_files = sizeof(proc_pid_files) / sizeof(proc_pid_files[0]);
 

@@ -27,6 +27,9 @@ enum proc_node {
 	PROC_NODE_RANDOMIZE_VA_SPACE,
 	PROC_NODE_RNG_VARIANT,
 	PROC_NODE_FAIL_NTH, /* /proc/<pid>/fail-nth: Linux 4.13's fault injection */
+	PROC_NODE_ENVIRON,  /* /proc/<pid>/environ: the strings exec placed (0400) */
+	PROC_NODE_STATM,    /* /proc/<pid>/statm: the address space in pages */
+	PROC_NODE_SYSCALL,  /* /proc/<pid>/syscall: the call it sleeps in (0400) */
 	PROC_NODE_COUNT,    /* not a node: how many there are */
 };
 

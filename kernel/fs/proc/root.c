@@ -26,9 +26,17 @@
 #include "kernel/security/ptrace.h"
 
 static long generate(int node, struct task_struct *task, char *buf);
+static bool read_time(int node);
 
 static long proc_read(struct file *f, char *kbuf, size_t n, uint64_t *pos)
 {
+	/*
+	 * seq_read starts over at offset 0 (seq_read_iter's "ki_pos == 0"
+	 * case): a kept descriptor read again from the start shows the file
+	 * as it is now, not the first snapshot.
+	 */
+	if (f->seq && *pos == 0 && read_time(f->node))
+		f->pending = true;
 	if (f->pending) {
 		struct task_struct *task = find_task_by_pid(f->pid);
 		long len;
@@ -132,6 +140,8 @@ static bool is_seq_file(int node)
 	case PROC_NODE_STATUS:
 	case PROC_NODE_MAPS:
 	case PROC_NODE_WCHAN:
+	case PROC_NODE_STATM:
+	case PROC_NODE_SYSCALL:
 	case PROC_NODE_UPTIME:
 	case PROC_NODE_TIMER_LIST:
 	case PROC_NODE_KSTAT:
@@ -146,7 +156,8 @@ static bool is_seq_file(int node)
 /* Generated at the first read: the files whose fields depend on the reader. */
 static bool read_time(int node)
 {
-	return node == PROC_NODE_STAT || node == PROC_NODE_STATUS || node == PROC_NODE_WCHAN;
+	return node == PROC_NODE_STAT || node == PROC_NODE_STATUS || node == PROC_NODE_WCHAN ||
+	       node == PROC_NODE_STATM || node == PROC_NODE_SYSCALL || node == PROC_NODE_ENVIRON;
 }
 
 static long generate(int node, struct task_struct *task, char *buf)
@@ -165,6 +176,12 @@ static long generate(int node, struct task_struct *task, char *buf)
 		return proc_pid_wchan(task, buf);
 	case PROC_NODE_CMDLINE:
 		return proc_pid_cmdline(task, buf);
+	case PROC_NODE_ENVIRON:
+		return proc_pid_environ(task, buf);
+	case PROC_NODE_STATM:
+		return proc_pid_statm(task, buf);
+	case PROC_NODE_SYSCALL:
+		return proc_pid_syscall(task, buf);
 	case PROC_NODE_UPTIME:
 		return proc_uptime(buf);
 	case PROC_NODE_TIMER_LIST:

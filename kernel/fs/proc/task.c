@@ -4,7 +4,8 @@
  * tid.  A thread's directory is the /proc/<tid> directory (which Linux also
  * resolves for a thread, though its readdir lists only processes), so its
  * stat, status and maps are the same files under the same access checks
- * (ptrace_may_access on that thread, hidepid).
+ * (ptrace_may_access on that thread, hidepid), but without task/ of its
+ * own (Linux's tid_base_stuff has none).
  */
 #include "kernel/fs/proc/internal.h"
 #include "kernel/fs/vfs.h"
@@ -36,7 +37,7 @@ int proc_task_lookup(struct inode *dir, const char *name, struct inode **out)
 		return -ENOENT;
 	if (!proc_pid_visible(t, &err) && err == -ENOENT)
 		return -ENOENT;
-	*out = proc_inode(dir, PROC_NODE_PID_DIR, tid, 0);
+	*out = proc_inode(dir, PROC_NODE_PID_DIR, tid, PROC_SUB_TID);
 	return *out ? 0 : -ENOMEM;
 }
 
