@@ -40,12 +40,37 @@ static unsigned long long stat_field(const char *line, int n)
 	return strtoull(p, 0, 10);
 }
 
+/*
+ * Pid 1 may not be asleep in wait yet when the child first runs (a tick can
+ * preempt it between fork and wait), and a running task has no wchan: wait
+ * until its stat shows state S, at most about a second.
+ */
+static void wait_for_pid1_sleep(void)
+{
+	char buf[1024];
+
+	for (int i = 0; i < 1000; i++) {
+		int fd = open("/proc/1/stat", O_RDONLY);
+		long n = fd >= 0 ? read(fd, buf, sizeof(buf) - 1) : -1;
+		const char *p;
+
+		if (fd >= 0)
+			close(fd);
+		buf[n > 0 ? n : 0] = '\0';
+		p = strrchr(buf, ')');
+		if (p && p[1] == ' ' && p[2] == 'S')
+			return;
+		usleep(1000);
+	}
+}
+
 static int child(const char *rules)
 {
 	char buf[1024];
 	int st = open("/proc/1/stat", O_RDONLY), wc = open("/proc/1/wchan", O_RDONLY);
 	long n;
 
+	wait_for_pid1_sleep();
 	check(st >= 0 && wc >= 0, "root opens /proc/1/stat and /proc/1/wchan");
 	check(setresgid(1000, 1000, 1000) == 0 && setresuid(1000, 1000, 1000) == 0,
 	      "then drops to uid 1000");
