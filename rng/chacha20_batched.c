@@ -230,6 +230,12 @@ static void _get_random_bytes(void *buf, size_t len)
 	rng_memzero_explicit(chacha_state, sizeof(chacha_state));
 }
 
+void crng_user_begin(uint32_t state[CHACHA_STATE_WORDS])
+{
+	crng_reseed_if_due();
+	crng_make_state(state, (uint8_t *)&state[4], CHACHA_KEY_SIZE);
+}
+
 /* 6.6 get_random_bytes() */
 static void get_random_bytes(void *buf, size_t len)
 {

@@ -38,6 +38,15 @@ struct crng_debug {
 	uint32_t batch[CRNG_WIDE_BATCH_WORDS]; /* first batch_words are used */
 };
 
+/*
+ * 6.12 get_random_bytes_user's start: a reseed when one is due, then
+ * crng_make_state(state, &state[4], 32), so the fast-key-erasure block's
+ * 32 bytes of output sit where the key goes.  A read of up to 32 bytes
+ * returns them; a longer one runs chacha20_block(state) from there (and
+ * carries state[12] into state[13]).  The caller wipes state after.
+ */
+void crng_user_begin(uint32_t state[CHACHA_STATE_WORDS]);
+
 /* tests only: everything a memory-disclosure attacker would capture */
 void crng_debug_snapshot(struct crng_debug *out);
 void crng_wide_debug_snapshot(struct crng_debug *out);

@@ -16,6 +16,8 @@
 #include "kernel/lib/printk.h"
 #include "kernel/lib/string.h"
 #include "kernel/lib/errno.h"
+#include "rng/chacha20_batched.h"
+#include "rng/util.h"
 #include "rng/variants.h"
 
 static const struct rng_variant *cur;
@@ -300,6 +302,23 @@ uint16_t get_random_u16_for(uint32_t pid)
 void get_random_bytes(void *buf, size_t len)
 {
 	rng_variant_chacha20_batched.get_bytes(buf, len);
+}
+
+void getrandom_begin(uint32_t state[16])
+{
+	crng_user_begin(state);
+}
+
+void getrandom_block(uint32_t state[16], uint8_t out[64])
+{
+	chacha20_block(state, out);
+	if (state[12] == 0)
+		++state[13];
+}
+
+void getrandom_end(uint32_t state[16])
+{
+	rng_memzero_explicit(state, 16 * sizeof(state[0]));
 }
 
 void add_input_randomness(unsigned int type, unsigned int code, unsigned int value)

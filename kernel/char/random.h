@@ -57,6 +57,15 @@ uint64_t get_random_long(void);
  * whatever rng= selected; getrandom(2) and 6.x's AT_RANDOM.
  */
 void get_random_bytes(void *buf, size_t len);
+/*
+ * getrandom(2)'s keystream as Linux 6.12's get_random_bytes_user makes it
+ * from chacha20-batched's CRNG: begin (a reseed when due, one
+ * crng_make_state), then up to 32 bytes straight from the state, or the
+ * blocks after it.  state is the caller's, wiped by getrandom_end.
+ */
+void getrandom_begin(uint32_t state[16]);
+void getrandom_block(uint32_t state[16], uint8_t out[64]);
+void getrandom_end(uint32_t state[16]);
 /* The current task's pid, 0 for the boot context; the task layer installs it. */
 extern uint32_t (*rng_current_pid_hook)(void);
 

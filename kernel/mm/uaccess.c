@@ -56,6 +56,25 @@ int copy_to_user(uint64_t dst, const void *src, size_t n)
 	return __copy_user((void *)dst, src, n) ? -EFAULT : 0;
 }
 
+size_t copy_to_user_partial(uint64_t dst, const void *src, size_t n)
+{
+	size_t done = 0;
+
+	while (done < n) {
+		uint64_t a = dst + done, chunk = PAGE_SIZE - (a & (PAGE_SIZE - 1)), left;
+
+		if (chunk > n - done)
+			chunk = n - done;
+		if (!access_ok(a, chunk) || !vmas_allow(a, chunk, true))
+			break;
+		left = __copy_user((void *)a, (const uint8_t *)src + done, chunk);
+		done += chunk - left;
+		if (left)
+			break;
+	}
+	return n - done;
+}
+
 /*
  * Without the lock the VMA array may be changing under this CPU (only the
  * lock holder reads it), so the page tables decide: a leaf that is present,

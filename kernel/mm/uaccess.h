@@ -18,6 +18,11 @@ extern struct mm_struct *(*uaccess_current_mm)(void);
 int copy_from_user(void *dst, uint64_t src, size_t n);
 int copy_to_user(uint64_t dst, const void *src, size_t n);
 /*
+ * Linux's own copy_to_user contract: copies up to the first byte that
+ * cannot be written and returns how many were not (0: all).
+ */
+size_t copy_to_user_partial(uint64_t dst, const void *src, size_t n);
+/*
  * For a system call that runs without the big kernel lock (syscall.c):
  * copies only to pages already present, user and writable, and does not
  * handle a fault (that needs the lock).  -EFAULT when it cannot: the

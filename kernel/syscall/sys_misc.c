@@ -7,6 +7,8 @@
 #include "kernel/mm/pmm.h"
 #include "kernel/mm/uaccess.h"
 #include "kernel/char/random.h"
+#include "kernel/lib/string.h"
+#include "rng/util.h"
 #include "kernel/task/sched.h"
 #include "kernel/task/signal.h"
 #include "kernel/syscall/syscall.h"
@@ -212,47 +214,95 @@ long sys_time(const struct syscall_args *a)
 	return s;
 }
 
+/* import_ubuf's cap on one read: MAX_RW_COUNT, INT_MAX & PAGE_MASK */
+#define MAX_RW_COUNT	0x7ffff000UL
+#define GETRANDOM_SMALL 256 /* a read drawn whole before it is copied */
+
+/*
+ * The bytes of a read of len <= GETRANDOM_SMALL, as 6.12 draws them: the
+ * state's key words for len <= 32, else whole blocks (the last cut).
+ */
+static void getrandom_small(uint8_t *buf, uint64_t len)
+{
+	uint32_t state[16];
+
+	getrandom_begin(state);
+	if (len <= 32)
+		memcpy(buf, &state[4], len);
+	for (uint64_t off = 0; len > 32 && off < len; off += 64) {
+		uint8_t block[64];
+
+		getrandom_block(state, block);
+		memcpy(buf + off, block, len - off < 64 ? len - off : 64);
+		rng_memzero_explicit(block, sizeof(block));
+	}
+	getrandom_end(state);
+}
+
+/*
+ * Linux 6.12's get_random_bytes_user for longer reads, under the lock:
+ * block by block, a copy that faults ends the read with what was copied
+ * up to the faulting byte; a signal ends it at a page boundary.
+ */
+static long getrandom_long(uint64_t ubuf, uint64_t len)
+{
+	uint32_t state[16];
+	uint8_t block[64];
+	uint64_t done = 0;
+
+	getrandom_begin(state);
+	while (done < len) {
+		uint64_t n = len - done < 64 ? len - done : 64, left;
+
+		getrandom_block(state, block);
+		left = copy_to_user_partial(ubuf + done, block, n);
+		done += n - left;
+		if (left || done == len)
+			break;
+		if (done % PAGE_SIZE == 0) {
+			if (signal_pending(current))
+				break;
+			cond_resched();
+		}
+	}
+	rng_memzero_explicit(block, sizeof(block));
+	getrandom_end(state);
+	return done ? (long)done : -EFAULT;
+}
+
 /*
  * getrandom always draws from the ChaCha20 CRNG, as Linux 5.18+ does; the
  * variant selected with rng= is what get_random_int() (ASLR, canaries)
- * uses, not what user space asks for.
+ * uses, not what user space asks for.  Its keystream, cap, errors and
+ * partial copies are Linux 6.12's.
  */
 long sys_getrandom(const struct syscall_args *a)
 {
-	uint8_t buf[256];
-	uint64_t len = a->a1 > 33554431 ? 33554431 : a->a1, done = 0;
+	uint8_t buf[GETRANDOM_SMALL];
+	uint64_t len = a->a1 > MAX_RW_COUNT ? MAX_RW_COUNT : a->a1, left;
 
 	if (a->a2 & ~(uint64_t)(GRND_NONBLOCK | GRND_RANDOM | GRND_INSECURE) ||
 	    ((a->a2 & GRND_RANDOM) && (a->a2 & GRND_INSECURE)))
 		return -EINVAL;
 	if (!access_ok(a->a0, len))
 		return -EFAULT;
+	if (!len)
+		return 0;
+	if (len > GETRANDOM_SMALL) {
+		syscall_lock_kernel();
+		return getrandom_long(a->a0, len);
+	}
 	/*
-	 * Without the kernel lock (syscall.c): one buffer's worth, the reads
-	 * of up to 256 bytes that Linux never cuts short for a signal, drawn
-	 * and copied in one go.  The bytes are drawn once: a copy that needs
-	 * the lock copies the same ones, so the CRNG's output stream does not
-	 * depend on which way the call went.
+	 * Without the kernel lock (syscall.c): the bytes are drawn once, so a
+	 * copy that needs the lock (a page to fault in) copies the same ones
+	 * and the CRNG's output does not depend on which way the call went.
 	 */
-	if (!kernel_locked() && len <= sizeof(buf)) {
-		get_random_bytes(buf, len);
-		return syscall_copy_to_user(a->a0, buf, len) ? -EFAULT : (long)len;
+	getrandom_small(buf, len);
+	if (kernel_locked() || copy_to_user_nofault(a->a0, buf, len)) {
+		syscall_lock_kernel();
+		left = copy_to_user_partial(a->a0, buf, len);
+		len = left == len ? 0 : len - left;
 	}
-	syscall_lock_kernel();
-	while (done < len) {
-		uint64_t n = len - done < sizeof(buf) ? len - done : sizeof(buf);
-
-		get_random_bytes(buf, n);
-		if (copy_to_user(a->a0 + done, buf, n))
-			return done ? (long)done : -EFAULT;
-		done += n;
-		/* Linux 6.6 get_random_bytes_user: a signal ends a long read, and it
-		 * gives up the CPU every page, so 32 MiB do not hold it for seconds */
-		if (done < len && done % PAGE_SIZE == 0) {
-			if (signal_pending(current))
-				break;
-			cond_resched();
-		}
-	}
-	return (long)done;
+	rng_memzero_explicit(buf, sizeof(buf));
+	return len ? (long)len : -EFAULT;
 }

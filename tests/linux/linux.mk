@@ -36,6 +36,8 @@ LINUX_PROGS += lx_errno=$(BUILD)/user/linux/lx_errno
 LINUX_PROGS += lx_procread=$(BUILD)/user/linux/lx_procread
 # What uid 1000 reads in /proc, compared with Linux 6.12's (tests/linux/lx_procfid.c).
 LINUX_PROGS += lx_procfid=$(BUILD)/user/linux/lx_procfid
+# getrandom(2) on every path, compared with Linux 6.12's (tests/linux/lx_getrandom.c).
+LINUX_PROGS += lx_getrandom=$(BUILD)/user/linux/lx_getrandom
 # Files grown to a full ramfs in bounded time (tests/linux/lx_bigwrite.c, kernel only).
 LINUX_PROGS += lx_bigwrite=$(BUILD)/user/linux/lx_bigwrite
 # A rename the sticky bit refuses, 1,100 times (tests/linux/lx_sticky.c).
@@ -107,7 +109,7 @@ $(BUILD)/user/linux/%_glibc: tests/linux/%.c
 # The programs built once, as static musl, from tests/linux/NAME.c (lx_exec,
 # execve from files, #! scripts and the exec errors, runs from the initramfs:
 # its checks exec its own file, see iso/iso.mk).
-LX_MUSL_ONLY := lx_maps lx_fpu lx_deaddir lx_errno lx_procread lx_procfid lx_bigwrite lx_rwyield lx_sticky \
+LX_MUSL_ONLY := lx_maps lx_fpu lx_deaddir lx_errno lx_procread lx_procfid lx_getrandom lx_bigwrite lx_rwyield lx_sticky \
 	lx_bad lx_exec
 $(addprefix $(BUILD)/user/linux/,$(LX_MUSL_ONLY)): $(BUILD)/user/linux/%: tests/linux/%.c
 	@mkdir -p $(@D)
