@@ -166,6 +166,7 @@ static const struct aslr_rules linux_2_6_29 = {
 	.randomize_brk = arch_randomize_brk,
 	.brk_rounds_up = true,
 	.stack_canary = stack_canary,
+	.uts_release = "2.6.29-aslrbench",
 	.hz = 1000, /* x86_64_defconfig:295-296 CONFIG_HZ_1000=y, CONFIG_HZ=1000 */
 };
 ASLR_RULES(linux_2_6_29);

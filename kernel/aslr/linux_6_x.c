@@ -163,6 +163,8 @@ static const struct aslr_rules linux_6_x = {
 	.randomize_brk = randomize_page,
 	.brk_rounds_up = false,
 	.stack_canary = canary_6x,
-	.hz = 1000, /* 6.12 x86_64_defconfig:42 CONFIG_HZ_1000=y */
+	.uts_release = "6.12.0-aslrbench",
+	.vdso_vvar_below = true, /* vdso-layout.lds.S: vvar_start = . - 4 * PAGE_SIZE */
+	.hz = 1000,		 /* 6.12 x86_64_defconfig:42 CONFIG_HZ_1000=y */
 };
 ASLR_RULES(linux_6_x);

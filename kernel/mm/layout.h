@@ -71,6 +71,7 @@ struct aslr_exec {
 struct aslr_rules {
 	int id;				/* ASLR_RULES_*: the aslr_rules= value */
 	const char *name;		/* "2.6.29", "6.x" */
+	const char *uts_release;	/* what uname(2) reports: that kernel's release */
 	struct aslr_profile profile[2]; /* [0] x86_64, [1] ia32 */
 	/* 1 arch_pick_mmap_layout: mm->mmap_base */
 	uint64_t (*mmap_base)(const struct aslr_exec *x);
@@ -96,6 +97,12 @@ struct aslr_rules {
 	bool brk_rounds_up;
 	/* dup_task_struct's stack canary: get_random_int() (2.6.29), get_random_canary() (6.x) */
 	uint64_t (*stack_canary)(void);
+	/*
+	 * The 64-bit vDSO as 6.12's map_vdso lays it out: four [vvar] pages
+	 * right below two pages of text (vdso.c); else the text page with
+	 * [vvar] after it.
+	 */
+	bool vdso_vvar_below;
 	/* CONFIG_HZ of that kernel's arch/x86/configs/x86_64_defconfig: the default hz= */
 	unsigned hz;
 };

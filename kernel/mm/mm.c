@@ -363,6 +363,8 @@ static int __handle_mm_fault(struct mm_struct *mm, uint64_t addr, bool write, bo
 	if (!pte)
 		return -ENOMEM;
 	if (!(*pte & PTE_P)) {
+		if (v->kind == VMA_VVAR)
+			return -EIO; /* a [vvar] page with nothing behind it: vvar_fault's SIGBUS */
 		if (unlocked && v->vm_file)
 			return -EAGAIN;
 		pa = pmm_alloc_page();

