@@ -5,6 +5,7 @@
  * buffer, so every user pointer goes through copy_from_user/copy_to_user.
  */
 #include "kernel/fs/pipe.h"
+#include "kernel/fs/poll.h"
 #include "kernel/fs/vfs.h"
 #include "kernel/lib/errno.h"
 #include "kernel/mm/pmm.h"
@@ -44,6 +45,17 @@ int fd_install(struct file *f, int from, bool cloexec)
 static bool seekable(const struct file *f)
 {
 	return f->data || (f->inode && S_ISREG(f->inode->mode));
+}
+
+/*
+ * A pipe with more bytes in its ring: Linux 6.12's pipe_read hands out all
+ * that is buffered, up to the length asked, without waiting for more.
+ */
+static bool pipe_has_more(struct file *f)
+{
+	unsigned mask;
+
+	return pipe_poll(f, &mask) && (mask & POLLIN);
 }
 
 /*
@@ -94,7 +106,7 @@ static long do_read(struct file *f, uint64_t ubuf, size_t len, uint64_t *pos)
 		if (got > 0 && copy_to_user(ubuf + done, buf, (size_t)got))
 			return done ? (long)done : -EFAULT;
 		done += (size_t)got;
-		if ((size_t)got < n || !seekable(f) || rw_resched(&steps))
+		if ((size_t)got < n || (!seekable(f) && !pipe_has_more(f)) || rw_resched(&steps))
 			break;
 	}
 	return (long)done;

@@ -413,6 +413,22 @@ static void check_writev(void)
 	      "writev: more than UIO_MAXIOV is EINVAL");
 }
 
+/* Linux's pipe_read hands out all that is buffered, up to the length asked, in one read. */
+static void check_pipe_whole(void)
+{
+	static char big[3000], back[8192];
+	int fd[2];
+	ssize_t n;
+
+	memset(big, 'p', sizeof(big));
+	check(pipe(fd) == 0 && write(fd[1], big, sizeof(big)) == (ssize_t)sizeof(big),
+	      "3000 bytes into a pipe");
+	n = read(fd[0], back, sizeof(back));
+	check(n == (ssize_t)sizeof(big), "one read returns all 3000 bytes the pipe holds");
+	close(fd[0]);
+	close(fd[1]);
+}
+
 /*
  * The everyday things every kind of program must be able to do: a pipe to a
  * child, a child that execs this program with its stdout on the pipe,
@@ -453,6 +469,7 @@ static void check_world(const char *self)
 	buf[n > 0 ? n : 0] = 0;
 	check(!strcmp(buf, "exec'd\n"), "a child execs this program, its stdout on the pipe");
 	check(waitpid(pid, &st, 0) == pid && st == 0, "the exec'd child exits 0");
+	check_pipe_whole();
 	fd[0] = open("/proc/self/stat", O_RDONLY);
 	n = fd[0] >= 0 ? read(fd[0], buf, sizeof(buf) - 1) : -1;
 	if (fd[0] >= 0)
