@@ -473,6 +473,8 @@ static const struct inode_ops ramfs_ops = {
 	.readlink = ramfs_readlink,
 	.open = 0, /* vfs_open_inode serves ramfs files itself */
 	.release = 0,
+	.magic = 0x858458f6, /* RAMFS_MAGIC */
+	.st_flags = ST_VALID | ST_RELATIME,
 };
 
 void vfs_mount(struct inode *dir, struct inode *fs_root)

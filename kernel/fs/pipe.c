@@ -134,7 +134,11 @@ bool pipe_poll(struct file *f, unsigned *mask)
 	}
 	return true;
 }
-static const struct inode_ops pipe_iops = {.release = pipe_inode_release};
+static const struct inode_ops pipe_iops = {
+	.release = pipe_inode_release,
+	.magic = 0x50495045, /* PIPEFS_MAGIC */
+	.st_flags = ST_VALID,
+};
 
 long do_pipe(struct file **rd, struct file **wr, int flags)
 {

@@ -93,7 +93,17 @@ struct inode_ops {
 	long (*open)(struct inode *ino, int flags, struct file **out);
 	void (*release)(struct inode *ino);		      /* the last reference went */
 	long (*path)(struct inode *ino, char *buf, size_t n); /* other file systems' d_path */
+	/* statfs: the file system's magic (include/uapi/linux/magic.h) and its mount's ST_* */
+	uint32_t magic;
+	uint32_t st_flags;
 };
+
+/* statfs's f_flags (include/linux/statfs.h) */
+#define ST_NOSUID   0x0002
+#define ST_NODEV    0x0004
+#define ST_NOEXEC   0x0008
+#define ST_VALID    0x0020
+#define ST_RELATIME 0x1000
 
 struct inode {
 	int refs; /* walks, open files, cwds; the tree's links count in nlink */

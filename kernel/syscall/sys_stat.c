@@ -1,5 +1,5 @@
 /*
- * stat, fstat, lstat, newfstatat, getdents64 (and i386's getdents),
+ * stat, fstat, lstat, newfstatat, statfs, fstatfs, getdents64 (and i386's getdents),
  * readlink(at), getcwd,
  * access/faccessat(2), ioctl on the console (Linux 6.6 numbers, struct stat
  * in kernel/uapi/stat.h), and the shared helpers of
@@ -261,6 +261,48 @@ long sys_fstat(const struct syscall_args *a)
 {
 	return do_fstat(a->a0, a->a1, STAT_NATIVE);
 }
+/*
+ * statfs and fstatfs as Linux's simple_statfs answers for ramfs, proc and
+ * pipefs: the magic, PAGE_SIZE blocks, NAME_MAX; no size (ramfs has no
+ * limit but memory, and reports 0 blocks); f_frsize = f_bsize and the
+ * mount's flags, as statfs_by_dentry fills them in.
+ */
+static long fill_statfs(const struct inode *ino, uint64_t ubuf)
+{
+	struct linux_statfs st;
+
+	memset(&st, 0, sizeof(st));
+	st.f_type = ino->op ? ino->op->magic : 0;
+	st.f_bsize = st.f_frsize = 4096;
+	st.f_namelen = NAME_MAX;
+	st.f_flags = ino->op ? ino->op->st_flags : ST_VALID;
+	return copy_to_user(ubuf, &st, sizeof(st)) ? -EFAULT : 0;
+}
+
+long sys_statfs(const struct syscall_args *a)
+{
+	char *path = path_buf(0);
+	struct inode *ino;
+	long rc = getname(path, a->a0);
+
+	if (rc < 0)
+		return rc;
+	if ((rc = path_lookup(0, path, LOOKUP_FOLLOW, &ino)))
+		return rc;
+	rc = fill_statfs(ino, a->a1);
+	iput(ino);
+	return rc;
+}
+
+long sys_fstatfs(const struct syscall_args *a)
+{
+	struct file *f = fget(a->a0);
+
+	if (!f || !f->inode)
+		return -EBADF;
+	return fill_statfs(f->inode, a->a1);
+}
+
 /*
  * The IA-32 calls (Linux 6.6 arch/x86/kernel/sys_ia32.c: compat_sys_ia32_stat64,
  * lstat64, fstat64, fstatat64): the native lookups, struct stat64 out.

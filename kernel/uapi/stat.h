@@ -18,4 +18,13 @@ struct linux_stat {
 };
 _Static_assert(sizeof(struct linux_stat) == 144, "x86_64 struct stat is 144 bytes");
 
+/* struct statfs as statfs and fstatfs write it: x86_64's (asm-generic/statfs.h), 120 bytes. */
+struct linux_statfs {
+	int64_t f_type, f_bsize;
+	uint64_t f_blocks, f_bfree, f_bavail, f_files, f_ffree;
+	int32_t f_fsid[2];
+	int64_t f_namelen, f_frsize, f_flags, f_spare[4];
+};
+_Static_assert(sizeof(struct linux_statfs) == 120, "x86_64 struct statfs is 120 bytes");
+
 #endif

@@ -28,6 +28,7 @@
 #include <sys/sysinfo.h>
 #include <sys/uio.h>
 #include <sys/utsname.h>
+#include <sys/vfs.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -429,6 +430,18 @@ static void check_pipe_whole(void)
 	close(fd[1]);
 }
 
+/* statfs of /tmp and fstatfs of a pipe, as LTP's library asks before every test. */
+static void check_statfs(void)
+{
+	struct statfs a, b;
+	int fd[2];
+
+	check(statfs("/tmp", &a) == 0 && a.f_type != 0 && a.f_bsize == 4096 && a.f_namelen == 255 &&
+		      pipe(fd) == 0 && fstatfs(fd[0], &b) == 0 && b.f_type == 0x50495045 &&
+		      close(fd[0]) == 0 && close(fd[1]) == 0,
+	      "statfs(/tmp) and fstatfs of a pipe (PIPEFS_MAGIC)");
+}
+
 /*
  * The everyday things every kind of program must be able to do: a pipe to a
  * child, a child that execs this program with its stdout on the pipe,
@@ -470,6 +483,7 @@ static void check_world(const char *self)
 	check(!strcmp(buf, "exec'd\n"), "a child execs this program, its stdout on the pipe");
 	check(waitpid(pid, &st, 0) == pid && st == 0, "the exec'd child exits 0");
 	check_pipe_whole();
+	check_statfs();
 	fd[0] = open("/proc/self/stat", O_RDONLY);
 	n = fd[0] >= 0 ? read(fd[0], buf, sizeof(buf) - 1) : -1;
 	if (fd[0] >= 0)

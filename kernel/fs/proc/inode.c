@@ -344,6 +344,8 @@ static const struct inode_ops proc_iops = {
 	.open = proc_iopen,
 	.release = proc_release,
 	.path = proc_d_path,
+	.magic = 0x9fa0, /* PROC_SUPER_MAGIC, mounted nosuid,nodev,noexec,relatime */
+	.st_flags = ST_VALID | ST_NOSUID | ST_NODEV | ST_NOEXEC | ST_RELATIME,
 };
 
 void proc_mount(void)
