@@ -175,12 +175,27 @@ static long copy_strings(uint64_t uptr, int *n, size_t *used, unsigned psize)
 	return *n - start;
 }
 
+/* do_execveat_common's pr_warn_once for an empty argv */
+static void printk_once_empty_argv(const char *prog)
+{
+	static bool said;
+
+	if (said)
+		return;
+	said = true;
+	kprintf("process '%s' launched '%s' with NULL argv: empty string added\n", current->comm,
+		prog);
+}
+
 /*
- * The file name (PATH_MAX: ENAMETOOLONG, as getname), argv (NULL: {name},
- * this kernel's spawn convention) and envp; argc or -errno, *envc set.
+ * The file name (PATH_MAX: ENAMETOOLONG, as getname), argv and envp; argc
+ * or -errno, *envc set.  spawn: a NULL argv is {name}, this kernel's
+ * convention, and an empty one EINVAL.  execve: an empty or NULL argv runs
+ * the program with argv {""}, as Linux 5.18+'s do_execveat_common, so that
+ * a program reading argv[1] on does not walk into envp.
  */
 static long get_args(const struct syscall_args *a, char *prog, size_t plen, uint64_t uenvp,
-		     int *envc, unsigned psize)
+		     int *envc, unsigned psize, bool execve)
 {
 	size_t used = 0;
 	int n = 0;
@@ -191,7 +206,7 @@ static long get_args(const struct syscall_args *a, char *prog, size_t plen, uint
 	if (!*prog)
 		return -ENOENT;
 	*envc = 0;
-	if (!a->a1) {
+	if (!a->a1 && !execve) {
 		strlcpy(exec_strings, prog, sizeof(exec_strings));
 		exec_ptrs[n++] = exec_strings;
 		used = strlen(prog) + 1;
@@ -199,10 +214,18 @@ static long get_args(const struct syscall_args *a, char *prog, size_t plen, uint
 	} else if ((argc = copy_strings(a->a1, &n, &used, psize)) < 0) {
 		return argc;
 	}
+	if (argc == 0) {
+		if (!execve)
+			return -EINVAL;
+		exec_strings[used] = '\0';
+		exec_ptrs[n++] = exec_strings + used++;
+		argc = 1;
+		printk_once_empty_argv(prog);
+	}
 	if ((rc = copy_strings(uenvp, &n, &used, psize)) < 0)
 		return rc;
 	*envc = (int)rc;
-	return argc ? argc : -EINVAL;
+	return argc;
 }
 
 static char exec_filename[PATH_MAX];
@@ -214,7 +237,7 @@ static char exec_filename[PATH_MAX];
 long sys_spawn(const struct syscall_args *a)
 {
 	int envc;
-	long argc = get_args(a, exec_filename, sizeof(exec_filename), 0, &envc, 8);
+	long argc = get_args(a, exec_filename, sizeof(exec_filename), 0, &envc, 8, false);
 
 	if (argc < 0)
 		return argc;
@@ -225,7 +248,7 @@ long sys_spawn(const struct syscall_args *a)
 long sys_execve(const struct syscall_args *a)
 {
 	int envc;
-	long argc = get_args(a, exec_filename, sizeof(exec_filename), a->a2, &envc, 8);
+	long argc = get_args(a, exec_filename, sizeof(exec_filename), a->a2, &envc, 8, true);
 
 	if (argc < 0)
 		return argc;
@@ -236,7 +259,7 @@ long sys_execve(const struct syscall_args *a)
 long compat_sys_execve(const struct syscall_args *a)
 {
 	int envc;
-	long argc = get_args(a, exec_filename, sizeof(exec_filename), a->a2, &envc, 4);
+	long argc = get_args(a, exec_filename, sizeof(exec_filename), a->a2, &envc, 4, true);
 
 	if (argc < 0)
 		return argc;

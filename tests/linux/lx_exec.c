@@ -154,6 +154,8 @@ static int maps_names_self(void)
 	return found;
 }
 
+static char *empty_argv[] = {0}, *empty_env[] = {"LX_EXEC_EMPTY_ARGV=1", 0};
+
 static void check_exec(void)
 {
 	char *argv[] = {self, "child", "", "two words", "x\ty", 0};
@@ -179,6 +181,9 @@ static void check_exec(void)
 	if (st != (42 << 8))
 		printf("  status %d\n", st);
 	unlink(tpath("LX_exec_long_name"));
+	st = run(self, empty_argv, empty_env);
+	check(st >= 0 && WIFEXITED(st) && WEXITSTATUS(st) == 0,
+	      "execve with an empty argv: the program runs with argv {\"\"} (Linux 5.18+)");
 }
 
 static void check_scripts(void)
@@ -328,6 +333,8 @@ int main(int argc, char **argv, char **envp)
 		return 1;
 	}
 	self[n] = '\0';
+	if (getenv("LX_EXEC_EMPTY_ARGV")) /* run by check_exec with argv {} */
+		return argc == 1 && argv[0][0] == '\0' && !argv[1] ? 0 : 1;
 	snprintf(tmp, sizeof(tmp), "/tmp/lx_exec.%d/", (int)getppid());
 	if (argc >= 2 && !strcmp(argv[1], "exit3"))
 		return 3;
