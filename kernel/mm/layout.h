@@ -103,6 +103,12 @@ struct aslr_rules {
 	 * [vvar] after it.
 	 */
 	bool vdso_vvar_below;
+	/*
+	 * __ptrace_may_access's first test: the reader's own thread group is
+	 * itself (6.12: same_thread_group), or only the reader's own task
+	 * (2.6.29: task == current).
+	 */
+	bool ptrace_group_is_self;
 	/* CONFIG_HZ of that kernel's arch/x86/configs/x86_64_defconfig: the default hz= */
 	unsigned hz;
 };

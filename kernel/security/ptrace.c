@@ -1,5 +1,6 @@
 /* ptrace_may_access for real tasks: their credentials through ptrace_rule(). */
 #include "kernel/security/ptrace.h"
+#include "kernel/mm/layout.h"
 #include "kernel/params/param.h"
 
 int ptrace_scope;
@@ -32,7 +33,9 @@ static bool is_ancestor(const struct task_struct *a, const struct task_struct *t
 bool ptrace_may_access(struct task_struct *task, unsigned mode)
 {
 	struct ptrace_creds r, t;
-	struct ptrace_ctx ctx = {task == current, is_ancestor(current, task->parent), ptrace_scope};
+	bool self = task == current || (aslr_rules_current()->ptrace_group_is_self &&
+					same_thread_group(task, current));
+	struct ptrace_ctx ctx = {self, is_ancestor(current, task->parent), ptrace_scope};
 
 	creds_of(current, &r);
 	creds_of(task, &t);

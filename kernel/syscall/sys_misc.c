@@ -150,18 +150,86 @@ long sys_time32(const struct syscall_args *a)
 }
 
 /*
+ * The CPU-time clocks (Linux's posix-cpu-timers.c): CLOCK_PROCESS_CPUTIME_ID
+ * and CLOCK_THREAD_CPUTIME_ID, and the ids clock_getcpuclockid and
+ * pthread_getcpuclockid make, ~pid << 3 | per-thread (4) | PROF, VIRT or
+ * SCHED.  A thread's clock is readable within its own group, a process's by
+ * anyone (pid_for_clock).  This kernel counts CPU time in ticks (the tick
+ * charges the task it interrupts), so these clocks advance a tick at a time.
+ */
+#define CPUCLOCK_PERTHREAD 4
+#define CPUCLOCK_VIRT	   1
+#define CPUCLOCK_SCHED	   2
+#define CPUCLOCK_MAX	   3
+
+static int64_t cpu_clock_id(int64_t clk)
+{
+	if (clk == 2)			    /* CLOCK_PROCESS_CPUTIME_ID */
+		return -8 | CPUCLOCK_SCHED; /* MAKE_PROCESS_CPUCLOCK(0, SCHED): ~0 << 3 */
+	if (clk == 3)			    /* CLOCK_THREAD_CPUTIME_ID */
+		return -8 | CPUCLOCK_PERTHREAD | CPUCLOCK_SCHED;
+	return clk;
+}
+
+/* The task whose time clock clk reads, as pid_for_clock; NULL: EINVAL. */
+static struct task_struct *cpu_clock_task(int64_t clk)
+{
+	int pid = (int)~(clk >> 3);
+	bool thread = clk & CPUCLOCK_PERTHREAD;
+	struct task_struct *t;
+
+	if ((clk & 3) >= CPUCLOCK_MAX)
+		return 0;
+	if (pid == 0)
+		return thread ? current : current->group_leader;
+	t = find_task_by_pid(pid);
+	if (!t)
+		return 0;
+	if (thread)
+		return same_thread_group(t, current) ? t : 0;
+	if (t == current)
+		return t->group_leader;
+	return thread_group_leader(t) ? t : 0;
+}
+
+/* CLOCK_REALTIME and CLOCK_MONOTONIC (both from boot here), or a CPU-time clock; -EINVAL. */
+static int clock_read_ns(int64_t clk, uint64_t *ns)
+{
+	struct task_struct *t;
+	uint64_t ut, st;
+
+	if (clk == 0 || clk == 1) {
+		*ns = ktime_get_ns();
+		return 0;
+	}
+	clk = cpu_clock_id(clk);
+	if (clk >= 0 || !(t = cpu_clock_task(clk)))
+		return -EINVAL;
+	if (clk & CPUCLOCK_PERTHREAD) {
+		ut = t->utime;
+		st = t->stime;
+	} else {
+		thread_group_cputime(t, &ut, &st);
+	}
+	*ns = ((clk & 3) == CPUCLOCK_VIRT ? ut : ut + st) * NSEC_PER_SEC / timer_hz();
+	return 0;
+}
+
+/*
  * CLOCK_REALTIME (0) and CLOCK_MONOTONIC (1) both count from boot here.
  * These three calls and the vDSO's functions read one clock, ktime_get_ns
  * (kernel/arch/tsc.c): a vDSO time read between two system calls lies
- * between their results.
+ * between their results.  The vDSO hands every other clock to this call.
  */
 long sys_clock_gettime(const struct syscall_args *a)
 {
-	uint64_t ns = ktime_get_ns();
-	struct __kernel_timespec ts = {(int64_t)(ns / NSEC_PER_SEC), (int64_t)(ns % NSEC_PER_SEC)};
+	uint64_t ns;
+	struct __kernel_timespec ts;
+	int rc = clock_read_ns((int64_t)(int32_t)a->a0, &ns);
 
-	if (a->a0 > 1)
-		return -EINVAL;
+	if (rc)
+		return rc;
+	ts = (struct __kernel_timespec){(int64_t)(ns / NSEC_PER_SEC), (int64_t)(ns % NSEC_PER_SEC)};
 	return copy_to_user(a->a1, &ts, sizeof(ts)) ? -EFAULT : 0;
 }
 
@@ -173,9 +241,14 @@ long sys_clock_gettime(const struct syscall_args *a)
  */
 static long do_clock_getres(const struct syscall_args *a, bool ia32)
 {
-	if (a->a0 > 1)
+	int64_t clk = (int64_t)(int32_t)a->a0;
+	uint64_t ns;
+
+	if (clock_read_ns(clk, &ns))
 		return -EINVAL;
-	return a->a1 && put_timespec(a->a1, ia32, 1, 1) ? -EFAULT : 0;
+	/* a CPU-time clock moves a tick at a time here (Linux's SCHED clocks say 1 ns) */
+	ns = clk == 0 || clk == 1 ? 1 : (NSEC_PER_SEC + timer_hz() - 1) / timer_hz();
+	return a->a1 && put_timespec(a->a1, ia32, ns, 1) ? -EFAULT : 0;
 }
 
 long sys_clock_getres(const struct syscall_args *a)

@@ -14,6 +14,7 @@
 #define _GNU_SOURCE
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <pthread.h>
 #include <sched.h>
 #include <setjmp.h>
@@ -26,6 +27,7 @@
 #include <sys/mman.h>
 #include <sys/resource.h>
 #include <sys/syscall.h>
+#include <sys/utsname.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -913,6 +915,59 @@ static void check_getrandom_races(void)
 					    "of a copy-on-write page, not the parent's");
 }
 
+/*
+ * --- a thread's own group is itself to the access check ---
+ * Linux 6.12's __ptrace_may_access lets a thread at its group's /proc
+ * files and robust lists whatever its credentials (same_thread_group);
+ * 2.6.29's only let a task at its own.  A thread drops to uid 1000 with the
+ * raw system call (its own credentials only, not glibc's setxid broadcast)
+ * and reads the leader's task/TID/maps and robust list.  Root only.
+ */
+struct group_self {
+	pid_t leader;
+	int maps_errno, robust_errno;
+};
+
+static void *drop_and_read(void *arg)
+{
+	struct group_self *g = arg;
+	char path[64];
+	void *head;
+	size_t len;
+	int fd;
+
+	if (syscall(SYS_setresuid, 1000, 1000, 1000)) {
+		g->maps_errno = g->robust_errno = -1;
+		return 0;
+	}
+	snprintf(path, sizeof(path), "/proc/%d/task/%d/maps", g->leader, g->leader);
+	fd = open(path, O_RDONLY);
+	g->maps_errno = fd < 0 ? errno : 0;
+	if (fd >= 0)
+		close(fd);
+	g->robust_errno = syscall(SYS_get_robust_list, g->leader, &head, &len) ? errno : 0;
+	return 0;
+}
+
+static void check_group_is_self(void)
+{
+	struct group_self g = {getpid(), -1, -1};
+	struct utsname u;
+	pthread_t th;
+	bool v2629 = uname(&u) == 0 && !strncmp(u.release, "2.6.", 4);
+
+	if (getuid() != 0)
+		return; /* the drop needs root */
+	check(pthread_create(&th, 0, drop_and_read, &g) == 0 && pthread_join(th, 0) == 0,
+	      "a thread drops to uid 1000 alone");
+	if (v2629)
+		check(g.maps_errno == EACCES && g.robust_errno == EPERM,
+		      "2.6.29: the leader's maps EACCES, its robust list EPERM (task == current)");
+	else
+		check(g.maps_errno == 0 && g.robust_errno == 0,
+		      "its group's task/TID/maps and robust list stay its own (same_thread_group)");
+}
+
 int main(int argc, char **argv)
 {
 	if (argc > 2 && !strcmp(argv[1], "execd"))
@@ -929,6 +984,7 @@ int main(int argc, char **argv)
 	check_exec_from_thread();
 	check_clone_args();
 	check_proc_task();
+	check_group_is_self();
 	check_tlb();
 	check_getrandom_races();
 	return summary("lx_thread");
