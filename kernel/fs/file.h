@@ -33,9 +33,10 @@ struct file {
 	const struct file_ops *ops;
 	int refs;
 	uint64_t pos;
-	char *data; /* snapshot of a generated file (a page), or NULL */
-	int node;   /* which /proc file (enum proc_node), for writes */
-	int pid;    /* and whose, for /proc/<pid>/fail-nth */
+	char *data;	      /* snapshot of a generated file (a page), or NULL */
+	int node;	      /* which /proc file (enum proc_node), for writes */
+	int pid;	      /* and whose, for /proc/<pid>/fail-nth */
+	uint64_t task_serial; /* that task's serial: the file is its, not the pid's next owner */
 	size_t size;
 	bool seq;	     /* a seq_file of Linux's (/proc/<pid>/stat, maps...): no SEEK_END */
 	bool pending;	     /* /proc: data made at the first read, with the reader's creds */

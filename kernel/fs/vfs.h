@@ -141,6 +141,7 @@ struct inode {
 		} ram;
 		struct {
 			int node, pid, fd; /* enum proc_node, 0 / -1 self, fd for fd links */
+			uint64_t serial;   /* the task pid named when the inode was made */
 		} proc;
 		void *priv; /* pipes */
 	};

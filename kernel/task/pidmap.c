@@ -16,10 +16,14 @@ static int find_free_pid(const uint64_t *map, int from, int to)
 	return -1;
 }
 
-int pidmap_alloc(uint64_t map[PID_MAX / 64], int last)
+int pidmap_alloc(uint64_t map[PID_MAX / 64], int last, int max)
 {
-	int start = last >= 0 && last + 1 < PID_MAX ? last + 1 : RESERVED_PIDS;
-	int pid = find_free_pid(map, start, PID_MAX);
+	int start, pid;
+
+	if (max <= RESERVED_PIDS || max > PID_MAX)
+		max = PID_MAX;
+	start = last >= 0 && last + 1 < max ? last + 1 : RESERVED_PIDS;
+	pid = find_free_pid(map, start, max);
 
 	if (pid < 0)
 		pid = find_free_pid(map, RESERVED_PIDS, start);

@@ -18,7 +18,8 @@
  * PID_MAX the search starts again at RESERVED_PIDS, so init's and the
  * early daemons' pids are never handed out twice.  -1 when none is free.
  */
-int pidmap_alloc(uint64_t map[PID_MAX / 64], int last);
-void pidmap_free(uint64_t map[PID_MAX / 64], int pid); /* pid out of range: nothing */
+extern int pid_max; /* /proc/sys/kernel/pid_max: RESERVED_PIDS + 1 .. PID_MAX (task.c) */
+int pidmap_alloc(uint64_t map[PID_MAX / 64], int last, int max); /* max: pid_max, <= PID_MAX */
+void pidmap_free(uint64_t map[PID_MAX / 64], int pid);		 /* pid out of range: nothing */
 
 #endif

@@ -79,13 +79,43 @@ struct task_struct *find_alive_thread(const struct task_struct *t)
 /* The pids in use, from a slot's taking to its freeing (pidmap.h). */
 static uint64_t pidmap[PID_MAX / 64];
 
+/* /proc/sys/kernel/pid_max: where the search wraps (RESERVED_PIDS + 1 .. PID_MAX). */
+int pid_max = PID_MAX;
+static bool pids_wrapped; /* the search has wrapped: a free number may be a group's */
+
+/*
+ * A number still a process group's or a session's id.  Linux's struct pid
+ * lives while a group or session holds it, so the number is not handed out
+ * again (alloc_pid); here the slots are walked, only once pids wrapped:
+ * before that every free number is above every id in use.
+ */
+static bool pid_names_a_group(int pid)
+{
+	for (int i = 0; i < NR_TASKS; i++) {
+		const struct task_struct *t = &tasks[i];
+
+		if (t->state != TASK_UNUSED && t->signal &&
+		    (t->signal->pgid == pid || t->signal->sid == pid))
+			return true;
+	}
+	return false;
+}
+
 static int alloc_pid(void)
 {
-	int pid = pidmap_alloc(pidmap, last_pid);
+	for (int tries = 0; tries < PID_MAX; tries++) {
+		int pid = pidmap_alloc(pidmap, last_pid, pid_max);
 
-	if (pid > 0)
+		if (pid <= 0)
+			return -1;
+		if (pid <= last_pid)
+			pids_wrapped = true;
 		last_pid = pid;
-	return pid;
+		if (!pids_wrapped || !pid_names_a_group(pid))
+			return pid;
+		pidmap_free(pidmap, pid); /* a group's: skipped, free again for later */
+	}
+	return -1;
 }
 
 /*
@@ -150,17 +180,23 @@ int alloc_task(struct task_struct **out)
 	for (int i = 0; i < NR_TASKS; i++) {
 		struct task_struct *t = &tasks[i];
 		uint64_t stack;
+		int pid;
 
 		if (t->state != TASK_UNUSED)
 			continue;
 		stack = pmm_alloc_pages(KSTACK_PAGES);
 		if (!stack)
 			return -ENOMEM;
+		pid = alloc_pid();
+		if (pid < 0) {
+			pmm_free_pages(stack, KSTACK_PAGES);
+			return -EAGAIN;
+		}
 		clear_task(t);
 		task_init_lists(t);
 		t->kstack = (uint64_t)phys_to_virt(stack);
-		t->pid = t->tgid = alloc_pid();
-		total_forks++;
+		t->pid = t->tgid = pid;
+		t->serial = ++total_forks;
 		nr_threads++;
 		t->group_leader = t;
 		t->exit_signal = SIGCHLD_NR;

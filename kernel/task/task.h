@@ -60,6 +60,7 @@ struct inode;
  */
 struct task_struct {
 	int pid;  /* the thread id (gettid) */
+	uint64_t serial; /* the task's number since boot: a /proc file names its task by it */
 	int tgid; /* the group leader's pid (getpid) */
 	struct task_struct *group_leader;
 	struct task_struct *parent; /* real_parent: for a thread, its leader's */

@@ -38,6 +38,8 @@ LINUX_PROGS += lx_procread=$(BUILD)/user/linux/lx_procread
 LINUX_PROGS += lx_procfid=$(BUILD)/user/linux/lx_procfid
 # getrandom(2) on every path, compared with Linux 6.12's (tests/linux/lx_getrandom.c).
 LINUX_PROGS += lx_getrandom=$(BUILD)/user/linux/lx_getrandom
+# Pids that must not come back, and /proc files kept across a pid's reuse (tests/linux/lx_pidreuse.c).
+LINUX_PROGS += lx_pidreuse=$(BUILD)/user/linux/lx_pidreuse
 # Files grown to a full ramfs in bounded time (tests/linux/lx_bigwrite.c, kernel only).
 LINUX_PROGS += lx_bigwrite=$(BUILD)/user/linux/lx_bigwrite
 # A rename the sticky bit refuses, 1,100 times (tests/linux/lx_sticky.c).
@@ -109,7 +111,7 @@ $(BUILD)/user/linux/%_glibc: tests/linux/%.c
 # The programs built once, as static musl, from tests/linux/NAME.c (lx_exec,
 # execve from files, #! scripts and the exec errors, runs from the initramfs:
 # its checks exec its own file, see iso/iso.mk).
-LX_MUSL_ONLY := lx_maps lx_fpu lx_deaddir lx_errno lx_procread lx_procfid lx_getrandom lx_bigwrite lx_rwyield lx_sticky \
+LX_MUSL_ONLY := lx_maps lx_fpu lx_deaddir lx_errno lx_procread lx_procfid lx_getrandom lx_pidreuse lx_bigwrite lx_rwyield lx_sticky \
 	lx_bad lx_exec
 $(addprefix $(BUILD)/user/linux/,$(LX_MUSL_ONLY)): $(BUILD)/user/linux/%: tests/linux/%.c
 	@mkdir -p $(@D)

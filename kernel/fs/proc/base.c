@@ -26,6 +26,7 @@
 #include "kernel/arch/smpboot.h"
 #include "kernel/mm/pmm.h"
 #include "kernel/task/loadavg.h"
+#include "kernel/task/pidmap.h"
 #include "kernel/task/process.h"
 #include "kernel/task/sched.h"
 #include "kernel/task/signal.h"
@@ -279,7 +280,29 @@ long proc_sysctl_read(int node, char *buf)
 {
 	if (node == PROC_NODE_RANDOMIZE_VA_SPACE)
 		return ksnprintf(buf, PROC_BUF, "%d\n", randomize_va_space);
+	if (node == PROC_NODE_PID_MAX)
+		return ksnprintf(buf, PROC_BUF, "%d\n", pid_max);
 	return ksnprintf(buf, PROC_BUF, "%s\n", rng_current()->name);
+}
+
+/*
+ * pid_max, as proc_dointvec_minmax between pid_max_min (RESERVED_PIDS + 1)
+ * and, here, PID_MAX: the pid bitmap is PID_MAX_DEFAULT's 32768 bits
+ * (Linux's bound is PID_MAX_LIMIT, 4194304).
+ */
+static int pid_max_write(const char *val)
+{
+	long v = 0;
+
+	for (const char *p = val; *p; p++) {
+		if (*p < '0' || *p > '9' || v > PID_MAX)
+			return -EINVAL;
+		v = v * 10 + (*p - '0');
+	}
+	if (v <= RESERVED_PIDS || v > PID_MAX)
+		return -EINVAL;
+	pid_max = (int)v;
+	return 0;
 }
 
 /* Root only (EPERM otherwise, the sysctl's mode being 0644); EINVAL on bad values. */
@@ -302,5 +325,7 @@ long proc_sysctl_write(int node, const char *kbuf, size_t n)
 		randomize_va_space = val[0] - '0';
 		return (long)n;
 	}
+	if (node == PROC_NODE_PID_MAX)
+		return pid_max_write(val) ? -EINVAL : (long)n;
 	return rng_select(val) ? -EINVAL : (long)n;
 }

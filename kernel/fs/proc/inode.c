@@ -20,6 +20,11 @@
 
 static const struct inode_ops proc_iops;
 
+/* /proc/sys/kernel's files, in listing order */
+static const char *const sysctl_names[] = {"randomize_va_space", "rng_variant", "pid_max"};
+static const int sysctl_nodes[] = {PROC_NODE_RANDOMIZE_VA_SPACE, PROC_NODE_RNG_VARIANT,
+				   PROC_NODE_PID_MAX};
+
 static bool is_dir(int node)
 {
 	return node == PROC_FD_DIR || node == PROC_TASK_DIR ||
@@ -51,6 +56,8 @@ static const char *node_name(int node)
 		return "sys/kernel/randomize_va_space";
 	case PROC_NODE_RNG_VARIANT:
 		return "sys/kernel/rng_variant";
+	case PROC_NODE_PID_MAX:
+		return "sys/kernel/pid_max";
 	default:
 		for (unsigned i = 0; i < proc_nr_root_files; i++)
 			if ((int)proc_root_files[i].node == node)
@@ -98,7 +105,7 @@ struct inode *proc_inode(struct inode *parent, int node, int pid, int sub)
 	else if (is_dir(node))
 		mode = S_IFDIR | 0555;
 	else if (node == PROC_NODE_RANDOMIZE_VA_SPACE || node == PROC_NODE_RNG_VARIANT ||
-		 node == PROC_NODE_FAIL_NTH)
+		 node == PROC_NODE_FAIL_NTH || node == PROC_NODE_PID_MAX)
 		mode = S_IFREG | 0644;
 	else if (node == PROC_NODE_ENVIRON || node == PROC_NODE_SYSCALL)
 		mode = S_IFREG | 0400;
@@ -114,6 +121,7 @@ struct inode *proc_inode(struct inode *parent, int node, int pid, int sub)
 	ino->proc.node = node;
 	ino->proc.pid = pid;
 	ino->proc.fd = sub;
+	ino->proc.serial = t ? t->serial : 0;
 	/* task_dump_owner: a task that is not dumpable has its files owned by root */
 	if (t && t->dumpable && !t->kthread) {
 		ino->uid = t->cred.euid;
@@ -123,6 +131,16 @@ struct inode *proc_inode(struct inode *parent, int node, int pid, int sub)
 	if (parent)
 		iget(parent);
 	return ino;
+}
+
+/*
+ * An inode of a task that is gone: Linux's proc inode holds the task's
+ * struct pid, so a directory or file kept open names that task only, never
+ * the next one to get its number.
+ */
+static bool proc_inode_stale(const struct inode *ino)
+{
+	return ino->proc.pid > 0 && !proc_task_of(ino->proc.pid, ino->proc.serial);
 }
 
 static void proc_release(struct inode *ino)
@@ -140,6 +158,8 @@ static int proc_lookup(struct inode *dir, const char *name, struct inode **out)
 	struct task_struct *t;
 	int err = 0;
 
+	if (proc_inode_stale(dir))
+		return -ESRCH; /* what 6.12 answers for a name in a kept directory of a gone task */
 	if (dir->proc.node == PROC_NODE_ROOT && !strcmp(name, "self")) {
 		*out = proc_inode(dir, PROC_SELF, 0, 0);
 		return *out ? 0 : -ENOMEM;
@@ -201,6 +221,8 @@ static int proc_readdir(struct inode *dir, uint64_t idx, struct dirent_out *d)
 	int pid = dir->proc.pid, err;
 	unsigned int npid = nr_listed_pid_files();
 
+	if (proc_inode_stale(dir))
+		return 1;
 	switch (dir->proc.node) {
 	case PROC_NODE_ROOT:
 		/* self, the files, sys, then the processes */
@@ -266,12 +288,9 @@ static int proc_readdir(struct inode *dir, uint64_t idx, struct dirent_out *d)
 				  DT_DIR);
 			return 0;
 		}
-		if (k >= 2)
+		if (k >= 3)
 			return 1;
-		put_entry(d, k ? "rng_variant" : "randomize_va_space",
-			  PROC_INO_BASE +
-				  (k ? PROC_NODE_RNG_VARIANT : PROC_NODE_RANDOMIZE_VA_SPACE) * 2,
-			  DT_REG);
+		put_entry(d, sysctl_names[k], PROC_INO_BASE + sysctl_nodes[k] * 2, DT_REG);
 		return 0;
 	default:
 		return 1;
@@ -321,6 +340,8 @@ static long proc_iopen(struct inode *ino, int flags, struct file **out)
 		*out = file_alloc(&proc_dir_ops, &err);
 		return *out ? 0 : err;
 	}
+	if (proc_inode_stale(ino))
+		return -ENOENT;
 	proc_path_of(ino, path, sizeof(path));
 	return proc_open(path, flags, out);
 }

@@ -67,6 +67,8 @@ long proc_open(const char *path, int flags, struct file **out);
 void proc_mount(void);
 
 int proc_pid_visible(struct task_struct *task, int *err);
+/* The task with this pid if it is still the one of that serial, else NULL (it is gone). */
+struct task_struct *proc_task_of(int pid, uint64_t serial);
 /*
  * The /proc files follow the rule set's Linux: 6.12's formats and gates
  * under aslr_rules=6.x, 2.6.29's (with the 2009 patch as proc_leak_fix

@@ -133,5 +133,9 @@ int proc_parse_path(const char *path, struct proc_path *out)
 		out->node = PROC_NODE_RNG_VARIANT;
 		return 0;
 	}
+	if (n == 4 && is(part[3], len[3], "pid_max")) {
+		out->node = PROC_NODE_PID_MAX;
+		return 0;
+	}
 	return -ENOENT;
 }

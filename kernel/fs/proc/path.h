@@ -30,6 +30,7 @@ enum proc_node {
 	PROC_NODE_ENVIRON,  /* /proc/<pid>/environ: the strings exec placed (0400) */
 	PROC_NODE_STATM,    /* /proc/<pid>/statm: the address space in pages */
 	PROC_NODE_SYSCALL,  /* /proc/<pid>/syscall: the call it sleeps in (0400) */
+	PROC_NODE_PID_MAX,  /* /proc/sys/kernel/pid_max */
 	PROC_NODE_COUNT,    /* not a node: how many there are */
 };
 

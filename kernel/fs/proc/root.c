@@ -28,6 +28,13 @@
 static long generate(int node, struct task_struct *task, char *buf);
 static bool read_time(int node);
 
+struct task_struct *proc_task_of(int pid, uint64_t serial)
+{
+	struct task_struct *t = find_task_by_pid(pid);
+
+	return t && t->serial == serial ? t : 0;
+}
+
 static long proc_read(struct file *f, char *kbuf, size_t n, uint64_t *pos)
 {
 	/*
@@ -38,7 +45,7 @@ static long proc_read(struct file *f, char *kbuf, size_t n, uint64_t *pos)
 	if (f->seq && *pos == 0 && read_time(f->node))
 		f->pending = true;
 	if (f->pending) {
-		struct task_struct *task = find_task_by_pid(f->pid);
+		struct task_struct *task = proc_task_of(f->pid, f->task_serial);
 		long len;
 
 		if (!task)
@@ -55,11 +62,11 @@ static long proc_read(struct file *f, char *kbuf, size_t n, uint64_t *pos)
 /* maps: made anew at every read from the file position (task_mmu.c), for the same reader only. */
 static long maps_read(struct file *f, char *kbuf, size_t n, uint64_t *pos)
 {
-	struct task_struct *task = find_task_by_pid(f->pid);
+	struct task_struct *task = proc_task_of(f->pid, f->task_serial);
 	long got;
 
 	if (!task)
-		return 0;
+		return -ESRCH; /* m_start's get_proc_task */
 	if (!ptrace_may_access(task, PTRACE_MODE_READ))
 		return -EACCES;
 	got = proc_pid_maps_read(task, *pos, kbuf, n);
@@ -80,7 +87,7 @@ static long sysctl_write(struct file *f, const char *kbuf, size_t n, uint64_t *p
  */
 static long fail_nth_write(struct file *f, const char *kbuf, size_t n, uint64_t *pos)
 {
-	struct task_struct *task = find_task_by_pid(f->pid);
+	struct task_struct *task = proc_task_of(f->pid, f->task_serial);
 	uint64_t v = 0;
 	size_t i = 0, len = n;
 	unsigned base = 10;
@@ -194,6 +201,7 @@ static long generate(int node, struct task_struct *task, char *buf)
 		return proc_loadavg(buf);
 	case PROC_NODE_RANDOMIZE_VA_SPACE:
 	case PROC_NODE_RNG_VARIANT:
+	case PROC_NODE_PID_MAX:
 		return proc_sysctl_read(node, buf);
 	case PROC_NODE_FAIL_NTH:
 		return ksnprintf(buf, PROC_BUF, "%u\n", task->fail_nth);
@@ -223,7 +231,8 @@ long proc_open(const char *path, int flags, struct file **out)
 		if (!proc_pid_visible(task, &err))
 			return err;
 	}
-	sysctl = pp.node == PROC_NODE_RANDOMIZE_VA_SPACE || pp.node == PROC_NODE_RNG_VARIANT;
+	sysctl = pp.node == PROC_NODE_RANDOMIZE_VA_SPACE || pp.node == PROC_NODE_RNG_VARIANT ||
+		 pp.node == PROC_NODE_PID_MAX;
 	fail_nth = pp.node == PROC_NODE_FAIL_NTH;
 	maps = pp.node == PROC_NODE_MAPS;
 	if ((flags & O_ACCMODE) != O_RDONLY && !sysctl && !fail_nth)
@@ -245,6 +254,7 @@ long proc_open(const char *path, int flags, struct file **out)
 		return ferr;
 	}
 	f->pid = task ? task->pid : 0;
+	f->task_serial = task ? task->serial : 0;
 	f->data = phys_to_virt(page);
 	f->pending = read_time(pp.node);
 	len = f->pending ? 0 : generate(pp.node, task, f->data);
