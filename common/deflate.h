@@ -1,0 +1,36 @@
+/*
+ * A small zlib compressor (RFC 1950 around RFC 1951), freestanding.
+ *
+ * Why: a run's records are JSON lines that repeat their keys on every line;
+ * deflated they take about a fifth of the room, and so a fifth of the QR
+ * codes a user must photograph (kernel/console/qr_screen.c).  One final
+ * block with the fixed Huffman codes and a greedy LZ77 match over a hash
+ * chain: no dynamic trees, which would save little more on so short a text.
+ * Any zlib inflates it (Python's zlib.decompress in scripts/qr-decode.py).
+ */
+#ifndef COMMON_DEFLATE_H
+#define COMMON_DEFLATE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define DEFLATE_WINDOW	  32768
+#define DEFLATE_HASH_BITS 12
+
+/* The match finder's tables; static in the caller, about 72 KiB. */
+struct deflate_work {
+	uint32_t head[1 << DEFLATE_HASH_BITS]; /* last position + 1 per hash, 0: none */
+	uint16_t prev[DEFLATE_WINDOW];	       /* distance to the previous same-hash position */
+};
+
+/*
+ * Compresses in[0..n) into out[0..cap) as a zlib stream; returns its length,
+ * or 0 when it would not fit in cap (nothing useful is left in out then).
+ */
+size_t zlib_compress(const uint8_t *in, size_t n, uint8_t *out, size_t cap, struct deflate_work *w);
+
+/* Adler-32 and CRC-32 (zlib's and PNG's polynomial 0xedb88320), from seed 1 and 0. */
+uint32_t deflate_adler32(const uint8_t *p, size_t n);
+uint32_t deflate_crc32(const uint8_t *p, size_t n);
+
+#endif
