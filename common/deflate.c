@@ -169,21 +169,35 @@ static unsigned longest(const struct deflate_work *w, const uint8_t *in, size_t 
 	return best >= MIN_MATCH ? best : 0;
 }
 
-size_t zlib_compress(const uint8_t *in, size_t n, uint8_t *out, size_t cap, struct deflate_work *w)
+/* CMF, FLG and with a dictionary its Adler-32 (RFC 1950 2.2). */
+static void put_header(struct bitout *b, const uint8_t *dict, size_t dict_len)
+{
+	uint32_t id = deflate_adler32(dict, dict_len);
+
+	put_byte(b, 0x78); /* deflate, 32 KiB window */
+	/* FLEVEL 0, FDICT as asked; (0x78 << 8 | FLG) % 31 == 0 either way */
+	put_byte(b, dict_len ? 0x20 : 0x01);
+	for (int s = 24; dict_len && s >= 0; s -= 8)
+		put_byte(b, (uint8_t)(id >> s));
+}
+
+size_t zlib_compress(const uint8_t *in, size_t dict_len, size_t n, uint8_t *out, size_t cap,
+		     struct deflate_work *w)
 {
 	struct bitout b = {out, cap, 0, 0, 0, 0};
 	uint32_t ad;
-	size_t pos = 0;
+	size_t pos = dict_len;
 
-	if (!out || !w || (!in && n))
+	if (!out || !w || (!in && n) || dict_len > n || dict_len >= DEFLATE_WINDOW)
 		return 0;
-	ad = deflate_adler32(in, n);
+	ad = deflate_adler32(in + dict_len, n - dict_len);
 	for (size_t i = 0; i < (1u << DEFLATE_HASH_BITS); i++)
 		w->head[i] = 0;
-	put_byte(&b, 0x78); /* deflate, 32 KiB window */
-	put_byte(&b, 0x01); /* no dictionary, fastest; (0x78 << 8 | 0x01) % 31 == 0 */
-	put_lsb(&b, 1, 1);  /* BFINAL */
-	put_lsb(&b, 1, 2);  /* BTYPE 01: fixed Huffman */
+	for (size_t i = 0; i < dict_len; i++)
+		insert(w, in, n, i); /* matches may reach back into the dictionary */
+	put_header(&b, in, dict_len);
+	put_lsb(&b, 1, 1); /* BFINAL */
+	put_lsb(&b, 1, 2); /* BTYPE 01: fixed Huffman */
 	while (pos < n && !b.overflow) {
 		unsigned dist = 0, len = longest(w, in, n, pos, &dist);
 

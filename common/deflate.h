@@ -24,10 +24,14 @@ struct deflate_work {
 };
 
 /*
- * Compresses in[0..n) into out[0..cap) as a zlib stream; returns its length,
- * or 0 when it would not fit in cap (nothing useful is left in out then).
+ * Compresses in[dict_len..n) into out[0..cap) as a zlib stream; in[0..dict_len)
+ * is a preset dictionary (RFC 1950 FDICT: matches may reach into it, and the
+ * header names it by its Adler-32; 0 for none, under 32 KiB).  Returns the
+ * stream's length, or 0 when it would not fit in cap (nothing useful is
+ * left in out then) or an argument is bad.
  */
-size_t zlib_compress(const uint8_t *in, size_t n, uint8_t *out, size_t cap, struct deflate_work *w);
+size_t zlib_compress(const uint8_t *in, size_t dict_len, size_t n, uint8_t *out, size_t cap,
+		     struct deflate_work *w);
 
 /* Adler-32 and CRC-32 (zlib's and PNG's polynomial 0xedb88320), from seed 1 and 0. */
 uint32_t deflate_adler32(const uint8_t *p, size_t n);

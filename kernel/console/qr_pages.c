@@ -6,10 +6,12 @@
  * code in alphanumeric mode (2 bytes in 3 characters of 5.5 bits: 8.25 bits
  * a byte, against byte mode's 8), which every phone reader shows as plain
  * text and zbarimg hands back unchanged, where binary byte-mode data gets
- * a character set guessed for it.  The boot record and the summary are
- * the stream's first lines, so the first code alone inflates to them.
+ * a character set guessed for it.  The summary and the boot record are
+ * the stream's first lines, and with the preset dictionary
+ * (common/qr_dict.h) they fit in the first code: it alone inflates to them.
  */
 #include "common/deflate.h"
+#include "common/qr_dict.h"
 #include "kernel/console/qr_pages.h"
 #include "kernel/lib/records.h"
 #include "kernel/lib/string.h"
@@ -18,7 +20,9 @@
 /* The header's widest form: "AB1 999/999 XXXXXXXX XXXXXXXX ". */
 #define HEADER_MAX 29
 
-static char text[RECORDS_BUF + 2 * 4096 + 128];
+#define DICT_LEN (sizeof(qr_dict) - 1)
+
+static char text[sizeof(qr_dict) + RECORDS_BUF + 2 * 4096 + 128];
 static uint8_t zbuf[sizeof(text) + 1024];
 static struct deflate_work work;
 
@@ -45,11 +49,14 @@ bool qr_pages_build(int max_version, struct qr_pages *p)
 	if (cap < HEADER_MAX + 3)
 		return false;
 	p->chunk = (cap - HEADER_MAX) / 3 * 2;
-	p->text_len = records_text(text, sizeof(text));
+	/* The dictionary right before the records: the compressor's window sees both. */
+	memcpy(text, qr_dict, DICT_LEN);
+	p->text_len = records_text(text + DICT_LEN, sizeof(text) - DICT_LEN);
 	if (!p->text_len)
 		return false;
-	p->records = count_lines(text, p->text_len);
-	p->zlen = zlib_compress((const uint8_t *)text, p->text_len, zbuf, sizeof(zbuf), &work);
+	p->records = count_lines(text + DICT_LEN, p->text_len);
+	p->zlen = zlib_compress((const uint8_t *)text, DICT_LEN, DICT_LEN + p->text_len, zbuf,
+				sizeof(zbuf), &work);
 	if (!p->zlen)
 		return false;
 	p->run = deflate_crc32(zbuf, p->zlen);

@@ -153,8 +153,8 @@ size_t records_text(char *out, size_t cap)
 
 	if (!out || !enter())
 		return 0;
-	pos = append(out, cap, pos, boot_slot, boot_len);
 	pos = append(out, cap, pos, summary_slot, summary_len);
+	pos = append(out, cap, pos, boot_slot, boot_len);
 	pos = append_lines(out, cap, pos);
 	pos = append_dropped(out, cap, pos);
 	__atomic_store_n(&busy, 0, __ATOMIC_RELEASE);

@@ -24,8 +24,9 @@ struct records_stats {
 void records_feed(const char *s, size_t n);
 
 /*
- * The held records as the lines printed ("@@ {...}\n" each): the first boot
- * record, then the first summary, then the rest in the order printed; when
+ * The held records as the lines printed ("@@ {...}\n" each): the first
+ * summary, then the first boot record, then the rest in the order printed
+ * (the short summary first: it always fits in the first QR code); when
  * some were dropped, a last line
  * @@ {"type":"records_dropped","records":N,"bytes":M}.  Returns the length
  * written (never more than cap; a line that would not fit is left out).

@@ -19,6 +19,7 @@
 
 #include "common/deflate.h"
 #include "common/qr.h"
+#include "common/qr_dict.h"
 #include "tests/lib/tap_check.h"
 
 static struct qr_code qr;
@@ -179,7 +180,7 @@ static void inflate_check(const uint8_t *in, size_t n)
 {
 	static uint8_t z[300000], back[300000];
 	static struct deflate_work w;
-	size_t zn = zlib_compress(in, n, z, sizeof(z), &w);
+	size_t zn = zlib_compress(in, 0, n, z, sizeof(z), &w);
 	uLongf bn = sizeof(back);
 
 	ck_assert_uint_gt(zn, 0);
@@ -221,10 +222,10 @@ START_TEST(deflate_short_buffer)
 	static struct deflate_work w;
 	static const char text[] = "a text of some length that cannot fit in eight bytes at all";
 
-	ck_assert_uint_eq(zlib_compress((const uint8_t *)text, sizeof(text), out, 8, &w), 0);
-	ck_assert_uint_eq(zlib_compress(NULL, 5, out, sizeof(out), &w), 0);
-	ck_assert_uint_gt(zlib_compress((const uint8_t *)text, sizeof(text), out, sizeof(out), &w),
-			  0);
+	ck_assert_uint_eq(zlib_compress((const uint8_t *)text, 0, sizeof(text), out, 8, &w), 0);
+	ck_assert_uint_eq(zlib_compress(NULL, 0, 5, out, sizeof(out), &w), 0);
+	ck_assert_uint_gt(
+		zlib_compress((const uint8_t *)text, 0, sizeof(text), out, sizeof(out), &w), 0);
 }
 END_TEST
 
@@ -241,7 +242,41 @@ START_TEST(deflate_ratio_on_records)
 			"@@ {\"type\":\"bench\",\"suite\":\"rng\",\"rng\":\"md4-2.6.30\","
 			"\"samples\":200,\"median\":%d.%d,\"mean\":%d.0,\"min\":%d}\n",
 			900 + i % 70, i % 10, 910 + i % 50, 500 + i % 30);
-	ck_assert_uint_lt(zlib_compress(buf, n, z, sizeof(z), &w) * 4, n);
+	ck_assert_uint_lt(zlib_compress(buf, 0, n, z, sizeof(z), &w) * 4, n);
+}
+END_TEST
+
+/* With the QR screen's dictionary: zlib inflates it given the same bytes, and it pays. */
+START_TEST(deflate_preset_dictionary)
+{
+	static uint8_t buf[4096], z[4096], back[4096];
+	static struct deflate_work w;
+	static const char rec[] =
+		"@@ {\"type\":\"summary\",\"passed\":3,\"failed\":0,\"skipped\":0,\"status\":0}\n"
+		"@@ {\"type\":\"boot\",\"platform\":\"aslrbench\",\"version\":\"v1.2\","
+		"\"kernel_sha256\":\"81c675499d0bdeaf\",\"cpu_vendor\":\"AuthenticAMD\"}\n";
+	size_t d = sizeof(qr_dict) - 1, n = d + sizeof(rec) - 1, zd, z0;
+	z_stream s = {0};
+
+	memcpy(buf, qr_dict, d);
+	memcpy(buf + d, rec, sizeof(rec) - 1);
+	zd = zlib_compress(buf, d, n, z, sizeof(z), &w);
+	ck_assert_uint_gt(zd, 0);
+	z0 = zlib_compress(buf + d, 0, n - d, back, sizeof(back), &w);
+	ck_assert_uint_lt(zd, z0);
+	ck_assert_int_eq(inflateInit(&s), Z_OK);
+	s.next_in = z;
+	s.avail_in = (uInt)zd;
+	s.next_out = back;
+	s.avail_out = sizeof(back);
+	ck_assert_int_eq(inflate(&s, Z_FINISH), Z_NEED_DICT);
+	ck_assert_int_eq(inflateSetDictionary(&s, (const Bytef *)qr_dict, (uInt)d), Z_OK);
+	ck_assert_int_eq(inflate(&s, Z_FINISH), Z_STREAM_END);
+	ck_assert_uint_eq(s.total_out, n - d);
+	ck_assert_mem_eq(back, rec, n - d);
+	inflateEnd(&s);
+	/* a dictionary longer than the text, or than the window: refused */
+	ck_assert_uint_eq(zlib_compress(buf, n + 1, n, z, sizeof(z), &w), 0);
 }
 END_TEST
 
@@ -261,6 +296,7 @@ int main(void)
 	tcase_add_test(t, deflate_inflates_back);
 	tcase_add_test(t, deflate_short_buffer);
 	tcase_add_test(t, deflate_ratio_on_records);
+	tcase_add_test(t, deflate_preset_dictionary);
 	suite_add_tcase(s, t);
 	return tap_run_suite(s);
 }
