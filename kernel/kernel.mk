@@ -54,7 +54,7 @@ KERNEL_C += kernel/security/ptrace.c kernel/security/ptrace_rules.c
 # kernel/syscall/: the system calls
 KERNEL_C += kernel/syscall/exec_file.c kernel/syscall/sys_attr.c kernel/syscall/sys_cred.c \
 	kernel/syscall/sys_file.c kernel/syscall/sys_futex.c kernel/syscall/sys_linux.c kernel/syscall/sys_misc.c \
-	kernel/syscall/sys_mm.c kernel/syscall/sys_namei.c kernel/syscall/sys_poll.c \
+	kernel/syscall/sys_mm.c kernel/syscall/sys_namei.c kernel/syscall/sys_poll.c kernel/syscall/sys_qr.c \
 	kernel/syscall/sys_prio.c kernel/syscall/sys_proc.c kernel/syscall/sys_select.c kernel/syscall/sys_signal.c \
 	kernel/syscall/sys_stat.c kernel/syscall/sys_syslog.c kernel/syscall/sys_rusage.c kernel/syscall/sys_waitid.c kernel/syscall/syscall.c \
 	kernel/syscall/syscall_names.c kernel/syscall/sys_ia32.c kernel/syscall/syscall_32.c

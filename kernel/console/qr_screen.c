@@ -25,6 +25,7 @@
 #include "kernel/console/qr_pages.h"
 #include "kernel/console/qr_screen.h"
 #include "kernel/console/serial.h"
+#include "kernel/lib/errno.h"
 #include "kernel/lib/printk.h"
 #include "kernel/lib/string.h"
 #include "kernel/lib/vsprintf.h"
@@ -46,6 +47,7 @@ param_uint(qr_version, qr_version, 5, 20, "20",
 #define QUIET	      4 /* modules of light margin, the standard's minimum */
 
 static struct qr_pages pages;
+static bool dumps; /* run-qemu.sh --qr-dumps asked for the handshake */
 static struct qr_code code;
 static char page_text[QR_PAGE_TEXT_MAX];
 
@@ -67,7 +69,7 @@ static bool draw_code(unsigned k)
 {
 	uint32_t w, h, ch, px, side, x0, y0;
 
-	if (!qr_page_text(&pages, k, page_text, sizeof(page_text)) ||
+	if (k < 1 || k > pages.count || !qr_page_text(&pages, k, page_text, sizeof(page_text)) ||
 	    !qr_encode(page_text, strnlen(page_text, sizeof(page_text)), QR_PAGES_ECC,
 		       pages.max_version, &code) ||
 	    !fbcon_geometry(&w, &h, &ch))
@@ -128,16 +130,14 @@ static int wait_key(void)
 }
 
 /* Shows every code once, from the first; false when none could be drawn. */
-static bool one_pass(bool dumps)
+static bool one_pass(void)
 {
 	unsigned k = 1, shown = 0;
 
 	while (k >= 1 && k <= pages.count) {
-		if (!draw_code(k))
+		if (!qr_screen_draw(k))
 			return false;
 		shown++;
-		if (dumps)
-			announce(k, pages.count);
 		if (wait_key() < 0 && k > 1)
 			k--;
 		else
@@ -146,27 +146,38 @@ static bool one_pass(bool dumps)
 	return shown > 0;
 }
 
-bool qr_screen_show(void)
+int qr_screen_build(void)
 {
-	bool ok;
-
 	if (!fbcon_active()) {
 		kprintf("qr: no screen console; the records are on serial only\n");
-		return false;
+		return -ENODEV;
 	}
 	if (!qr_pages_build((int)qr_version, &pages)) {
 		kprintf("qr: nothing to show (%u records, %lu bytes, %lu deflated)\n",
 			pages.records, pages.text_len, pages.zlen);
-		return false;
+		return -ENODATA;
 	}
+	dumps = host_dumps();
 	kprintf("qr: %u records, %lu bytes, %lu deflated, in %u QR codes of version <= %d-M, "
 		"run %08X\n",
 		pages.records, pages.text_len, pages.zlen, pages.count, pages.max_version,
 		pages.run);
-	ok = one_pass(host_dumps());
+	return (int)pages.count;
+}
+
+bool qr_screen_draw(unsigned k)
+{
+	if (!draw_code(k))
+		return false;
+	if (dumps)
+		announce(k, pages.count);
+	return true;
+}
+
+void qr_screen_done(void)
+{
 	fbcon_set_color(FBCON_LIGHT_GREY, FBCON_BLACK);
 	fbcon_clear();
-	return ok;
 }
 
 static bool hypervisor(void)
@@ -183,9 +194,10 @@ void qr_screen_at_exit(int status_code)
 
 	if (status_code == EXIT_PANIC || qr_when == QR_OFF || (qr_when == QR_AUTO && !auto_on))
 		return;
-	if (!qr_screen_show())
+	if (qr_screen_build() <= 0)
 		return;
-	/* A PC halts after this anyway: keep the codes going round for the camera. */
-	while (!hypervisor())
-		one_pass(false);
+	/* Under QEMU one pass; a PC halts after this anyway: the codes go round for the camera. */
+	while (one_pass() && !hypervisor())
+		;
+	qr_screen_done();
 }

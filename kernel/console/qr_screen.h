@@ -18,10 +18,14 @@
 void qr_screen_at_exit(int status_code);
 
 /*
- * One pass over the codes, now (the shell's `qr`, through a system call).
- * Returns false, having said why on the console, when there is no screen
- * or nothing to show.
+ * The shell's `qr` pages through the codes itself, reading keys from its
+ * terminal (kernel/syscall/sys_qr.c): the records held now as codes (their
+ * count; -ENODEV without a screen console, -ENODATA with no record, each
+ * said on the console too), one code drawn (false for a k out of 1..count
+ * or before a build), the screen back to the console (cleared).
  */
-bool qr_screen_show(void);
+int qr_screen_build(void);
+bool qr_screen_draw(unsigned k);
+void qr_screen_done(void);
 
 #endif
