@@ -27,6 +27,7 @@
 #include "kernel/console/serial.h"
 #include "kernel/lib/errno.h"
 #include "kernel/lib/printk.h"
+#include "kernel/lib/records.h"
 #include "kernel/lib/string.h"
 #include "kernel/lib/vsprintf.h"
 #include "kernel/params/param.h"
@@ -148,6 +149,8 @@ static bool one_pass(void)
 
 int qr_screen_build(void)
 {
+	struct records_stats st;
+
 	if (!fbcon_active()) {
 		kprintf("qr: no screen console; the records are on serial only\n");
 		return -ENODEV;
@@ -158,10 +161,15 @@ int qr_screen_build(void)
 		return -ENODATA;
 	}
 	dumps = host_dumps();
+	records_get_stats(&st);
 	kprintf("qr: %u records, %lu bytes, %lu deflated, in %u QR codes of version <= %d-M, "
 		"run %08X\n",
 		pages.records, pages.text_len, pages.zlen, pages.count, pages.max_version,
 		pages.run);
+	if (st.dropped)
+		kprintf("qr: %u records (%lu bytes) did not fit in the %u-byte buffer; the last "
+			"code's last line counts them\n",
+			st.dropped, st.dropped_bytes, RECORDS_BUF);
 	return (int)pages.count;
 }
 
