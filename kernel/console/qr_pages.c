@@ -23,7 +23,8 @@
 #define DICT_LEN (sizeof(qr_dict) - 1)
 
 static char text[sizeof(qr_dict) + RECORDS_BUF + 2 * 4096 + 128];
-static uint8_t zbuf[sizeof(text) + 1024];
+/* 200 version-20 codes: more is no longer worth photographing (qr_screen says so). */
+static uint8_t zbuf[128 * 1024];
 static struct deflate_work work;
 
 static const char b45[] = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ $%*+-./:";

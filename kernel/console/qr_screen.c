@@ -150,22 +150,28 @@ static bool one_pass(void)
 int qr_screen_build(void)
 {
 	struct records_stats st;
+	uint64_t ms;
 
 	if (!fbcon_active()) {
 		kprintf("qr: no screen console; the records are on serial only\n");
 		return -ENODEV;
 	}
 	if (!qr_pages_build((int)qr_version, &pages)) {
-		kprintf("qr: nothing to show (%u records, %lu bytes, %lu deflated)\n",
-			pages.records, pages.text_len, pages.zlen);
+		kprintf("qr: nothing to show: %u records, %lu bytes%s\n", pages.records,
+			pages.text_len,
+			pages.text_len
+				? ", more than the QR screen's stream buffer or 999 codes hold"
+				: "");
 		return -ENODATA;
 	}
 	dumps = host_dumps();
 	records_get_stats(&st);
+	/* The TSC too: under run-qemu.sh --deterministic it counts the instructions so far. */
+	ms = tsc_hz() >= 1000 ? rdtsc() / (tsc_hz() / 1000) : 0;
 	kprintf("qr: %u records, %lu bytes, %lu deflated, in %u QR codes of version <= %d-M, "
-		"run %08X\n",
+		"run %08X, TSC at %lu.%03lu s\n",
 		pages.records, pages.text_len, pages.zlen, pages.count, pages.max_version,
-		pages.run);
+		pages.run, ms / 1000, ms % 1000);
 	if (st.dropped)
 		kprintf("qr: %u records (%lu bytes) did not fit in the %u-byte buffer; the last "
 			"code's last line counts them\n",
@@ -188,6 +194,21 @@ void qr_screen_done(void)
 	fbcon_clear();
 }
 
+/* The screen the run ended on (mode=bench's summary) stays a while before the codes. */
+static void lead_in(unsigned count)
+{
+	char line[120];
+
+	if (dumps || !fbcon_rows())
+		return;
+	ksnprintf(line, sizeof(line),
+		  "Next: this run's records as %u QR code%s, in %u s (any key: now)", count,
+		  count == 1 ? "" : "s", qr_seconds);
+	fbcon_set_color(FBCON_YELLOW, FBCON_BLACK);
+	fbcon_puts_at(1, fbcon_rows() - 1, line);
+	wait_key();
+}
+
 static bool hypervisor(void)
 {
 	uint32_t r[4];
@@ -199,11 +220,14 @@ static bool hypervisor(void)
 void qr_screen_at_exit(int status_code)
 {
 	bool auto_on = !serial_present() && !hypervisor();
+	int n;
 
 	if (status_code == EXIT_PANIC || qr_when == QR_OFF || (qr_when == QR_AUTO && !auto_on))
 		return;
-	if (qr_screen_build() <= 0)
+	n = qr_screen_build();
+	if (n <= 0)
 		return;
+	lead_in((unsigned)n);
 	/* Under QEMU one pass; a PC halts after this anyway: the codes go round for the camera. */
 	while (one_pass() && !hypervisor())
 		;
