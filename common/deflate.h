@@ -2,10 +2,10 @@
  * A small zlib compressor (RFC 1950 around RFC 1951), freestanding.
  *
  * Why: a run's records are JSON lines that repeat their keys on every line;
- * deflated they take about a fifth of the room, and so a fifth of the QR
- * codes a user must photograph (kernel/console/qr_screen.c).  One final
- * block with the fixed Huffman codes and a greedy LZ77 match over a hash
- * chain: no dynamic trees, which would save little more on so short a text.
+ * deflated they take about a tenth of the room, and so a tenth of the QR
+ * codes a user must photograph (kernel/console/qr_screen.c).  Blocks of
+ * 16384 symbols with the fixed or their own Huffman codes, whichever is
+ * shorter (common/deflate.c says how).
  * Any zlib inflates it (Python's zlib.decompress in scripts/qr-decode.py).
  */
 #ifndef COMMON_DEFLATE_H
@@ -17,10 +17,15 @@
 #define DEFLATE_WINDOW	  32768
 #define DEFLATE_HASH_BITS 12
 
-/* The match finder's tables; static in the caller, about 72 KiB. */
+#define DEFLATE_BLOCK_TOKENS 16384 /* literals and matches gathered per block */
+
+/* The match finder's tables and a block's tokens; static in the caller, about 144 KiB. */
 struct deflate_work {
-	uint32_t head[1 << DEFLATE_HASH_BITS]; /* last position + 1 per hash, 0: none */
-	uint16_t prev[DEFLATE_WINDOW];	       /* distance to the previous same-hash position */
+	uint32_t head[1 << DEFLATE_HASH_BITS];	/* last position + 1 per hash, 0: none */
+	uint16_t prev[DEFLATE_WINDOW];		/* distance to the previous same-hash position */
+	uint16_t tok_sym[DEFLATE_BLOCK_TOKENS]; /* a literal, or 256 + a match's length */
+	uint16_t tok_dist[DEFLATE_BLOCK_TOKENS];
+	unsigned ntok;
 };
 
 /*

@@ -2,7 +2,7 @@
  * Records to QR code texts: compress, cut, frame each chunk.
  *
  * Why deflate and base45: the records repeat their keys on every line, so
- * the zlib stream is about a fifth of the text, and base45 keeps every
+ * the zlib stream is about a tenth of the text, and base45 keeps every
  * code in alphanumeric mode (2 bytes in 3 characters of 5.5 bits: 8.25 bits
  * a byte, against byte mode's 8), which every phone reader shows as plain
  * text and zbarimg hands back unchanged, where binary byte-mode data gets

@@ -18,6 +18,7 @@
 #include <zlib.h>
 
 #include "common/deflate.h"
+#include "common/huffman.h"
 #include "common/qr.h"
 #include "common/qr_dict.h"
 #include "tests/lib/tap_check.h"
@@ -280,6 +281,44 @@ START_TEST(deflate_preset_dictionary)
 }
 END_TEST
 
+/* Fibonacci counts make the deepest trees: the limit must hold and the code stay complete. */
+START_TEST(huffman_limit_and_kraft)
+{
+	uint32_t f[HUFF_MAX_SYMS];
+	uint8_t len[HUFF_MAX_SYMS];
+	uint16_t code[HUFF_MAX_SYMS];
+
+	for (int limit = 7; limit <= 15; limit += 8) {
+		int n = limit == 7 ? 19 : 286;
+		uint64_t kraft = 0;
+
+		f[0] = f[1] = 1;
+		for (int i = 2; i < n; i++)
+			f[i] = i < 40 ? f[i - 1] + f[i - 2] : 3;
+		ck_assert(huff_lengths(f, n, limit, len));
+		for (int i = 0; i < n; i++) {
+			ck_assert_int_ge(len[i], 1);
+			ck_assert_int_le(len[i], limit);
+			kraft += 1ull << (limit - len[i]);
+		}
+		ck_assert_uint_eq(kraft, 1ull << limit);
+		huff_codes(len, n, code);
+		for (int i = 0; i < n; i++) /* prefix-free */
+			for (int j = 0; j < n; j++)
+				if (i != j && len[i] <= len[j])
+					ck_assert_uint_ne(code[j] >> (len[j] - len[i]), code[i]);
+	}
+	/* one symbol used: two get a length, so the code is complete */
+	memset(f, 0, sizeof(f));
+	f[5] = 9;
+	ck_assert(huff_lengths(f, 30, 15, len));
+	ck_assert_int_eq(len[5], 1);
+	ck_assert_int_eq(len[0], 1);
+	ck_assert(!huff_lengths(f, 1, 15, len));
+	ck_assert(!huff_lengths(f, 30, 16, len));
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("qr");
@@ -297,6 +336,7 @@ int main(void)
 	tcase_add_test(t, deflate_short_buffer);
 	tcase_add_test(t, deflate_ratio_on_records);
 	tcase_add_test(t, deflate_preset_dictionary);
+	tcase_add_test(t, huffman_limit_and_kraft);
 	suite_add_tcase(s, t);
 	return tap_run_suite(s);
 }
