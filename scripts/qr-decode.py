@@ -20,9 +20,12 @@ scripts/report.py LOG reads it.
 Messages go to stderr: each picture and the codes it held, then which
 codes are missing.  Exit status: 0 the log is complete; 1 codes are
 missing or damaged (then LOG holds the records the codes up to the first
-gap give: the boot record and the summary come first); 2 usage errors, a
-path that does not exist, no zbarimg, or codes of several runs without
---run.
+gap give: the summary and the boot record come first); 2 usage errors,
+a path that does not exist, a LOG that cannot be written, no zbarimg, or
+codes of several runs without --run.
+
+Run it from a clone of the repository: it reads the stream's preset
+dictionary from common/qr_dict.h.
 """
 import ast
 import os
@@ -176,7 +179,7 @@ def load_dict():
 
 
 def upto(k):
-    return "code 1" if k == 1 else f"codes 1-{k}"
+    return "code 1 gives" if k == 1 else f"codes 1-{k} give"
 
 
 def records(stream, complete):
@@ -226,20 +229,25 @@ def main(argv):
     if complete and zlib.crc32(prefix) != int(run, 16):
         note(f"run {run}: the codes put together fail the run's checksum")
         complete = False
-    lines = records(prefix, complete) or []
+    got = records(prefix, complete)
+    lines = got or []
     text = "".join(l + "\n" for l in lines)
     if out:
-        with open(out, "w", encoding="utf-8") as f:
-            f.write(text)
+        try:
+            with open(out, "w", encoding="utf-8") as f:
+                f.write(text)
+        except OSError as e:
+            note(f"cannot write {out}: {e.strerror}")
+            return 2
     else:
         sys.stdout.write(text)
     if missing:
         note(f"run {run}: {len(have)} of {n} codes; missing: {ranges(missing)}"
-             f" (the log holds the {len(lines)} records {upto(missing[0] - 1)} gives)"
+             f" (the log holds the {len(lines)} records {upto(missing[0] - 1)})"
              if missing[0] > 1 else
              f"run {run}: {len(have)} of {n} codes; missing: {ranges(missing)} (the log is empty)")
         return 1
-    if not complete or bad and not lines:
+    if not complete or got is None:
         return 1
     note(f"run {run}: all {n} codes, {len(lines)} records" + (f" ({bad} damaged copies ignored)" if bad else ""))
     return 0
