@@ -25,9 +25,10 @@ KERNEL_C += kernel/measure/aslr_stats.c kernel/measure/aslr_suite.c kernel/measu
 KERNEL_C += kernel/params/params.c
 # kernel/char/: get_random_int(): the kernel side of rng/
 KERNEL_C += kernel/char/random.c
-# kernel/console/: framebuffer console, keyboard, serial
+# kernel/console/: framebuffer console, keyboard, serial, the QR screen
 KERNEL_C += kernel/console/fbcon.c kernel/console/fbcon_draw.c kernel/console/fbcon_vt.c \
-	kernel/console/keyboard.c kernel/console/psf.c kernel/console/serial.c
+	kernel/console/keyboard.c kernel/console/psf.c kernel/console/serial.c \
+	kernel/console/qr_pages.c kernel/console/qr_screen.c
 # kernel/fs/: files, the initramfs, pipes, the tty, poll
 KERNEL_C += kernel/fs/cpio.c kernel/fs/file.c kernel/fs/filemap.c kernel/fs/initramfs.c \
 	kernel/fs/inode.c kernel/fs/namei.c kernel/fs/open.c kernel/fs/pipe.c kernel/fs/poll.c \
@@ -38,9 +39,9 @@ KERNEL_C += kernel/fs/proc/array.c kernel/fs/proc/base.c kernel/fs/proc/exe.c ke
 	kernel/fs/proc/task_mmu.c
 # kernel/init/: start_kernel and the jobs a boot runs
 KERNEL_C += kernel/init/boot_record.c kernel/init/init_path.c kernel/init/jobs.c kernel/init/main.c
-# kernel/lib/: printk, panic, strings, formatting
-KERNEL_C += kernel/lib/panic.c kernel/lib/printk.c kernel/lib/spinlock.c kernel/lib/string.c \
-	kernel/lib/vsprintf.c
+# kernel/lib/: printk, panic, strings, formatting, the records kept for the QR screen
+KERNEL_C += kernel/lib/panic.c kernel/lib/printk.c kernel/lib/records.c kernel/lib/spinlock.c \
+	kernel/lib/string.c kernel/lib/vsprintf.c
 # kernel/mm/: physical and virtual memory, mappings, the layout, the vDSO mapping
 KERNEL_C += kernel/mm/ioremap.c kernel/mm/layout.c kernel/mm/mm.c kernel/mm/mmap.c \
 	kernel/mm/mprotect.c kernel/mm/mremap.c kernel/mm/pmm.c kernel/mm/pmm_cpu.c \
@@ -53,7 +54,7 @@ KERNEL_C += kernel/security/ptrace.c kernel/security/ptrace_rules.c
 # kernel/syscall/: the system calls
 KERNEL_C += kernel/syscall/exec_file.c kernel/syscall/sys_attr.c kernel/syscall/sys_cred.c \
 	kernel/syscall/sys_file.c kernel/syscall/sys_futex.c kernel/syscall/sys_linux.c kernel/syscall/sys_misc.c \
-	kernel/syscall/sys_mm.c kernel/syscall/sys_namei.c kernel/syscall/sys_poll.c \
+	kernel/syscall/sys_mm.c kernel/syscall/sys_namei.c kernel/syscall/sys_poll.c kernel/syscall/sys_qr.c \
 	kernel/syscall/sys_prio.c kernel/syscall/sys_proc.c kernel/syscall/sys_select.c kernel/syscall/sys_signal.c \
 	kernel/syscall/sys_stat.c kernel/syscall/sys_syslog.c kernel/syscall/sys_rusage.c kernel/syscall/sys_waitid.c kernel/syscall/syscall.c \
 	kernel/syscall/syscall_names.c kernel/syscall/sys_ia32.c kernel/syscall/syscall_32.c
@@ -78,7 +79,7 @@ KERNEL_C += kernel/test/ktest.c kernel/test/test_arch.c kernel/test/test_aslr.c 
 KERNEL_ASM := \
 	kernel/arch/entry.asm kernel/arch/isr.asm kernel/arch/probe.asm kernel/arch/switch.asm \
 	kernel/arch/trampoline.asm
-KERNEL_OBJS := $(patsubst %.c,$(BUILD)/k/%.o,$(KERNEL_C) $(BENCH_SRCS) $(COMMON_SRCS)) \
+KERNEL_OBJS := $(patsubst %.c,$(BUILD)/k/%.o,$(KERNEL_C) $(BENCH_SRCS) $(COMMON_SRCS) $(QR_SRCS)) \
 	$(patsubst %.c,$(BUILD)/k/%.o,$(RNG_SRCS)) \
 	$(patsubst %.asm,$(BUILD)/k/%.o,$(KERNEL_ASM))
 

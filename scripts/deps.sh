@@ -60,6 +60,8 @@ packages=(
 	tmux                               # the serial shell on a terminal (tests/sh/terminal.sh)
 	sbsigntool efitools mokutil        # Secure Boot: sign the loader, key lists (docs/secure-boot.md)
 	shim-signed shim-helpers-amd64-signed # Microsoft-signed shim and MokManager for SB=shim
+	zbar-tools                         # zbarimg: scripts/qr-decode.py, the QR tests
+	python3-pil zlib1g-dev             # QR tests: photo-like pictures, inflating test_qr's streams
 )
 
 missing=()

@@ -47,6 +47,10 @@
 #                      0x03 and 0x1a Ctrl-C and Ctrl-Z
 #   --screenshot FILE  the screen at the end of the run as a PNG (QEMU monitor
 #                      screendump)
+#   --qr-dumps DIR     the run's QR codes (kernel qr=on, docs/hardware.md) as
+#                      DIR/qr-K.png: each code is dumped (monitor screendump)
+#                      when the kernel says it is drawn, then a key shows the
+#                      next; older DIR/qr-*.png are removed first
 #   --no-serial        no serial port at all, as on many PCs (the log is empty,
 #                      the status still comes back, a loader refusal ends only
 #                      by timeout)
@@ -111,7 +115,7 @@ here=$(cd "$(dirname "$0")/.." && pwd)
 iso="$here/build/aslrbench.iso"
 symbols=""
 usb=0 cmdline="" have_cmdline=0 adds=() deterministic=0 timeout=300 timeout_given=0 log="" accel=auto mem=512 smp=1 x2apic=0 keys="" tcg_cpu=max
-screenshot="" no_serial=0 resolution="" secure_boot=off vars="" no_sign=0 tamper=""
+screenshot="" qr_dumps="" no_serial=0 resolution="" secure_boot=off vars="" no_sign=0 tamper=""
 QEMU=${QEMU:-qemu-system-x86_64}
 # The firmware (see "Firmware" above): OVMF_DIR, else scripts/ovmf-fetch.sh's, else Debian 12's.
 system_fw=/usr/share/OVMF fetched_fw=$here/build/ovmf/root/usr/share/OVMF
@@ -153,6 +157,7 @@ while [ $# -gt 0 ]; do
 	--tcg-cpu) [ $# -ge 2 ] || usage_error "$1 needs a value"; tcg_cpu=$2; accel=tcg; shift 2 ;;
 	--keys) [ $# -ge 2 ] || usage_error "$1 needs a value"; keys=$2; shift 2 ;;
 	--screenshot) [ $# -ge 2 ] || usage_error "$1 needs a value"; screenshot=$2; shift 2 ;;
+	--qr-dumps) [ $# -ge 2 ] || usage_error "$1 needs a value"; qr_dumps=$2; shift 2 ;;
 	--no-serial) no_serial=1; shift ;;
 	--resolution) [ $# -ge 2 ] || usage_error "$1 needs a value"; resolution=$2; shift 2 ;;
 	--secure-boot) [ $# -ge 2 ] || usage_error "$1 needs a value"; secure_boot=$2; shift 2 ;;
@@ -208,6 +213,10 @@ fi
 if [ -n "$screenshot" ]; then
 	mkdir -p "$(dirname "$screenshot")"
 	rm -f "$screenshot"
+fi
+if [ -n "$qr_dumps" ]; then
+	mkdir -p "$qr_dumps" || usage_error "--qr-dumps: cannot make '$qr_dumps'"
+	rm -f "$qr_dumps"/qr-*.png
 fi
 [ -r "$iso" ] || { note "no image '$iso' (run 'make iso')"; exit 66; }
 for f in "$OVMF_CODE" "$OVMF_VARS"; do
@@ -374,19 +383,23 @@ kvm_works() {
 }
 
 args=("${base_args[@]}" -qmp "unix:$tmp/qmp.sock,server=on,wait=off")
-if [ -n "$keys" ] && [ -z "$screenshot" ]; then
+if [ -n "$keys" ] && [ -z "$screenshot" ] && [ -z "$qr_dumps" ]; then
 	mkfifo "$tmp/mon.in" "$tmp/mon.out"
 	args+=(-monitor "pipe:$tmp/mon")
 fi
-if [ -n "$screenshot" ]; then
+if [ -n "$screenshot" ] || [ -n "$qr_dumps" ]; then
 	# The handshake (kernel/console/fbcon.c, fbcon_exit_hold): this fw_cfg file
 	# asks the kernel to keep its last screen up for 1000 ms before it writes
 	# its status; it says so on the debug console (port 0xe9), and the watcher
 	# below then has the monitor (on fifos: no socat, no socket) stop the
 	# guest, dump the screen and let it go on to its exit.  Serial or not.
+	# --qr-dumps: "opt/aslrbench/qr-dump" has the QR screen say "qr ready K/N"
+	# there for each code; the watcher dumps it and presses a key for the next.
 	mkfifo "$tmp/mon.in" "$tmp/mon.out" "$tmp/dbg.in" "$tmp/dbg.out"
-	args+=(-monitor "pipe:$tmp/mon" -fw_cfg "name=opt/aslrbench/screen-hold-ms,string=1000"
+	args+=(-monitor "pipe:$tmp/mon"
 		-chardev "pipe,id=dbg,path=$tmp/dbg" -device isa-debugcon,iobase=0xe9,chardev=dbg)
+	[ -z "$screenshot" ] || args+=(-fw_cfg "name=opt/aslrbench/screen-hold-ms,string=1000")
+	[ -z "$qr_dumps" ] || args+=(-fw_cfg "name=opt/aslrbench/qr-dump,string=1")
 fi
 if [ "$deterministic" = 1 ]; then
 	# One guest instruction per virtual nanosecond and no idle time skew:
@@ -448,11 +461,18 @@ fi
 # The dump goes to $tmp first: a dump cut short by QEMU's exit is no PNG.
 png_complete() { [ -s "$1" ] && [ "$(tail -c 8 "$1" | od -An -tx1 | tr -d ' \n')" = 49454e44ae426082 ]; }
 watch_for_screen() {
-	local line
-	exec 4<>"$tmp/mon.in" # replies go to mon.out unread: a few lines, far below a pipe's 64 KiB
+	local line k
+	exec 4<>"$tmp/mon.in"
+	cat "$tmp/mon.out" >/dev/null & # the replies, drained: a QR run has many
 	while IFS= read -r line; do
 		case $line in
 		*"screen ready"*) printf 'stop\nscreendump %s -f png\ncont\n' "$tmp/screen.png" >&4 ;;
+		*"qr ready "[0-9]*/[0-9]*)
+			k=${line##*qr ready }
+			k=${k%%/*}
+			mkdir -p "$tmp/qr"
+			printf 'stop\nscreendump %s -f png\ncont\nsendkey spc 10\n' "$tmp/qr/qr-$k.png" >&4
+			;;
 		esac
 	done <"$tmp/dbg.out"
 }
@@ -520,7 +540,7 @@ else
 	qpid=$!
 	serial_src="$tmp/serial"
 fi
-if [ -n "$screenshot" ]; then
+if [ -n "$screenshot" ] || [ -n "$qr_dumps" ]; then
 	watch_for_screen &
 	watcher=$!
 fi
@@ -588,10 +608,20 @@ if [ -n "$feeder" ]; then
 	kill "$feeder" 2>/dev/null || true
 	feeder=""
 fi
-if [ -n "$screenshot" ]; then
+if [ -n "$watcher" ]; then
 	kill "$watcher" 2>/dev/null || true
 	wait "$watcher" 2>/dev/null || true
 	watcher=""
+fi
+if [ -n "$qr_dumps" ]; then
+	n=0
+	for f in "$tmp"/qr/qr-*.png; do
+		[ -e "$f" ] || continue
+		if png_complete "$f"; then cp "$f" "$qr_dumps/" && n=$((n + 1)); fi
+	done
+	[ "$n" -gt 0 ] || note "no QR codes dumped: the kernel showed none (qr=on on its command line?)"
+fi
+if [ -n "$screenshot" ]; then
 	if png_complete "$tmp/screen.png"; then
 		cp "$tmp/screen.png" "$screenshot"
 	else

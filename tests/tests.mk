@@ -104,6 +104,15 @@ $(HOST)/test_list: tests/lib/test_list.c kernel/lib/list.h
 	@echo "  HOSTCC  $@"
 	$(Q)$(HOST_CC) $(HOST_CFLAGS) $(CHECK_CFLAGS) -o $@ tests/lib/test_list.c $(CHECK_LIBS)
 
+# The record keeper behind the QR screen, full buffer included.
+HOST_TESTS += $(HOST)/test_records
+$(HOST)/test_records: tests/lib/test_records.c kernel/lib/records.c kernel/lib/records.h \
+		kernel/lib/vsprintf.c kernel/lib/vsprintf.h
+	@mkdir -p $(@D)
+	@echo "  HOSTCC  $@"
+	$(Q)$(HOST_CC) $(HOST_CFLAGS) $(CHECK_CFLAGS) -fsanitize=address,undefined -o $@ \
+		tests/lib/test_records.c kernel/lib/records.c kernel/lib/vsprintf.c $(CHECK_LIBS)
+
 # The kernel's printf formatter against the C library's snprintf.
 HOST_TESTS += $(HOST)/test_vsprintf
 $(HOST)/test_vsprintf: tests/lib/test_vsprintf.c kernel/lib/vsprintf.c kernel/lib/vsprintf.h

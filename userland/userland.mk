@@ -21,7 +21,7 @@ ASLRBENCH_PROGS := init t_nop t_sleep t_park t_canary t_fault t_layout t_sched t
 # static musl programs in /bin (they replace busybox's applets of the same
 # name: su, poweroff), and /etc/profile (prompt, `help`).  Everything goes
 # to the staging directory $(INITRD_USERLAND), one of iso/iso.mk's INITRD_DIRS.
-USERLAND_CMDS := su rng attack aslr poweroff bench run
+USERLAND_CMDS := su rng attack aslr poweroff bench run qr
 USERLAND_BINS := $(USERLAND_CMDS:%=$(BUILD)/userland/%)
 USERLAND_CFLAGS := -std=gnu11 -O2 -s -Wall -Wextra -Werror -D_GNU_SOURCE -isystem .
 USERLAND_FILES := $(shell find userland/rootfs -print 2>/dev/null)

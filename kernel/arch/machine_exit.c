@@ -6,6 +6,7 @@
 #define DEBUG_EXIT_PORT 0xf4
 
 void (*machine_exit_hold_hook)(void);
+void (*machine_exit_show_hook)(int code);
 
 void machine_exit(enum exit_code code)
 {
@@ -13,6 +14,8 @@ void machine_exit(enum exit_code code)
 
 	irq_disable();
 	kprintf("aslrbench: exit status %s (0x%x)\n", what[(code - EXIT_OK) & 3], code);
+	if (machine_exit_show_hook)
+		machine_exit_show_hook(code); /* the QR screen, when qr= turns it on */
 	if (machine_exit_hold_hook)
 		machine_exit_hold_hook(); /* only when run-qemu.sh --screenshot asked for it */
 	outl(DEBUG_EXIT_PORT, code);

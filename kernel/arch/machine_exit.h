@@ -24,4 +24,10 @@ __attribute__((noreturn)) void machine_exit(enum exit_code code);
  */
 extern void (*machine_exit_hold_hook)(void);
 
+/*
+ * Called before that, with the exit code: the QR screen shows the run's
+ * records here when it is on (console/ installs it; qr= on the command line).
+ */
+extern void (*machine_exit_show_hook)(int code);
+
 #endif

@@ -73,6 +73,27 @@ unsigned fbcon_rows(void)
 	return fbcon.active ? fbcon.rows : 0;
 }
 
+bool fbcon_geometry(uint32_t *width, uint32_t *height, uint32_t *cell_h)
+{
+	if (!fbcon.active)
+		return false;
+	*width = fbcon.width;
+	*height = fbcon.height;
+	*cell_h = fbcon.cell_h;
+	return true;
+}
+
+void fbcon_fill(uint32_t x, uint32_t y, uint32_t w, uint32_t h, enum fbcon_color c)
+{
+	if (!fbcon.active || x >= fbcon.width || y >= fbcon.height)
+		return;
+	if (w > fbcon.width - x)
+		w = fbcon.width - x;
+	if (h > fbcon.height - y)
+		h = fbcon.height - y;
+	fbcon_fill_rect(x, y, w, h, fbcon.palette[c & 15]);
+}
+
 void fbcon_set_color(enum fbcon_color fg, enum fbcon_color bg)
 {
 	fbcon.fg = fg & 15;

@@ -9,6 +9,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "boot/boot_info.h"
 
@@ -53,6 +54,15 @@ void fbcon_goto(unsigned col, unsigned row);
 void fbcon_puts_at(unsigned col, unsigned row, const char *s); /* clipped; cursor stays */
 unsigned fbcon_cols(void);				       /* 0 while inactive */
 unsigned fbcon_rows(void);
+
+/*
+ * For pictures (the QR screen): the screen and a text cell in pixels, and
+ * a filled rectangle, clipped to the screen.  The text shadow is not
+ * updated: fbcon_clear() afterwards puts the console back.  No-ops (and
+ * false) while inactive.
+ */
+bool fbcon_geometry(uint32_t *width, uint32_t *height, uint32_t *cell_h);
+void fbcon_fill(uint32_t x, uint32_t y, uint32_t w, uint32_t h, enum fbcon_color c);
 
 /*
  * Installed as machine_exit_hold_hook; runs just before the status leaves.  When the QEMU host

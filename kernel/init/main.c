@@ -25,6 +25,7 @@
 #include "kernel/params/param.h"
 #include "kernel/console/fbcon.h"
 #include "kernel/console/keyboard.h"
+#include "kernel/console/qr_screen.h"
 #include "kernel/lib/printk.h"
 #include "kernel/console/serial.h"
 #include "kernel/fs/file.h"
@@ -208,7 +209,8 @@ __attribute__((noreturn)) void kmain(struct boot_info *bi, uint64_t phys_base)
 	pmm_init(&boot_info_copy);
 	vmm_init();
 	fbcon_init(&boot_info_copy.fb);
-	machine_exit_hold_hook = fbcon_exit_hold; /* a no-op unless the screen is up */
+	machine_exit_hold_hook = fbcon_exit_hold;   /* a no-op unless the screen is up */
+	machine_exit_show_hook = qr_screen_at_exit; /* a no-op unless qr= asks (or no serial) */
 	acpi_init(boot_info_copy.rsdp);
 	use_spcr_serial();
 	kbd_init();

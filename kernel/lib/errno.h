@@ -37,6 +37,7 @@
 #define ENOSYS	     38
 #define ENOTEMPTY    39
 #define ELOOP	     40
+#define ENODATA	     61 /* the shell's qr: no record to show yet */
 #define EOVERFLOW    75 /* mmap: offset + length wraps */
 #define ELIBBAD	     80
 #define EOPNOTSUPP   95	 /* mmap: MAP_SHARED_VALIDATE with an unknown flag */

@@ -9,6 +9,7 @@
 #include <stdbool.h>
 
 #include "kernel/lib/printk.h"
+#include "kernel/lib/records.h"
 #include "kernel/lib/string.h"
 #include "kernel/params/param.h"
 
@@ -29,6 +30,7 @@ void console_write(const char *s, size_t n)
 	/* kmain has arch install the pair first thing; NULL only in host tests. */
 	uint64_t flags = console_irq_save ? console_irq_save() : 0;
 
+	records_feed(s, n); /* the "@@ " lines, for the QR screen */
 	if (console_serial_write)
 		console_serial_write(s, n);
 	if (console_screen_write)

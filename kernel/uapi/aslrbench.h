@@ -50,6 +50,13 @@ enum lab_op {
 };
 enum lab_region { LAB_STACK, LAB_MMAP, LAB_EXE, LAB_NR_REGIONS };
 
+/* __NR_aslrbench_qr(op, k): the shell's `qr` (kernel/console/qr_screen.c). */
+enum qr_op {
+	QR_OP_BUILD = 1, /* the records held now as codes: their count (ENODEV, ENODATA) */
+	QR_OP_SHOW = 2,	 /* draw code k (1..count); EINVAL for another k */
+	QR_OP_DONE = 3,	 /* the screen back to the console, cleared */
+};
+
 /* Capability bits (Linux's include/uapi/linux/capability.h). */
 #define CAP_SETGID     6
 #define CAP_SETUID     7

@@ -183,4 +183,5 @@ __SYSCALL(504, bench_submit,      sys_bench_submit,         1)
 __SYSCALL(505, aslrbench_lab,     sys_aslrbench_lab,        1)
 __SYSCALL(506, fuzz_note,         sys_fuzz_note,            1)
 __SYSCALL(507, rng_draw,          sys_rng_draw,             1)
+__SYSCALL(508, aslrbench_qr,      sys_aslrbench_qr,         0)
 /* clang-format on */

@@ -46,6 +46,24 @@ check_identical_records() {
 	fi
 }
 
+# The QR codes dumped into DIR (run-qemu.sh --qr-dumps) read back by
+# scripts/qr-decode.py (zbarimg): exactly the records the log held when the
+# kernel built them ("qr: N records" line), the summary and the boot record
+# first, the rest in the order printed.
+check_qr_records() {
+	local dir=$1 log=${boot_logs[0]} d="$logs/qemu-$boot-qr"
+	awk '/^qr: [0-9]+ records/ {exit} {sub(/\r$/, "")} /^@@ / {print}' "$log" >"$d.all"
+	{ grep -m1 '^@@ {"type":"summary"' "$d.all"; grep -m1 '^@@ {"type":"boot"' "$d.all"
+		awk '/^@@ \{"type":"boot"/ && !b {b=1; next} /^@@ \{"type":"summary"/ && !s {s=1; next} {print}' "$d.all"; } >"$d.want"
+	if ! scripts/qr-decode.py --out "$d.got" "$dir" 2>"$d.err"; then
+		fail "qemu/$boot: the QR codes decode" "$(cat "$d.err")"
+	elif [ -s "$d.want" ] && diff "$d.want" "$d.got" >"$d.diff"; then
+		pass "qemu/$boot: the QR codes give the log's $(wc -l <"$d.got") records"
+	else
+		fail "qemu/$boot: the QR codes give the log's records" "see $d.diff"
+	fi
+}
+
 # The first run is within tolerance of a committed baseline (scripts/baseline.py).
 check_baseline() {
 	local tsv=$1 out="$logs/qemu-$boot-baseline.log"
