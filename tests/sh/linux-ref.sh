@@ -1,0 +1,124 @@
+#!/usr/bin/env bash
+# TAP: Linux 6.12 (Debian 13's cloud kernel, scripts/linux-ref.sh) as the
+# reference the Linux programs and the 6.x rules are held to.
+#
+#   abi       every tests/linux program tests/sh/linux-abi.sh runs on the
+#             host runs under 6.12 with the same expectations
+#             (tests/sh/lib/linux-progs.sh)
+#   layout    tests/linux/lx_layoutprobe.c (non-PIE static, static PIE,
+#             dynamic glibc PIE, -m32), 100 execs each, under 6.12 and
+#             under aslrbench with aslr_rules=6.x; tests/sh/linux-ref/
+#             layout-compare.py fails on any difference outside its
+#             KNOWN_DIFFERENCES list
+#   errsweep  tests/linux/lx_errsweep.c's "call args -> result" lines,
+#             under both kernels; any line that differs fails, outside
+#             the known differences listed below (KNOWN_ERRSWEEP)
+#
+# One 6.12 boot (two CPUs, as the host has) runs all three, one aslrbench
+# boot the last two.  Without
+# the kernel package (no network, no mirror) every check is skipped with
+# the reason.  Logs: build/test-logs/linux-ref-*.
+# Usage: tests/sh/linux-ref.sh [SECTION...]   (default: abi layout errsweep)
+set -uo pipefail
+
+top=$(cd "$(dirname "$0")/../.." && pwd)
+# shellcheck source=tests/sh/lib/tap.sh
+. "$top/tests/sh/lib/tap.sh"
+cd "$top" || exit 1
+sections=("$@")
+[ ${#sections[@]} -gt 0 ] || sections=(abi layout errsweep)
+logs=$top/build/test-logs
+mkdir -p "$logs"
+
+# abi checks known to fail under 6.12 in QEMU for a reason outside the
+# program's expectation: "6.12: CHECK NAME<TAB>reason".  Such a failure is
+# a skip that names the reason; a listed check that passes fails.
+KNOWN_ABI=(
+	"6.12: lx_signal_musl forge: rt_sigreturn of forged frames as expected	QEMU 7.2's TCG loads reserved MXCSR bits (xrstor) without the #GP a real CPU raises, so Linux never sees the fault and the child reads the bits back (exit 1); real CPUs pass (tests/sh/linux-abi.sh on the host)"
+	"6.12: lx_signal_glibc forge: rt_sigreturn of forged frames as expected	the same: QEMU 7.2's TCG takes reserved MXCSR bits without #GP"
+)
+
+# ---- prerequisites ----------------------------------------------------------
+whole_skip() {
+	tap_plan 1
+	tap_skip "Linux 6.12 reference" "$1"
+	tap_done
+	exit
+}
+{ command -v musl-gcc >/dev/null && [ -x /bin/busybox ]; } ||
+	whole_skip "musl-tools or busybox-static missing (scripts/deps.sh)"
+{ [ -r build/initrd.cpio ] && [ -r build/aslrbench.iso ]; } ||
+	whole_skip "build/initrd.cpio or build/aslrbench.iso missing (make all)"
+command -v "${QEMU:-qemu-system-x86_64}" >/dev/null || whole_skip "QEMU missing (scripts/deps.sh)"
+progs=(lx_musl lx_musl_pie lx_glibc lx_glibc_pie lx_musl_dyn lx_vdso_musl lx_vdso_glibc
+	lx_poll_musl lx_poll_glibc lx_mmap_musl lx_mmap_glibc lx_exec lx_badinterp
+	lx_signal_musl lx_signal_glibc lx_sigproc_musl lx_sigproc_glibc lx_jobctl_musl lx_jobctl_glibc
+	lx_nice_musl lx_nice_glibc lx_thread_musl lx_thread_glibc lx_thread_glibc_dyn lx_maps
+	lx_fpu lx_deaddir lx_errno lx_futex_musl lx_futex_glibc lx_layout lx_procread lx_sticky lx_ia32)
+out=$(make -s --no-print-directory "${progs[@]/#/build/user/linux/}" 2>&1) || {
+	tap_plan 1
+	tap_fail "build the Linux test programs" "$out"
+	tap_done
+	exit
+}
+fetch_err=$(scripts/linux-ref.sh --fetch 2>&1 >/dev/null) ||
+	whole_skip "the Linux 6.12 kernel package cannot be fetched: $(tail -n 1 <<<"$fetch_err")"
+
+# The files both boots get besides their own initramfs.
+adds=(--add build/user/linux=/bin
+	--add tests/sh/lib/tap.sh=/usr/share/lx-ref/tap.sh
+	--add tests/sh/lib/linux-progs.sh=/usr/share/lx-ref/linux-progs.sh
+	--add tests/sh/linux-ref/guest.sh=/usr/share/lx-ref/guest.sh)
+
+# section LOG NAME: the lines between "=== begin NAME" and its end, CRs gone;
+# section_status LOG NAME: the status on its end line (empty: none).
+section() { tr -d '\r' <"$1" | sed -n "/^=== begin $2\$/,/^=== end $2 [0-9]*\$/p" | sed '1d;$d'; }
+section_status() { tr -d '\r' <"$1" | sed -n "s/^=== end $2 \([0-9]*\)\$/\1/p" | tail -n 1; }
+
+# ---- the boots ----------------------------------------------------------------
+ref_log=$logs/linux-ref-6.12.log
+scripts/linux-ref.sh --smp 2 --timeout 900 --log "$ref_log" "${adds[@]}" \
+	--run "sh /usr/share/lx-ref/guest.sh ${sections[*]}" >/dev/null 2>"$ref_log.err"
+st=$?
+tap_check "$st" "Linux 6.12 boot: the guest script ran to its end" \
+	"scripts/linux-ref.sh exited $st (log: $ref_log, stderr: $ref_log.err)" "$(tail -n 5 "$ref_log.err")"
+
+# ---- abi: the guest's TAP, each result under its own name --------------------
+abi_results() {
+	local log=$1 n=0 want="" line name="" diag_skip="" diag=() verdict=""
+	flush() {
+		local k why=""
+		for k in "${KNOWN_ABI[@]}"; do [ "${k%%$'\t'*}" != "$name" ] || why=${k#*$'\t'}; done
+		case $verdict:${why:+known} in
+		ok:) tap_pass "$name" ;;
+		ok:known) tap_fail "$name" "passes, but KNOWN_ABI lists it as failing: remove it there" ;;
+		skip:*) tap_skip "$name" "$diag_skip" ;;
+		fail:) tap_fail "$name" "${diag[@]}" ;;
+		fail:known) tap_skip "$name" "known difference: $why" ;;
+		esac
+		verdict="" diag=()
+	}
+	while IFS= read -r line; do
+		case $line in
+		"#"*) [ -z "$verdict" ] || diag+=("${line#"#   "}") ;;
+		"1.."*) want=${line#1..} ;;
+		"ok "*"# SKIP "*)
+			flush
+			n=$((n + 1)) name="6.12: $(sed 's/^ok [0-9]* - //; s/ # SKIP .*//' <<<"$line")"
+			diag_skip=${line#*# SKIP } verdict=skip
+			;;
+		"ok "*) flush; n=$((n + 1)) name="6.12: ${line#ok * - }" verdict=ok ;;
+		"not ok "*) flush; n=$((n + 1)) name="6.12: ${line#not ok * - }" verdict=fail ;;
+		esac
+	done < <(section "$log" abi)
+	flush
+	[ "$n" -gt 0 ] && [ "$n" = "$want" ] && [ -n "$(section_status "$log" abi)" ]
+	tap_check $? "6.12: every program's checks ran ($n of ${want:-?})" "(log: $log)"
+}
+
+for s in "${sections[@]}"; do
+	case $s in
+	abi) abi_results "$ref_log" ;;
+	esac
+done
+tap_done
