@@ -30,6 +30,15 @@ sections=("$@")
 logs=$top/build/test-logs
 mkdir -p "$logs"
 
+# errsweep lines where aslrbench is known to differ from 6.12, each with its
+# reason: "CALL PREFIX<TAB>reason".  An entry is removed once the kernel
+# matches; a listed line that matches again fails, so the list stays honest.
+KNOWN_ERRSWEEP=(
+	"madvise(	not implemented in aslrbench (ENOSYS)"
+	"msync(	not implemented in aslrbench (ENOSYS)"
+	"mincore(	not implemented in aslrbench (ENOSYS)"
+	"times(	not implemented in aslrbench (ENOSYS)"
+)
 # abi checks known to fail under 6.12 in QEMU for a reason outside the
 # program's expectation: "6.12: CHECK NAME<TAB>reason".  Such a failure is
 # a skip that names the reason; a listed check that passes fails.
@@ -54,7 +63,8 @@ progs=(lx_musl lx_musl_pie lx_glibc lx_glibc_pie lx_musl_dyn lx_vdso_musl lx_vds
 	lx_poll_musl lx_poll_glibc lx_mmap_musl lx_mmap_glibc lx_exec lx_badinterp
 	lx_signal_musl lx_signal_glibc lx_sigproc_musl lx_sigproc_glibc lx_jobctl_musl lx_jobctl_glibc
 	lx_nice_musl lx_nice_glibc lx_thread_musl lx_thread_glibc lx_thread_glibc_dyn lx_maps
-	lx_fpu lx_deaddir lx_errno lx_futex_musl lx_futex_glibc lx_layout lx_procread lx_sticky lx_ia32)
+	lx_fpu lx_deaddir lx_errno lx_futex_musl lx_futex_glibc lx_layout lx_procread lx_sticky lx_ia32
+	lx_layoutprobe_static lx_layoutprobe_spie lx_layoutprobe_dyn lx_layoutprobe_m32 lx_errsweep)
 out=$(make -s --no-print-directory "${progs[@]/#/build/user/linux/}" 2>&1) || {
 	tap_plan 1
 	tap_fail "build the Linux test programs" "$out"
@@ -68,7 +78,8 @@ fetch_err=$(scripts/linux-ref.sh --fetch 2>&1 >/dev/null) ||
 adds=(--add build/user/linux=/bin
 	--add tests/sh/lib/tap.sh=/usr/share/lx-ref/tap.sh
 	--add tests/sh/lib/linux-progs.sh=/usr/share/lx-ref/linux-progs.sh
-	--add tests/sh/linux-ref/guest.sh=/usr/share/lx-ref/guest.sh)
+	--add tests/sh/linux-ref/guest.sh=/usr/share/lx-ref/guest.sh
+	--add tests/sh/linux-ref/layout.sh=/usr/share/lx-ref/layout.sh)
 
 # section LOG NAME: the lines between "=== begin NAME" and its end, CRs gone;
 # section_status LOG NAME: the status on its end line (empty: none).
@@ -82,6 +93,19 @@ scripts/linux-ref.sh --smp 2 --timeout 900 --log "$ref_log" "${adds[@]}" \
 st=$?
 tap_check "$st" "Linux 6.12 boot: the guest script ran to its end" \
 	"scripts/linux-ref.sh exited $st (log: $ref_log, stderr: $ref_log.err)" "$(tail -n 5 "$ref_log.err")"
+
+# aslrbench, the 6.x rules, for the sections compared with 6.12.
+ab_sections=()
+for s in "${sections[@]}"; do [ "$s" = abi ] || ab_sections+=("$s"); done
+ab_log=$logs/linux-ref-aslrbench.log
+if [ ${#ab_sections[@]} -gt 0 ]; then
+	scripts/run-qemu.sh --timeout 600 --log "$ab_log" "${adds[@]}" \
+		--cmdline "aslr_rules=6.x init=/bin/busybox -- sh /usr/share/lx-ref/guest.sh ${ab_sections[*]}" \
+		</dev/null >/dev/null 2>"$ab_log.err"
+	st=$?
+	tap_check "$st" "aslrbench boot (aslr_rules=6.x): the guest script ran to its end" \
+		"scripts/run-qemu.sh exited $st (log: $ab_log, stderr: $ab_log.err)" "$(tail -n 5 "$ab_log.err")"
+fi
 
 # ---- abi: the guest's TAP, each result under its own name --------------------
 abi_results() {
@@ -116,9 +140,59 @@ abi_results() {
 	tap_check $? "6.12: every program's checks ran ($n of ${want:-?})" "(log: $log)"
 }
 
+# ---- layout: lx_layoutprobe's lines, compared ---------------------------------
+layout_results() {
+	local line cmp=$logs/linux-ref-layout.txt
+	section "$ref_log" layout >"$logs/linux-ref-layout-6.12.txt"
+	section "$ab_log" layout >"$logs/linux-ref-layout-aslrbench.txt"
+	tests/sh/linux-ref/layout-compare.py "$logs/linux-ref-layout-6.12.txt" \
+		"$logs/linux-ref-layout-aslrbench.txt" >"$cmp"
+	tap_check $? "layout: lx_layoutprobe x 100 (static, static PIE, dynamic PIE, -m32): aslrbench as 6.12, or a known difference" \
+		"$(grep '^FAIL' "$cmp" | head -40)"
+	while IFS= read -r line; do
+		case $line in
+		"KNOWN "*) tap_skip "layout: ${line#KNOWN }" "known difference" ;;
+		esac
+	done <"$cmp"
+	# The comparer fails on a layout that is off: 6.12 against itself with
+	# the static PIE's brk a page higher.
+	sed 's/^\(layout spie .*brk=0x[0-9a-f]*\)000 /\11000 /' "$logs/linux-ref-layout-6.12.txt" >"$cmp.broken"
+	tests/sh/linux-ref/layout-compare.py "$logs/linux-ref-layout-6.12.txt" "$cmp.broken" >"$cmp.broken.out"
+	[ $? = 1 ] && grep -q '^FAIL spie brk' "$cmp.broken.out"
+	tap_check $? "layout: the comparer fails on a brk one page off" "$(head -5 "$cmp.broken.out")"
+}
+
+# ---- errsweep: lx_errsweep's lines, line by line -------------------------------
+errsweep_results() {
+	local a=$logs/linux-ref-errsweep-6.12.txt b=$logs/linux-ref-errsweep-aslrbench.txt k line call why n=0
+	section "$ref_log" errsweep | grep -- ' -> ' >"$a"
+	section "$ab_log" errsweep | grep -- ' -> ' >"$b"
+	[ -s "$a" ] && [ "$(wc -l <"$a")" = "$(wc -l <"$b")" ]
+	tap_check $? "errsweep: as many lines under both kernels ($(wc -l <"$a") and $(wc -l <"$b"))"
+	while IFS= read -r line; do
+		n=$((n + 1))
+		call=${line%% -> *} why=""
+		for k in "${KNOWN_ERRSWEEP[@]}"; do
+			[ "${call#"${k%%$'\t'*}"}" = "$call" ] || why=${k#*$'\t'}
+		done
+		other=$(sed -n "${n}p" "$b")
+		if [ "$other" = "$line" ] && [ -z "$why" ]; then
+			tap_pass "errsweep: $line"
+		elif [ "$other" = "$line" ]; then
+			tap_fail "errsweep: $line" "the same under both kernels, but KNOWN_ERRSWEEP lists it: remove it there"
+		elif [ -n "$why" ]; then
+			tap_skip "errsweep: $line (aslrbench: ${other#* -> })" "known difference: $why"
+		else
+			tap_fail "errsweep: $line" "aslrbench: $other"
+		fi
+	done <"$a"
+}
+
 for s in "${sections[@]}"; do
 	case $s in
 	abi) abi_results "$ref_log" ;;
+	layout) layout_results ;;
+	errsweep) errsweep_results ;;
 	esac
 done
 tap_done
