@@ -18,6 +18,7 @@
  *   libc       the lowest mapping of a file named libc.so* (0: none)
  *   envc, auxc the number of environment strings and auxiliary vector
  *              entries (what lies between sp and random besides frames)
+ *   auxt       the auxiliary vector's types below 64, one bit each
  * Usage: lx_layoutprobe KIND
  */
 #define _GNU_SOURCE
@@ -32,30 +33,28 @@
 extern char __ehdr_start[];
 extern char **environ;
 
-/* Entries of /proc/self/auxv before AT_NULL. */
-static int auxc(void)
-{
-	unsigned long v[2];
-	int n = 0;
-	FILE *f = fopen("/proc/self/auxv", "r");
-
-	if (sizeof(long) == 4) {
-		unsigned int w[2];
-
-		while (f && fread(w, sizeof(w), 1, f) == 1 && w[0])
-			n++;
-	} else {
-		while (f && fread(v, sizeof(v), 1, f) == 1 && v[0])
-			n++;
-	}
-	if (f)
-		fclose(f);
-	return n;
-}
-
 struct region {
 	unsigned long long start, end;
 };
+
+/*
+ * The auxiliary vector as the kernel left it: right after the NULL that ends
+ * the initial environment (environ is that array until setenv moves it).
+ * Its entries before AT_NULL, and which types below 64 it holds, as bits.
+ */
+static int auxc(unsigned long long *types)
+{
+	char **e = environ;
+	unsigned long *a;
+	int n = 0;
+
+	while (*e)
+		e++;
+	for (a = (unsigned long *)(e + 1); a[0]; a += 2, n++)
+		if (a[0] < 64)
+			*types |= 1ULL << a[0];
+	return n;
+}
 
 /* The first mapping whose name holds NAME (lowest start: maps is sorted). */
 static struct region find(const char *name)
@@ -85,11 +84,13 @@ int main(int argc, char **argv)
 	void *m = mmap(0, 4096, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	struct region stack = find("[stack]"), heap = find("[heap]"), vdso = find("[vdso]");
 	struct region vvar = find("[vvar]"), libc = find("/libc.so");
-	int envc = 0;
+	int envc = 0, naux;
+	unsigned long long auxt = 0;
 	unsigned long long brk = heap.start ? heap.start : (unsigned long long)(uintptr_t)sbrk(0);
 
-	while (environ && environ[envc])
+	while (environ[envc])
 		envc++;
+	naux = auxc(&auxt);
 	if (argc != 2) {
 		fprintf(stderr, "usage: lx_layoutprobe KIND\n");
 		return 2;
@@ -97,13 +98,13 @@ int main(int argc, char **argv)
 	printf("layout %s stack=%#llx sp=%#llx random=%#llx mmap=%#llx brk=%#llx exe=%#llx "
 	       "vdso=%#llx vdso_size=%#llx vvar=%#llx vvar_size=%#llx ldso=%#llx libc=%#llx "
 	       "envc=%d "
-	       "auxc=%d\n",
+	       "auxc=%d auxt=%#llx\n",
 	       argv[1], stack.end, (unsigned long long)(uintptr_t)&local,
 	       (unsigned long long)getauxval(AT_RANDOM),
 	       (unsigned long long)(m == MAP_FAILED ? 0 : (uintptr_t)m), brk,
 	       (unsigned long long)(uintptr_t)__ehdr_start,
 	       (unsigned long long)getauxval(AT_SYSINFO_EHDR), vdso.end - vdso.start, vvar.start,
 	       vvar.end - vvar.start, (unsigned long long)getauxval(AT_BASE), libc.start, envc,
-	       auxc());
+	       naux, auxt);
 	return local;
 }

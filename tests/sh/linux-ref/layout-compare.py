@@ -11,21 +11,22 @@ and per field, and prints one line per comparison:
   FAIL known difference NAME no longer seen: remove it from KNOWN_DIFFERENCES
 
 Compared for every field: present in both or in neither; its alignment (the
-lowest bit any value sets); its varying bits (the lowest
-bit that varies, and how many bits the span max - min takes); its number of distinct values (equal when fixed, within 15 % of the
-runs otherwise); its range (a fixed value equal; else each kernel's minimum
-and maximum within 15 % of the larger span of the other's: with 100 uniform
-draws an end lands that far in with a probability of 1e-7).  For every two
-address fields present in both: their order (always below, always above,
-or mixed) and, when one kernel keeps their distance constant, the same
-distance in the other.  Exit status: 0 when every line is PASS or KNOWN,
-1 otherwise, 2 on bad input (no lines of a kind in one log).
+lowest bit any value sets); its varying bits (the lowest bit that varies,
+and how many bits the span max - min takes); its number of distinct values
+(equal when fixed, within 15 % of the runs otherwise); its range (a fixed
+value equal; else each kernel's minimum and maximum within 15 % of the
+larger span of the other's: with 100 uniform draws an end lands that far in
+with a probability of 1e-7).  envc, auxc and auxt (the auxiliary vector's
+types) are values; for every two address fields present in both: their
+order (always below, always above, or mixed) and, when one kernel keeps
+their distance constant, the same distance in the other.  Exit status: 0
+when every line is PASS or KNOWN, 1 otherwise, 2 on bad input.
 """
 import re
 import sys
 
 SIZES = {"vdso_size", "vvar_size"}
-COUNTS = {"envc", "auxc"}  # compared as values, not as addresses
+COUNTS = {"envc", "auxc", "auxt"}  # compared as values, not as addresses
 PAGE = 4096
 
 
@@ -88,7 +89,7 @@ def compare_kind(kind, ref, test, emit):
     n = min(len(ref[next(iter(ref))]["values"]), len(test[next(iter(test))]["values"]))
     for f in ref:
         if f not in test:
-            emit(kind, [f], f"{kind} {f}: printed under both", False, f"absent from the second log", {})
+            emit(kind, [f], f"{kind} {f}: printed under both", False, "absent from the second log", {})
             continue
         a, b = ref[f], test[f]
         what = f"{kind} {f}"
@@ -109,8 +110,12 @@ def compare_kind(kind, ref, test, emit):
         ok = (fixed_a == fixed_b) and abs(a["distinct"] - b["distinct"]) <= max(1, 0.15 * n)
         emit(kind, [f], f"{what}: distinct values", ok, f"{a['distinct']} against {b['distinct']} of {n}", {})
         if fixed_a and fixed_b:
-            emit(kind, [f], f"{what}: range", a["min"] == b["min"],
-                 f"{a['min']:#x} against {b['min']:#x}", {})
+            detail = f"{a['min']:#x} against {b['min']:#x}"
+            if f == "auxt":  # name the auxiliary vector types one kernel lacks
+                bits = lambda v: [t for t in range(64) if v >> t & 1]
+                detail += (f" (AT_ types only in the first: {bits(a['min'] & ~b['min'])}, "
+                           f"only in the second: {bits(b['min'] & ~a['min'])})")
+            emit(kind, [f], f"{what}: range", a["min"] == b["min"], detail, {})
         else:
             span = max(a["max"] - a["min"], b["max"] - b["min"])
             ok = abs(a["min"] - b["min"]) <= 0.15 * span and abs(a["max"] - b["max"]) <= 0.15 * span
