@@ -20,7 +20,9 @@
 # debfetch_mirror: prints the Debian archive the machine's apt uses: the
 # first URIs: of /etc/apt/sources.list.d/*.sources, else the first URI of a
 # "deb" line of /etc/apt/sources.list or sources.list.d/*.list, that is not
-# a security archive; DEBIAN_MIRROR overrides.  Returns 1 when there is none.
+# a security archive; DEBIAN_MIRROR overrides, DEBFETCH_APT_ETC reads
+# another directory than /etc/apt (tests/sh/debfetch.sh).  Returns 1 when
+# there is none.
 # debfetch_cli NAME [ARG]: the fetch scripts' command line.  -h or --help
 # prints the calling script's header and exits 0; another option is a usage
 # error (exit 2).  Returns for a DIR or no argument.

@@ -78,7 +78,7 @@ out=$(make -s --no-print-directory "${progs[@]/#/build/user/linux/}" 2>&1) || {
 	exit
 }
 fetch_err=$(scripts/linux-ref.sh --fetch 2>&1 >/dev/null) ||
-	whole_skip "the Linux 6.12 kernel package cannot be fetched: $(tail -n 1 <<<"$fetch_err")"
+	whole_skip "the Linux 6.12 kernel package cannot be fetched: $(grep -v '^linux-ref: \(fetching\|cannot fetch\)' <<<"$fetch_err" | head -n 1)"
 
 # The files both boots get besides their own initramfs.
 adds=(--add build/user/linux=/bin
