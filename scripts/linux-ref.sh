@@ -41,7 +41,9 @@
 # tmpfs on /tmp, runs the program from /, prints "linux-ref: exit status N"
 # and powers off.
 # Output: the serial console on stdout as it comes (the program's output,
-# CRLF as the tty writes it); messages of linux-ref.sh on stderr.
+# CRLF as the tty writes it); messages of linux-ref.sh on stderr.  Input:
+# none; the program's stdin is the guest's console, which gets nothing
+# from the host (a program that reads it waits until --timeout).
 #
 # Exit status: the program's own (0 passed, 1-63 as the program says), else
 #    64  usage error (bad or missing option, a missing --add path)
