@@ -43,7 +43,8 @@ KNOWN_DIFFERENCES = [
     {
         "name": "vdso-layout",
         "reason": "Linux 6.12 maps a 4-page [vvar] right below a 2-page [vdso]; aslrbench "
-                  "a 1-page [vdso] with a 1-page [vvar] above it (being changed in main)",
+                  "a 1-page [vdso] with a 1-page [vvar] above it (being changed in main); "
+                  "mmap-area distances differ by exactly those extra pages",
         # the vDSO's own fields, and distances that differ by exactly the
         # difference in the pages the two kernels give it
         "match": lambda kind, fields, detail, ref, test: (
