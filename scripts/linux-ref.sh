@@ -10,7 +10,12 @@
 #   init=PATH [-- ARGS...]  PATH run with ARGS, as aslrbench's init= key
 #                      runs it (argv[0] PATH, environment HOME=/ TERM=linux,
 #                      the console on fds 0-2); here a child of /init, not
-#                      pid 1
+#                      pid 1, unless --pid1
+#   --pid1             /init execs the program (init= or --run) once the
+#                      file systems are mounted, so it runs as pid 1, as
+#                      aslrbench's init= does; its status comes from the
+#                      kernel's "Attempted to kill init! exitcode=" line
+#                      (a signal that ends it: status 128 + signal)
 #   --add HOSTPATH[=IMAGEPATH]  a host file (a directory: recursively) into
 #                      the initramfs at IMAGEPATH (default /bin/NAME), as
 #                      run-qemu.sh --add; repeatable, later ones win
@@ -68,7 +73,7 @@ cache=$here/build/linux-ref
 release=trixie
 
 run="" init="" have_init=0 init_args=() adds=() smp=1 mem=1024 deterministic=0 timeout=300
-log="" append="" kernel="" fetch_only=0
+log="" append="" kernel="" fetch_only=0 pid1=0
 
 usage() { sed -n '/^# Usage:/,/^# "linux-ref: exit status N" line/p' "$0" | sed 's/^# \{0,1\}//'; }
 note() { echo "linux-ref: $*" >&2; }
@@ -99,6 +104,7 @@ while [ $# -gt 0 ]; do
 	--smp) [ $# -ge 2 ] || usage_error "$1 needs a value"; smp=$2; shift 2 ;;
 	--memory) [ $# -ge 2 ] || usage_error "$1 needs a value"; mem=$2; shift 2 ;;
 	--deterministic) deterministic=1; shift ;;
+	--pid1) pid1=1; shift ;;
 	--timeout) [ $# -ge 2 ] || usage_error "$1 needs a value"; timeout=$2; shift 2 ;;
 	--log) [ $# -ge 2 ] || usage_error "$1 needs a value"; log=$2; shift 2 ;;
 	--append) [ $# -ge 2 ] || usage_error "$1 needs a value"; append=$2; shift 2 ;;
@@ -177,6 +183,12 @@ if [ "$have_init" = 1 ]; then
 else
 	cmd="env -i HOME=/ TERM=linux /bin/busybox sh -c $(quote "$run")"
 fi
+# --pid1: the program replaces /init; the kernel's panic line carries its status.
+run_line="$cmd
+st=\$?
+echo \"linux-ref: exit status \$st\"
+/bin/busybox poweroff -f"
+[ "$pid1" = 0 ] || run_line="exec $cmd"
 cat >"$tmp/init" <<EOF
 #!/bin/busybox sh
 # scripts/linux-ref.sh's /init
@@ -188,10 +200,7 @@ export PATH=/sbin:/usr/sbin:/bin:/usr/bin
 /bin/busybox mount -t tmpfs tmpfs /tmp
 cd /
 echo "linux-ref: running on \$(/bin/busybox uname -r)"
-$cmd
-st=\$?
-echo "linux-ref: exit status \$st"
-/bin/busybox poweroff -f
+$run_line
 EOF
 chmod 755 "$tmp/init"
 "$here/scripts/mkcpio.py" "$tmp/initrd.cpio" --base "$base" "${adds[@]}" --add "$tmp/init=/init" ||
@@ -232,6 +241,15 @@ case $st in
 	;;
 esac
 status=$(tr -d '\r' <"$tmp/serial" | sed -n 's/^linux-ref: exit status \([0-9]*\)$/\1/p' | tail -n 1)
+if [ -z "$status" ] && [ "$pid1" = 1 ]; then
+	# "Kernel panic - not syncing: Attempted to kill init! exitcode=0x00000300": a wait status
+	ws=$(tr -d '\r' <"$tmp/serial" | sed -n 's/.*Attempted to kill init! exitcode=0x\([0-9a-f]*\).*/\1/p' | tail -n 1)
+	if [ -n "$ws" ]; then
+		ws=$((16#$ws))
+		if [ $((ws & 0x7f)) = 0 ]; then status=$(((ws >> 8) & 0xff)); else status=$((128 + (ws & 0x7f))); fi
+		echo "linux-ref: exit status $status (pid 1)"
+	fi
+fi
 if [ -z "$status" ]; then
 	note "the guest stopped without the program's status (see the output above)"
 	exit 125
