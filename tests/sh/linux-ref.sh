@@ -15,9 +15,8 @@
 #             the known differences listed below (KNOWN_ERRSWEEP)
 #
 # One 6.12 boot (two CPUs, as the host has) runs all three, one aslrbench
-# boot the last two.  Without
-# the kernel package (no network, no mirror) every check is skipped with
-# the reason.  Logs: build/test-logs/linux-ref-*.
+# boot the last two.  Without the kernel package (no network, no mirror)
+# every check is skipped with the reason.  Logs: build/test-logs/linux-ref-*.
 # Usage: tests/sh/linux-ref.sh [SECTION...]   (default: abi layout errsweep)
 set -uo pipefail
 
@@ -42,15 +41,19 @@ KNOWN_ERRSWEEP=(
 # abi checks known to fail under 6.12: "6.12: CHECK NAME<TAB>reason".  Such
 # a failure is a skip that names the reason; a listed check that passes
 # fails, unless its reason starts with "racy:" (it fails in some runs only).
+racy_getrandom="racy: lx_thread's getrandom races fail under 6.12 in QEMU with two vCPUs, \
+also under -icount (one host thread): a call racing munmap of its buffer returned neither 64 nor \
+EFAULT (Linux returns a short count when a copy faults midway), and bytes landed while the other \
+vCPU held the page read-only (not traced: Linux or TCG's TLB emulation); both pass on the host"
 KNOWN_ABI=(
 	"6.12: lx_signal_musl forge: rt_sigreturn of forged frames as expected	QEMU 7.2's TCG loads reserved MXCSR bits (xrstor) without the #GP a real CPU raises, so Linux never sees the fault and the child reads the bits back (exit 1); real CPUs pass (tests/sh/linux-abi.sh on the host)"
 	"6.12: lx_signal_glibc forge: rt_sigreturn of forged frames as expected	the same: QEMU 7.2's TCG takes reserved MXCSR bits without #GP"
-	"6.12: lx_thread_musl: every check passes	racy: lx_thread's getrandom races fail under 6.12 in QEMU with two vCPUs: a call racing munmap of its buffer returned neither 64 nor EFAULT (Linux returns a short count when a copy faults midway), and bytes landed while the other vCPU held the page read-only (not traced: Linux or TCG's TLB emulation); both pass on the host"
-	"6.12: lx_thread_musl: prints its summary line	racy: lx_thread's getrandom races fail under 6.12 in QEMU with two vCPUs: a call racing munmap of its buffer returned neither 64 nor EFAULT (Linux returns a short count when a copy faults midway), and bytes landed while the other vCPU held the page read-only (not traced: Linux or TCG's TLB emulation); both pass on the host"
-	"6.12: lx_thread_glibc: every check passes	racy: lx_thread's getrandom races fail under 6.12 in QEMU with two vCPUs: a call racing munmap of its buffer returned neither 64 nor EFAULT (Linux returns a short count when a copy faults midway), and bytes landed while the other vCPU held the page read-only (not traced: Linux or TCG's TLB emulation); both pass on the host"
-	"6.12: lx_thread_glibc: prints its summary line	racy: lx_thread's getrandom races fail under 6.12 in QEMU with two vCPUs: a call racing munmap of its buffer returned neither 64 nor EFAULT (Linux returns a short count when a copy faults midway), and bytes landed while the other vCPU held the page read-only (not traced: Linux or TCG's TLB emulation); both pass on the host"
-	"6.12: lx_thread_glibc_dyn: every check passes	racy: lx_thread's getrandom races fail under 6.12 in QEMU with two vCPUs: a call racing munmap of its buffer returned neither 64 nor EFAULT (Linux returns a short count when a copy faults midway), and bytes landed while the other vCPU held the page read-only (not traced: Linux or TCG's TLB emulation); both pass on the host"
-	"6.12: lx_thread_glibc_dyn: prints its summary line	racy: lx_thread's getrandom races fail under 6.12 in QEMU with two vCPUs: a call racing munmap of its buffer returned neither 64 nor EFAULT (Linux returns a short count when a copy faults midway), and bytes landed while the other vCPU held the page read-only (not traced: Linux or TCG's TLB emulation); both pass on the host"
+	"6.12: lx_thread_musl: every check passes	$racy_getrandom"
+	"6.12: lx_thread_musl: prints its summary line	$racy_getrandom"
+	"6.12: lx_thread_glibc: every check passes	$racy_getrandom"
+	"6.12: lx_thread_glibc: prints its summary line	$racy_getrandom"
+	"6.12: lx_thread_glibc_dyn: every check passes	$racy_getrandom"
+	"6.12: lx_thread_glibc_dyn: prints its summary line	$racy_getrandom"
 )
 
 # ---- prerequisites ----------------------------------------------------------
