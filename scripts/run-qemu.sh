@@ -112,6 +112,8 @@
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")/.." && pwd)
+# shellcheck source=scripts/lib/qemu.sh
+. "$here/scripts/lib/qemu.sh"
 iso="$here/build/aslrbench.iso"
 symbols=""
 usb=0 cmdline="" have_cmdline=0 adds=() deterministic=0 timeout=300 timeout_given=0 log="" accel=auto mem=512 smp=1 x2apic=0 keys="" tcg_cpu=max
@@ -404,7 +406,7 @@ fi
 if [ "$deterministic" = 1 ]; then
 	# One guest instruction per virtual nanosecond and no idle time skew:
 	# rdtsc then counts instructions, identically on every run.
-	args+=(-accel tcg -cpu max -icount shift=0,sleep=off -rtc clock=vm)
+	args+=("${QEMU_DETERMINISTIC_ARGS[@]}") # scripts/lib/qemu.sh
 	note "deterministic: TCG with -icount shift=0 (cycles are guest instructions)"
 elif [ "$accel" = kvm ] || { [ "$accel" = auto ] && kvm_works; }; then
 	args+=(-accel kvm -cpu host)

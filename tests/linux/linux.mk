@@ -111,7 +111,8 @@ $(BUILD)/user/linux/%_glibc: tests/linux/%.c
 # The programs built once, as static musl, from tests/linux/NAME.c (lx_exec,
 # execve from files, #! scripts and the exec errors, runs from the initramfs:
 # its checks exec its own file, see iso/iso.mk).
-LX_MUSL_ONLY := lx_maps lx_fpu lx_deaddir lx_errno lx_procread lx_procfid lx_getrandom lx_pidreuse lx_bigwrite lx_rwyield lx_sticky \
+LX_MUSL_ONLY := lx_maps lx_fpu lx_deaddir lx_errno lx_errsweep lx_procread lx_procfid lx_getrandom \
+	lx_pidreuse lx_bigwrite lx_rwyield lx_sticky \
 	lx_bad lx_exec
 $(addprefix $(BUILD)/user/linux/,$(LX_MUSL_ONLY)): $(BUILD)/user/linux/%: tests/linux/%.c
 	@mkdir -p $(@D)
@@ -154,6 +155,28 @@ $(BUILD)/user/linux/lx_thread_glibc_dyn: tests/linux/lx_thread.c
 
 # IA-32: ELFCLASS32 EM_386, run in compatibility mode (docs/linux-abi.md, "IA-32 programs").
 $(BUILD)/user/linux/lx_ia32: tests/linux/lx_ia32.c tests/linux/lx_check.h
+	@mkdir -p $(@D)
+	@echo "  GCC -m32 $@"
+	$(Q)gcc -m32 -static $(LINUX_CFLAGS) -o $@ $<
+
+# Where each region lands, one line per exec (tests/linux/lx_layoutprobe.c),
+# for tests/sh/linux-ref.sh's comparison of aslrbench with Linux 6.12:
+# non-PIE static, static PIE, dynamic glibc PIE and IA-32 static.  Not
+# embedded: the test adds them with --add.
+LX_LAYOUTPROBES := $(addprefix $(BUILD)/user/linux/lx_layoutprobe_,static spie dyn m32)
+$(BUILD)/user/linux/lx_layoutprobe_static: tests/linux/lx_layoutprobe.c
+	@mkdir -p $(@D)
+	@echo "  GLIBCC  $@"
+	$(Q)gcc -static -no-pie $(LINUX_CFLAGS) -o $@ $<
+$(BUILD)/user/linux/lx_layoutprobe_spie: tests/linux/lx_layoutprobe.c
+	@mkdir -p $(@D)
+	@echo "  GLIBCC  $@"
+	$(Q)gcc -static-pie -fPIE $(LINUX_CFLAGS) -o $@ $<
+$(BUILD)/user/linux/lx_layoutprobe_dyn: tests/linux/lx_layoutprobe.c
+	@mkdir -p $(@D)
+	@echo "  GLIBCC  $@"
+	$(Q)gcc -fPIE -pie $(LINUX_CFLAGS) -o $@ $<
+$(BUILD)/user/linux/lx_layoutprobe_m32: tests/linux/lx_layoutprobe.c
 	@mkdir -p $(@D)
 	@echo "  GCC -m32 $@"
 	$(Q)gcc -m32 -static $(LINUX_CFLAGS) -o $@ $<
