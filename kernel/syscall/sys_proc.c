@@ -332,9 +332,10 @@ static long do_sys_clone(const struct syscall_args *a, bool ia32)
 
 	if (a->a0 & ~(uint64_t)(CLONE_SUPPORTED | CSIGNAL))
 		return clone_unsupported(a->a0);
-	/* legacy clone: the exit signal as given (valid_signal: up to 64), a thread's ignored */
-	if ((a->a0 & CSIGNAL) > 64)
-		return -EINVAL;
+	/*
+	 * legacy clone: the exit signal as given, unchecked (6.12's clone takes
+	 * any CSIGNAL value; only clone3 checks valid_signal), a thread's ignored
+	 */
 	if (a->a0 & CLONE_THREAD)
 		c.flags &= ~(uint64_t)CSIGNAL;
 	return do_clone(&c);
@@ -362,7 +363,6 @@ struct clone_args {
 	uint64_t set_tid, set_tid_size, cgroup;
 };
 #define CLONE_ARGS_SIZE_VER0 64
-#define CLONE_CLEAR_SIGHAND  0x100000000ULL
 #define CLONE_INTO_CGROUP    0x200000000ULL
 #define MAX_PID_NS_LEVEL     32
 _Static_assert(sizeof(struct clone_args) == 88, "clone_args VER2 is 88 bytes");
@@ -418,7 +418,7 @@ static long do_clone3(const struct syscall_args *a, bool ia32)
 	if (args.stack ? !args.stack_size || !access_ok(args.stack, args.stack_size)
 		       : args.stack_size)
 		return -EINVAL;
-	if (args.set_tid || (args.flags & ~(uint64_t)CLONE_SUPPORTED))
+	if (args.set_tid || (args.flags & ~(uint64_t)(CLONE_SUPPORTED | CLONE_CLEAR_SIGHAND)))
 		return clone_unsupported(args.flags);
 	c.flags = args.flags | args.exit_signal;
 	c.newsp = args.stack ? args.stack + args.stack_size : 0;

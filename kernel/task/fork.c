@@ -13,6 +13,7 @@
 #include "kernel/mm/layout.h"
 #include "kernel/char/random.h"
 #include "kernel/task/process.h"
+#include "kernel/task/signal.h"
 #include "kernel/task/sched.h"
 #include "kernel/task/tls.h"
 #include "kernel/arch/gdt.h"
@@ -205,6 +206,16 @@ long do_clone(const struct clone_req *c)
 	} else if (!(mm = fork_mm(parent->mm, &canary))) {
 		return -ENOMEM;
 	}
+	/*
+	 * copy_process's "let kill terminate clone/fork in the middle", under
+	 * the big lock: once another thread's exit_group or execve has queued
+	 * SIGKILL here, no new task may join a group already on its way out
+	 * (it would miss the zap and outlive the group, unkillable).
+	 */
+	if (fatal_signal_pending(parent) || (parent->signal->flags & SIGNAL_GROUP_EXIT)) {
+		mm_put(mm);
+		return -EINTR;
+	}
 	if ((rc = alloc_task(&p))) {
 		mm_put(mm);
 		return rc;
@@ -218,6 +229,8 @@ long do_clone(const struct clone_req *c)
 	}
 	copy_creds(p, parent);
 	copy_linux_state(p, parent, flags);
+	if (flags & CLONE_CLEAR_SIGHAND) /* copy_sighand: its copy's handlers to SIG_DFL */
+		flush_signal_actions(p->sighand);
 	memcpy(p->comm, parent->comm, sizeof(p->comm));
 	memcpy(p->cmdline, parent->cmdline, sizeof(p->cmdline));
 	p->cmdline_len = parent->cmdline_len;
@@ -263,8 +276,15 @@ long do_clone(const struct clone_req *c)
 	if (flags & CLONE_VFORK)
 		p->vfork_parent = parent;
 	start_task(p);
-	while ((flags & CLONE_VFORK) && p->vfork_parent == parent && p->pid == pid)
-		sleep_on(&p->vfork_parent, (const void *)do_clone);
+	/* wait_for_vfork_done: killable; a parent killed lets go of the child (vfork_done = NULL)
+	 */
+	while ((flags & CLONE_VFORK) && p->vfork_parent == parent && p->pid == pid) {
+		if (fatal_signal_pending(parent)) {
+			p->vfork_parent = 0;
+			break;
+		}
+		sleep_on_killable(&p->vfork_parent, (const void *)do_clone);
+	}
 	return pid;
 }
 

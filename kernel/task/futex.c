@@ -74,6 +74,9 @@ int get_futex_key(uint64_t uaddr, unsigned flags, struct futex_key *key)
 	if (!v || !(v->flags & (VM_READ | VM_WRITE | VM_EXEC)))
 		return -EFAULT;
 	if (!(v->flags & VM_SHARED)) {
+		/* get_futex_key: "a RO anonymous page will never change": no futex on one */
+		if (!(v->flags & VM_WRITE) && !v->vm_file)
+			return -EFAULT;
 		/* an anonymous or private page: its own key in each process, as Linux's PageAnon */
 		key->kind = FUTEX_KEY_MMSHARED;
 		return 0;

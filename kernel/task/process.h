@@ -40,7 +40,9 @@ long do_fork(struct trap_frame *regs);
 #define CLONE_DETACHED	     0x00400000
 #define CLONE_UNTRACED	     0x00800000
 #define CLONE_CHILD_SETTID   0x01000000
-#define SIGCHLD		     17
+#define CLONE_CLEAR_SIGHAND  0x100000000ULL /* clone3 only: the child's caught signals to SIG_DFL  \
+					     */
+#define SIGCHLD 17
 /* kernel_clone_args, reduced to what this kernel acts on. */
 struct clone_req {
 	struct trap_frame *regs; /* the caller's user registers, the child's but rax and rsp */

@@ -448,6 +448,19 @@ void sleep_on_interruptible(const void *chan, uint64_t until, const void *wchan)
 	irq_restore(flags);
 }
 
+void sleep_on_killable(const void *chan, const void *wchan)
+{
+	struct task_struct *t = current;
+	uint64_t flags = irq_save();
+
+	if (!fatal_signal_pending(t)) {
+		t->kill_wakeable = true;
+		sleep_current(chan, 0, wchan);
+		t->kill_wakeable = false;
+	}
+	irq_restore(flags);
+}
+
 void fpu_reset_current(void)
 {
 	os_xrstor(init_fpstate);

@@ -8,14 +8,14 @@
 
 extern struct task_struct idle_task;
 
-void sched_init(void); /* the boot context becomes the idle task */
+void sched_init(void);	  /* the boot context becomes the idle task */
 void sched_ap_init(void); /* on an AP: its idle task; cpu_idle() follows */
 /* A task running on another CPU enters the kernel to see what was set for it. */
 void kick_process(struct task_struct *t);
 /* sched_setaffinity's core: 0, or -EINVAL when mask holds no active CPU. */
 int set_cpus_allowed(struct task_struct *p, uint64_t mask);
 extern uint64_t sched_cpus_active; /* the CPUs that run tasks, a bit each */
-void schedule(void);   /* give up the CPU to the next runnable task */
+void schedule(void);		   /* give up the CPU to the next runnable task */
 void wake_up_process(struct task_struct *t);
 /* A task in TASK_STOPPED runs again (SIGCONT, SIGKILL); any other is left alone. */
 void wake_up_stopped(struct task_struct *t);
@@ -33,6 +33,12 @@ void sleep_on_timeout(const void *chan, uint64_t until, const void *wchan);
  * -ERESTARTSYS (or its own restart code) when signal_pending().
  */
 void sleep_on_interruptible(const void *chan, uint64_t until, const void *wchan);
+/*
+ * As sleep_on, but a fatal signal (SIGKILL queued to the task) ends it too:
+ * Linux's TASK_KILLABLE.  It does not sleep at all with one pending; the
+ * caller loops on its condition and gives up on fatal_signal_pending().
+ */
+void sleep_on_killable(const void *chan, const void *wchan);
 /* The handler of a signal starts with a clean x87/SSE state, as Linux's fpu__clear_user_states. */
 void fpu_reset_current(void);
 void start_task(struct task_struct *t);	      /* make runnable a task set up by fork/spawn */

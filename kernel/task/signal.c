@@ -56,7 +56,8 @@ void signal_wake_up(struct task_struct *t, bool resume)
 		wake_up_stopped(t);
 		return;
 	}
-	if (signal_pending(t) && t->state == TASK_INTERRUPTIBLE && t->sig_wakeable)
+	if (t->state == TASK_INTERRUPTIBLE && ((t->sig_wakeable && signal_pending(t)) ||
+					       (t->kill_wakeable && fatal_signal_pending(t))))
 		wake_up_process(t);
 	else
 		kick_process(t); /* running on another CPU: it sees the signal now */
@@ -393,20 +394,25 @@ bool do_notify_parent(struct task_struct *t)
 		if (p->sighand->action[SIGCHLD - 1].handler == SIG_IGN_HANDLER)
 			sig = 0;
 	}
-	if (sig > 0)
+	if (sig > 0 && sig <= NSIG_LINUX) /* valid_signal: legacy clone takes any exit signal */
 		do_send_sig_info(sig, &info, p, PIDTYPE_TGID);
 	return autoreap;
 }
 
 /* Linux's flush_signal_handlers(t, 0) at exec, and the alternate stack goes too. */
-void flush_signal_handlers(struct task_struct *t)
+void flush_signal_actions(struct sighand_struct *sh)
 {
 	for (int i = 0; i < NSIG_LINUX; i++) {
-		struct kernel_sigaction *ka = &t->sighand->action[i];
+		struct kernel_sigaction *ka = &sh->action[i];
 
 		if (ka->handler != SIG_IGN_HANDLER)
 			ka->handler = SIG_DFL_HANDLER;
 		ka->flags = ka->restorer = ka->mask = 0;
 	}
+}
+
+void flush_signal_handlers(struct task_struct *t)
+{
+	flush_signal_actions(t->sighand);
 	t->sas_ss_sp = t->sas_ss_size = 0;
 }

@@ -182,6 +182,9 @@ void kill_orphaned_pgrp(struct task_struct *tsk, struct task_struct *parent);
 
 /* exec: caught signals back to SIG_DFL (flush_signal_handlers), no alternate stack. */
 void flush_signal_handlers(struct task_struct *t);
+/* Linux's flush_signal_handlers(t, 0) on one set of actions: caught ones to SIG_DFL, SIG_IGN kept.
+ */
+void flush_signal_actions(struct sighand_struct *sh);
 
 /*
  * The way back to ring 3 (system calls: nr >= 0, the call's number; interrupts

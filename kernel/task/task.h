@@ -59,9 +59,9 @@ struct inode;
  * sched_signal.h).
  */
 struct task_struct {
-	int pid;  /* the thread id (gettid) */
+	int pid;	 /* the thread id (gettid) */
 	uint64_t serial; /* the task's number since boot: a /proc file names its task by it */
-	int tgid; /* the group leader's pid (getpid) */
+	int tgid;	 /* the group leader's pid (getpid) */
 	struct task_struct *group_leader;
 	struct task_struct *parent; /* real_parent: for a thread, its leader's */
 	/*
@@ -115,6 +115,7 @@ struct task_struct {
 	unsigned int slice_ticks; /* how long its turn lasts (rq.c's turn_ticks) */
 	uint64_t runnable_since;  /* jiffies when it last became runnable, 0 while it runs */
 	bool sig_wakeable;	  /* in sleep_on_interruptible: a signal ends the sleep */
+	bool kill_wakeable;	  /* in sleep_on_killable: a fatal signal ends the sleep */
 	unsigned long jobctl;	  /* JOBCTL_* (sched_signal.h): its part in a group stop */
 
 	/* The Linux process ABI (kernel/syscall/sys_linux.c, sys_clone.c). */

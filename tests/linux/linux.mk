@@ -40,6 +40,8 @@ LINUX_PROGS += lx_procfid=$(BUILD)/user/linux/lx_procfid
 LINUX_PROGS += lx_getrandom=$(BUILD)/user/linux/lx_getrandom
 # Pids that must not come back, and /proc files kept across a pid's reuse (tests/linux/lx_pidreuse.c).
 LINUX_PROGS += lx_pidreuse=$(BUILD)/user/linux/lx_pidreuse
+# clone, vfork, exit_group and futex at their edges (tests/linux/lx_reliab.c).
+LINUX_PROGS += lx_reliab=$(BUILD)/user/linux/lx_reliab
 # Files grown to a full ramfs in bounded time (tests/linux/lx_bigwrite.c, kernel only).
 LINUX_PROGS += lx_bigwrite=$(BUILD)/user/linux/lx_bigwrite
 # A rename the sticky bit refuses, 1,100 times (tests/linux/lx_sticky.c).
@@ -112,7 +114,7 @@ $(BUILD)/user/linux/%_glibc: tests/linux/%.c
 # execve from files, #! scripts and the exec errors, runs from the initramfs:
 # its checks exec its own file, see iso/iso.mk).
 LX_MUSL_ONLY := lx_maps lx_fpu lx_deaddir lx_errno lx_errsweep lx_procread lx_procfid lx_getrandom \
-	lx_pidreuse lx_bigwrite lx_rwyield lx_sticky \
+	lx_pidreuse lx_reliab lx_bigwrite lx_rwyield lx_sticky \
 	lx_bad lx_exec
 $(addprefix $(BUILD)/user/linux/,$(LX_MUSL_ONLY)): $(BUILD)/user/linux/%: tests/linux/%.c
 	@mkdir -p $(@D)
