@@ -165,7 +165,10 @@ static const struct aslr_rules linux_6_x = {
 	.stack_canary = canary_6x,
 	.uts_release = "6.12.0-aslrbench",
 	.vdso_vvar_below = true,
-	.ptrace_group_is_self = true, /* kernel/ptrace.c: same_thread_group(task, current) */ /* vdso-layout.lds.S: vvar_start = . - 4 * PAGE_SIZE */
-	.hz = 1000,		 /* 6.12 x86_64_defconfig:42 CONFIG_HZ_1000=y */
+	.ptrace_group_is_self = true,
+	.auxv_612 = true,
+	/* kernel/ptrace.c: same_thread_group(task, current) */ /* vdso-layout.lds.S: vvar_start = .
+								   - 4 * PAGE_SIZE */
+	.hz = 1000, /* 6.12 x86_64_defconfig:42 CONFIG_HZ_1000=y */
 };
 ASLR_RULES(linux_6_x);

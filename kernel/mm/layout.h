@@ -109,6 +109,8 @@ struct aslr_rules {
 	 * (2.6.29: task == current).
 	 */
 	bool ptrace_group_is_self;
+	/* exec's auxv has 6.12's AT_MINSIGSTKSZ, AT_HWCAP2 and AT_RSEQ_* entries */
+	bool auxv_612;
 	/* CONFIG_HZ of that kernel's arch/x86/configs/x86_64_defconfig: the default hz= */
 	unsigned hz;
 };

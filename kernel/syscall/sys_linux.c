@@ -332,12 +332,14 @@ long sys_setsid(const struct syscall_args *a)
 /* setpgid(pid, pgid) as Linux: self or a child, same session, no session leader. */
 long sys_setpgid(const struct syscall_args *a)
 {
-	struct task_struct *t = task_or_self((int)a->a0), *me = current;
-	int pgid = (int)a->a1 ? (int)a->a1 : (t ? t->tgid : 0);
+	struct task_struct *t, *me = current;
+	int pid = (int)a->a0 ? (int)a->a0 : me->tgid, pgid = (int)a->a1 ? (int)a->a1 : pid;
 	bool found = false;
 
-	if ((int)a->a1 < 0)
+	/* 6.12's order: pid 0 is the caller, pgid 0 the pid, then a negative pgid is EINVAL */
+	if (pgid < 0)
 		return -EINVAL;
+	t = task_or_self(pid);
 	/* 6.6: the caller's group or a child of any of its threads; a thread id is EINVAL */
 	if (!t || (!same_thread_group(t, me) && (!t->parent || !same_thread_group(t->parent, me))))
 		return -ESRCH;

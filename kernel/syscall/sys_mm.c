@@ -108,6 +108,9 @@ static long do_mmap(const struct syscall_args *a)
 	if ((flags & MAP_TYPE) != MAP_PRIVATE && (flags & MAP_TYPE) != MAP_SHARED &&
 	    (flags & MAP_TYPE) != MAP_SHARED_VALIDATE)
 		return -EINVAL;
+	/* do_mmap: an anonymous mapping's type is MAP_SHARED or MAP_PRIVATE, not _VALIDATE */
+	if (!f && (flags & MAP_TYPE) == MAP_SHARED_VALIDATE)
+		return -EINVAL;
 	shared = (flags & MAP_TYPE) != MAP_PRIVATE;
 	if (flags & (MAP_GROWSDOWN | MAP_HUGETLB))
 		return -EINVAL; /* not implemented here */

@@ -35,7 +35,9 @@
 #include "kernel/lib/errno.h"
 #include "kernel/lib/printk.h"
 #include "kernel/lib/string.h"
+#include "kernel/mm/layout.h"
 #include "kernel/mm/pmm.h"
+#include "kernel/task/signal_frame.h"
 #include "kernel/mm/vdso.h"
 #include "kernel/char/random.h"
 #include "kernel/task/binfmt_elf.h"
@@ -49,25 +51,29 @@
 #define MMAP_MIN_ADDR 0x10000ULL
 
 /* The auxiliary vector's types (include/linux/auxvec.h). */
-#define AT_NULL	    0
-#define AT_PHDR	    3
-#define AT_PHENT    4
-#define AT_PHNUM    5
-#define AT_PAGESZ   6
-#define AT_BASE	    7
-#define AT_FLAGS    8
-#define AT_ENTRY    9
-#define AT_UID	    11
-#define AT_EUID	    12
-#define AT_GID	    13
-#define AT_EGID	    14
-#define AT_PLATFORM 15
-#define AT_HWCAP    16
-#define AT_CLKTCK   17
-#define AT_SECURE   23
-#define AT_RANDOM   25
-#define AT_EXECFN   31
-#define AUXV_PAIRS  20
+#define AT_NULL		     0
+#define AT_PHDR		     3
+#define AT_PHENT	     4
+#define AT_PHNUM	     5
+#define AT_PAGESZ	     6
+#define AT_BASE		     7
+#define AT_FLAGS	     8
+#define AT_ENTRY	     9
+#define AT_UID		     11
+#define AT_EUID		     12
+#define AT_GID		     13
+#define AT_EGID		     14
+#define AT_PLATFORM	     15
+#define AT_HWCAP	     16
+#define AT_CLKTCK	     17
+#define AT_SECURE	     23
+#define AT_RANDOM	     25
+#define AT_EXECFN	     31
+#define AT_HWCAP2	     26 /* 4.11 */
+#define AT_RSEQ_FEATURE_SIZE 27 /* 6.3 */
+#define AT_RSEQ_ALIGN	     28
+#define AT_MINSIGSTKSZ	     51 /* 5.14, in x86's ARCH_DLINFO */
+#define AUXV_PAIRS	     24
 
 #define AT_SYSINFO	32 /* ARCH_DLINFO_IA32: the IA-32 vDSO's __kernel_vsyscall */
 #define AT_SYSINFO_EHDR 33 /* ARCH_DLINFO on x86_64: the vDSO */
@@ -388,9 +394,22 @@ uint64_t exec_arg_bytes(const struct linux_binprm *bprm)
 	return sizeof(uint64_t) + strings_size(bprm);
 }
 
+/*
+ * get_sigframe_size (6.12 arch/x86/kernel/signal.c): the worst case of a
+ * signal frame, rt_sigframe (440) and its alignment padding, the FPU state
+ * with FP_XSTATE_MAGIC2 and an i387 fsave header (112, for IA-32 frames),
+ * XSAVE's alignment padding, rounded up to 16.
+ */
+static uint64_t minsigstksz(void)
+{
+	return (440 + 15 + xstate_sigframe_size() + 112 + 63 + 15) & ~15ULL;
+}
+
 int create_elf_tables(struct mm_struct *mm, const struct linux_binprm *bprm,
 		      const struct elf_info *ei, uint64_t bias, uint64_t *sp_out)
 {
+	/* the entries kernels after 2.6.29 added: AT_MINSIGSTKSZ, AT_HWCAP2, AT_RSEQ_* */
+	bool v612 = aslr_rules_current()->auxv_612;
 	static uint64_t ptrs[EXEC_PTRS_MAX + 1];
 	const struct cred *c = &current->cred;
 	uint64_t p, execfn, platform, rnd, sp, auxv[2 * AUXV_PAIRS], word;
@@ -456,6 +475,8 @@ int create_elf_tables(struct mm_struct *mm, const struct linux_binprm *bprm,
 		AUX(AT_SYSINFO, mm->vdso + vdso32_sym___kernel_vsyscall);
 	if (mm->vdso)
 		AUX(AT_SYSINFO_EHDR, mm->vdso);
+	if (v612)
+		AUX(AT_MINSIGSTKSZ, minsigstksz());
 	AUX(AT_HWCAP, elf_hwcap());
 	AUX(AT_PAGESZ, PAGE_SIZE);
 	AUX(AT_CLKTCK, USER_HZ);
@@ -471,8 +492,14 @@ int create_elf_tables(struct mm_struct *mm, const struct linux_binprm *bprm,
 	AUX(AT_EGID, c->egid);
 	AUX(AT_SECURE, c->euid != c->uid || c->egid != c->gid);
 	AUX(AT_RANDOM, rnd);
+	if (v612)
+		AUX(AT_HWCAP2, 0); /* elf_hwcap2: no FSGSBASE (CR4 keeps it off), no RING3MWAIT */
 	AUX(AT_EXECFN, execfn);
 	AUX(AT_PLATFORM, platform);
+	if (v612) {
+		AUX(AT_RSEQ_FEATURE_SIZE, 28); /* offsetof(struct rseq, end) */
+		AUX(AT_RSEQ_ALIGN, 32);	       /* __alignof__(struct rseq) */
+	}
 	AUX(AT_NULL, 0);
 #undef AUX
 

@@ -170,6 +170,10 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	setsid(); /* a session of its own, as a login shell's child would lead */
+	/* every disposition its default, whatever the shells above this ignored */
+	for (int sig = 1; sig < 32; sig++)
+		if (sig != SIGKILL && sig != SIGSTOP)
+			signal(sig, SIG_DFL);
 	fflush(stdout);
 	root = spawn_sleeper();
 	if (root < 0 || wait_asleep(root))

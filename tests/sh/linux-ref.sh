@@ -13,6 +13,12 @@
 #   errsweep  tests/linux/lx_errsweep.c's "call args -> result" lines,
 #             under both kernels; any line that differs fails, outside
 #             the known differences listed below (KNOWN_ERRSWEEP)
+#   procfid   what uid 1000 reads in /proc (tests/linux/lx_procfid.c),
+#             compared field by field by tests/linux/procfid.py
+#   getrandom getrandom(2) on every path (tests/linux/lx_getrandom.c),
+#             line by line
+#   pidreuse, reliab  tests/linux/lx_pidreuse.c and lx_reliab.c: every
+#             check passes under both kernels
 #
 # One 6.12 boot (two CPUs, as the host has) runs all three, one aslrbench
 # boot the last two.  Without the kernel package (no network, no mirror)
@@ -25,7 +31,7 @@ top=$(cd "$(dirname "$0")/../.." && pwd)
 . "$top/tests/sh/lib/tap.sh"
 cd "$top" || exit 1
 sections=("$@")
-[ ${#sections[@]} -gt 0 ] || sections=(abi layout errsweep)
+[ ${#sections[@]} -gt 0 ] || sections=(abi layout errsweep procfid getrandom pidreuse reliab)
 logs=$top/build/test-logs
 mkdir -p "$logs"
 
@@ -87,7 +93,8 @@ progs=(lx_musl lx_musl_pie lx_glibc lx_glibc_pie lx_musl_dyn lx_vdso_musl lx_vds
 	lx_signal_musl lx_signal_glibc lx_sigproc_musl lx_sigproc_glibc lx_jobctl_musl lx_jobctl_glibc
 	lx_nice_musl lx_nice_glibc lx_thread_musl lx_thread_glibc lx_thread_glibc_dyn lx_maps
 	lx_fpu lx_deaddir lx_errno lx_futex_musl lx_futex_glibc lx_layout lx_procread lx_sticky lx_ia32
-	lx_layoutprobe_static lx_layoutprobe_spie lx_layoutprobe_dyn lx_layoutprobe_m32 lx_errsweep)
+	lx_layoutprobe_static lx_layoutprobe_spie lx_layoutprobe_dyn lx_layoutprobe_m32 lx_errsweep
+	lx_procfid lx_getrandom lx_pidreuse lx_reliab)
 out=$(make -s --no-print-directory "${progs[@]/#/build/user/linux/}" 2>&1) || {
 	tap_plan 1
 	tap_fail "build the Linux test programs" "$out"
@@ -117,12 +124,12 @@ st=$?
 tap_check "$st" "Linux 6.12 boot: the guest script ran to its end" \
 	"scripts/linux-ref.sh exited $st (log: $ref_log, stderr: $ref_log.err)" "$(tail -n 5 "$ref_log.err")"
 
-# aslrbench, the 6.x rules, for the sections compared with 6.12.
+# aslrbench, the 6.x rules, for the sections compared with 6.12, with as many CPUs.
 ab_sections=()
 for s in "${sections[@]}"; do [ "$s" = abi ] || ab_sections+=("$s"); done
 ab_log=$logs/linux-ref-aslrbench.log
 if [ ${#ab_sections[@]} -gt 0 ]; then
-	scripts/run-qemu.sh --timeout 600 --log "$ab_log" "${adds[@]}" \
+	scripts/run-qemu.sh --smp 2 --timeout 600 --log "$ab_log" "${adds[@]}" \
 		--cmdline "aslr_rules=6.x init=/bin/busybox -- sh /usr/share/lx-ref/guest.sh ${ab_sections[*]}" \
 		</dev/null >/dev/null 2>"$ab_log.err"
 	st=$?
@@ -226,11 +233,48 @@ errsweep_results() {
 	done <"$a"
 }
 
+# ---- procfid, getrandom: one program's output under both, compared ------------
+procfid_results() {
+	local a=$logs/linux-ref-procfid-6.12.txt b=$logs/linux-ref-procfid-aslrbench.txt out
+	section "$ref_log" procfid >"$a"
+	section "$ab_log" procfid >"$b"
+	out=$(tests/linux/procfid.py "$a" "$b" 2>&1)
+	tap_check $? "procfid: uid 1000's /proc reads under aslr_rules=6.x as under 6.12" "$out"
+	# and the comparer fails on a field 6.12 hides (start_code shown to another user)
+	sed 's/^\([0-9]* (lx_procfid) S [0-9 -]* 18446744073709551615\) 1 1 /\1 4198400 4226442 /' \
+		"$b" >"$b.broken"
+	! cmp -s "$b" "$b.broken" && ! tests/linux/procfid.py "$a" "$b.broken" >/dev/null 2>&1
+	tap_check $? "procfid: the comparer fails on another user's code range shown"
+}
+
+getrandom_results() {
+	local a=$logs/linux-ref-getrandom-6.12.txt b=$logs/linux-ref-getrandom-aslrbench.txt
+	section "$ref_log" getrandom | grep -- ' -> ' >"$a"
+	section "$ab_log" getrandom | grep -- ' -> ' >"$b"
+	[ -s "$a" ] && diff -u "$a" "$b" >"$b.diff"
+	tap_check $? "getrandom: every path's result under aslr_rules=6.x as under 6.12 ($(wc -l <"$a") lines)" \
+		"$(head -20 "$b.diff")"
+}
+
+# checks_results NAME: lx_NAME's summary under both kernels, nothing failed.
+checks_results() {
+	local k log
+	for k in 6.12:$ref_log aslrbench:$ab_log; do
+		log=${k#*:}
+		section "$log" "$1" | grep -q "^lx_$1: [0-9]* passed, 0 failed\$"
+		tap_check $? "$1: every check of lx_$1 passes under ${k%%:*}" \
+			"$(section "$log" "$1" | grep -v '^ok ' | head -10)"
+	done
+}
+
 for s in "${sections[@]}"; do
 	case $s in
 	abi) abi_results "$ref_log" ;;
 	layout) layout_results ;;
 	errsweep) errsweep_results ;;
+	procfid) procfid_results ;;
+	getrandom) getrandom_results ;;
+	pidreuse | reliab) checks_results "$s" ;;
 	esac
 done
 tap_done

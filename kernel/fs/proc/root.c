@@ -235,9 +235,12 @@ long proc_open(const char *path, int flags, struct file **out)
 		 pp.node == PROC_NODE_PID_MAX;
 	fail_nth = pp.node == PROC_NODE_FAIL_NTH;
 	maps = pp.node == PROC_NODE_MAPS;
-	if ((flags & O_ACCMODE) != O_RDONLY && !sysctl && !fail_nth)
-		return -EACCES;
-	/* fail-nth is 0644 and owned by the task: others may only read it, root anything. */
+	/*
+	 * The open's mode bits were checked on the inode (0444 and the like:
+	 * only root opens such a file for writing, as on Linux, whose write()
+	 * then says EINVAL: no write op).  fail-nth is 0644 and the task's:
+	 * others may only read it.
+	 */
 	if (fail_nth && (flags & O_ACCMODE) != O_RDONLY && task != current &&
 	    current->cred.euid != 0)
 		return -EACCES;
