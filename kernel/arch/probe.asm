@@ -67,3 +67,25 @@ section .ex_table
 align 8
 	dq __copy_user.insn, __copy_user.fix
 	dq __get_user_u8.insn, __get_user_u8.fix
+
+; int __futex_cmpxchg_u32(uint32_t *uaddr, uint32_t old, uint32_t new, uint32_t *cur):
+; one locked compare-and-exchange on a user word (Linux's
+; futex_atomic_cmpxchg_inatomic): 0 and *cur the value found (old when it
+; swapped), or -EFAULT.  A fault first goes to the page-fault handler, which
+; may populate or unshare the page and restart the instruction.
+global __futex_cmpxchg_u32
+section .text
+__futex_cmpxchg_u32:
+	mov eax, esi
+.insn:
+	lock cmpxchg [rdi], edx
+	mov [rcx], eax
+	xor eax, eax
+	ret
+.fix:
+	mov eax, -14
+	ret
+
+section .ex_table
+align 8
+	dq __futex_cmpxchg_u32.insn, __futex_cmpxchg_u32.fix

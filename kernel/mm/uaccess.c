@@ -56,6 +56,17 @@ int copy_to_user(uint64_t dst, const void *src, size_t n)
 	return __copy_user((void *)dst, src, n) ? -EFAULT : 0;
 }
 
+int __futex_cmpxchg_u32(uint32_t *uaddr, uint32_t old, uint32_t new, uint32_t *cur);
+
+int futex_atomic_cmpxchg_inatomic(uint32_t *curval, uint64_t uaddr, uint32_t oldval,
+				  uint32_t newval)
+{
+	if (uaddr % sizeof(uint32_t) || !access_ok(uaddr, sizeof(uint32_t)) ||
+	    !vmas_allow(uaddr, sizeof(uint32_t), true))
+		return -EFAULT;
+	return __futex_cmpxchg_u32((uint32_t *)uaddr, oldval, newval, curval);
+}
+
 size_t copy_to_user_partial(uint64_t dst, const void *src, size_t n)
 {
 	size_t done = 0;

@@ -32,6 +32,14 @@ size_t copy_to_user_partial(uint64_t dst, const void *src, size_t n);
  * with interrupts off (uaccess.c says why).
  */
 int copy_to_user_nofault(uint64_t dst, const void *src, size_t n);
+/*
+ * Linux's futex_atomic_cmpxchg_inatomic: if the user word at uaddr equals
+ * oldval it becomes newval, in one locked instruction, so no other CPU's
+ * atomic operation on the word is lost; *curval is the value found.  0 or
+ * -EFAULT (outside the user half, not a writable mapping, a fault).
+ */
+int futex_atomic_cmpxchg_inatomic(uint32_t *curval, uint64_t uaddr, uint32_t oldval,
+				  uint32_t newval);
 /* Length of the string copied (without the NUL), -EFAULT, or -ENAMETOOLONG if >= max. */
 long strncpy_from_user(char *dst, uint64_t src, size_t max);
 

@@ -275,9 +275,28 @@ long futex_requeue(uint64_t uaddr1, unsigned flags, uint64_t uaddr2, int nr_wake
 /*
  * Linux 6.6's futex_atomic_op_inuser (x86's arch_futex_atomic_op_inuser):
  * the op applied to the word at uaddr, the old value compared; 1 or 0, or
- * -ENOSYS for an unknown op or comparison, -EFAULT.  Atomic: nothing runs
- * between the read and the write here.
+ * -ENOSYS for an unknown op or comparison, -EFAULT.  Atomic against every
+ * CPU, as x86's lock cmpxchg loop: the big lock orders this kernel's own
+ * writers, but another CPU's user-space `lock xadd` on the word would be
+ * lost between a read and a plain write.
  */
+/* FUTEX_OP_SET, ADD, OR, ANDN, XOR applied to old */
+static uint32_t futex_op_value(unsigned op, uint32_t old, uint32_t oparg)
+{
+	switch (op) {
+	case 0:
+		return oparg;
+	case 1:
+		return old + oparg;
+	case 2:
+		return old | oparg;
+	case 3:
+		return old & ~oparg;
+	default:
+		return old ^ oparg;
+	}
+}
+
 static int futex_atomic_op_inuser(uint32_t encoded_op, uint64_t uaddr)
 {
 	unsigned op = (encoded_op & 0x70000000) >> 28, cmp = (encoded_op & 0x0f000000) >> 24;
@@ -291,25 +310,16 @@ static int futex_atomic_op_inuser(uint32_t encoded_op, uint64_t uaddr)
 		return -ENOSYS;
 	if (futex_get_value(&oldval, uaddr))
 		return -EFAULT;
-	switch (op) {
-	case 0: /* FUTEX_OP_SET */
-		newval = (uint32_t)oparg;
-		break;
-	case 1: /* ADD */
-		newval = oldval + (uint32_t)oparg;
-		break;
-	case 2: /* OR */
-		newval = oldval | (uint32_t)oparg;
-		break;
-	case 3: /* ANDN */
-		newval = oldval & ~(uint32_t)oparg;
-		break;
-	default: /* XOR */
-		newval = oldval ^ (uint32_t)oparg;
-		break;
+	for (;;) {
+		uint32_t cur;
+
+		newval = futex_op_value(op, oldval, (uint32_t)oparg);
+		if (futex_atomic_cmpxchg_inatomic(&cur, uaddr, oldval, newval))
+			return -EFAULT;
+		if (cur == oldval)
+			break;
+		oldval = cur; /* another CPU changed it: again from its value */
 	}
-	if (copy_to_user(uaddr, &newval, sizeof(newval)))
-		return -EFAULT;
 	switch (cmp) {
 	case 0:
 		return (int32_t)oldval == cmparg;

@@ -11,6 +11,8 @@
  *     (wait_for_vfork_done is killable);
  *   - a shared futex on a read-only private anonymous page is EFAULT, a
  *     private one does not look;
+ *   - FUTEX_WAKE_OP's add is atomic against another CPU's lock xadd on the
+ *     same word (none lost);
  *   - legacy clone takes any exit signal (65 here: no signal is sent, and
  *     __WALL reaps the child); clone3 takes CLONE_CLEAR_SIGHAND.
  */
@@ -32,7 +34,9 @@
 
 #define FUTEX_WAIT	   0
 #define FUTEX_WAKE	   1
-#define FUTEX_WAKE_PRIVATE 129 /* FUTEX_WAKE | FUTEX_PRIVATE_FLAG */
+#define FUTEX_WAKE_OP	   5
+#define FUTEX_WAKE_PRIVATE 129			     /* FUTEX_WAKE | FUTEX_PRIVATE_FLAG */
+#define FUTEX_OP_ADD_1	   ((1u << 28) | (1u << 12)) /* FUTEX_OP(FUTEX_OP_ADD, 1, CMP_EQ, 0) */
 #ifndef SYS_clone3
 #define SYS_clone3 435
 #endif
@@ -163,6 +167,40 @@ static void check_futex_readonly(void)
 	munmap(p, 4096);
 }
 
+/* --- FUTEX_WAKE_OP against another CPU's atomic adds --- */
+static uint32_t wakeop_word;
+static volatile int wakeop_done;
+
+static void *xadd_loop(void *arg)
+{
+	long *adds = arg;
+
+	while (!wakeop_done) {
+		__atomic_fetch_add(&wakeop_word, 1, __ATOMIC_SEQ_CST);
+		(*adds)++;
+	}
+	return 0;
+}
+
+static void check_wake_op_atomic(void)
+{
+	uint32_t other = 0;
+	long adds = 0, ops = 20000;
+	pthread_t th;
+
+	if (pthread_create(&th, 0, xadd_loop, &adds))
+		return;
+	for (long i = 0; i < ops; i++)
+		syscall(SYS_futex, &other, FUTEX_WAKE_OP, 0, (void *)0, &wakeop_word,
+			FUTEX_OP_ADD_1);
+	wakeop_done = 1;
+	pthread_join(th, 0);
+	printf("lx_reliab: %ld FUTEX_WAKE_OP adds, %ld lock xadds, word %u\n", ops, adds,
+	       wakeop_word);
+	check(wakeop_word == (uint32_t)(ops + adds),
+	      "FUTEX_WAKE_OP's add and another thread's lock xadd: none lost");
+}
+
 /* --- clone's exit signal and clone3's CLONE_CLEAR_SIGHAND --- */
 static void on_usr1(int sig)
 {
@@ -212,6 +250,7 @@ int main(void)
 	fflush(stdout);
 	check_clone_flags();
 	check_futex_readonly();
+	check_wake_op_atomic();
 	check_vfork_killable();
 	check_clone_vs_exit_group();
 	return summary("lx_reliab");
