@@ -90,10 +90,18 @@ int get_futex_key(uint64_t uaddr, unsigned flags, struct futex_key *key)
 	return 0;
 }
 
+/*
+ * A waiter on a MAP_SHARED page holds the frame its key names, as Linux's
+ * get_futex_key_refs held the mapping: were it freed while the waiter
+ * sleeps (the last mapping unmapped), a later owner of the frame would
+ * compute the same key and could wake a stranger's waiter.
+ */
 static void futex_queue(struct futex_q *q)
 {
 	struct futex_hash_bucket *hb = futex_hash(&q->key);
 
+	if (q->key.kind == FUTEX_KEY_PAGE)
+		page_ref_get(q->key.ptr);
 	q->next = 0;
 	q->prev = hb->last;
 	if (hb->last)
@@ -118,6 +126,8 @@ static void __futex_unqueue(struct futex_q *q)
 		hb->last = q->prev;
 	q->next = q->prev = 0;
 	q->queued = false;
+	if (q->key.kind == FUTEX_KEY_PAGE)
+		page_ref_put(q->key.ptr);
 }
 
 /* Linux's futex_unqueue: 1 if q was still queued (not woken), 0 if a waker took it. */

@@ -13,6 +13,8 @@
  *     private one does not look;
  *   - FUTEX_WAKE_OP's add is atomic against another CPU's lock xadd on the
  *     same word (none lost);
+ *   - a waiter on a MAP_SHARED page that is unmapped while it sleeps is not
+ *     woken by a wake on whatever page is mapped next;
  *   - legacy clone takes any exit signal (65 here: no signal is sent, and
  *     __WALL reaps the child); clone3 takes CLONE_CLEAR_SIGHAND.
  */
@@ -201,6 +203,45 @@ static void check_wake_op_atomic(void)
 	      "FUTEX_WAKE_OP's add and another thread's lock xadd: none lost");
 }
 
+/* --- a shared futex whose page goes away while its waiter sleeps --- */
+static void *wait_on(void *arg)
+{
+	struct timespec second = {1, 0};
+	long *r = arg;
+
+	*r = futex((void *)r[1], FUTEX_WAIT, 0, &second) ? -errno : 0;
+	return 0;
+}
+
+static void check_futex_unmapped_page(void)
+{
+	long r[2] = {1, 0}, woken = 0;
+	uint32_t *p = mmap(0, 4096, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	pthread_t th;
+
+	if (p == MAP_FAILED)
+		return;
+	*p = 0;
+	r[1] = (long)p;
+	if (pthread_create(&th, 0, wait_on, r))
+		return;
+	usleep(100000); /* the waiter sleeps on p's page */
+	munmap(p, 4096);
+	for (int i = 0; i < 64; i++) {
+		uint32_t *q =
+			mmap(0, 4096, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+
+		if (q == MAP_FAILED)
+			break;
+		*q = 0;
+		woken += futex(q, FUTEX_WAKE, 1, 0) > 0;
+		munmap(q, 4096);
+	}
+	pthread_join(th, 0);
+	check(woken == 0 && r[0] == -ETIMEDOUT,
+	      "a waiter whose MAP_SHARED page was unmapped: no wake on a later page reaches it");
+}
+
 /* --- clone's exit signal and clone3's CLONE_CLEAR_SIGHAND --- */
 static void on_usr1(int sig)
 {
@@ -251,6 +292,7 @@ int main(void)
 	check_clone_flags();
 	check_futex_readonly();
 	check_wake_op_atomic();
+	check_futex_unmapped_page();
 	check_vfork_killable();
 	check_clone_vs_exit_group();
 	return summary("lx_reliab");
