@@ -165,16 +165,23 @@ static inline void copy_and_zero(uint8_t *dst, uint8_t *src, size_t len)
 #define WRITE_ONCE(x, v) __atomic_store_n(&(x), (v), __ATOMIC_RELAXED)
 #define barrier()	 __asm__ volatile("" ::: "memory")
 
-long __vdso_getrandom(void *buffer, size_t len, unsigned int flags, void *opaque_state,
-		      size_t opaque_len)
+/*
+ * 6.12's __cvdso_getrandom_data, whole.  retried: the fast path below
+ * served the request but saw the generation move meanwhile, so this starts
+ * over once with the state already marked in use, as 6.12's retry does.
+ */
+static __attribute__((noinline)) long getrandom_slow(void *buffer, size_t len, unsigned int flags,
+						     void *opaque_state, size_t opaque_len,
+						     int retried)
 {
 	const volatile struct vdso_rng_data *rng = &vvar_page.rng;
 	struct vgetrandom_state *state = opaque_state;
 	size_t ret = len < MAX_RW_COUNT ? len : MAX_RW_COUNT, orig_len = len, batch_len, nblocks;
 	uint8_t *out = buffer;
 	uint64_t generation, counter = 0;
-	int retried = 0;
 
+	if (retried)
+		goto retry;
 	if (__builtin_expect(opaque_len == ~0UL && !buffer && !len && !flags, 0)) {
 		struct vgetrandom_opaque_params *p = opaque_state;
 
@@ -252,4 +259,37 @@ retry:
 
 fallback:
 	return getrandom_syscall(buffer, orig_len, flags);
+}
+
+/*
+ * The common call, in few registers: a request the batch holds, from a
+ * state that is current, not in use and within a page, with known flags,
+ * once the crng is ready.  What the whole function would do then, it does
+ * (copy and zero, advance, check the generation again); anything else
+ * goes to getrandom_slow.
+ */
+long __vdso_getrandom(void *buffer, size_t len, unsigned int flags, void *opaque_state,
+		      size_t opaque_len)
+{
+	const volatile struct vdso_rng_data *rng = &vvar_page.rng;
+	struct vgetrandom_state *state = opaque_state;
+
+	if (__builtin_expect(
+		    opaque_len == sizeof(*state) &&
+			    ((uintptr_t)state & (VPAGE_SIZE - 1)) <= VPAGE_SIZE - sizeof(*state) &&
+			    !(flags & ~(unsigned)(GRND_NONBLOCK | GRND_RANDOM | GRND_INSECURE)) &&
+			    rng->is_ready && len && state->pos <= sizeof(state->batch) &&
+			    len <= sizeof(state->batch) - state->pos && !READ_ONCE(state->in_use) &&
+			    state->generation == rng->generation,
+		    1)) {
+		WRITE_ONCE(state->in_use, 1);
+		copy_and_zero(buffer, state->batch + state->pos, len);
+		state->pos += len;
+		barrier();
+		if (__builtin_expect(READ_ONCE(state->generation) != rng->generation, 0))
+			return getrandom_slow(buffer, len, flags, opaque_state, opaque_len, 1);
+		WRITE_ONCE(state->in_use, 0);
+		return (long)len;
+	}
+	return getrandom_slow(buffer, len, flags, opaque_state, opaque_len, 0);
 }
