@@ -106,9 +106,13 @@ static long do_mmap(const struct syscall_args *a)
 		return -EINVAL;
 	if (f && (flags & MAP_TYPE) == MAP_SHARED_VALIDATE && (flags & ~(uint64_t)LEGACY_MAP_MASK))
 		return -EOPNOTSUPP;
-	/* 6.12's do_mmap: MAP_DROPPABLE is anonymous only, never locked, hugetlb or grows-down */
+	/*
+	 * 6.12's do_mmap: a file takes PRIVATE, SHARED or SHARED_VALIDATE;
+	 * anonymous memory PRIVATE, SHARED or DROPPABLE (never locked, hugetlb
+	 * or grows-down).
+	 */
 	if ((flags & MAP_TYPE) != MAP_PRIVATE && (flags & MAP_TYPE) != MAP_SHARED &&
-	    (flags & MAP_TYPE) != MAP_SHARED_VALIDATE && !(droppable && !f))
+	    !((flags & MAP_TYPE) == MAP_SHARED_VALIDATE && f) && !(droppable && !f))
 		return -EINVAL;
 	if (droppable && (flags & (MAP_LOCKED | MAP_HUGETLB | MAP_GROWSDOWN)))
 		return -EINVAL;
