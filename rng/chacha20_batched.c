@@ -123,6 +123,21 @@ static uint64_t crng_reseed_interval(uint64_t now)
 	return CRNG_RESEED_SECONDS * hz;
 }
 
+/*
+ * Called after every change of base_crng.key (NULL: nothing to tell): the
+ * kernel's hook advances the vDSO's generation, as 6.12's crng_reseed()
+ * stores _vdso_rng_data.generation, so user-space getrandom states refill.
+ */
+void (*crng_generation_hook)(unsigned long generation);
+
+static void crng_generation_changed(void)
+{
+	void (*hook)(unsigned long) = __atomic_load_n(&crng_generation_hook, __ATOMIC_ACQUIRE);
+
+	if (hook)
+		hook(__atomic_load_n(&base_crng.generation, __ATOMIC_RELAXED));
+}
+
 /* 6.6 crng_reseed()'s second half, under base_crng.lock */
 static void crng_set_key(const uint8_t key[CHACHA_KEY_SIZE])
 {
@@ -135,6 +150,7 @@ static void crng_set_key(const uint8_t key[CHACHA_KEY_SIZE])
 		++next_gen;
 	__atomic_store_n(&base_crng.generation, next_gen, __ATOMIC_RELEASE); /* WRITE_ONCE */
 	rng_spin_unlock_irqrestore(&base_crng.lock, flags);
+	crng_generation_changed();
 }
 
 /*
@@ -323,6 +339,7 @@ void crng_replay_init(const uint8_t base_key[CHACHA_KEY_SIZE])
 	base_crng.generation = 1;
 	early_boot = true;
 	next_reseed_jiffies = rng_jiffies() + crng_reseed_interval(rng_jiffies());
+	crng_generation_changed();
 }
 
 void crng_debug_snapshot(struct crng_debug *out)

@@ -28,6 +28,12 @@
 /* 6.6: CRNG_RESEED_INTERVAL = 60 * HZ, CRNG_RESEED_START_INTERVAL = HZ */
 #define CRNG_RESEED_SECONDS 60
 
+/*
+ * Set by the kernel (NULL elsewhere): called with base_crng.generation
+ * after every change of the base key (a reseed, an init, a replay).
+ */
+extern void (*crng_generation_hook)(unsigned long generation);
+
 struct crng_debug {
 	uint8_t base_key[CHACHA_KEY_SIZE];
 	uint8_t key[CHACHA_KEY_SIZE]; /* per-CPU key */

@@ -8,23 +8,30 @@
 # IA-32 vDSO instead (ELF32, EM_386): Linux 6.6's vdso32 exports, the six
 # __vdso_* clock functions at LINUX_2.6 and __kernel_vsyscall,
 # __kernel_sigreturn, __kernel_rt_sigreturn at LINUX_2.5.
-# Usage: scripts/check-vdso.sh [--ia32] build/vdso/vdso.so   (exit 1 and a reason on failure)
+# With --612, the aslr_rules=6.x image: up to two pages (6.12's text size) and
+# __vdso_getrandom@@LINUX_2.6 exported too.
+# Usage: scripts/check-vdso.sh [--ia32|--612] build/vdso/vdso.so   (exit 1 and a reason on failure)
 set -euo pipefail
 
 usage() {
 	cat <<'EOF'
-Usage: scripts/check-vdso.sh [--ia32] VDSO.so
+Usage: scripts/check-vdso.sh [--ia32|--612] VDSO.so
 Checks a vDSO image before the kernel embeds it (kernel/arch/vdso/vdso.mk):
 one page, one R+E PT_LOAD, PT_DYNAMIC, DT_HASH + DT_GNU_HASH, versions,
 no relocations, the four functions and aliases at LINUX_2.6; with --ia32
 an ELF32 i386 object with vdso32's six clock functions (LINUX_2.6) and
-__kernel_vsyscall, __kernel_sigreturn, __kernel_rt_sigreturn (LINUX_2.5).
+__kernel_vsyscall, __kernel_sigreturn, __kernel_rt_sigreturn (LINUX_2.5);
+with --612 the aslr_rules=6.x image: up to two pages, __vdso_getrandom too.
 Exit 0 when it passes, 1 with the reason on stderr when not, 2 on bad usage.
 EOF
 }
 ia32=0
+v612=0
 if [ "${1:-}" = --ia32 ]; then
 	ia32=1
+	shift
+elif [ "${1:-}" = --612 ]; then
+	v612=1
 	shift
 fi
 case "${1:-}" in
@@ -50,7 +57,8 @@ fail() {
 
 [ -f "$so" ] || fail "missing"
 size=$(stat -c %s "$so")
-[ "$size" -le 4096 ] || fail "$size bytes: more than the one page the kernel maps"
+maxsize=$((v612 ? 8192 : 4096))
+[ "$size" -le "$maxsize" ] || fail "$size bytes: more than the $((maxsize / 4096)) page(s) the kernel maps"
 [ "$(readelf -hW "$so" | awk '/Type:/{print $2}')" = DYN ] || fail "not ET_DYN"
 phdrs=$(readelf -lW "$so")
 [ "$(grep -c '^ *LOAD ' <<<"$phdrs")" = 1 ] || fail "not exactly one PT_LOAD"
@@ -83,3 +91,7 @@ for f in clock_gettime gettimeofday time getcpu; do
 			fail "$n@@LINUX_2.6 is not exported"
 	done
 done
+if [ "$v612" = 1 ]; then
+	grep -qE " FUNC +GLOBAL +DEFAULT +[0-9]+ __vdso_getrandom@@LINUX_2\.6$" <<<"$syms" ||
+		fail "__vdso_getrandom@@LINUX_2.6 is not exported"
+fi

@@ -16,6 +16,7 @@
 #include "kernel/lib/printk.h"
 #include "kernel/lib/string.h"
 #include "kernel/lib/errno.h"
+#include "kernel/mm/vdso.h"
 #include "rng/chacha20_batched.h"
 #include "rng/util.h"
 #include "rng/variants.h"
@@ -203,10 +204,12 @@ int random_init(char *err, unsigned long errlen)
 	 * enabled */
 	plat.simd_xfeatures = fpu_user_cfg.max_features;
 	rng_set_platform(&plat);
+	crng_generation_hook = vdso_rng_generation_advance;
 	n = gather_seed(seed, sizeof(seed));
 	rng_seed_all(seed, n);
 	memset(seed, 0, sizeof(seed));
 	ready = 1;
+	vdso_rng_set_ready();
 	if (rdrand_stuck()) /* Linux 5.10's warning; RDRAND stays in use */
 		kprintf("RDRAND gives funky smelling output, might consider not using it by "
 			"booting with \"nordrand\"\n");

@@ -288,6 +288,11 @@ struct mm_struct *mm_dup_copy(struct mm_struct *old, int *rc)
 	t0 = cost_start();
 	*rc = dup_level(old, phys_to_virt(mm->pml4), phys_to_virt(old->pml4), 4);
 	cost_stop(t0, &mm_cost.pt_cycles);
+	/* VM_WIPEONFORK: the child's copy is demand-zero again (the parent keeps its pages) */
+	for (int i = 0; !*rc && i < mm->nvmas; i++)
+		if (mm->vmas[i].flags & VM_WIPEONFORK)
+			mm->rss_pages -= vmm_unmap_range(mm->pml4, mm->vmas[i].start,
+							 mm->vmas[i].end, page_ref_put);
 	return mm;
 }
 

@@ -24,6 +24,14 @@
 #define VM_GROWSDOWN 8
 /* MAP_SHARED|MAP_ANONYMOUS: its pages are shared with fork relatives, never copied on write */
 #define VM_SHARED 16
+/*
+ * MAP_DROPPABLE (Linux 6.11): private anonymous memory the child of a fork
+ * sees zeroed (VM_WIPEONFORK: the copy leaves its pages out).  6.12 may
+ * also drop its pages under memory pressure and never dumps them; this
+ * kernel drops none and dumps no core at all.
+ */
+#define VM_WIPEONFORK 32
+#define VM_DROPPABLE  64
 
 /* VMA_FILE: mmap of a file; VMA_EXE may be file-backed too (vm_file set). */
 enum vma_kind { VMA_ANON, VMA_EXE, VMA_HEAP, VMA_STACK, VMA_FILE, VMA_VDSO, VMA_VVAR };

@@ -19,8 +19,9 @@
  * at the bottom (the data page first; pvclock, hvclock and timens after it
  * are absent, so reading them is SIGBUS, as 6.12's vvar_fault gives where
  * they are unused) and two pages of [vdso] above (6.12's image is two
- * pages; this one's second is a zero page).  The image is the same code
- * linked with [vvar] below it (vdso.mk, vdso612.so).
+ * pages; this one's, zero-filled past its end, too).  The image is the same
+ * code linked with [vvar] below it, plus __vdso_getrandom (vdso.mk,
+ * vdso612.so), whose generation and readiness the [vvar] page carries.
  *
  * An IA-32 program gets the IA-32 vDSO (kernel/arch/vdso/vdso32/) instead:
  * a third page, its text, with the same [vvar] page after it.  Neither rule
@@ -52,6 +53,41 @@ extern const uint8_t vdso612_image_start[], vdso612_image_end[]; /* vdso.mk, [vv
 #define VDSO612_PAGES 2
 
 static uint64_t vdso_text_pa, vdso32_text_pa, vvar_pa, vdso612_text_pa, vdso612_pad_pa;
+
+/*
+ * The crng's state as the vDSO's getrandom sees it (vvar.h's
+ * vdso_rng_data), kept here too so that a change before vdso_init reaches
+ * the page when it is made.  The generation only grows: one step per base
+ * key change, whatever base_crng.generation does (an init starts it over),
+ * so a user state filled under an earlier key never matches again.
+ */
+static uint64_t rng_generation;
+static bool rng_ready;
+
+static void vvar_rng_publish(void)
+{
+	struct vvar_data *v;
+
+	if (!vvar_pa)
+		return;
+	v = phys_to_virt(vvar_pa);
+	__atomic_store_n(&v->rng.is_ready, rng_ready, __ATOMIC_RELAXED);
+	/* pairs with the vDSO's read before it asks for a key (6.12's smp_store_release) */
+	__atomic_store_n(&v->rng.generation, rng_generation, __ATOMIC_RELEASE);
+}
+
+void vdso_rng_generation_advance(unsigned long base_generation)
+{
+	(void)base_generation;
+	__atomic_add_fetch(&rng_generation, 1, __ATOMIC_RELAXED);
+	vvar_rng_publish();
+}
+
+void vdso_rng_set_ready(void)
+{
+	rng_ready = true;
+	vvar_rng_publish();
+}
 
 const void *vdso_image(bool vvar_below, uint64_t *size)
 {
@@ -97,7 +133,7 @@ static const uint8_t *vsyscall_entry_insn(void)
 	return 0;
 }
 
-/* The aslr_rules=6.x text: its image and the zero page after it. */
+/* The aslr_rules=6.x text: its two pages (the image, zero-filled past its end). */
 static int vdso612_init(uint64_t size)
 {
 	vdso612_text_pa = pmm_alloc_page();
@@ -112,8 +148,12 @@ static int vdso612_init(uint64_t size)
 		return -ENOMEM;
 	}
 	clear_page(phys_to_virt(vdso612_text_pa));
-	memcpy(phys_to_virt(vdso612_text_pa), vdso612_image_start, size);
 	clear_page(phys_to_virt(vdso612_pad_pa));
+	memcpy(phys_to_virt(vdso612_text_pa), vdso612_image_start,
+	       size < PAGE_SIZE ? size : PAGE_SIZE);
+	if (size > PAGE_SIZE)
+		memcpy(phys_to_virt(vdso612_pad_pa), vdso612_image_start + PAGE_SIZE,
+		       size - PAGE_SIZE);
 	return 0;
 }
 
@@ -128,9 +168,10 @@ int vdso_init(void)
 	/* vdso.mk checked them; a kernel built around that check still says why */
 	if (size < 64 || size > PAGE_SIZE || memcmp(vdso_image_start, "\177ELF", 4) ||
 	    size32 < 64 || size32 > PAGE_SIZE || memcmp(vdso32_image_start, "\177ELF", 4) ||
-	    size612 < 64 || size612 > PAGE_SIZE || memcmp(vdso612_image_start, "\177ELF", 4)) {
-		kprintf("vdso: the embedded images (%lu, %lu, %lu bytes) are not one-page ELFs: no "
-			"vDSO\n",
+	    size612 < 64 || size612 > VDSO612_PAGES * PAGE_SIZE ||
+	    memcmp(vdso612_image_start, "\177ELF", 4)) {
+		kprintf("vdso: the embedded images (%lu, %lu, %lu bytes) are not ELFs of their "
+			"pages (1, 1, 2): no vDSO\n",
 			size, size32, size612);
 		return -ENOEXEC;
 	}
@@ -161,6 +202,7 @@ int vdso_init(void)
 	clear_page(v);
 	tsc_clock_params(&v->mult, &v->shift);
 	v->magic = VVAR_MAGIC;
+	vvar_rng_publish();
 	return 0;
 }
 

@@ -10,6 +10,12 @@
 /* Boot, after tsc_init: copies the image into its page and fills [vvar]; 0 or -errno. */
 int vdso_init(void);
 /*
+ * The [vvar] page's vdso_rng_data: the crng's generation hook (every base
+ * key change: user-space getrandom states refill) and its readiness.
+ */
+void vdso_rng_generation_advance(unsigned long base_generation);
+void vdso_rng_set_ready(void);
+/*
  * exec (arch_setup_additional_pages): maps the vDSO at mm->vdso_base (the
  * drawn address) or, when that range is taken, where get_unmapped_area
  * finds room; sets mm->vdso.  0, or -ENOMEM.  Without vdso_init: maps

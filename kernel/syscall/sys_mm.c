@@ -20,6 +20,7 @@
 #define MAP_SHARED	    0x01
 #define MAP_PRIVATE	    0x02
 #define MAP_SHARED_VALIDATE 0x03
+#define MAP_DROPPABLE	    0x08 /* Linux 6.11: private anonymous, wiped on fork (mm.h) */
 #define MAP_TYPE	    0x0f
 #define MAP_FIXED	    0x10
 #define MAP_ANONYMOUS	    0x20
@@ -93,7 +94,7 @@ static long do_mmap(const struct syscall_args *a)
 	const struct vm_operations_struct *ops = 0;
 	enum vma_kind kind = VMA_ANON;
 	struct file *f = 0;
-	bool shared;
+	bool shared, droppable = (flags & MAP_TYPE) == MAP_DROPPABLE;
 	uint32_t vm;
 	int rc;
 
@@ -105,13 +106,17 @@ static long do_mmap(const struct syscall_args *a)
 		return -EINVAL;
 	if (f && (flags & MAP_TYPE) == MAP_SHARED_VALIDATE && (flags & ~(uint64_t)LEGACY_MAP_MASK))
 		return -EOPNOTSUPP;
+	/*
+	 * 6.12's do_mmap: a file takes PRIVATE, SHARED or SHARED_VALIDATE;
+	 * anonymous memory PRIVATE, SHARED or DROPPABLE (never locked, hugetlb
+	 * or grows-down).
+	 */
 	if ((flags & MAP_TYPE) != MAP_PRIVATE && (flags & MAP_TYPE) != MAP_SHARED &&
-	    (flags & MAP_TYPE) != MAP_SHARED_VALIDATE)
+	    !((flags & MAP_TYPE) == MAP_SHARED_VALIDATE && f) && !(droppable && !f))
 		return -EINVAL;
-	/* do_mmap: an anonymous mapping's type is MAP_SHARED or MAP_PRIVATE, not _VALIDATE */
-	if (!f && (flags & MAP_TYPE) == MAP_SHARED_VALIDATE)
+	if (droppable && (flags & (MAP_LOCKED | MAP_HUGETLB | MAP_GROWSDOWN)))
 		return -EINVAL;
-	shared = (flags & MAP_TYPE) != MAP_PRIVATE;
+	shared = (flags & MAP_TYPE) != MAP_PRIVATE && !droppable;
 	if (flags & (MAP_GROWSDOWN | MAP_HUGETLB))
 		return -EINVAL; /* not implemented here */
 	if (len > TASK_SIZE_OF(current->mm))
@@ -149,7 +154,8 @@ static long do_mmap(const struct syscall_args *a)
 	} else if (shared && len / PAGE_SIZE >= pmm_free_count()) {
 		return -ENOMEM; /* its pages are allocated now (map_shared_anon) */
 	}
-	vm = prot_to_vm(prot) | (shared && !f ? VM_SHARED : 0);
+	vm = prot_to_vm(prot) | (shared && !f ? VM_SHARED : 0) |
+	     (droppable ? VM_DROPPABLE | VM_WIPEONFORK : 0);
 	if (flags & MAP_FIXED)
 		rc = mm_map_fixed(mm, addr, addr + len, vm, kind, ops, f, f ? off : 0);
 	else

@@ -112,13 +112,16 @@ static long spawn_seen(struct ktest_ctx *t, struct vdso_seen *s)
 	return bad;
 }
 
-/* The text page still holds the image: no process wrote to the shared copy. */
+/*
+ * The text page still holds the image: no process wrote to the shared copy.
+ * Its first page (the 6.x image may go on into a second: its section headers).
+ */
 static bool text_intact(uint64_t text_pa, bool vvar_below)
 {
 	uint64_t size;
 	const void *img = vdso_image(vvar_below, &size);
 
-	return !memcmp(phys_to_virt(text_pa), img, size);
+	return !memcmp(phys_to_virt(text_pa), img, size < PAGE_SIZE ? size : PAGE_SIZE);
 }
 
 /* Where vdso_addr() may put it: [arg top, the PMD end capped at TASK_SIZE_MAX) */

@@ -18,11 +18,25 @@
 
 #define VVAR_MAGIC 0x72617676u /* "vvar": an unfilled page reads 0 */
 
+/*
+ * Linux 6.12's vdso_rng_data (include/vdso/datapage.h), read by the 6.x
+ * vDSO's __vdso_getrandom: generation is the kernel crng's base generation
+ * plus one (0 is never a valid one, as a zeroed user state's), advanced
+ * with a release store whenever the base key changes; is_ready is set once
+ * the crng is seeded.  The clock fields never change; these do.
+ */
+struct vdso_rng_data {
+	uint64_t generation;
+	uint8_t is_ready;
+};
+
 struct vvar_data {
 	uint32_t magic;
 	uint32_t pad;
 	uint64_t mult; /* ns = (tsc * mult) >> shift */
 	uint32_t shift;
+	uint32_t pad2;
+	struct vdso_rng_data rng;
 };
 
 /*

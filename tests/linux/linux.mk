@@ -38,6 +38,8 @@ LINUX_PROGS += lx_procread=$(BUILD)/user/linux/lx_procread
 LINUX_PROGS += lx_procfid=$(BUILD)/user/linux/lx_procfid
 # getrandom(2) on every path, compared with Linux 6.12's (tests/linux/lx_getrandom.c).
 LINUX_PROGS += lx_getrandom=$(BUILD)/user/linux/lx_getrandom
+# Linux 6.12's __vdso_getrandom and MAP_DROPPABLE, also run under Linux 6.12 (tests/linux/lx_vgetrandom.c).
+LINUX_PROGS += lx_vgetrandom=$(BUILD)/user/linux/lx_vgetrandom
 # Pids that must not come back, and /proc files kept across a pid's reuse (tests/linux/lx_pidreuse.c).
 LINUX_PROGS += lx_pidreuse=$(BUILD)/user/linux/lx_pidreuse
 # clone, vfork, exit_group and futex at their edges (tests/linux/lx_reliab.c).
@@ -114,12 +116,19 @@ $(BUILD)/user/linux/%_glibc: tests/linux/%.c
 # execve from files, #! scripts and the exec errors, runs from the initramfs:
 # its checks exec its own file, see iso/iso.mk).
 LX_MUSL_ONLY := lx_maps lx_fpu lx_deaddir lx_errno lx_errsweep lx_procread lx_procfid lx_getrandom \
-	lx_pidreuse lx_reliab lx_bigwrite lx_rwyield lx_sticky \
+	lx_vgetrandom lx_pidreuse lx_reliab lx_bigwrite lx_rwyield lx_sticky \
 	lx_bad lx_exec
 $(addprefix $(BUILD)/user/linux/,$(LX_MUSL_ONLY)): $(BUILD)/user/linux/%: tests/linux/%.c
 	@mkdir -p $(@D)
 	@echo "  MUSLCC  $@"
 	$(Q)musl-gcc -static $(LINUX_CFLAGS) -o $@ $<
+
+# Dynamic glibc, run against Debian 13's glibc 2.41 by tests/sh/vgetrandom.sh
+# (not in the initramfs: Debian 12's 2.36 makes every getrandom a system call).
+$(BUILD)/user/linux/lx_vgr_glibc: tests/linux/lx_vgr_glibc.c tests/linux/lx_check.h
+	@mkdir -p $(@D)
+	@echo "  GLIBCC  $@"
+	$(Q)gcc $(LINUX_CFLAGS) -o $@ $<
 
 # Every test program of tests/linux/ prints its check and summary lines through lx_check.h.
 $(filter-out %/lx_bad,$(filter $(BUILD)/user/linux/%,$(LINUX_FILES))) $(BUILD)/user/linux/lx_exec \

@@ -15,6 +15,12 @@ $(BUILD)/vdso/vdso.o: kernel/arch/vdso/vclock_gettime.c kernel/arch/vdso/vdso_co
 	@echo "  VDSOCC  $@"
 	$(Q)$(KCC) $(VDSO_CFLAGS) -c $< -o $@
 
+# __vdso_getrandom (6.x image only): the same flags but SSE, which its ChaCha20 uses.
+$(BUILD)/vdso/vgetrandom.o: kernel/arch/vdso/vgetrandom.c kernel/uapi/vvar.h
+	@mkdir -p $(@D)
+	@echo "  VDSOCC  $@"
+	$(Q)$(KCC) $(filter-out -mgeneral-regs-only,$(VDSO_CFLAGS)) -c $< -o $@
+
 # The .dbg keeps the symbol table (for gdb); the kernel gets the stripped copy.
 # vdso.lds goes through the C preprocessor (its one #ifdef), as Linux's vdso-layout.lds.S.
 $(BUILD)/vdso/vdso.lds: kernel/arch/vdso/vdso.lds
@@ -28,16 +34,19 @@ $(BUILD)/vdso/vdso.so: $(BUILD)/vdso/vdso.o $(BUILD)/vdso/vdso.lds scripts/check
 	$(Q)scripts/check-vdso.sh $@.tmp
 	$(Q)mv $@.tmp $@
 
-# The same object linked for aslr_rules=6.x: [vvar] four pages below the text (vdso.lds).
+# The same object linked for aslr_rules=6.x: [vvar] four pages below the text (vdso.lds),
+# with __vdso_getrandom added; its text may take the two pages 6.12's takes.
 $(BUILD)/vdso/vdso612.lds: kernel/arch/vdso/vdso.lds
 	@mkdir -p $(@D)
 	$(Q)$(KCC) -E -P -x c -DVVAR_BELOW -o $@ $<
 
-$(BUILD)/vdso/vdso612.so: $(BUILD)/vdso/vdso.o $(BUILD)/vdso/vdso612.lds scripts/check-vdso.sh
+$(BUILD)/vdso/vdso612.so: $(BUILD)/vdso/vdso.o $(BUILD)/vdso/vgetrandom.o $(BUILD)/vdso/vdso612.lds \
+	scripts/check-vdso.sh
 	@echo "  VDSOLD  $@"
-	$(Q)$(KCC) $(subst kernel/arch/vdso/vdso.lds,$(BUILD)/vdso/vdso612.lds,$(VDSO_LDFLAGS)) -o $@.dbg $<
+	$(Q)$(KCC) $(subst kernel/arch/vdso/vdso.lds,$(BUILD)/vdso/vdso612.lds,$(VDSO_LDFLAGS)) -o $@.dbg \
+	  $(BUILD)/vdso/vdso.o $(BUILD)/vdso/vgetrandom.o
 	$(Q)objcopy -S $@.dbg $@.tmp
-	$(Q)scripts/check-vdso.sh $@.tmp
+	$(Q)scripts/check-vdso.sh --612 $@.tmp
 	$(Q)mv $@.tmp $@
 
 $(BUILD)/vdso/vdso_image.o: $(BUILD)/vdso/vdso.so $(BUILD)/vdso/vdso612.so
