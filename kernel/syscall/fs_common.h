@@ -19,6 +19,9 @@ int fd_install(struct file *f, int from, bool cloexec);
 char *path_buf(int which);
 /* strncpy_from_user of a path: its length, -EFAULT, -ENAMETOOLONG, -ENOENT if empty. */
 long getname(char *buf, uint64_t upath);
+/* Linux's user_path_at(AT_FDCWD, ...): the user's path looked up with flags, a reference in *out.
+ */
+long user_path(uint64_t upath, int flags, struct inode **out);
 /* Where a relative path starts for dirfd (AT_FDCWD: NULL, the cwd); -EBADF, -ENOTDIR. */
 int at_start(int dirfd, const char *path, struct inode **start);
 

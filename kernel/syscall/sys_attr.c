@@ -83,13 +83,10 @@ static long truncate_inode(struct inode *ino, int64_t len)
 
 long sys_truncate(const struct syscall_args *a)
 {
-	char *path = path_buf(0);
 	struct inode *ino;
-	long rc = getname(path, a->a0);
+	long rc = user_path(a->a0, LOOKUP_FOLLOW, &ino);
 
-	if (rc < 0)
-		return rc;
-	if ((rc = path_lookup(0, path, LOOKUP_FOLLOW, &ino)))
+	if (rc)
 		return rc;
 	rc = S_ISDIR(ino->mode) ? -EISDIR : inode_permission(ino, MAY_WRITE);
 	if (!rc)

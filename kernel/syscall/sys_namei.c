@@ -302,13 +302,10 @@ static long set_cwd(struct inode *ino)
 
 long sys_chdir(const struct syscall_args *a)
 {
-	char *path = path_buf(0);
 	struct inode *ino;
-	long rc = getname(path, a->a0);
+	long rc = user_path(a->a0, LOOKUP_FOLLOW | LOOKUP_DIR, &ino);
 
-	if (rc < 0)
-		return rc;
-	if ((rc = path_lookup(0, path, LOOKUP_FOLLOW | LOOKUP_DIR, &ino)))
+	if (rc)
 		return rc;
 	rc = set_cwd(ino);
 	iput(ino);

@@ -31,6 +31,14 @@ long getname(char *buf, uint64_t upath)
 	return n;
 }
 
+long user_path(uint64_t upath, int flags, struct inode **out)
+{
+	char *path = path_buf(0);
+	long rc = getname(path, upath);
+
+	return rc < 0 ? rc : path_lookup(0, path, flags, out);
+}
+
 int at_start(int dirfd, const char *path, struct inode **start)
 {
 	struct file *f;
@@ -281,13 +289,10 @@ static long fill_statfs(const struct inode *ino, uint64_t ubuf)
 
 long sys_statfs(const struct syscall_args *a)
 {
-	char *path = path_buf(0);
 	struct inode *ino;
-	long rc = getname(path, a->a0);
+	long rc = user_path(a->a0, LOOKUP_FOLLOW, &ino);
 
-	if (rc < 0)
-		return rc;
-	if ((rc = path_lookup(0, path, LOOKUP_FOLLOW, &ino)))
+	if (rc)
 		return rc;
 	rc = fill_statfs(ino, a->a1);
 	iput(ino);
