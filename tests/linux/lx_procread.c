@@ -18,6 +18,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -64,6 +65,30 @@ static void wait_for_pid1_sleep(void)
 	}
 }
 
+/*
+ * A kept /proc/self/stat read again from offset 0 shows the file as it is
+ * then, not its first read's text (seq_read starts over at 0 in 6.12;
+ * 2.6.29's proc_info_read made it anew at every read): nice 0, then 5.
+ */
+static void check_reread(void)
+{
+	char buf[1024];
+	int fd = open("/proc/self/stat", O_RDONLY);
+	long a = fd >= 0 ? read(fd, buf, sizeof(buf) - 1) : -1, b;
+	unsigned long long before, after;
+
+	buf[a > 0 ? a : 0] = '\0';
+	before = stat_field(buf, 19);
+	setpriority(PRIO_PROCESS, 0, 5);
+	b = fd >= 0 && lseek(fd, 0, SEEK_SET) == 0 ? read(fd, buf, sizeof(buf) - 1) : -1;
+	buf[b > 0 ? b : 0] = '\0';
+	after = stat_field(buf, 19);
+	if (fd >= 0)
+		close(fd);
+	check(a > 0 && b > 0 && before == 0 && after == 5,
+	      "a kept stat read again from offset 0 is made anew (nice 0, then 5)");
+}
+
 static int child(const char *rules)
 {
 	char buf[1024];
@@ -85,6 +110,7 @@ static int child(const char *rules)
 	else
 		check(n > 0 && isalpha((unsigned char)buf[0]),
 		      "wchan read after the drop: a function's name (2.6.29)");
+	check_reread();
 	return summary("lx_procread");
 }
 
