@@ -175,11 +175,18 @@ long proc_pid_stat(struct task_struct *task, char *buf)
 	return n < PROC_BUF ? n : PROC_BUF - 1;
 }
 
-/* 2.6.29's proc_pid_status, the lines this kernel has. */
-static long status_2629(struct task_struct *task, char *buf)
+/* get_task_state: enum task_state's order, Linux's task_state_array names */
+static const char *task_state_name(const struct task_struct *t)
 {
 	static const char *const states[] = {"X (dead)", "R (running)", "S (sleeping)",
 					     "Z (zombie)", "T (stopped)"};
+
+	return states[(unsigned)t->state < 5 ? t->state : 0];
+}
+
+/* 2.6.29's proc_pid_status, the lines this kernel has. */
+static long status_2629(struct task_struct *task, char *buf)
+{
 	struct mm_struct *mm = task->mm;
 	uint64_t vm = mm ? task_vsize(mm) / 1024 : 0, rss = mm ? mm->rss_pages * 4 : 0;
 	int n;
@@ -187,10 +194,10 @@ static long status_2629(struct task_struct *task, char *buf)
 	n = ksnprintf(buf, PROC_BUF,
 		      "Name:\t%s\nState:\t%s\nTgid:\t%d\nPid:\t%d\nPPid:\t%d\nTracerPid:\t0\n"
 		      "Uid:\t%u\t%u\t%u\t%u\nGid:\t%u\t%u\t%u\t%u\nFDSize:\t%d\nGroups:\t\n",
-		      task->comm, states[(unsigned)task->state < 5 ? task->state : 0], task->tgid,
-		      task->pid, task->parent ? task->parent->tgid : 0, task->cred.uid,
-		      task->cred.euid, task->cred.suid, task->cred.fsuid, task->cred.gid,
-		      task->cred.egid, task->cred.sgid, task->cred.fsgid, NR_OPEN);
+		      task->comm, task_state_name(task), task->tgid, task->pid,
+		      task->parent ? task->parent->tgid : 0, task->cred.uid, task->cred.euid,
+		      task->cred.suid, task->cred.fsuid, task->cred.gid, task->cred.egid,
+		      task->cred.sgid, task->cred.fsgid, NR_OPEN);
 	if (mm)
 		n += ksnprintf(buf + n, PROC_BUF - (size_t)n,
 			       "VmPeak:\t%8lu kB\nVmSize:\t%8lu kB\nVmRSS:\t%8lu kB\n", vm, vm,
@@ -224,6 +231,29 @@ static void vm_split(const struct mm_struct *mm, struct vm_split *v)
 		else if ((a->flags & (VM_WRITE | VM_SHARED)) == VM_WRITE)
 			v->data += len;
 	}
+}
+
+/* task_mem's and statm's text: the code's pages, whole */
+static uint64_t code_bytes(const struct mm_struct *mm)
+{
+	return page_align(mm->end_code) - (mm->start_code & ~(PAGE_SIZE - 1));
+}
+
+/*
+ * statm, as proc_pid_statm in 2.6.29 and 6.12 (fs/proc/array.c): pages of
+ * the whole space, resident, shared (file-backed: none, every page here is
+ * anonymous), the code, 0, data plus stack, 0.
+ */
+long proc_pid_statm(struct task_struct *task, char *buf)
+{
+	struct mm_struct *mm = task->mm;
+	struct vm_split v;
+
+	if (!mm)
+		return ksnprintf(buf, PROC_BUF, "0 0 0 0 0 0 0\n");
+	vm_split(mm, &v);
+	return ksnprintf(buf, PROC_BUF, "%lu %lu 0 %lu 0 %lu 0\n", v.total / PAGE_SIZE,
+			 mm->rss_pages, code_bytes(mm) / PAGE_SIZE, (v.data + v.stack) / PAGE_SIZE);
 }
 
 /* mm_pgtables_bytes: the page-table pages below the user half's PML4 entries. */
@@ -260,7 +290,7 @@ static int status_mem_612(const struct mm_struct *mm, char *buf, int n)
 	uint64_t rss = mm->rss_pages * 4, text, lib;
 
 	vm_split(mm, &v);
-	text = page_align(mm->end_code) - (mm->start_code & ~(PAGE_SIZE - 1));
+	text = code_bytes(mm);
 	text = text < v.exec ? text : v.exec;
 	lib = v.exec - text;
 	return ksnprintf(
@@ -313,8 +343,6 @@ static int status_cpus_612(const struct task_struct *task, char *buf, int n)
  */
 static long status_612(struct task_struct *task, char *buf)
 {
-	static const char *const states[] = {"X (dead)", "R (running)", "S (sleeping)",
-					     "Z (zombie)", "T (stopped)"};
 	const struct cred *c = &task->cred;
 	uint64_t ign, caught;
 	int n;
@@ -326,7 +354,7 @@ static long status_612(struct task_struct *task, char *buf)
 		       "State:\t%s\nTgid:\t%d\nNgid:\t0\nPid:\t%d\nPPid:\t%d\nTracerPid:\t0\n"
 		       "Uid:\t%u\t%u\t%u\t%u\nGid:\t%u\t%u\t%u\t%u\nFDSize:\t%d\nGroups:\t \n"
 		       "NStgid:\t%d\nNSpid:\t%d\nNSpgid:\t%d\nNSsid:\t%d\nKthread:\t%c\n",
-		       states[(unsigned)task->state < 5 ? task->state : 0], task->tgid, task->pid,
+		       task_state_name(task), task->tgid, task->pid,
 		       task->parent ? task->parent->tgid : 0, c->uid, c->euid, c->suid, c->fsuid,
 		       c->gid, c->egid, c->sgid, c->fsgid, task->files ? NR_OPEN : 0, task->tgid,
 		       task->pid, task->signal->pgid, task->signal->sid,

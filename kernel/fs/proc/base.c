@@ -114,32 +114,6 @@ long proc_pid_environ(struct task_struct *task, char *buf)
 }
 
 /*
- * statm, as proc_pid_statm in 2.6.29 and 6.12: pages of the whole space,
- * resident, shared (file-backed: none, every page here is anonymous), the
- * code, 0, data plus stack, 0.
- */
-long proc_pid_statm(struct task_struct *task, char *buf)
-{
-	struct mm_struct *mm = task->mm;
-	uint64_t total = 0, text = 0, data = 0;
-
-	if (!mm)
-		return ksnprintf(buf, PROC_BUF, "0 0 0 0 0 0 0\n");
-	for (int i = 0; i < mm->nvmas; i++) {
-		const struct vm_area *a = &mm->vmas[i];
-		uint64_t pages = (a->end - a->start) / PAGE_SIZE;
-
-		total += pages;
-		if (a->kind == VMA_STACK ||
-		    ((a->flags & (VM_WRITE | VM_SHARED)) == VM_WRITE && !(a->flags & VM_EXEC)))
-			data += pages;
-	}
-	text = (page_align(mm->end_code) - (mm->start_code & ~(PAGE_SIZE - 1))) / PAGE_SIZE;
-	return ksnprintf(buf, PROC_BUF, "%lu %lu 0 %lu 0 %lu 0\n", total, mm->rss_pages, text,
-			 data);
-}
-
-/*
  * syscall (2.6.27's proc_pid_syscall, the same in 6.12): the call a
  * sleeping task is in, its six arguments, stack and instruction pointer;
  * "running" for a task on a CPU (the reader itself excepted).  Needs
