@@ -44,6 +44,8 @@ LINUX_PROGS += lx_vgetrandom=$(BUILD)/user/linux/lx_vgetrandom
 LINUX_PROGS += lx_pidreuse=$(BUILD)/user/linux/lx_pidreuse
 # clone, vfork, exit_group and futex at their edges (tests/linux/lx_reliab.c).
 LINUX_PROGS += lx_reliab=$(BUILD)/user/linux/lx_reliab
+# Pinned processes at a sched_yield barrier, then getrandom: none starved (tests/linux/lx_starve.c).
+LINUX_PROGS += lx_starve=$(BUILD)/user/linux/lx_starve
 # Files grown to a full ramfs in bounded time (tests/linux/lx_bigwrite.c, kernel only).
 LINUX_PROGS += lx_bigwrite=$(BUILD)/user/linux/lx_bigwrite
 # A rename the sticky bit refuses, 1,100 times (tests/linux/lx_sticky.c).
@@ -116,7 +118,7 @@ $(BUILD)/user/linux/%_glibc: tests/linux/%.c
 # execve from files, #! scripts and the exec errors, runs from the initramfs:
 # its checks exec its own file, see iso/iso.mk).
 LX_MUSL_ONLY := lx_maps lx_fpu lx_deaddir lx_errno lx_errsweep lx_procread lx_procfid lx_getrandom \
-	lx_vgetrandom lx_pidreuse lx_reliab lx_bigwrite lx_rwyield lx_sticky \
+	lx_vgetrandom lx_pidreuse lx_reliab lx_starve lx_bigwrite lx_rwyield lx_sticky \
 	lx_bad lx_exec
 $(addprefix $(BUILD)/user/linux/,$(LX_MUSL_ONLY)): $(BUILD)/user/linux/%: tests/linux/%.c
 	@mkdir -p $(@D)

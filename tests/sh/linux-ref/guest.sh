@@ -2,7 +2,7 @@
 # tests/sh/linux-ref.sh's program in the guest: every section's output
 # between "=== begin NAME" and "=== end NAME STATUS" lines, which the host
 # side splits.  Usage: guest.sh SECTION...  (abi layout errsweep procfid
-# getrandom pidreuse reliab)
+# getrandom pidreuse reliab starve)
 # shellcheck shell=sh
 lib=/usr/share/lx-ref
 for s in "$@"; do
@@ -27,7 +27,7 @@ for s in "$@"; do
 	errsweep)
 		/bin/lx_errsweep
 		;;
-	procfid | getrandom | pidreuse | reliab)
+	procfid | getrandom | pidreuse | reliab | starve)
 		"/bin/lx_$s"
 		;;
 	*) echo "guest.sh: unknown section $s" ;;
