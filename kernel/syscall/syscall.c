@@ -36,7 +36,7 @@ static uint8_t sysenter_stack[256][256] __attribute__((aligned(16)));
  * (Linux calls this kernel lacks) are there for their names only.
  */
 static const syscall_fn table[NR_syscalls] = {
-#define __SYSCALL(nr, name, entry, fuzz) [nr] = entry,
+#define __SYSCALL(nr, name, entry, fuzz, lock) [nr] = entry,
 #include "kernel/uapi/syscall_64.h"
 #undef __SYSCALL
 };
@@ -153,26 +153,29 @@ static void warn_unknown(uint64_t nr)
 }
 
 /*
- * The calls that run without the big kernel lock, as Linux 2.4 to 2.6.38
- * pushed it down into the calls that still needed it until none did.
- * Why these: they are the RNG from ring 3 (getrandom, and rng_draw, the
- * scale suite's ring-3 draw), where the variants differ by the locks
- * each Linux had (rng/ holds them), so a loop of them on k CPUs must meet
- * those locks and not this kernel's.  Each draws with interrupts on (the
- * boot CPU's tick drives jiffies, and a draw that meets a contended lock
- * may take long), then copies out with syscall_copy_to_user: by
- * copy_to_user_nofault, which walks and copies with them off, or, for
- * what that cannot do (a page to populate, a user's bad pointer to
- * report), by copy_to_user after syscall_lock_kernel.  The
- * way back is looked at with interrupts off, so nothing lands between the
- * look and sysret; a TLB flush asked meanwhile (its IPI taken in the
- * kernel, where it does nothing) takes the lock there.  Everything else
- * takes the lock on entry.
+ * The table's lock column (kernel/uapi/syscall_64.h): the calls entered
+ * without the big kernel lock, as Linux 2.4 to 2.6.38 pushed it down into
+ * the calls that still needed it until none did.  Why these: they are the
+ * RNG from ring 3 (getrandom, and rng_draw, the scale suite's ring-3
+ * draw), where the variants differ by the locks each Linux had (rng/
+ * holds them), so a loop of them on k CPUs must meet those locks and not
+ * this kernel's.  Each draws with interrupts on (the boot CPU's tick
+ * drives jiffies, and a draw that meets a contended lock may take long),
+ * then copies out with syscall_copy_to_user: by copy_to_user_nofault,
+ * which walks and copies with them off, or, for what that cannot do (a
+ * page to populate, a user's bad pointer to report), by copy_to_user
+ * after syscall_lock_kernel.  The way back is looked at with interrupts
+ * off, so nothing lands between the look and sysret; a TLB flush asked
+ * meanwhile (its IPI taken in the kernel, where it does nothing) takes
+ * the lock there.  Every BKL call takes the lock on entry.
  */
-static bool runs_unlocked(unsigned nr)
-{
-	return nr == __NR_getrandom || nr == __NR_rng_draw;
-}
+#define SYSCALL_LOCK_BKL  false
+#define SYSCALL_LOCK_NONE true
+static const bool entered_unlocked[NR_syscalls] = {
+#define __SYSCALL(nr, name, entry, fuzz, lock) [nr] = SYSCALL_LOCK_##lock,
+#include "kernel/uapi/syscall_64.h"
+#undef __SYSCALL
+};
 
 void syscall_lock_kernel(void)
 {
@@ -220,7 +223,7 @@ void syscall_dispatch(struct trap_frame *f)
 	syscall_fn fn = nr < NR_syscalls ? table[nr] : 0;
 	long ret = -ENOSYS;
 
-	if (fn && runs_unlocked(nr)) {
+	if (fn && entered_unlocked[nr]) {
 		syscall_dispatch_unlocked(f, fn, &a, nr);
 		return;
 	}

@@ -19,7 +19,7 @@ typedef long (*syscall_fn)(const struct syscall_args *a);
 void syscall_init(void);
 
 /* The handlers, one file per area (kernel/uapi/syscall_64.h names them). */
-#define __SYSCALL(nr, name, entry, fuzz) long entry(const struct syscall_args *a);
+#define __SYSCALL(nr, name, entry, fuzz, lock) long entry(const struct syscall_args *a);
 #include "kernel/uapi/syscall_64.h"
 #undef __SYSCALL
 /* The IA-32 table's handlers (kernel/uapi/syscall_32.h), the native ones declared again. */

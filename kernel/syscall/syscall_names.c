@@ -7,7 +7,7 @@
 #include "kernel/syscall/syscall.h"
 
 static const char *const names[NR_syscalls] = {
-#define __SYSCALL(nr, name, entry, fuzz) [nr] = #name,
+#define __SYSCALL(nr, name, entry, fuzz, lock) [nr] = #name,
 #include "kernel/uapi/syscall_64.h"
 #undef __SYSCALL
 };

@@ -17,13 +17,13 @@
  * `__NR_read = 0` into `0 = 0`.
  */
 enum {
-#define __SYSCALL(nr, name, entry, fuzz) __NR_##name = nr,
+#define __SYSCALL(nr, name, entry, fuzz, lock) __NR_##name = nr,
 #include "kernel/uapi/syscall_64.h"
 #undef __SYSCALL
 };
 /* One past the highest number of the table: each member is as long as its number + 1. */
 union __syscall_nr_sizes {
-#define __SYSCALL(nr, name, entry, fuzz) char name[nr + 1];
+#define __SYSCALL(nr, name, entry, fuzz, lock) char name[nr + 1];
 #include "kernel/uapi/syscall_64.h"
 #undef __SYSCALL
 };

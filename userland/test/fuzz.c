@@ -27,7 +27,7 @@ static char skips[128];
 static const char *name_of(long nr)
 {
 	static const char *const n[NR_syscalls] = {
-#define __SYSCALL(nr, name, entry, fuzz) [nr] = #name,
+#define __SYSCALL(nr, name, entry, fuzz, lock) [nr] = #name,
 #include "kernel/uapi/syscall_64.h"
 #undef __SYSCALL
 	};

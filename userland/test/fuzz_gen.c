@@ -413,7 +413,7 @@ void gen_call(struct call *c, uint64_t idx)
 #define __FUZZ_0(nr)
 #define __FUZZ_1(nr)			 nr,
 #define __FUZZ_2(nr)			 nr, nr,
-#define __SYSCALL(nr, name, entry, fuzz) __FUZZ_##fuzz(nr)
+#define __SYSCALL(nr, name, entry, fuzz, lock) __FUZZ_##fuzz(nr)
 #include "kernel/uapi/syscall_64.h"
 #undef __SYSCALL
 	};
