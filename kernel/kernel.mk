@@ -31,7 +31,7 @@ KERNEL_C += kernel/console/fbcon.c kernel/console/fbcon_draw.c kernel/console/fb
 	kernel/console/qr_pages.c kernel/console/qr_screen.c
 # kernel/fs/: files, the initramfs, pipes, the tty, poll
 KERNEL_C += kernel/fs/cpio.c kernel/fs/file.c kernel/fs/filemap.c kernel/fs/initramfs.c \
-	kernel/fs/inode.c kernel/fs/namei.c kernel/fs/open.c kernel/fs/pipe.c kernel/fs/poll.c \
+	kernel/fs/inode.c kernel/fs/namei.c kernel/fs/names.c kernel/fs/open.c kernel/fs/pipe.c kernel/fs/poll.c \
 	kernel/fs/tty.c
 # kernel/fs/proc/: /proc
 KERNEL_C += kernel/fs/proc/array.c kernel/fs/proc/base.c kernel/fs/proc/exe.c kernel/fs/proc/fd.c kernel/fs/proc/task.c \

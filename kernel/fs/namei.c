@@ -4,12 +4,15 @@
  * ELOOP past that, as MAXSYMLINKS), a mount point leads into the mounted
  * root, ".." out of it, and ".." at the root stays at the root.
  *
- * The walk never sleeps, so the symlink buffers can be static per nesting
- * level (eight deep, past which ELOOP): 4 KiB each would not fit on a
- * 16 KiB kernel stack.  A link that ends the path (or a link's body) is
- * not nested: its body replaces the rest of the walk at the same level, as
- * Linux's trailing links, so a chain of 40 links needs no nesting at all.
+ * A link's body is read into a buffer of the call's own (names.h), taken
+ * when a link is met and given back when its level of the walk ends;
+ * nesting stops eight deep (ELOOP).  A link that ends the path (or a
+ * link's body) is not nested: its body replaces the rest of the walk at
+ * the same level, as Linux's trailing links, so a chain of 40 links needs
+ * no nesting at all, and one buffer for the level.
  */
+#include "kernel/arch/kernel_lock.h"
+#include "kernel/fs/names.h"
 #include "kernel/fs/vfs.h"
 #include "kernel/lib/errno.h"
 #include "kernel/lib/string.h"
@@ -20,10 +23,6 @@
 #define CAP_DAC_OVERRIDE    1
 #define CAP_DAC_READ_SEARCH 2
 #define CAP_FOWNER	    3
-
-static char link_buf[NEST_MAX][PATH_MAX];
-/* The body of a trailing link at each level: the walk's own text is done with. */
-static char tail_buf[NEST_MAX + 1][PATH_MAX];
 
 static bool has_cap(int cap)
 {
@@ -115,12 +114,18 @@ static int follow_link(struct inode *dir, struct inode *link, int flags, int *li
 {
 	int rc;
 
+	char *body;
+
 	if (depth >= NEST_MAX)
 		return -ELOOP;
-	if ((rc = read_link(link, link_buf[depth], links)))
-		return rc;
-	iget(dir);
-	return walk(dir, link_buf[depth], flags, links, depth + 1, out);
+	if (!(body = __getname()))
+		return -ENOMEM;
+	if (!(rc = read_link(link, body, links))) {
+		iget(dir);
+		rc = walk(dir, body, flags, links, depth + 1, out);
+	}
+	__putname(body);
+	return rc;
 }
 
 /* Takes over the reference on cur; *out holds one on success. */
@@ -128,6 +133,7 @@ static int walk(struct inode *cur, const char *p, int flags, int *links, int dep
 		struct inode **out)
 {
 	char name[NAME_MAX + 1];
+	char *tail = 0; /* the body of a trailing link: the walk's own text is done with */
 	int rc = 0;
 
 	if (*p == '/') {
@@ -181,11 +187,16 @@ static int walk(struct inode *cur, const char *p, int flags, int *links, int dep
 		}
 		if (S_ISLNK(next->mode) && last && !slash && (flags & LOOKUP_FOLLOW)) {
 			/* Trailing: walk the body from this directory, at this level. */
-			rc = read_link(next, tail_buf[depth], links);
+			if (!tail && !(tail = __getname())) {
+				iput(next);
+				rc = -ENOMEM;
+				break;
+			}
+			rc = read_link(next, tail, links);
 			iput(next);
 			if (rc)
 				break;
-			p = tail_buf[depth];
+			p = tail;
 			if (*p == '/') {
 				iput(cur);
 				cur = root_inode;
@@ -210,6 +221,7 @@ static int walk(struct inode *cur, const char *p, int flags, int *links, int dep
 			break;
 		}
 	}
+	__putname(tail);
 	if (!rc && (flags & LOOKUP_DIR) && !S_ISDIR(cur->mode))
 		rc = -ENOTDIR;
 	if (rc) {
@@ -232,6 +244,7 @@ int path_lookup(struct inode *start, const char *path, int flags, struct inode *
 {
 	int links = 0;
 
+	kernel_lock_assert_held("path_lookup");
 	if (!*path)
 		return -ENOENT;
 	return walk(start_dir(start), path, flags, &links, 0, out);
@@ -240,10 +253,11 @@ int path_lookup(struct inode *start, const char *path, int flags, struct inode *
 int path_parent(struct inode *start, const char *path, struct inode **dir, char *last,
 		bool *must_dir)
 {
-	static char head[PATH_MAX];
 	size_t len = strlen(path), end, begin;
-	int links = 0;
+	int links = 0, rc;
+	char *head;
 
+	kernel_lock_assert_held("path_parent");
 	if (!len)
 		return -ENOENT;
 	end = len;
@@ -259,11 +273,15 @@ int path_parent(struct inode *start, const char *path, struct inode **dir, char 
 	last[end - begin] = '\0';
 	if (!strcmp(last, "/"))
 		last[0] = '\0';
+	if (!(head = __getname()))
+		return -ENOMEM;
 	memcpy(head, path, begin);
 	head[begin] = '\0';
 	if (!begin)
-		strlcpy(head, ".", sizeof(head));
-	return walk(start_dir(start), head, LOOKUP_FOLLOW | LOOKUP_DIR, &links, 0, dir);
+		strlcpy(head, ".", PATH_MAX);
+	rc = walk(start_dir(start), head, LOOKUP_FOLLOW | LOOKUP_DIR, &links, 0, dir);
+	__putname(head);
+	return rc;
 }
 
 /* The entry of parent that names ino (by inode number, so /proc works too). */

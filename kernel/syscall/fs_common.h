@@ -12,15 +12,18 @@ struct file *fget(uint64_t fd);
 /* The lowest free fd >= from; -EMFILE. */
 int fd_install(struct file *f, int from, bool cloexec);
 /*
- * Two PATH_MAX buffers (0 and 1, for rename and symlink): static, since a
- * path call never sleeps and the kernel is not preempted, and 8 KiB would
- * crowd a 16 KiB kernel stack.
+ * strncpy_from_user of a path into buf, a PATH_MAX buffer of the call's
+ * own (__getname, kernel/fs/names.h): its length, -EFAULT,
+ * -ENAMETOOLONG, -ENOENT if empty.
  */
-char *path_buf(int which);
-/* strncpy_from_user of a path: its length, -EFAULT, -ENAMETOOLONG, -ENOENT if empty. */
 long getname(char *buf, uint64_t upath);
-/* Linux's user_path_at(AT_FDCWD, ...): the user's path looked up with flags, a reference in *out.
+/*
+ * Linux's user_path_at: the user's path, relative to dirfd, looked up
+ * with flags (LOOKUP_*); a reference in *out.  The name's buffer is the
+ * call's own, given back before it returns.
  */
+long user_path_at(int dirfd, uint64_t upath, int flags, struct inode **out);
+/* user_path_at(AT_FDCWD, ...) */
 long user_path(uint64_t upath, int flags, struct inode **out);
 /* Where a relative path starts for dirfd (AT_FDCWD: NULL, the cwd); -EBADF, -ENOTDIR. */
 int at_start(int dirfd, const char *path, struct inode **start);

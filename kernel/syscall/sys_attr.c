@@ -29,15 +29,10 @@ static long chmod_inode(struct inode *ino, uint32_t mode)
 
 static long do_fchmodat(int dirfd, uint64_t upath, uint32_t mode)
 {
-	char *path = path_buf(0);
-	struct inode *start, *ino;
-	long rc = getname(path, upath);
+	struct inode *ino;
+	long rc = user_path_at(dirfd, upath, LOOKUP_FOLLOW, &ino);
 
-	if (rc < 0)
-		return rc;
-	if ((rc = at_start(dirfd, path, &start)))
-		return rc;
-	if ((rc = path_lookup(start, path, LOOKUP_FOLLOW, &ino)))
+	if (rc)
 		return rc;
 	rc = chmod_inode(ino, mode);
 	iput(ino);
@@ -149,18 +144,13 @@ static long chown_inode(struct inode *ino, uint32_t uid, uint32_t gid)
 
 static long do_fchownat(int dirfd, uint64_t upath, uint32_t uid, uint32_t gid, int flags)
 {
-	char *path = path_buf(0);
-	struct inode *start, *ino;
+	struct inode *ino;
 	long rc;
 
 	if (flags & ~(AT_SYMLINK_NOFOLLOW | AT_EMPTY_PATH))
 		return -EINVAL;
-	if ((rc = getname(path, upath)) < 0)
-		return rc;
-	if ((rc = at_start(dirfd, path, &start)))
-		return rc;
-	if ((rc = path_lookup(start, path, (flags & AT_SYMLINK_NOFOLLOW) ? 0 : LOOKUP_FOLLOW,
-			      &ino)))
+	if ((rc = user_path_at(dirfd, upath, (flags & AT_SYMLINK_NOFOLLOW) ? 0 : LOOKUP_FOLLOW,
+			       &ino)))
 		return rc;
 	rc = chown_inode(ino, uid, gid);
 	iput(ino);
@@ -233,8 +223,7 @@ long sys_utimensat(const struct syscall_args *a)
 {
 	int dirfd = (int)a->a0, flags = (int)a->a3;
 	struct __kernel_timespec t[2], *tp = 0;
-	char *path = path_buf(0);
-	struct inode *start, *ino;
+	struct inode *ino;
 	long rc;
 
 	if (a->a2) {
@@ -257,12 +246,8 @@ long sys_utimensat(const struct syscall_args *a)
 			return -EBADF;
 		return utimes_inode(f->inode, tp);
 	}
-	if ((rc = getname(path, a->a1)) < 0)
-		return rc;
-	if ((rc = at_start(dirfd, path, &start)))
-		return rc;
-	if ((rc = path_lookup(start, path, (flags & AT_SYMLINK_NOFOLLOW) ? 0 : LOOKUP_FOLLOW,
-			      &ino)))
+	if ((rc = user_path_at(dirfd, a->a1, (flags & AT_SYMLINK_NOFOLLOW) ? 0 : LOOKUP_FOLLOW,
+			       &ino)))
 		return rc;
 	rc = utimes_inode(ino, tp);
 	iput(ino);

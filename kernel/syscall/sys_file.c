@@ -4,6 +4,8 @@
  * fcntl, pipe, pipe2, sendfile.  Files are moved in CHUNK-byte pieces through a kernel
  * buffer, so every user pointer goes through copy_from_user/copy_to_user.
  */
+#include "kernel/arch/kernel_lock.h"
+#include "kernel/fs/names.h"
 #include "kernel/fs/pipe.h"
 #include "kernel/fs/poll.h"
 #include "kernel/fs/vfs.h"
@@ -28,6 +30,7 @@ struct file *fget(uint64_t fd)
 
 int fd_install(struct file *f, int from, bool cloexec)
 {
+	kernel_lock_assert_held("fd_install");
 	for (int fd = from; fd < NR_OPEN; fd++) {
 		if (current->files->fd[fd])
 			continue;
@@ -385,22 +388,22 @@ static long do_open(int dirfd, uint64_t upath, int flags, uint32_t mode)
 {
 	struct inode *start;
 	struct file *f;
-	char *path = path_buf(0);
-	long rc = getname(path, upath);
+	char *path = __getname();
+	long rc;
 	int fd;
 
-	if (rc < 0)
-		return rc;
-	if ((rc = at_start(dirfd, path, &start)))
-		return rc;
+	if (!path)
+		return -ENOMEM;
+	if ((rc = getname(path, upath)) < 0 || (rc = at_start(dirfd, path, &start)))
+		goto out;
 	for (fd = 0; fd < NR_OPEN && current->files->fd[fd]; fd++)
 		;
-	if (fd == NR_OPEN)
-		return -EMFILE;
-	rc = do_filp_open(start, path, flags, mode, &f);
-	if (rc)
-		return rc;
-	return fd_install(f, 0, flags & O_CLOEXEC);
+	rc = fd == NR_OPEN ? -EMFILE : do_filp_open(start, path, flags, mode, &f);
+	if (!rc)
+		rc = fd_install(f, 0, flags & O_CLOEXEC);
+out:
+	__putname(path);
+	return rc;
 }
 
 long sys_open(const struct syscall_args *a)

@@ -4,6 +4,7 @@
  * changes: elsewhere (/proc) a change is EPERM once the permission check passed, as a file system
  * without the operation answers in Linux.
  */
+#include "kernel/fs/names.h"
 #include "kernel/fs/vfs.h"
 #include "kernel/lib/errno.h"
 #include "kernel/lib/string.h"
@@ -15,18 +16,18 @@
 #define RENAME_NOREPLACE 1
 
 /* The parent directory and last name of a user path. */
-static long parent_of(int dirfd, uint64_t upath, int which, struct inode **dir, char *last,
-		      bool *must_dir)
+static long parent_of(int dirfd, uint64_t upath, struct inode **dir, char *last, bool *must_dir)
 {
-	char *path = path_buf(which);
+	char *path = __getname();
 	struct inode *start;
-	long rc = getname(path, upath);
+	long rc;
 
-	if (rc < 0)
-		return rc;
-	if ((rc = at_start(dirfd, path, &start)))
-		return rc;
-	return path_parent(start, path, dir, last, must_dir);
+	if (!path)
+		return -ENOMEM;
+	if ((rc = getname(path, upath)) >= 0 && !(rc = at_start(dirfd, path, &start)))
+		rc = path_parent(start, path, dir, last, must_dir);
+	__putname(path);
+	return rc;
 }
 
 static bool is_dot(const char *last)
@@ -39,7 +40,7 @@ static long do_mkdirat(int dirfd, uint64_t upath, uint32_t mode)
 	char last[NAME_MAX + 1];
 	struct inode *dir, *ino;
 	bool must_dir;
-	long rc = parent_of(dirfd, upath, 0, &dir, last, &must_dir);
+	long rc = parent_of(dirfd, upath, &dir, last, &must_dir);
 
 	if (rc)
 		return rc;
@@ -94,7 +95,7 @@ static long do_rmdir(int dirfd, uint64_t upath)
 	char last[NAME_MAX + 1];
 	struct inode *dir, *ino;
 	bool must_dir;
-	long rc = parent_of(dirfd, upath, 0, &dir, last, &must_dir);
+	long rc = parent_of(dirfd, upath, &dir, last, &must_dir);
 
 	if (rc)
 		return rc;
@@ -122,7 +123,7 @@ static long do_unlink(int dirfd, uint64_t upath)
 	char last[NAME_MAX + 1];
 	struct inode *dir, *ino;
 	bool must_dir;
-	long rc = parent_of(dirfd, upath, 0, &dir, last, &must_dir);
+	long rc = parent_of(dirfd, upath, &dir, last, &must_dir);
 
 	if (rc)
 		return rc;
@@ -176,9 +177,9 @@ static long do_renameat2(int olddfd, uint64_t uold, int newdfd, uint64_t unew, u
 
 	if (flags & ~RENAME_NOREPLACE)
 		return -EINVAL;
-	if ((rc = parent_of(olddfd, uold, 0, &od, oldlast, &md1)))
+	if ((rc = parent_of(olddfd, uold, &od, oldlast, &md1)))
 		return rc;
-	if ((rc = parent_of(newdfd, unew, 1, &nd, newlast, &md2))) {
+	if ((rc = parent_of(newdfd, unew, &nd, newlast, &md2))) {
 		iput(od);
 		return rc;
 	}
@@ -244,16 +245,17 @@ long sys_renameat2(const struct syscall_args *a)
 	return do_renameat2((int)a->a0, a->a1, (int)a->a2, a->a3, (unsigned)a->a4);
 }
 
-static long do_symlinkat(uint64_t utarget, int dirfd, uint64_t upath)
+/* do_symlinkat, with a buffer of the call's own for the target. */
+static long symlink_to(char *target, uint64_t utarget, int dirfd, uint64_t upath)
 {
-	char last[NAME_MAX + 1], *target = path_buf(1);
+	char last[NAME_MAX + 1];
 	struct inode *dir, *ino;
 	bool must_dir;
 	long len = getname(target, utarget), rc;
 
 	if (len < 0)
 		return len;
-	if ((rc = parent_of(dirfd, upath, 0, &dir, last, &must_dir)))
+	if ((rc = parent_of(dirfd, upath, &dir, last, &must_dir)))
 		return rc;
 	if (is_dot(last) || must_dir) {
 		rc = -EEXIST;
@@ -272,6 +274,15 @@ static long do_symlinkat(uint64_t utarget, int dirfd, uint64_t upath)
 		iput(ino);
 	}
 	iput(dir);
+	return rc;
+}
+
+static long do_symlinkat(uint64_t utarget, int dirfd, uint64_t upath)
+{
+	char *target = __getname();
+	long rc = target ? symlink_to(target, utarget, dirfd, upath) : -ENOMEM;
+
+	__putname(target);
 	return rc;
 }
 
@@ -332,20 +343,17 @@ long sys_umask(const struct syscall_args *a)
 /* link(2): a second name for a non-directory of the ramfs. */
 static long do_linkat(int olddfd, uint64_t uold, int newdfd, uint64_t unew, int flags)
 {
-	char *path = path_buf(0), last[NAME_MAX + 1];
-	struct inode *start, *old, *dir, *tmp;
+	char last[NAME_MAX + 1];
+	struct inode *old, *dir, *tmp;
 	bool must_dir;
 	long rc;
 
 	if (flags & ~AT_SYMLINK_FOLLOW)
 		return -EINVAL;
-	if ((rc = getname(path, uold)) < 0)
+	if ((rc = user_path_at(olddfd, uold, (flags & AT_SYMLINK_FOLLOW) ? LOOKUP_FOLLOW : 0,
+			       &old)))
 		return rc;
-	if ((rc = at_start(olddfd, path, &start)))
-		return rc;
-	if ((rc = path_lookup(start, path, (flags & AT_SYMLINK_FOLLOW) ? LOOKUP_FOLLOW : 0, &old)))
-		return rc;
-	if ((rc = parent_of(newdfd, unew, 1, &dir, last, &must_dir))) {
+	if ((rc = parent_of(newdfd, unew, &dir, last, &must_dir))) {
 		iput(old);
 		return rc;
 	}

@@ -5,6 +5,7 @@
  * in kernel/uapi/stat.h), and the shared helpers of
  * fs_common.h.
  */
+#include "kernel/fs/names.h"
 #include "kernel/fs/tty.h"
 #include "kernel/fs/vfs.h"
 #include "kernel/lib/errno.h"
@@ -15,13 +16,6 @@
 #include "kernel/task/task.h"
 #include "kernel/uapi/stat.h"
 
-static char paths[2][PATH_MAX];
-
-char *path_buf(int which)
-{
-	return paths[which];
-}
-
 long getname(char *buf, uint64_t upath)
 {
 	long n = strncpy_from_user(buf, upath, PATH_MAX);
@@ -31,12 +25,23 @@ long getname(char *buf, uint64_t upath)
 	return n;
 }
 
+long user_path_at(int dirfd, uint64_t upath, int flags, struct inode **out)
+{
+	char *path = __getname();
+	struct inode *start;
+	long rc;
+
+	if (!path)
+		return -ENOMEM;
+	if ((rc = getname(path, upath)) >= 0 && !(rc = at_start(dirfd, path, &start)))
+		rc = path_lookup(start, path, flags, out);
+	__putname(path);
+	return rc;
+}
+
 long user_path(uint64_t upath, int flags, struct inode **out)
 {
-	char *path = path_buf(0);
-	long rc = getname(path, upath);
-
-	return rc < 0 ? rc : path_lookup(0, path, flags, out);
+	return user_path_at(AT_FDCWD, upath, flags, out);
 }
 
 int at_start(int dirfd, const char *path, struct inode **start)
@@ -203,9 +208,10 @@ static int fill_stat(struct inode *ino, uint64_t ubuf, enum stat_fmt fmt)
 
 static long do_fstatat(int dirfd, uint64_t upath, uint64_t ubuf, uint64_t flags, enum stat_fmt fmt)
 {
-	char *path = path_buf(0);
+	char *path;
 	struct inode *start, *ino;
 	long rc;
+	bool empty;
 	/* vfs_statx's flags; AT_NO_AUTOMOUNT and the sync type mean nothing without mounts */
 	uint64_t ok = fmt == STAT_X ? AT_SYMLINK_NOFOLLOW | AT_EMPTY_PATH | AT_NO_AUTOMOUNT |
 					      AT_STATX_SYNC_TYPE
@@ -213,10 +219,15 @@ static long do_fstatat(int dirfd, uint64_t upath, uint64_t ubuf, uint64_t flags,
 
 	if (flags & ~ok)
 		return -EINVAL;
+	if (!(path = __getname()))
+		return -ENOMEM;
 	rc = strncpy_from_user(path, upath, PATH_MAX);
-	if (rc < 0)
-		return rc;
-	if (rc == 0) {
+	empty = rc == 0;
+	if (rc > 0 && !(rc = at_start(dirfd, path, &start)))
+		rc = path_lookup(start, path, (flags & AT_SYMLINK_NOFOLLOW) ? 0 : LOOKUP_FOLLOW,
+				 &ino);
+	__putname(path);
+	if (empty) {
 		struct file *f;
 
 		if (!(flags & AT_EMPTY_PATH))
@@ -229,9 +240,6 @@ static long do_fstatat(int dirfd, uint64_t upath, uint64_t ubuf, uint64_t flags,
 			return -EBADF;
 		return fill_stat(f->inode, ubuf, fmt);
 	}
-	if ((rc = at_start(dirfd, path, &start)))
-		return rc;
-	rc = path_lookup(start, path, (flags & AT_SYMLINK_NOFOLLOW) ? 0 : LOOKUP_FOLLOW, &ino);
 	if (rc)
 		return rc;
 	rc = fill_stat(ino, ubuf, fmt);
@@ -447,29 +455,30 @@ long compat_sys_getdents(const struct syscall_args *a)
 
 static long do_readlinkat(int dirfd, uint64_t upath, uint64_t ubuf, int64_t size)
 {
-	char *path = path_buf(0), *target = path_buf(1);
-	struct inode *start, *ino;
+	struct inode *ino;
+	char *target;
 	long rc;
 
 	if (size <= 0)
 		return -EINVAL;
-	if ((rc = getname(path, upath)) < 0)
-		return rc;
-	if ((rc = at_start(dirfd, path, &start)))
-		return rc;
-	if ((rc = path_lookup(start, path, 0, &ino)))
+	if ((rc = user_path_at(dirfd, upath, 0, &ino)))
 		return rc;
 	if (!S_ISLNK(ino->mode) || !ino->op->readlink) {
 		iput(ino);
 		return -EINVAL;
 	}
+	if (!(target = __getname())) {
+		iput(ino);
+		return -ENOMEM;
+	}
 	rc = ino->op->readlink(ino, target, PATH_MAX);
 	iput(ino);
-	if (rc < 0)
-		return rc;
 	if (rc > size)
 		rc = size;
-	return copy_to_user(ubuf, target, (size_t)rc) ? -EFAULT : rc;
+	if (rc >= 0 && copy_to_user(ubuf, target, (size_t)rc))
+		rc = -EFAULT;
+	__putname(target);
+	return rc;
 }
 
 long sys_readlink(const struct syscall_args *a)
@@ -484,39 +493,38 @@ long sys_readlinkat(const struct syscall_args *a)
 
 long sys_getcwd(const struct syscall_args *a)
 {
-	char *buf = path_buf(0);
-	long len = dir_path(current->fs->pwd ? current->fs->pwd : root_inode, buf, PATH_MAX);
+	char *buf = __getname();
+	long len;
 
-	if (len < 0)
-		return len;
-	if ((uint64_t)len > a->a1)
-		return -ERANGE;
-	return copy_to_user(a->a0, buf, (size_t)len) ? -EFAULT : len;
+	if (!buf)
+		return -ENOMEM;
+	len = dir_path(current->fs->pwd ? current->fs->pwd : root_inode, buf, PATH_MAX);
+	if (len >= 0 && (uint64_t)len > a->a1)
+		len = -ERANGE;
+	if (len >= 0 && copy_to_user(a->a0, buf, (size_t)len))
+		len = -EFAULT;
+	__putname(buf);
+	return len;
 }
 
 /* access: checked with the real ids (and root's capabilities only for a real root). */
 static long do_faccessat(int dirfd, uint64_t upath, int mode, int flags)
 {
-	char *path = path_buf(0);
 	struct cred saved = current->cred;
-	struct inode *start, *ino;
+	struct inode *ino;
 	long rc;
 
 	if (mode & ~7)
 		return -EINVAL;
 	if (flags & ~(AT_EACCESS | AT_SYMLINK_NOFOLLOW | AT_EMPTY_PATH))
 		return -EINVAL;
-	if ((rc = getname(path, upath)) < 0)
-		return rc;
-	if ((rc = at_start(dirfd, path, &start)))
-		return rc;
 	if (!(flags & AT_EACCESS)) {
 		current->cred.fsuid = saved.uid;
 		current->cred.fsgid = saved.gid;
 		if (saved.uid != 0)
 			current->cred.cap_effective = 0;
 	}
-	rc = path_lookup(start, path, (flags & AT_SYMLINK_NOFOLLOW) ? 0 : LOOKUP_FOLLOW, &ino);
+	rc = user_path_at(dirfd, upath, (flags & AT_SYMLINK_NOFOLLOW) ? 0 : LOOKUP_FOLLOW, &ino);
 	if (!rc) {
 		if (mode)
 			rc = inode_permission(ino, mode);

@@ -37,7 +37,6 @@ enum {
 static uint64_t syslog_pos; /* READ's place: it consumes what it returns */
 static uint64_t clear_pos;  /* READ_ALL starts here once CLEAR moved it */
 static int saved_console_loglevel = -1;
-static char chunk[512];
 static int log_chan;
 
 static void wake_readers(void)
@@ -48,6 +47,7 @@ static void wake_readers(void)
 /* Log bytes [from, end) to the user's buffer in chunks: the count, or -EFAULT. */
 static long copy_log(uint64_t ubuf, uint64_t from, uint64_t end)
 {
+	char chunk[512]; /* the call's own, no buffer shared by every caller (kernel/fs/names.h) */
 	uint64_t done = 0;
 
 	while (from + done < end) {
@@ -156,7 +156,8 @@ long sys_syslog(const struct syscall_args *a)
 	case SYSLOG_ACTION_CONSOLE_LEVEL:
 		if (len < 1 || len > 8)
 			return -EINVAL;
-		console_loglevel = (uint32_t)(len < MINIMUM_CONSOLE_LOGLEVEL ? MINIMUM_CONSOLE_LOGLEVEL : len);
+		console_loglevel =
+			(uint32_t)(len < MINIMUM_CONSOLE_LOGLEVEL ? MINIMUM_CONSOLE_LOGLEVEL : len);
 		console_quiet = 0;
 		saved_console_loglevel = -1;
 		return 0;

@@ -297,9 +297,11 @@ static void prep_rename(void)
 static long op_rename(void)
 {
 	long rc = sys(__NR_rename, TMP_OLD, TMP_NEW);
-	bool whole = rc ? exists(TMP_OLD) && !exists(TMP_NEW) : !exists(TMP_OLD) && exists(TMP_NEW);
+	bool whole;
 
-	disarm();
+	disarm(); /* first: the stats below take a name buffer each, which an armed count would fail
+		   */
+	whole = rc ? exists(TMP_OLD) && !exists(TMP_NEW) : !exists(TMP_OLD) && exists(TMP_NEW);
 	sys(__NR_unlink, TMP_OLD);
 	sys(__NR_unlink, TMP_NEW);
 	return whole ? rc : PARTIAL;

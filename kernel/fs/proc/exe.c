@@ -9,6 +9,7 @@
  */
 #include "kernel/fs/proc/internal.h"
 #include "kernel/fs/vfs.h"
+#include "kernel/fs/names.h"
 #include "kernel/lib/errno.h"
 #include "kernel/lib/string.h"
 #include "kernel/mm/mm.h"
@@ -17,8 +18,8 @@
 
 long proc_exe_readlink(struct inode *ino, char *buf, size_t n)
 {
-	static char path[PATH_MAX];
 	struct task_struct *t = find_task_by_pid(ino->proc.pid);
+	char *path;
 	long len;
 
 	if (!t)
@@ -27,6 +28,11 @@ long proc_exe_readlink(struct inode *ino, char *buf, size_t n)
 		return -EACCES;
 	if (!t->mm || !t->mm->exe_file)
 		return -ENOENT;
-	len = inode_path(t->mm->exe_file, path, sizeof(path));
-	return len < 0 ? len : proc_readlink_copy(buf, n, path);
+	if (!(path = __getname()))
+		return -ENOMEM;
+	len = inode_path(t->mm->exe_file, path, PATH_MAX);
+	if (len >= 0)
+		len = proc_readlink_copy(buf, n, path);
+	__putname(path);
+	return len;
 }

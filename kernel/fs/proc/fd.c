@@ -7,6 +7,7 @@
  * path: a pipe's or a deleted file's link does not open (ENOENT).
  */
 #include "kernel/fs/proc/internal.h"
+#include "kernel/fs/names.h"
 #include "kernel/fs/vfs.h"
 #include "kernel/lib/errno.h"
 #include "kernel/lib/string.h"
@@ -54,17 +55,22 @@ int proc_fd_readdir(struct inode *dir, uint64_t k, struct dirent_out *d)
 
 long proc_fd_readlink(struct inode *ino, char *buf, size_t n)
 {
-	static char path[PATH_MAX];
 	struct file *f = task_fd(ino->proc.pid, ino->proc.fd);
+	char *path;
 	long len;
 
 	if (!f)
 		return -ENOENT;
+	if (!(path = __getname()))
+		return -ENOMEM;
 	if (!f->inode)
-		len = ksnprintf(path, sizeof(path), "anon_inode:[unknown]");
+		len = ksnprintf(path, PATH_MAX, "anon_inode:[unknown]");
 	else if ((f->inode->mode & S_IFMT) == S_IFIFO)
-		len = ksnprintf(path, sizeof(path), "pipe:[%u]", f->inode->ino);
+		len = ksnprintf(path, PATH_MAX, "pipe:[%u]", f->inode->ino);
 	else
-		len = inode_path(f->inode, path, sizeof(path));
-	return len < 0 ? len : proc_readlink_copy(buf, n, path);
+		len = inode_path(f->inode, path, PATH_MAX);
+	if (len >= 0)
+		len = proc_readlink_copy(buf, n, path);
+	__putname(path);
+	return len;
 }

@@ -70,7 +70,8 @@ static long maps_read(struct file *f, char *kbuf, size_t n, uint64_t *pos)
 	if (!ptrace_may_access(task, PTRACE_MODE_READ))
 		return -EACCES;
 	got = proc_pid_maps_read(task, *pos, kbuf, n);
-	*pos += (uint64_t)got;
+	if (got > 0)
+		*pos += (uint64_t)got;
 	return got;
 }
 

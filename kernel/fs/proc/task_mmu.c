@@ -12,10 +12,13 @@
  * program or been reused since the open.
  */
 #include "kernel/fs/proc/internal.h"
+#include "kernel/lib/errno.h"
 #include "kernel/lib/string.h"
 #include "kernel/lib/vsprintf.h"
 #include "kernel/fs/vfs.h"
 #include "kernel/mm/mm.h"
+#include "kernel/mm/pmm.h"
+#include "kernel/arch/page.h"
 
 static const char *vma_name(const struct mm_struct *mm, const struct vm_area *v, char *tmp,
 			    size_t len)
@@ -39,19 +42,21 @@ static const char *vma_name(const struct mm_struct *mm, const struct vm_area *v,
 	}
 }
 
-/* One region's line (show_map_vma), NUL-terminated in n bytes: its length with the '\n'. */
+/*
+ * One region's line (show_map_vma), NUL-terminated in n bytes: its length
+ * with the '\n'.  tmp: a PATH_MAX buffer for the name.
+ */
 static size_t show_map_vma(const struct mm_struct *mm, const struct vm_area *v, char *line,
-			   size_t n)
+			   size_t n, char *tmp)
 {
-	static char tmp[PATH_MAX];
-	const char *name = vma_name(mm, v, tmp, sizeof(tmp));
+	const char *name = vma_name(mm, v, tmp, PATH_MAX);
 	uint32_t dev = v->kind == VMA_EXE ? (8 << 8) | 1 : 0;
 	uint64_t ino = v->kind == VMA_EXE ? 1000UL + (uint64_t)(mm->exe_name[0]) : 0UL;
 	int len, more = 0;
 
 	if (v->vm_file) {
 		/* show_map_vma: the file's device, inode and d_path. */
-		v->vm_ops->show(v->vm_file, tmp, sizeof(tmp), &dev, &ino);
+		v->vm_ops->show(v->vm_file, tmp, PATH_MAX, &dev, &ino);
 		name = tmp;
 	}
 	len = ksnprintf(line, n, "%08lx-%08lx %c%c%c%c %08lx %02x:%02x %lu ", v->start, v->end,
@@ -70,16 +75,26 @@ static size_t show_map_vma(const struct mm_struct *mm, const struct vm_area *v, 
 	return (size_t)len;
 }
 
+/*
+ * The buffers a read takes for its own, not static ones shared by every
+ * reader (kernel/fs/names.h says why): the longest line, the fields, the
+ * padding to column 73, a path and '\n'; then the name.
+ */
+#define MAPS_LINE_MAX  (128 + PATH_MAX)
+#define MAPS_BUF_PAGES ((MAPS_LINE_MAX + PATH_MAX + 4095) / 4096)
+
 long proc_pid_maps_read(struct task_struct *task, uint64_t pos, char *buf, size_t n)
 {
-	/* The longest line: the fields, the padding to column 73, a path, '\n'. */
-	static char line[128 + PATH_MAX];
 	struct mm_struct *mm = task->mm;
 	uint64_t at = 0; /* where the current line starts in the text */
 	size_t done = 0;
+	uint64_t page = pmm_alloc_pages(MAPS_BUF_PAGES);
+	char *line = page ? phys_to_virt(page) : 0, *tmp = line + MAPS_LINE_MAX;
 
+	if (!line)
+		return -ENOMEM;
 	for (int i = 0; mm && i < mm->nvmas && done < n; i++) {
-		size_t len = show_map_vma(mm, &mm->vmas[i], line, sizeof(line));
+		size_t len = show_map_vma(mm, &mm->vmas[i], line, MAPS_LINE_MAX, tmp);
 		uint64_t cur = pos + done;
 
 		if (cur < at + len) {
@@ -93,5 +108,6 @@ long proc_pid_maps_read(struct task_struct *task, uint64_t pos, char *buf, size_
 		}
 		at += len;
 	}
+	pmm_free_pages(page, MAPS_BUF_PAGES);
 	return (long)done;
 }
