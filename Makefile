@@ -24,7 +24,7 @@ HOST_TOOLS  :=
 
 .SECONDARY:
 
-.PHONY: baseline all iso img run test test-host test-qemu bench-host deps clean fuzz fuzz-kernel \
+.PHONY: baseline all iso img lockdep-iso run test test-host test-qemu bench-host deps clean fuzz fuzz-kernel \
 	rng-quality rng-quality-quick usb format help sign
 
 all: host-all iso img
@@ -35,6 +35,7 @@ help:
 	@echo '  all                build everything: host tools and tests, the ISO and the disk image (default)'
 	@echo '  host-all           only the host tools and host tests (build/host/)'
 	@echo '  iso                build/aslrbench.iso, the hybrid ISO (CD or USB stick)'
+	@echo '  lockdep-iso        build/lockdep/aslrbench.iso, a LOCKDEP=1 build (lock contract and lock order checked)'
 	@echo '  img                build/aslrbench.img, the raw GPT disk image'
 	@echo '  run                build the ISO and boot it in QEMU with its default command line, or ARGS="k=v ..." (ARGS=help lists the keys); the log in build/run-DATE.log'
 	@echo '  test               every test: host suites and QEMU boots; TAP on stdout and in build/test.tap, JUnit in build/test-results.xml'
@@ -106,6 +107,7 @@ run:
 # alone (scripts/qemu-backport.sh); without it that boot is a SKIP.
 test: deps
 	$(Q)$(MAKE) --no-print-directory -j$(BUILD_JOBS) all $(BUILD)/nokernel.iso >&2
+	$(Q)$(MAKE) --no-print-directory -j$(BUILD_JOBS) lockdep-iso >&2
 	$(Q)scripts/qemu-backport.sh >/dev/null || echo "make test: no QEMU with x2APIC here; the x2apic boot is skipped" >&2
 	$(Q)$(FETCH_OVMF)
 	$(Q)HOST_TESTS="$(HOST_TESTS)" scripts/test.sh
@@ -115,9 +117,14 @@ test-host: host-all
 
 # T=NAME runs one boot of tests/qemu/boots.conf, G=GROUP a group (both may
 # be lists: T="cd usb"); `scripts/test.sh --list` shows them.
-test-qemu: iso img $(BUILD)/nokernel.iso
+test-qemu: iso img $(BUILD)/nokernel.iso lockdep-iso
 	$(Q)$(FETCH_OVMF)
 	$(Q)scripts/test.sh --qemu-only $(foreach t,$(T),--boot $(t)) $(foreach g,$(G),--group $(g))
+
+# The LOCKDEP=1 build beside the normal one, for the lockdep-smp4 boot
+# (tests/qemu/boots.conf): its own build directory, so neither rebuilds the other.
+lockdep-iso:
+	$(Q)$(MAKE) --no-print-directory BUILD=$(BUILD)/lockdep LOCKDEP=1 $(BUILD)/lockdep/aslrbench.iso
 
 # Re-record the deterministic instruction counts the regression test compares with.
 baseline: iso

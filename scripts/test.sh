@@ -96,7 +96,7 @@ parse_boots() {
 		case $key in
 		groups) b_groups[i]=$value ;;
 		image)
-			case $value in iso | img | nokernel) b_image[i]=$value ;; *) die "$boots_conf:$ln: image must be iso, img or nokernel" ;; esac
+			case $value in iso | img | nokernel | lockdep) b_image[i]=$value ;; *) die "$boots_conf:$ln: image must be iso, img, nokernel or lockdep" ;; esac
 			;;
 		flags) b_flags[i]=$value ;;
 		cmdline) b_cmdline[i]=$value b_has_cmdline[i]=1 ;;
@@ -596,6 +596,7 @@ boot_image() {
 	iso) echo build/aslrbench.iso ;;
 	img) echo build/aslrbench.img ;;
 	nokernel) echo build/nokernel.iso ;;
+	lockdep) echo build/lockdep/aslrbench.iso ;;
 	esac
 }
 

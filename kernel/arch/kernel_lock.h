@@ -10,7 +10,7 @@
  * programs, and the RNG draws the benchmarks make outside it) scales.  The
  * RNG state does not rely on it: rng/ has the locks each Linux had, and
  * the system calls that only draw from it run without this lock
- * (kernel/syscall/syscall.c, runs_unlocked), as Linux pushed its big lock
+ * (the lock column of kernel/uapi/syscall_64.h), as Linux pushed its big lock
  * down into the calls that needed it; nor do a process's page faults in
  * its own address space (traps.c, user_fault_unlocked), a single-threaded
  * parent's fork (its address space copied, its child's canary drawn:
@@ -23,6 +23,24 @@
  * it in one place only: a TLB shootdown (tlb.h), which waits for that CPU
  * to spin for the lock, so a CPU spinning with interrupts off is what it
  * waits for, not an obstacle.  Every other wait gives it up (smp_call_wait).
+ *
+ * The contract.  Every datum more than one CPU may touch says beside its
+ * declaration (a field group's comment covers the group) which of these
+ * guards it; docs/design.md's lock table lists the locks and their order:
+ *   [BKL]     the big kernel lock: read and written only by a CPU that
+ *             holds it.  Code that relies on it asserts so where it uses
+ *             the data (kernel_lock_assert_held below, LOCKDEP=1 builds).
+ *   [self]    written only by its own task, or the CPU running it (an AP's
+ *             tick, lockless); other CPUs read it with READ_ONCE
+ *             (kernel/lib/compiler.h) and accept a value a tick old.
+ *   [boot]    written before the other CPUs start; read-only after.
+ *   [percpu]  one CPU's own, with interrupts off (kernel/arch/percpu.h).
+ *   [atomic]  changed with __atomic_* alone.
+ *   [lock X]  a spinlock of its own, X (kernel/lib/spinlock.h; the RNG
+ *             variants' locks in rng/), taken inside the big lock, never
+ *             around it, with interrupts off.
+ * Which system calls run under the big lock is the lock column of
+ * kernel/uapi/syscall_64.h.
  */
 #ifndef KERNEL_ARCH_KERNEL_LOCK_H
 #define KERNEL_ARCH_KERNEL_LOCK_H
@@ -35,6 +53,20 @@ void lock_kernel(void);
 void lock_kernel_idle(void);
 void unlock_kernel(void);
 bool kernel_locked(void); /* by this CPU */
+
+/*
+ * The contract's check, as xv6's holding(): code that relies on data the
+ * big lock guards says so.  In a LOCKDEP=1 build a caller on a CPU that
+ * does not hold the lock panics, naming itself (what); otherwise nothing.
+ */
+#ifdef RNG_LOCKDEP
+void kernel_lock_assert_held(const char *what);
+#else
+static inline void kernel_lock_assert_held(const char *what)
+{
+	(void)what;
+}
+#endif
 
 /* At a preemption point: lets a CPU that waits for the lock have it first. */
 void cond_resched_kernel_lock(void);

@@ -2,6 +2,7 @@
  * Inodes and the ramfs: see vfs.h.  Static pools, so a user filling the
  * file system meets ENOSPC, never a kernel out of memory.
  */
+#include "kernel/arch/kernel_lock.h"
 #include "kernel/arch/timer.h"
 #include "kernel/fs/vfs.h"
 #include "kernel/mm/mm.h"
@@ -281,6 +282,7 @@ struct inode *ramfs_new(uint32_t mode, uint32_t uid, uint32_t gid, long *err)
 {
 	struct inode *n = inode_alloc(mode, &ramfs_ops, err);
 
+	kernel_lock_assert_held("ramfs_new");
 	if (!n)
 		return 0;
 	n->ramfs = true;
@@ -361,6 +363,7 @@ int ramfs_link(struct inode *dir, const char *name, struct inode *ino)
 	struct dentry *d;
 	long err;
 
+	kernel_lock_assert_held("ramfs_link");
 	if (strlen(name) > NAME_MAX)
 		return -ENAMETOOLONG;
 	if (dir->dead)

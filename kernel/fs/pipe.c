@@ -7,6 +7,7 @@
  * Each end is one struct file, so fork and dup share it and the counts
  * change only when its last reference goes.
  */
+#include "kernel/arch/kernel_lock.h"
 #include "kernel/fs/pipe.h"
 #include "kernel/fs/poll.h"
 #include "kernel/fs/vfs.h"
@@ -33,6 +34,7 @@ static struct pipe pipes[NR_PIPES];
 
 static long pipe_read(struct file *f, char *kbuf, size_t n, uint64_t *pos)
 {
+	kernel_lock_assert_held("pipe_read");
 	(void)pos; /* a pipe has no position */
 	struct pipe *p = f->inode->priv;
 	size_t got = 0;
@@ -57,6 +59,7 @@ static long pipe_read(struct file *f, char *kbuf, size_t n, uint64_t *pos)
 
 static long pipe_write(struct file *f, const char *kbuf, size_t n, uint64_t *pos)
 {
+	kernel_lock_assert_held("pipe_write");
 	(void)pos;
 	struct pipe *p = f->inode->priv;
 	size_t done = 0;

@@ -31,7 +31,9 @@
 
 #define SZ_128M (128ULL << 20)
 
+/* The big kernel lock: /proc/sys/kernel/randomize_va_space writes it, exec reads it. */
 int randomize_va_space = 2;
+/* Set from the command line before the other CPUs start; read-only from then on. */
 int aslr_ia32;
 int aslr_rules;
 param_enum(randomize_va_space, randomize_va_space, "0|1|2", "2",

@@ -4,6 +4,7 @@
  * reference on its file (Linux's get_file in vma dup/split, fput in
  * remove_vma), so the file outlives its descriptor while mapped.
  */
+#include "kernel/arch/kernel_lock.h"
 #include "kernel/lib/errno.h"
 #include "kernel/mm/mm.h"
 #include "kernel/mm/pmm.h"
@@ -105,6 +106,7 @@ int mm_add_vma(struct mm_struct *mm, uint64_t start, uint64_t end, uint32_t flag
 	struct vm_area v = {start, end, flags, kind, pgoff, 0, 0};
 	int i;
 
+	kernel_lock_assert_held("mm_add_vma");
 	if ((start | end) & (PAGE_SIZE - 1) || !mm_range_free(mm, start, end))
 		return -EINVAL;
 	if (mm->nvmas >= NR_VMAS)
@@ -133,6 +135,7 @@ static bool unmap_splits(struct mm_struct *mm, uint64_t start, uint64_t end)
 /* Removes [start, end) from every region, splitting where needed. */
 int mm_unmap_range(struct mm_struct *mm, uint64_t start, uint64_t end)
 {
+	kernel_lock_assert_held("mm_unmap_range");
 	if (mm->nvmas >= NR_VMAS && unmap_splits(mm, start, end))
 		return -ENOMEM; /* Linux's __split_vma past max_map_count */
 	for (int i = 0; i < mm->nvmas; i++) {
@@ -168,6 +171,7 @@ int mm_map_fixed(struct mm_struct *mm, uint64_t start, uint64_t end, uint32_t fl
 {
 	int rc;
 
+	kernel_lock_assert_held("mm_map_fixed");
 	if ((start | end | pgoff) & (PAGE_SIZE - 1) || start < PAGE_SIZE || start >= end ||
 	    end > TASK_SIZE || (file && (!ops || !ops->get || !ops->put || !ops->fill)))
 		return -EINVAL;

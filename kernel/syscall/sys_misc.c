@@ -3,6 +3,7 @@
 #include "kernel/arch/cpu.h"
 #include "kernel/arch/tsc.h"
 #include "kernel/arch/kernel_lock.h"
+#include "kernel/lib/compiler.h"
 #include "kernel/lib/errno.h"
 #include "kernel/mm/pmm.h"
 #include "kernel/mm/uaccess.h"
@@ -206,8 +207,8 @@ static int clock_read_ns(int64_t clk, uint64_t *ns)
 	if (clk >= 0 || !(t = cpu_clock_task(clk)))
 		return -EINVAL;
 	if (clk & CPUCLOCK_PERTHREAD) {
-		ut = t->utime;
-		st = t->stime;
+		ut = READ_ONCE(t->utime); /* its CPU's tick writes them lockless */
+		st = READ_ONCE(t->stime);
 	} else {
 		thread_group_cputime(t, &ut, &st);
 	}

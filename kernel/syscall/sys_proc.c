@@ -1,4 +1,5 @@
 /* Process calls: getpid, getppid, fork, exit, wait4, spawn, and the pid list for ps. */
+#include "kernel/arch/kernel_lock.h"
 #include "kernel/lib/errno.h"
 #include "kernel/lib/printk.h"
 #include "kernel/fs/proc/proc.h"
@@ -141,8 +142,10 @@ long sys_waitpid(const struct syscall_args *a)
 
 /*
  * execve's strings, copied from user memory: the pointers, then the bytes,
- * in one buffer (the kernel is not preemptible, so one static copy serves).
- * Past EXEC_STRINGS_MAX bytes or EXEC_PTRS_MAX pointers: E2BIG.
+ * in one buffer.  [BKL]: one static copy serves every CPU because exec
+ * holds the big lock from this copy to the new stack's strings, giving
+ * it up only after (mm_put_unlocked, kernel/task/exec.c); get_args
+ * asserts it.  Past EXEC_STRINGS_MAX bytes or EXEC_PTRS_MAX pointers: E2BIG.
  */
 static char exec_strings[EXEC_STRINGS_MAX];
 static char *exec_ptrs[EXEC_PTRS_MAX];
@@ -199,7 +202,10 @@ static long get_args(const struct syscall_args *a, char *prog, size_t plen, uint
 {
 	size_t used = 0;
 	int n = 0;
-	long argc, rc = strncpy_from_user(prog, a->a0, plen);
+	long argc, rc;
+
+	kernel_lock_assert_held("execve's argument copy");
+	rc = strncpy_from_user(prog, a->a0, plen);
 
 	if (rc < 0)
 		return rc;

@@ -17,6 +17,7 @@
  * ring 3.  Every call does work bounded by the number of queued waiters
  * (at most one per task), whatever nr_wake and nr_requeue say.
  */
+#include "kernel/arch/kernel_lock.h"
 #include "kernel/lib/errno.h"
 #include "kernel/arch/timer.h"
 #include "kernel/mm/mm.h"
@@ -185,6 +186,7 @@ long futex_wait(uint64_t uaddr, unsigned flags, uint32_t val, uint64_t deadline,
 	struct futex_q q = {.task = t, .bitset = bitset};
 	int rc;
 
+	kernel_lock_assert_held("futex_wait");
 	if (!bitset)
 		return -EINVAL;
 	rc = futex_wait_setup(uaddr, val, flags, &q);
@@ -208,6 +210,7 @@ long futex_wake(uint64_t uaddr, unsigned flags, int nr_wake, uint32_t bitset)
 	struct futex_q *q, *next;
 	int rc, ret = 0;
 
+	kernel_lock_assert_held("futex_wake");
 	if (!bitset)
 		return -EINVAL;
 	rc = get_futex_key(uaddr, flags, &key);
@@ -244,6 +247,7 @@ long futex_requeue(uint64_t uaddr1, unsigned flags, uint64_t uaddr2, int nr_wake
 	struct futex_q *q, *next, *stop;
 	int rc, task_count = 0;
 
+	kernel_lock_assert_held("futex_requeue");
 	if (nr_wake < 0 || nr_requeue < 0)
 		return -EINVAL;
 	rc = get_futex_key(uaddr1, flags, &key1);
@@ -371,6 +375,7 @@ long futex_wake_op(uint64_t uaddr1, unsigned flags, uint64_t uaddr2, int nr_wake
 	struct futex_key key1, key2;
 	int rc = get_futex_key(uaddr1, flags, &key1), op_ret, ret;
 
+	kernel_lock_assert_held("futex_wake_op");
 	if (!rc)
 		rc = get_futex_key(uaddr2, flags, &key2);
 	if (rc)

@@ -13,6 +13,7 @@
  * kernel is not preemptible and that path does not sleep), so the mark has
  * nothing to tell apart and is left out.
  */
+#include "kernel/lib/compiler.h"
 #include "kernel/arch/cpu.h"
 #include "kernel/task/process.h"
 #include "kernel/task/sched.h"
@@ -94,8 +95,8 @@ void do_notify_parent_cldstop(struct task_struct *tsk, int why)
 	if (!parent)
 		return;
 	info.uid = leader->cred.uid;
-	info.utime = (int64_t)leader->utime;
-	info.stime = (int64_t)leader->stime;
+	info.utime = (int64_t)READ_ONCE(leader->utime);
+	info.stime = (int64_t)READ_ONCE(leader->stime);
 	info.status = why == CLD_CONTINUED ? SIGCONT : leader->signal->group_exit_code & 0x7f;
 	ka = &parent->sighand->action[SIGCHLD - 1];
 	if (ka->handler != SIG_IGN_HANDLER && !(ka->flags & SA_NOCLDSTOP))

@@ -48,6 +48,7 @@
  * runnable at once); enqueue and dequeue now refuse to run with interrupts
  * on, so a caller that forgets fails its first time, not once in a while.
  */
+#include "kernel/arch/kernel_lock.h"
 #include "kernel/arch/cpu.h"
 #include "kernel/arch/percpu.h"
 #include "kernel/arch/smp.h"
@@ -193,6 +194,7 @@ void activate_task(struct task_struct *t)
 {
 	unsigned int cpu;
 
+	kernel_lock_assert_held("activate_task");
 	if (t->on_rq || is_idle_task(t))
 		return;
 	cpu = select_task_rq(t);
@@ -215,6 +217,7 @@ static void share_queue(unsigned int self)
 
 void put_prev_task(struct task_struct *prev)
 {
+	kernel_lock_assert_held("put_prev_task");
 	if (prev->on_rq || is_idle_task(prev))
 		return;
 	if (allowed_on(prev, smp_processor_id()))
@@ -336,6 +339,7 @@ struct task_struct *pick_next_task(unsigned int cpu)
 	unsigned int from = busiest_other(cpu, &busiest);
 	struct task_struct *t;
 
+	kernel_lock_assert_held("pick_next_task");
 	if (from != UINT32_MAX && (t = take_to_balance(from, busiest, cpu)))
 		enqueue_task(cpu, t, false);
 	t = take_turn(cpu);

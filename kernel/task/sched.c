@@ -45,6 +45,7 @@
 #include "kernel/task/tls.h"
 #include "kernel/task/signal.h"
 #include "kernel/char/random.h"
+#include "kernel/lib/compiler.h"
 #include "kernel/lib/errno.h"
 #include "kernel/lib/string.h"
 
@@ -62,7 +63,7 @@ void set_need_resched(struct task_struct *t)
 {
 	if (!t->need_resched)
 		t->resched_since = jiffies;
-	t->need_resched = true;
+	WRITE_ONCE(t->need_resched, true); /* t's CPU reads it on its way out, maybe lockless */
 }
 
 /* The tick's time to the task and its CPU (/proc/stat); a CPU's idle time is what is left. */
@@ -70,11 +71,12 @@ static void account_tick(struct task_struct *cur, bool from_user)
 {
 	struct percpu *pc = this_cpu();
 
+	/* The only writer of cur's times: the CPU that runs it, lockless on an AP (task.h). */
 	if (from_user) {
-		cur->utime++;
+		WRITE_ONCE(cur->utime, cur->utime + 1);
 		pc->user_ticks++;
 	} else if (!is_idle_task(cur)) {
-		cur->stime++;
+		WRITE_ONCE(cur->stime, cur->stime + 1);
 		pc->system_ticks++;
 	}
 }
@@ -222,7 +224,7 @@ struct task_struct *cpu_curr(unsigned int cpu)
 {
 	struct percpu *pc = smp_percpu(cpu);
 
-	return pc ? pc->cur_task : 0;
+	return pc ? READ_ONCE(pc->cur_task) : 0; /* another CPU's: it switches without asking */
 }
 
 /*
@@ -287,7 +289,7 @@ static void context_switch(struct task_struct *prev, struct task_struct *next)
 	 */
 	switch_user_segments(prev, next);
 	load_mm_cr3(next->mm ? next->mm->pml4 : vmm_kernel_pml4());
-	pc->cur_task = next;
+	WRITE_ONCE(pc->cur_task, next); /* cpu_curr() reads it from other CPUs */
 	/* Each task's frames were built with its own canary (see kernel/arch/percpu.h). */
 	pc->stack_canary = next->stack_canary;
 	__switch_to_asm(&prev->kernel_rsp, next->kernel_rsp);
@@ -532,7 +534,7 @@ void cpu_idle(void)
 		unlock_kernel();
 		do {
 			__asm__ volatile("sti\n\thlt\n\tcli" ::: "memory");
-		} while (!idle->need_resched);
+		} while (!READ_ONCE(idle->need_resched));
 		lock_kernel_idle();
 		irq_enable();
 	}

@@ -3,6 +3,8 @@
  * and siginfo of a task, kill's pid rules and permission check, the forced
  * signals of faults, SIGCHLD at exit.  Delivery is signal_deliver.c's.
  */
+#include "kernel/arch/kernel_lock.h"
+#include "kernel/lib/compiler.h"
 #include "kernel/lib/errno.h"
 #include "kernel/lib/string.h"
 #include "kernel/task/process.h"
@@ -170,6 +172,7 @@ static int __send_sig_info(int sig, const struct ksiginfo *info, struct task_str
 	struct sigpending *pending;
 	struct ksiginfo *slot;
 
+	kernel_lock_assert_held("__send_sig_info");
 	if (sig < 1 || sig > NSIG_LINUX)
 		return -EINVAL;
 	/*
@@ -378,8 +381,8 @@ bool do_notify_parent(struct task_struct *t)
 
 	if (!p)
 		return false;
-	info.utime = (int64_t)(t->utime + t->signal->utime); /* the whole group's */
-	info.stime = (int64_t)(t->stime + t->signal->stime);
+	info.utime = (int64_t)(READ_ONCE(t->utime) + t->signal->utime); /* the whole group's */
+	info.stime = (int64_t)(READ_ONCE(t->stime) + t->signal->stime);
 	info.status = status & 0x7f;
 	if (status & 0x80)
 		info.code = CLD_DUMPED;

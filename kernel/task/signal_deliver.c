@@ -9,6 +9,7 @@
 #include "kernel/arch/gdt.h"
 #include "kernel/arch/timer.h"
 #include "kernel/arch/xstate.h"
+#include "kernel/lib/compiler.h"
 #include "kernel/lib/errno.h"
 #include "kernel/lib/string.h"
 #include "kernel/mm/mm.h"
@@ -359,7 +360,8 @@ static bool signal_work(const struct task_struct *t, const struct trap_frame *f,
 
 bool exit_to_user_mode_pending(const struct trap_frame *f, long nr)
 {
-	return current->need_resched || signal_work(current, f, nr);
+	return READ_ONCE(current->need_resched) ||
+	       signal_work(current, f, nr); /* set by other CPUs */
 }
 
 void exit_to_user_mode(struct trap_frame *f, long nr)

@@ -4,6 +4,7 @@
  * pools, the copies a fork without CLONE_SIGHAND or CLONE_THREAD makes, and
  * the release with the last task.  Each allocation is a fail-nth site.
  */
+#include "kernel/lib/compiler.h"
 #include "kernel/lib/string.h"
 #include "kernel/task/fail_nth.h"
 #include "kernel/task/task.h"
@@ -84,7 +85,7 @@ void thread_group_cputime(const struct task_struct *t, uint64_t *utime, uint64_t
 		if (p->state == TASK_UNUSED || p->signal != sig ||
 		    (p->state == TASK_ZOMBIE && !thread_group_leader(p)))
 			continue;
-		*utime += p->utime;
-		*stime += p->stime;
+		*utime += READ_ONCE(p->utime); /* its CPU's tick writes them lockless */
+		*stime += READ_ONCE(p->stime);
 	}
 }

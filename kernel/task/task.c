@@ -5,6 +5,7 @@
  */
 #include <stddef.h>
 
+#include "kernel/arch/kernel_lock.h"
 #include "kernel/task/task.h"
 #include "kernel/task/pidmap.h"
 #include "kernel/mm/pmm.h"
@@ -49,6 +50,7 @@ struct task_struct *find_task_by_pid(int pid)
 {
 	struct task_struct *t = find_slot_by_pid(pid);
 
+	kernel_lock_assert_held("find_task_by_pid");
 	return t && !(t->state == TASK_ZOMBIE && t->autoreap) ? t : 0;
 }
 
@@ -143,6 +145,7 @@ void task_set_autoreap(struct task_struct *t, bool autoreap)
  */
 void release_dead_tasks(void)
 {
+	kernel_lock_assert_held("release_dead_tasks");
 	if (!dead_tasks_pending)
 		return;
 	dead_tasks_pending = false;
@@ -176,6 +179,7 @@ static void clear_task(struct task_struct *t)
 
 int alloc_task(struct task_struct **out)
 {
+	kernel_lock_assert_held("alloc_task");
 	release_dead_tasks();
 	for (int i = 0; i < NR_TASKS; i++) {
 		struct task_struct *t = &tasks[i];
@@ -231,6 +235,7 @@ void task_set_parent(struct task_struct *p, struct task_struct *parent)
  */
 void free_task(struct task_struct *t)
 {
+	kernel_lock_assert_held("free_task");
 	while (!list_empty(&t->children))
 		task_set_parent(task_of_sibling(t->children.next), 0);
 	list_del_init(&t->sibling);

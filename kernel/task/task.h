@@ -57,8 +57,14 @@ struct inode;
  * signal_struct, named by the leader's pid (tgid).  What threads share sits
  * behind the pointers files, fs, sighand and signal (fdtable.h,
  * sched_signal.h).
+ *
+ * The locking contract (kernel/arch/kernel_lock.h's tags) is given per
+ * group below; a field without its own tag has its group's.  The table
+ * slots themselves (tasks[], a slot's state TASK_UNUSED) are [BKL]:
+ * alloc_task, free_task and find_task_by_pid assert it.
  */
 struct task_struct {
+	/* [BKL] Identity and family: set at fork, changed by exec (de_thread) and reparenting. */
 	int pid;	 /* the thread id (gettid) */
 	uint64_t serial; /* the task's number since boot: a /proc file names its task by it */
 	int tgid;	 /* the group leader's pid (getpid) */
@@ -77,33 +83,44 @@ struct task_struct {
 	enum task_state state;
 	bool kthread; /* no user address space (the idle task) */
 
+	/* [BKL] Credentials and flags: /proc and ptrace_may_access read them from other tasks. */
 	struct cred cred;
 	unsigned int flags;    /* PF_* below: the bits of Linux's task->flags this kernel keeps */
 	int dumpable;	       /* 1 normally; 0 after a set-id change or prctl */
 	unsigned int fail_nth; /* /proc/<pid>/fail-nth: this many allocations on, one fails */
 
-	uint64_t start_time;   /* jiffies at fork/spawn */
-	uint64_t utime, stime; /* ticks spent in user / kernel mode */
-	uint64_t min_flt, maj_flt;
+	uint64_t start_time;   /* [BKL] jiffies at fork/spawn */
+	uint64_t utime, stime; /* [self] ticks in user / kernel mode: its CPU's tick, lockless */
+	uint64_t min_flt, maj_flt; /* [self] its own faults (an unlocked fault counts too) */
 
-	/* Kernel stack; the user registers sit at its top while in the kernel. */
+	/* [self] Kernel stack; the user registers sit at its top while in the kernel. */
 	uint64_t kstack;	 /* lowest address */
 	uint64_t kernel_rsp;	 /* saved by switch_to */
 	struct trap_frame *regs; /* user registers: KSTK_EIP/KSTK_ESP read them */
 
+	/* [BKL] Sleeping: set by the task as it sleeps, read and cleared by its wakers. */
 	const void *wchan;	/* where it sleeps: a kernel function's address */
 	const void *sleep_chan; /* what wakes it */
 	uint64_t sleep_until;	/* jiffies, for nanosleep; 0 = not timed */
 
-	struct mm_struct *mm;
-	uint64_t stack_canary;
-	int exit_code; /* wait4 status encoding */
+	struct mm_struct *mm;  /* [BKL] to change; its own CPU reads it lockless (faults) */
+	uint64_t stack_canary; /* [BKL] drawn at fork, read at every switch to it */
+	int exit_code;	       /* [BKL] wait4 status encoding */
+	/*
+	 * [BKL] to set, with WRITE_ONCE (set_need_resched, from any CPU); the
+	 * task reads it with READ_ONCE on its way to ring 3, maybe lockless.
+	 */
 	bool need_resched;
 	uint64_t resched_since; /* jiffies when need_resched was last set while clear */
 	unsigned syscall_nr;	/* the system call it entered last (the latency report) */
-	bool woken;		/* woken from a sleep since it last ran: runs first */
-	bool on_cpu;		/* a CPU runs it now (Linux's p->on_cpu) */
-	bool on_rq;		/* on run queue rq_cpu, waiting for its turn (rq.c) */
+	/*
+	 * [BKL] Scheduling (rq.c, with interrupts off too: its enqueue and
+	 * dequeue assert both).  on_cpu and cpu are read lockless by
+	 * kick_process's IPI choice, which a stale value only delays.
+	 */
+	bool woken;  /* woken from a sleep since it last ran: runs first */
+	bool on_cpu; /* a CPU runs it now (Linux's p->on_cpu) */
+	bool on_rq;  /* on run queue rq_cpu, waiting for its turn (rq.c) */
 	unsigned int rq_cpu;
 	struct task_struct *rq_next;
 	unsigned int cpu;	  /* the CPU it runs or ran last (task_cpu) */
@@ -118,7 +135,10 @@ struct task_struct {
 	bool kill_wakeable;	  /* in sleep_on_killable: a fatal signal ends the sleep */
 	unsigned long jobctl;	  /* JOBCTL_* (sched_signal.h): its part in a group stop */
 
-	/* The Linux process ABI (kernel/syscall/sys_linux.c, sys_clone.c). */
+	/*
+	 * [BKL] The Linux process ABI (kernel/syscall/sys_linux.c, sys_clone.c):
+	 * the task's own, but switched, and read by /proc from other tasks.
+	 */
 	uint64_t fs_base, gs_base; /* arch_prctl: loaded at every switch to this task */
 	/*
 	 * IA-32 compatibility (kernel/task/tls.c).  ia32: an ELFCLASS32 program
@@ -134,7 +154,7 @@ struct task_struct {
 	uint64_t robust_list, robust_len;
 	uint64_t compat_robust_list; /* an IA-32 set_robust_list's head (32-bit words) */
 	uint64_t sigmask;	     /* blocked signals (rt_sigprocmask), per thread */
-	/* Signals (kernel/task/signal.c): the thread-directed pending set. */
+	/* [BKL] Signals (kernel/task/signal.c): the thread-directed pending set. */
 	struct sigpending pending;
 	struct signal_struct *signal;	 /* the thread group's */
 	struct sighand_struct *sighand;	 /* the actions, shared with CLONE_SIGHAND */
@@ -145,20 +165,21 @@ struct task_struct {
 	uint64_t trap_nr, error_code, cr2; /* the last fault, for the sigcontext (thread.trap_nr) */
 	struct task_struct *vfork_parent;  /* sleeping in vfork until this task execs or exits */
 
+	/* [BKL] Files, cwd and the command line, read by /proc from other tasks. */
 	struct files_struct *files; /* NULL once exited */
 	struct fs_struct *fs;	    /* NULL once exited */
 	char cmdline[TASK_CMDLINE]; /* argv, NUL-separated, as /proc/pid/cmdline */
 	uint32_t cmdline_len;
 
 	/*
-	 * XSAVE's area (kernel/arch/xstate.h), last: a slot is cleared up to
-	 * it (task.c), since fork, spawn and exec always fill it first.
+	 * [self] XSAVE's area (kernel/arch/xstate.h), last: a slot is cleared up
+	 * to it (task.c), since fork, spawn and exec always fill it first.
 	 */
 	uint8_t fpu[FPU_STATE_MAX] __attribute__((aligned(64)));
 };
 
-extern struct task_struct tasks[NR_TASKS];
-extern uint64_t total_forks;  /* tasks created since boot: /proc/stat's processes */
+extern struct task_struct tasks[NR_TASKS]; /* [BKL] the slots; each task's fields as above */
+extern uint64_t total_forks;  /* [BKL] tasks created since boot: /proc/stat's processes */
 int last_pid_allocated(void); /* /proc/loadavg's last field */
 
 static inline struct task_struct *get_current(void)

@@ -11,6 +11,7 @@
  * (kernel/syscall/sys_poll.c) learn that a signal is pending, to return
  * Linux's restart codes (EINTR once a handler ran).
  */
+#include "kernel/arch/kernel_lock.h"
 #include "kernel/lib/errno.h"
 #include "kernel/task/process.h"
 #include "kernel/task/sched.h"
@@ -173,6 +174,7 @@ long do_waitid(struct wait_opts *wo)
 {
 	struct task_struct *me = current;
 
+	kernel_lock_assert_held("do_waitid");
 	for (;;) {
 		bool have_child = false;
 		long pid;

@@ -10,6 +10,7 @@
 #include "kernel/arch/timer.h"
 #include "kernel/fs/proc/internal.h"
 #include "kernel/fs/proc/stat_format.h"
+#include "kernel/lib/compiler.h"
 #include "kernel/lib/string.h"
 #include "kernel/lib/vsprintf.h"
 #include "kernel/arch/smpboot.h"
@@ -91,8 +92,8 @@ static void stat_fields(struct task_struct *task, bool permitted, bool v612,
 	if (whole) {
 		thread_group_cputime(task, &ut, &st);
 	} else {
-		ut = task->utime;
-		st = task->stime;
+		ut = READ_ONCE(task->utime); /* its CPU's tick writes them lockless */
+		st = READ_ONCE(task->stime);
 	}
 	f->utime = jiffies_to_clock_t(ut);
 	f->stime = jiffies_to_clock_t(st);
