@@ -23,6 +23,11 @@ long getname(char *buf, uint64_t upath);
  * call's own, given back before it returns.
  */
 long user_path_at(int dirfd, uint64_t upath, int flags, struct inode **out);
+/*
+ * The parent directory of the user's path (a reference in *dir) and its
+ * last name, NAME_MAX + 1 bytes in last; *must_dir: the path ended in '/'.
+ */
+long user_path_parent(int dirfd, uint64_t upath, struct inode **dir, char *last, bool *must_dir);
 /* user_path_at(AT_FDCWD, ...) */
 long user_path(uint64_t upath, int flags, struct inode **out);
 /* Where a relative path starts for dirfd (AT_FDCWD: NULL, the cwd); -EBADF, -ENOTDIR. */

@@ -15,21 +15,6 @@
 
 #define RENAME_NOREPLACE 1
 
-/* The parent directory and last name of a user path. */
-static long parent_of(int dirfd, uint64_t upath, struct inode **dir, char *last, bool *must_dir)
-{
-	char *path = __getname();
-	struct inode *start;
-	long rc;
-
-	if (!path)
-		return -ENOMEM;
-	if ((rc = getname(path, upath)) >= 0 && !(rc = at_start(dirfd, path, &start)))
-		rc = path_parent(start, path, dir, last, must_dir);
-	__putname(path);
-	return rc;
-}
-
 static bool is_dot(const char *last)
 {
 	return !last[0] || !strcmp(last, ".") || !strcmp(last, "..");
@@ -40,7 +25,7 @@ static long do_mkdirat(int dirfd, uint64_t upath, uint32_t mode)
 	char last[NAME_MAX + 1];
 	struct inode *dir, *ino;
 	bool must_dir;
-	long rc = parent_of(dirfd, upath, &dir, last, &must_dir);
+	long rc = user_path_parent(dirfd, upath, &dir, last, &must_dir);
 
 	if (rc)
 		return rc;
@@ -95,7 +80,7 @@ static long do_rmdir(int dirfd, uint64_t upath)
 	char last[NAME_MAX + 1];
 	struct inode *dir, *ino;
 	bool must_dir;
-	long rc = parent_of(dirfd, upath, &dir, last, &must_dir);
+	long rc = user_path_parent(dirfd, upath, &dir, last, &must_dir);
 
 	if (rc)
 		return rc;
@@ -123,7 +108,7 @@ static long do_unlink(int dirfd, uint64_t upath)
 	char last[NAME_MAX + 1];
 	struct inode *dir, *ino;
 	bool must_dir;
-	long rc = parent_of(dirfd, upath, &dir, last, &must_dir);
+	long rc = user_path_parent(dirfd, upath, &dir, last, &must_dir);
 
 	if (rc)
 		return rc;
@@ -177,9 +162,9 @@ static long do_renameat2(int olddfd, uint64_t uold, int newdfd, uint64_t unew, u
 
 	if (flags & ~RENAME_NOREPLACE)
 		return -EINVAL;
-	if ((rc = parent_of(olddfd, uold, &od, oldlast, &md1)))
+	if ((rc = user_path_parent(olddfd, uold, &od, oldlast, &md1)))
 		return rc;
-	if ((rc = parent_of(newdfd, unew, &nd, newlast, &md2))) {
+	if ((rc = user_path_parent(newdfd, unew, &nd, newlast, &md2))) {
 		iput(od);
 		return rc;
 	}
@@ -255,7 +240,7 @@ static long symlink_to(char *target, uint64_t utarget, int dirfd, uint64_t upath
 
 	if (len < 0)
 		return len;
-	if ((rc = parent_of(dirfd, upath, &dir, last, &must_dir)))
+	if ((rc = user_path_parent(dirfd, upath, &dir, last, &must_dir)))
 		return rc;
 	if (is_dot(last) || must_dir) {
 		rc = -EEXIST;
@@ -353,7 +338,7 @@ static long do_linkat(int olddfd, uint64_t uold, int newdfd, uint64_t unew, int 
 	if ((rc = user_path_at(olddfd, uold, (flags & AT_SYMLINK_FOLLOW) ? LOOKUP_FOLLOW : 0,
 			       &old)))
 		return rc;
-	if ((rc = parent_of(newdfd, unew, &dir, last, &must_dir))) {
+	if ((rc = user_path_parent(newdfd, unew, &dir, last, &must_dir))) {
 		iput(old);
 		return rc;
 	}

@@ -25,7 +25,9 @@ long getname(char *buf, uint64_t upath)
 	return n;
 }
 
-long user_path_at(int dirfd, uint64_t upath, int flags, struct inode **out)
+/* The user's path in a buffer of its own, walked whole (last NULL) or to its parent. */
+static long walk_user_path(int dirfd, uint64_t upath, int flags, struct inode **out, char *last,
+			   bool *must_dir)
 {
 	char *path = __getname();
 	struct inode *start;
@@ -34,9 +36,20 @@ long user_path_at(int dirfd, uint64_t upath, int flags, struct inode **out)
 	if (!path)
 		return -ENOMEM;
 	if ((rc = getname(path, upath)) >= 0 && !(rc = at_start(dirfd, path, &start)))
-		rc = path_lookup(start, path, flags, out);
+		rc = last ? path_parent(start, path, out, last, must_dir)
+			  : path_lookup(start, path, flags, out);
 	__putname(path);
 	return rc;
+}
+
+long user_path_at(int dirfd, uint64_t upath, int flags, struct inode **out)
+{
+	return walk_user_path(dirfd, upath, flags, out, 0, 0);
+}
+
+long user_path_parent(int dirfd, uint64_t upath, struct inode **dir, char *last, bool *must_dir)
+{
+	return walk_user_path(dirfd, upath, 0, dir, last, must_dir);
 }
 
 long user_path(uint64_t upath, int flags, struct inode **out)
