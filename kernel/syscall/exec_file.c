@@ -34,6 +34,7 @@
  * does (a missing one: ENOENT, as Linux, with a line on the console here).
  */
 #include "kernel/fs/filemap.h"
+#include "kernel/fs/names.h"
 #include "kernel/fs/vfs.h"
 #include "kernel/lib/errno.h"
 #include "kernel/lib/printk.h"
@@ -45,8 +46,7 @@
 #define BINPRM_BUF_SIZE	 256
 #define SCRIPT_DEPTH_MAX 5 /* exec_binprm: depth > 5 is -ELOOP */
 
-/* The interpreters' names and arguments: static, the kernel is not preemptible. */
-static char script_buf[SCRIPT_DEPTH_MAX][BINPRM_BUF_SIZE];
+_Static_assert(SCRIPT_DEPTH_MAX *BINPRM_BUF_SIZE <= PATH_MAX, "the #! lines fit a name buffer");
 
 static char *find_char(const char *s, char c)
 {
@@ -59,15 +59,19 @@ static char *find_char(const char *s, char c)
 /* open_exec's walk; a bare NAME the cwd does not have is looked up as /bin/NAME. */
 static int lookup_exec(const char *path, struct inode **ino)
 {
-	static char bin[PATH_MAX];
 	size_t n = strlen(path);
 	int rc = path_lookup(0, path, LOOKUP_FOLLOW, ino);
+	char *bin;
 
-	if (rc != -ENOENT || find_char(path, '/') || 5 + n >= sizeof(bin))
+	if (rc != -ENOENT || find_char(path, '/') || 5 + n >= PATH_MAX)
 		return rc;
+	if (!(bin = __getname()))
+		return -ENOMEM;
 	memcpy(bin, "/bin/", 5);
 	memcpy(bin + 5, path, n + 1);
-	return path_lookup(0, bin, LOOKUP_FOLLOW, ino);
+	rc = path_lookup(0, bin, LOOKUP_FOLLOW, ino);
+	__putname(bin);
+	return rc;
 }
 
 static int open_exec(const char *path, struct inode **ino, struct exec_file *f)
@@ -256,7 +260,12 @@ int exec_prepare(const char *filename, char **ptrs, int room, int argc, int envc
 			exec_release(c);
 			return -ELOOP;
 		}
-		rc = parse_shebang(img, c->req.prog.size, script_buf[depth], &name, &arg);
+		if (!c->scripts && !(c->scripts = __getname())) {
+			exec_release(c);
+			return -ENOMEM;
+		}
+		rc = parse_shebang(img, c->req.prog.size, c->scripts + depth * BINPRM_BUF_SIZE,
+				   &name, &arg);
 		exec_release(c);
 		if (rc)
 			return rc;
@@ -289,10 +298,11 @@ static long exec_with(long (*start)(const struct exec_request *), const char *fi
 	struct exec_ctx c;
 	long rc = exec_prepare(filename, ptrs, room, argc, envc, &c);
 
-	if (rc)
-		return rc;
-	rc = start(&c.req);
-	exec_release(&c);
+	if (!rc) {
+		rc = start(&c.req);
+		exec_release(&c);
+	}
+	__putname(c.scripts); /* after start: argv points into it */
 	return rc;
 }
 
@@ -306,27 +316,36 @@ long spawn_file(const char *filename, char **ptrs, int room, int argc, int envc)
 	return exec_with(do_spawn_req, filename, ptrs, room, argc, envc);
 }
 
-/* spawn_prog's argv and path: static, the kernel is not preemptible. */
-static char *prog_ptrs[EXEC_PTRS_MAX];
-static char prog_path[PATH_MAX];
+/* spawn_prog's argv: its own page of pointers, with room for a #! chain's. */
+#define PROG_PTRS_MAX ((int)(PATH_MAX / sizeof(char *)))
 
 long spawn_prog(const char *name, int argc, char *const argv[])
 {
 	const char *dir = !strcmp(name, "init") ? "/sbin/" : "/bin/";
 	size_t n = strlen(name), d = strlen(dir);
 	struct task_struct *p;
+	char *path, **ptrs;
 	long pid;
 
-	if (argc < 1 || argc > EXEC_PTRS_MAX || !n)
+	if (argc < 1 || argc > PROG_PTRS_MAX - 3 * SCRIPT_DEPTH_MAX || !n)
 		return -EINVAL;
 	if (find_char(name, '/'))
 		d = 0;
-	if (d + n >= sizeof(prog_path))
+	if (d + n >= PATH_MAX)
 		return -ENAMETOOLONG;
-	memcpy(prog_path, dir, d);
-	memcpy(prog_path + d, name, n + 1);
-	memcpy(prog_ptrs, argv, (size_t)argc * sizeof(*prog_ptrs));
-	pid = spawn_file(prog_path, prog_ptrs, EXEC_PTRS_MAX, argc, 0);
+	path = __getname();
+	ptrs = (char **)__getname();
+	if (!path || !ptrs) {
+		__putname(path);
+		__putname((char *)ptrs);
+		return -ENOMEM;
+	}
+	memcpy(path, dir, d);
+	memcpy(path + d, name, n + 1);
+	memcpy(ptrs, argv, (size_t)argc * sizeof(*ptrs));
+	pid = spawn_file(path, ptrs, PROG_PTRS_MAX, argc, 0);
+	__putname(path);
+	__putname((char *)ptrs);
 	/* A program the kernel starts may run on every CPU, wherever its caller is pinned. */
 	if (pid > 0 && (p = find_task_by_pid((int)pid)))
 		p->cpus_allowed = sched_cpus_active;

@@ -14,6 +14,12 @@ struct inode;
 struct exec_ctx {
 	struct exec_request req;
 	struct inode *prog_ino, *interp_ino;
+	/*
+	 * The #! lines' names and arguments, a page of the call's own
+	 * (__getname) taken at the first #!: argv points into it until the
+	 * exec is done, so exec_prepare's caller gives it back (__putname).
+	 */
+	char *scripts;
 };
 
 /*
@@ -22,7 +28,7 @@ struct exec_ctx {
  * pointers (a script's interpreter and its argument are spliced in), the
  * strings kernel memory that outlives the exec.  0 or -errno; on success
  * c->req is ready for do_execve_req / do_spawn_req and exec_release must
- * follow.
+ * follow; in every case __putname(c->scripts) after the last use of argv.
  */
 int exec_prepare(const char *filename, char **ptrs, int room, int argc, int envc,
 		 struct exec_ctx *c);

@@ -2,6 +2,7 @@
 #include "kernel/arch/kernel_lock.h"
 #include "kernel/lib/errno.h"
 #include "kernel/lib/printk.h"
+#include "kernel/fs/names.h"
 #include "kernel/fs/proc/proc.h"
 #include "kernel/lib/string.h"
 #include "kernel/mm/uaccess.h"
@@ -234,7 +235,27 @@ static long get_args(const struct syscall_args *a, char *prog, size_t plen, uint
 	return argc;
 }
 
-static char exec_filename[PATH_MAX];
+/*
+ * execve and spawn: the file name in a buffer of the call's own
+ * (__getname), the arguments in the static copy above; psize: the
+ * caller's pointer size.
+ */
+static long execve_common(const struct syscall_args *a, uint64_t uenvp, unsigned psize, bool execve)
+{
+	char *name = __getname();
+	int envc;
+	long argc;
+
+	if (!name)
+		return -ENOMEM;
+	argc = get_args(a, name, PATH_MAX, uenvp, &envc, psize, execve);
+	if (argc >= 0 && execve)
+		argc = exec_file(name, exec_ptrs, EXEC_PTRS_MAX, (int)argc, envc);
+	else if (argc >= 0)
+		argc = spawn_file(name, exec_ptrs, EXEC_PTRS_MAX, (int)argc, 0);
+	__putname(name);
+	return argc;
+}
 
 /*
  * spawn(const char *path, char *const argv[]): argv may be NULL (then argv =
@@ -242,34 +263,19 @@ static char exec_filename[PATH_MAX];
  */
 long sys_spawn(const struct syscall_args *a)
 {
-	int envc;
-	long argc = get_args(a, exec_filename, sizeof(exec_filename), 0, &envc, 8, false);
-
-	if (argc < 0)
-		return argc;
-	return spawn_file(exec_filename, exec_ptrs, EXEC_PTRS_MAX, (int)argc, 0);
+	return execve_common(a, 0, 8, false);
 }
 
 /* execve(path, argv, envp): a file or a #! script (exec_file.c). */
 long sys_execve(const struct syscall_args *a)
 {
-	int envc;
-	long argc = get_args(a, exec_filename, sizeof(exec_filename), a->a2, &envc, 8, true);
-
-	if (argc < 0)
-		return argc;
-	return exec_file(exec_filename, exec_ptrs, EXEC_PTRS_MAX, (int)argc, envc);
+	return execve_common(a, a->a2, 8, true);
 }
 
 /* compat_sys_execve (6.6 fs/exec.c): argv and envp are vectors of 32-bit pointers. */
 long compat_sys_execve(const struct syscall_args *a)
 {
-	int envc;
-	long argc = get_args(a, exec_filename, sizeof(exec_filename), a->a2, &envc, 4, true);
-
-	if (argc < 0)
-		return argc;
-	return exec_file(exec_filename, exec_ptrs, EXEC_PTRS_MAX, (int)argc, envc);
+	return execve_common(a, a->a2, 4, true);
 }
 
 /*

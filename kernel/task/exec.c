@@ -436,9 +436,9 @@ long do_execve_req(const struct exec_request *r)
 	fpu_init_task(t);
 	os_xrstor(t->fpu);
 	/*
-	 * Last: it gives the big lock up, and r's name and arguments are the
-	 * system call's static buffers (sys_proc.c), which another CPU's exec
-	 * may refill meanwhile.
+	 * Last: it gives the big lock up, and r's arguments are the system
+	 * call's static copy (sys_proc.c), which another CPU's exec may refill
+	 * meanwhile.
 	 */
 	mm_put_unlocked(old);
 	return 0;
