@@ -1,7 +1,7 @@
 /*
  * QEMU's firmware configuration device (fw_cfg, I/O ports 0x510/0x511):
  * how the host hands the guest a named file, e.g. run-qemu.sh's
- * "opt/aslrbench/screen-hold-ms".  QEMU's docs/specs/fw_cfg.rst.
+ * "opt/aslrbench/screen-hold-ms".  QEMU's qemu/docs/specs/fw_cfg.rst.
  */
 #ifndef KERNEL_ARCH_FW_CFG_H
 #define KERNEL_ARCH_FW_CFG_H

@@ -1,7 +1,7 @@
 /*
  * Cross-CPU calls: one mailbox per CPU and an IPI that runs it.
  *
- * As Linux 6.6 (kernel/smp.c), the function runs from the IPI's handler,
+ * As Linux 6.6 (linux/kernel/smp.c), the function runs from the IPI's handler,
  * with interrupts off, on whatever the CPU was doing: idle, or a task in
  * user or kernel mode.  Linux queues call_single_data on a per-CPU llist;
  * one slot per CPU is enough here, as each CPU gets one call at a time.

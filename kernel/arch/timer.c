@@ -51,7 +51,7 @@ static void pic_remap(void)
  * host does not run the vCPU merge into one interrupt, and a count of
  * interrupts once fell to under half of CLOCK_MONOTONIC over 300 ms (times()
  * in lx_ia32, a loaded CI host).  Linux's tick_do_update_jiffies64()
- * (kernel/time/tick-sched.c, since 2.6.21, on the tick of a NO_HZ or
+ * (linux/kernel/time/tick-sched.c, since 2.6.21, on the tick of a NO_HZ or
  * high-resolution-timer kernel) advances jiffies by the tick periods the
  * clocksource says have passed since the last update; this does the same
  * with the PIT's exact period.  The first tick sets the reference half a

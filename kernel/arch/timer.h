@@ -25,7 +25,7 @@ unsigned timer_hz(void);
 /*
  * The clock_t unit user space sees (times(), /proc, siginfo's si_utime,
  * AT_CLKTCK), whatever HZ is: Linux's USER_HZ, and its jiffies_to_clock_t()
- * (kernel/time/time.c, 6.6).
+ * (linux/kernel/time/time.c, 6.6).
  */
 #define USER_HZ 100
 uint64_t jiffies_to_clock_t(uint64_t j);

@@ -45,7 +45,7 @@
  *                      setup_arg_pages, when the randomised stack lies
  *                      there); the later segments follow at load_bias +
  *                      p_vaddr, above it, and the brk after them
- *   canary             dup_task_struct at fork (kernel/fork.c:242):
+ *   canary             dup_task_struct at fork (linux/kernel/fork.c:242):
  *                      get_random_int(), before the child's exec draws
  */
 #include "kernel/mm/layout.h"

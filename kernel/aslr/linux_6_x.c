@@ -2,10 +2,10 @@
  * The ASLR rules of Linux 6.x, followed from one release: Linux 6.12 (LTS;
  * read in Debian's linux-source-6.12, 6.12.118): arch/x86/mm/mmap.c,
  * fs/binfmt_elf.c, fs/exec.c, arch/x86/entry/vdso/vma.c,
- * arch/x86/kernel/process.c, mm/util.c, kernel/fork.c,
+ * arch/x86/kernel/process.c, mm/util.c, linux/kernel/fork.c,
  * include/linux/random.h and drivers/char/random.c.  aslr_rules=6.x.
  * The draws, in load_elf_binary's order, with the batch each comes from:
- *   0 canary           dup_task_struct at fork (kernel/fork.c:1170):
+ *   0 canary           dup_task_struct at fork (linux/kernel/fork.c:1170):
  *                      get_random_canary() = get_random_long() & CANARY_MASK
  *                      (0xffffffffffffff00): u64
  *   1 mmap_base        setup_new_exec -> arch_pick_mmap_layout (mmap.c:129-151):
@@ -167,7 +167,7 @@ static const struct aslr_rules linux_6_x = {
 	.vdso_vvar_below = true,
 	.ptrace_group_is_self = true,
 	.auxv_612 = true,
-	/* kernel/ptrace.c: same_thread_group(task, current) */ /* vdso-layout.lds.S: vvar_start = .
+	/* linux/kernel/ptrace.c: same_thread_group(task, current) */ /* vdso-layout.lds.S: vvar_start = .
 								   - 4 * PAGE_SIZE */
 	.hz = 1000, /* 6.12 x86_64_defconfig:42 CONFIG_HZ_1000=y */
 };

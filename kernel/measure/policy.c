@@ -1,7 +1,7 @@
 /*
  * One select/restore pair for the experiment policy (policy.h): the RNG
  * variant, the ASLR rule set and profile, randomize_va_space and /proc's
- * leak fix, each owned by its layer (kernel/random, kernel/mm,
+ * leak fix, each owned by its layer (kernel/char, kernel/mm,
  * kernel/fs/proc) and switched together here.
  */
 #include "kernel/measure/policy.h"

@@ -1,7 +1,7 @@
 /*
  * What this run does and measures: the boot parameters every job reads
  * (mode=, suite=, samples=, ensembles=, variants=).  The jobs of
- * kernel/bench, kernel/aslr, kernel/attack and kernel/test all read them,
+ * kernel/measure, kernel/aslr, kernel/attack and kernel/test all read them,
  * so they live below those jobs, here.
  */
 #ifndef KERNEL_RUN_RUN_H

@@ -1,5 +1,5 @@
 /*
- * Linux 2.6.29's __ptrace_may_access (kernel/ptrace.c), the test the 2009
+ * Linux 2.6.29's __ptrace_may_access (linux/kernel/ptrace.c), the test the 2009
  * /proc patch put in front of kstkeip, kstkesp, wchan and startstack:
  *
  *   - a task may always inspect itself;

@@ -107,7 +107,7 @@ long sys_futex(const struct syscall_args *a)
 	return do_futex_call(a, false);
 }
 
-/* futex_time32 (6.6 kernel/futex/syscalls.c): i386's futex, its timeout an old_timespec32. */
+/* futex_time32 (6.6 linux/kernel/futex/syscalls.c): i386's futex, its timeout an old_timespec32. */
 long sys_futex_time32(const struct syscall_args *a)
 {
 	return do_futex_call(a, true);
@@ -115,7 +115,7 @@ long sys_futex_time32(const struct syscall_args *a)
 
 /*
  * Linux 6.6's get_robust_list: ESRCH, EPERM without ptrace read access, then
- * the two words; the compat one (kernel/futex/syscalls.c) writes 32-bit ones
+ * the two words; the compat one (linux/kernel/futex/syscalls.c) writes 32-bit ones
  * and reports the compat list, 12 bytes.
  */
 static long do_get_robust_list(const struct syscall_args *a, bool compat)
@@ -146,7 +146,7 @@ long compat_sys_get_robust_list(const struct syscall_args *a)
 }
 
 /*
- * compat set_robust_list (6.6 kernel/futex/syscalls.c): the head of 32-bit
+ * compat set_robust_list (6.6 linux/kernel/futex/syscalls.c): the head of 32-bit
  * words, walked at exit beside the native list (futex_cleanup walks both).
  */
 long compat_sys_set_robust_list(const struct syscall_args *a)

@@ -158,7 +158,7 @@ struct compat_sysinfo {
 _Static_assert(sizeof(struct compat_sysinfo) == 64, "i386's struct sysinfo is 64 bytes");
 
 /*
- * compat_sys_sysinfo (6.6 kernel/sys.c): when a memory total does not fit
+ * compat_sys_sysinfo (6.6 linux/kernel/sys.c): when a memory total does not fit
  * in 32 bits, mem_unit grows to PAGE_SIZE and every figure is shifted
  * down by as many bits; the rest is truncated to 32 bits as Linux does.
  */
@@ -249,7 +249,7 @@ long sys_getrlimit(const struct syscall_args *a)
 }
 
 /*
- * compat_sys_getrlimit (6.6 kernel/sys.c), i386's ugetrlimit: 32-bit values,
+ * compat_sys_getrlimit (6.6 linux/kernel/sys.c), i386's ugetrlimit: 32-bit values,
  * anything above COMPAT_RLIM_INFINITY (0xffffffff) reported as it.
  */
 long compat_sys_getrlimit(const struct syscall_args *a)
@@ -358,7 +358,7 @@ long sys_setpgid(const struct syscall_args *a)
 }
 
 /*
- * The CPU masks (Linux 6.6 kernel/sched/core.c).  The kernel's cpumask is
+ * The CPU masks (Linux 6.6 linux/kernel/sched/core.c).  The kernel's cpumask is
  * NR_CPUS = 64 bits, one long: cpumask_size() is 8.
  */
 #define CPUMASK_SIZE sizeof(uint64_t)
@@ -488,7 +488,7 @@ long sys_clock_nanosleep(const struct syscall_args *a)
 	return do_clock_nanosleep(a, false);
 }
 
-/* clock_nanosleep_time32 (6.6 kernel/time/posix-timers.c): old_timespec32 in and out. */
+/* clock_nanosleep_time32 (6.6 linux/kernel/time/posix-timers.c): old_timespec32 in and out. */
 long sys_clock_nanosleep_time32(const struct syscall_args *a)
 {
 	return do_clock_nanosleep(a, true);

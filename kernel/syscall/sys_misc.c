@@ -114,13 +114,13 @@ long sys_nanosleep(const struct syscall_args *a)
 	return do_nanosleep_call(a, false);
 }
 
-/* nanosleep_time32 (6.6 kernel/time/hrtimer.c): old_timespec32 in and out. */
+/* nanosleep_time32 (6.6 linux/kernel/time/hrtimer.c): old_timespec32 in and out. */
 long sys_nanosleep_time32(const struct syscall_args *a)
 {
 	return do_nanosleep_call(a, true);
 }
 
-/* clock_gettime32 (6.6 kernel/time/posix-timers.c): the time in an old_timespec32. */
+/* clock_gettime32 (6.6 linux/kernel/time/posix-timers.c): the time in an old_timespec32. */
 long sys_clock_gettime32(const struct syscall_args *a)
 {
 	if (a->a0 > 1)
@@ -128,7 +128,7 @@ long sys_clock_gettime32(const struct syscall_args *a)
 	return put_timespec(a->a1, true, ktime_get_ns(), 1) ? -EFAULT : 0;
 }
 
-/* compat_sys_gettimeofday (6.6 kernel/time/time.c): an old_timeval32; the zone as native. */
+/* compat_sys_gettimeofday (6.6 linux/kernel/time/time.c): an old_timeval32; the zone as native. */
 long compat_sys_gettimeofday(const struct syscall_args *a)
 {
 	int tz[2] = {0, 0};
@@ -140,7 +140,7 @@ long compat_sys_gettimeofday(const struct syscall_args *a)
 	return 0;
 }
 
-/* time32 (6.6 kernel/time/time.c): an old_time32_t, 32 bits, stored and returned. */
+/* time32 (6.6 linux/kernel/time/time.c): an old_time32_t, 32 bits, stored and returned. */
 long sys_time32(const struct syscall_args *a)
 {
 	int32_t s = (int32_t)(ktime_get_ns() / NSEC_PER_SEC);
@@ -257,7 +257,7 @@ long sys_clock_getres(const struct syscall_args *a)
 	return do_clock_getres(a, false);
 }
 
-/* clock_getres_time32 (6.6 kernel/time/posix-timers.c): i386's 266, an old_timespec32. */
+/* clock_getres_time32 (6.6 linux/kernel/time/posix-timers.c): i386's 266, an old_timespec32. */
 long sys_clock_getres_time32(const struct syscall_args *a)
 {
 	return do_clock_getres(a, true);

@@ -1,6 +1,6 @@
 /*
  * getpriority, setpriority and IA-32's nice: Linux 6.6's kernel/sys.c and
- * kernel/sched/core.c, on the nice levels of kernel/task/nice.c.  A "who"
+ * linux/kernel/sched/core.c, on the nice levels of kernel/task/nice.c.  A "who"
  * names a thread (PRIO_PROCESS: find_task_by_vpid), every thread of a
  * process group (PRIO_PGRP) or of a real uid (PRIO_USER).
  */

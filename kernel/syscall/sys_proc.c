@@ -64,7 +64,7 @@ void rusage_from_ticks(struct linux_rusage *ru, uint64_t utime, uint64_t stime)
 
 /*
  * A struct rusage at uaddr, or i386's struct compat_rusage (put_compat_rusage,
- * 6.6 kernel/compat.c: 32-bit timevals and longs): -EFAULT if not writable.
+ * 6.6 linux/kernel/compat.c: 32-bit timevals and longs): -EFAULT if not writable.
  */
 long put_rusage(uint64_t uaddr, uint64_t utime, uint64_t stime, bool compat)
 {
@@ -91,7 +91,7 @@ static long do_wait4(const struct syscall_args *a, bool ia32)
 	uint64_t ut = 0, st = 0;
 	long rc;
 
-	/* Linux 6.6's kernel_wait4 (kernel/exit.c): these options, INT_MIN is ESRCH. */
+	/* Linux 6.6's kernel_wait4 (linux/kernel/exit.c): these options, INT_MIN is ESRCH. */
 	if ((unsigned)options &
 	    ~(unsigned)(WNOHANG | WUNTRACED | WCONTINUED | __WNOTHREAD | __WCLONE | __WALL))
 		return -EINVAL;
@@ -127,13 +127,13 @@ long sys_wait4(const struct syscall_args *a)
 	return do_wait4(a, false);
 }
 
-/* compat_sys_wait4 (6.6 kernel/exit.c): the rusage in i386's layout. */
+/* compat_sys_wait4 (6.6 linux/kernel/exit.c): the rusage in i386's layout. */
 long compat_sys_wait4(const struct syscall_args *a)
 {
 	return do_wait4(a, true);
 }
 
-/* waitpid(pid, stat_addr, options): wait4 without a rusage (6.6 kernel/exit.c). */
+/* waitpid(pid, stat_addr, options): wait4 without a rusage (6.6 linux/kernel/exit.c). */
 long sys_waitpid(const struct syscall_args *a)
 {
 	struct syscall_args b = {a->a0, a->a1, a->a2, 0, 0, 0};
@@ -359,7 +359,7 @@ long sys_clone(const struct syscall_args *a)
 }
 
 /*
- * i386's clone (CONFIG_CLONE_BACKWARDS, 6.6 kernel/fork.c): flags, newsp,
+ * i386's clone (CONFIG_CLONE_BACKWARDS, 6.6 linux/kernel/fork.c): flags, newsp,
  * parent_tid, tls, child_tid.
  */
 long compat_sys_clone(const struct syscall_args *a)

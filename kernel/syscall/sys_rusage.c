@@ -1,6 +1,6 @@
 /*
  * getrusage(who, ru), and an IA-32 task's times(tbuf), as Linux 6.6's
- * (kernel/sys.c getrusage and SYSCALL_DEFINE2(getrusage)): RUSAGE_SELF sums every thread of the
+ * (linux/kernel/sys.c getrusage and SYSCALL_DEFINE2(getrusage)): RUSAGE_SELF sums every thread of the
  * process, gone ones too; RUSAGE_CHILDREN the children reaped by wait and,
  * through them, theirs (cutime, cstime); RUSAGE_THREAD the caller alone.
  * The times come from the tick accounting (kernel/task/sched.c: each tick
@@ -48,7 +48,7 @@ long sys_getrusage(const struct syscall_args *a)
 	return do_getrusage(a, false);
 }
 
-/* compat_sys_getrusage (6.6 kernel/sys.c): i386's struct compat_rusage. */
+/* compat_sys_getrusage (6.6 linux/kernel/sys.c): i386's struct compat_rusage. */
 long compat_sys_getrusage(const struct syscall_args *a)
 {
 	return do_getrusage(a, true);
@@ -60,7 +60,7 @@ struct compat_tms {
 };
 
 /*
- * times(tbuf) of an IA-32 task, compat_sys_times (6.6 kernel/sys.c): the
+ * times(tbuf) of an IA-32 task, compat_sys_times (6.6 linux/kernel/sys.c): the
  * process's and its reaped children's CPU times (do_sys_times) in clock
  * ticks (USER_HZ, which is COMPAT_USER_HZ on x86), NULL skipping them;
  * the result is jiffies in clock ticks (compat_jiffies_to_clock_t), which

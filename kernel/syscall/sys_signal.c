@@ -94,7 +94,7 @@ long sys_rt_sigaction(const struct syscall_args *a)
 	return do_rt_sigaction(a, false);
 }
 
-/* compat_sys_rt_sigaction (6.6 kernel/signal.c): struct compat_sigaction in and out. */
+/* compat_sys_rt_sigaction (6.6 linux/kernel/signal.c): struct compat_sigaction in and out. */
 long compat_sys_rt_sigaction(const struct syscall_args *a)
 {
 	return do_rt_sigaction(a, true);

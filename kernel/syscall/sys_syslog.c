@@ -1,5 +1,5 @@
 /*
- * syslog(2): the kernel log, as Linux 6.6's do_syslog (kernel/printk/printk.c).
+ * syslog(2): the kernel log, as Linux 6.6's do_syslog (linux/kernel/printk/printk.c).
  *
  * Why: the console is the user's terminal here, so a kernel message printed
  * there lands in the middle of a program's output (an unknown system call's

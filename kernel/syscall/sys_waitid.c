@@ -1,5 +1,5 @@
 /*
- * waitid(which, id, infop, options, rusage), as Linux 6.6's (kernel/exit.c:
+ * waitid(which, id, infop, options, rusage), as Linux 6.6's (linux/kernel/exit.c:
  * kernel_waitid and SYSCALL_DEFINE5(waitid)).  The siginfo gets si_signo
  * SIGCHLD, si_code CLD_EXITED/CLD_KILLED/CLD_DUMPED/CLD_STOPPED/CLD_CONTINUED,
  * si_pid, si_uid (the child's real uid) and si_status (the exit code or the

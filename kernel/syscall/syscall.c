@@ -41,7 +41,7 @@ static const syscall_fn table[NR_syscalls] = {
 #undef __SYSCALL
 };
 
-/* Linux's name for the entry of a call not implemented (kernel/sys_ni.c). */
+/* Linux's name for the entry of a call not implemented (linux/kernel/sys_ni.c). */
 long sys_ni_syscall(const struct syscall_args *a)
 {
 	(void)a;

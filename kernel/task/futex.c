@@ -1,6 +1,6 @@
 /*
  * Futexes: keys, the hash table of waiters, wait, wake, requeue and wake-op,
- * following Linux 6.6 (kernel/futex/core.c, waitwake.c, requeue.c).
+ * following Linux 6.6 (linux/kernel/futex/core.c, waitwake.c, requeue.c).
  *
  * Linux takes a bucket's spinlock between reading the user word and
  * queueing the waiter, so that a waker that changed the word either sees

@@ -39,7 +39,7 @@
 #define FUTEX_TID_MASK	  0x3fffffffu
 #define ROBUST_LIST_LIMIT 2048 /* entries walked at most, as Linux */
 
-/* do_futex's flags (kernel/futex/futex.h) */
+/* do_futex's flags (linux/kernel/futex/futex.h) */
 #define FLAGS_SHARED  0x01
 #define FLAGS_CLOCKRT 0x02
 

@@ -1,8 +1,8 @@
 /*
  * What a dying task owes the futexes of others, as Linux 6.6's
- * exit_mm_release: the robust list is walked (kernel/futex/core.c's
+ * exit_mm_release: the robust list is walked (linux/kernel/futex/core.c's
  * exit_robust_list), then the clear-tid word is zeroed and woken
- * (kernel/fork.c's mm_release).  Both read user memory the task may have
+ * (linux/kernel/fork.c's mm_release).  Both read user memory the task may have
  * left in any state: a fault ends the walk quietly, and the walk is bounded.
  */
 #include "kernel/lib/errno.h"
@@ -87,7 +87,7 @@ static int handle_futex_death(uint64_t uaddr, struct task_struct *t, bool pi, bo
 
 /*
  * exit_robust_list, and compat_exit_robust_list with w 4 (6.6
- * kernel/futex/core.c): the same walk over 32-bit pointers.
+ * linux/kernel/futex/core.c): the same walk over 32-bit pointers.
  */
 static void exit_robust_list(struct task_struct *t, uint64_t head, unsigned w)
 {

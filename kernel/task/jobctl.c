@@ -2,7 +2,7 @@
  * Job control: a thread group stops and continues as one, after Linux
  * 6.6's kernel/signal.c (prepare_signal's stop and SIGCONT rules,
  * do_signal_stop, task_participate_group_stop, do_notify_parent_cldstop,
- * exit_signals) and kernel/exit.c (will_become_orphaned_pgrp,
+ * exit_signals) and linux/kernel/exit.c (will_become_orphaned_pgrp,
  * kill_orphaned_pgrp).  The stop is a state of the whole group:
  * SIGNAL_STOP_STOPPED once every live thread is in TASK_STOPPED, with the
  * stop signal in group_exit_code until a wait consumes it.

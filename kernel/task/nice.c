@@ -1,5 +1,5 @@
 /*
- * Nice levels, as Linux 6.6 keeps them (kernel/sched/core.c): a task's nice
+ * Nice levels, as Linux 6.6 keeps them (linux/kernel/sched/core.c): a task's nice
  * (-20 .. 19), inherited at fork, and the weight CFS gives it.
  *
  * Why weights and not Linux 2.6's timeslices: the shares they give are what
@@ -13,7 +13,7 @@
 #include "kernel/task/task.h"
 #include "kernel/uapi/aslrbench.h"
 
-/* sched_prio_to_weight (6.6 kernel/sched/core.c): nice -20 .. 19. */
+/* sched_prio_to_weight (6.6 linux/kernel/sched/core.c): nice -20 .. 19. */
 static const unsigned int sched_prio_to_weight[NICE_WIDTH] = {
 	88761, 71755, 56483, 46273, 36291, /* -20 .. -16 */
 	29154, 23254, 18705, 14949, 11916, /* -15 .. -11 */

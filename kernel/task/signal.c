@@ -335,7 +335,7 @@ int kill_pgrp(int pgrp, int sig)
 	return success ? 0 : -ESRCH;
 }
 
-/* Linux's kill_something_info (kernel/signal.c), the four pid cases of kill(2). */
+/* Linux's kill_something_info (linux/kernel/signal.c), the four pid cases of kill(2). */
 int kill_something_info(int sig, const struct ksiginfo *info, int pid)
 {
 	struct task_struct *me = current;

@@ -497,7 +497,7 @@ badframe:
 	return 0;
 }
 
-/* do_compat_sigaltstack (6.6 kernel/signal.c): compat_stack_t in and out. */
+/* do_compat_sigaltstack (6.6 linux/kernel/signal.c): compat_stack_t in and out. */
 long do_compat_sigaltstack(uint64_t uss, uint64_t uoss, uint64_t sp)
 {
 	struct task_struct *t = current;

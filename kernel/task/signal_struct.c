@@ -69,7 +69,7 @@ void put_signal_struct(struct signal_struct *sig)
 }
 
 /*
- * thread_group_cputime (kernel/sched/cputime.c): the live threads' ticks,
+ * thread_group_cputime (linux/kernel/sched/cputime.c): the live threads' ticks,
  * the zombie leader's, and those __exit_signal kept of the threads gone (an
  * exited thread that waits for its slot to be freed is already counted there).
  */

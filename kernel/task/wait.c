@@ -1,6 +1,6 @@
 /*
  * The wait of wait4 and waitid (Linux 6.6's do_wait with struct wait_opts,
- * kernel/exit.c: wait_consider_task, wait_task_zombie, wait_task_stopped,
+ * linux/kernel/exit.c: wait_consider_task, wait_task_zombie, wait_task_stopped,
  * wait_task_continued): which children (one pid, a process group, any),
  * which states (WEXITED, WSTOPPED alias WUNTRACED, WCONTINUED), WNOHANG,
  * and WNOWAIT (report, leave the state to be reported again).  A stop and

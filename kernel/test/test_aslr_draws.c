@@ -10,14 +10,14 @@
  * get_random_int_md4() (the pure 2.6.30 core) with the rules written out
  * below from the Linux sources, not from kernel/aslr/:
  *
- *   2.6.29 (64-bit task): dup_task_struct's canary (kernel/fork.c:242),
+ *   2.6.29 (64-bit task): dup_task_struct's canary (linux/kernel/fork.c:242),
  *     mmap_rnd, randomize_stack_top, arch_align_stack in setup_arg_pages
  *     (the strings follow the page it rounds to: bprm->p), [the exe: no
  *     draw; load_bias 0 (binfmt_elf.c:839-847), the first PT_LOAD alone
  *     top-down below mmap_base], vdso_addr(bprm->p),
  *     arch_align_stack(bprm->p) in create_elf_tables, [AT_RANDOM:
  *     get_random_bytes, the pool], arch_randomize_brk.  ia32: no vdso_addr.
- *   6.12: get_random_canary() (kernel/fork.c:1170), arch_rnd(28),
+ *   6.12: get_random_canary() (linux/kernel/fork.c:1170), arch_rnd(28),
  *     arch_rnd(8) (the compat base), randomize_stack_top, arch_align_stack,
  *     [the exe: a loader, load_bias 0, total_size top-down below mmap_base
  *     (binfmt_elf.c:1136-1162); the vDSO: no draw], arch_align_stack(bprm->p),

@@ -6,7 +6,7 @@
  *   - the handlers' declarations (kernel/syscall/syscall.h);
  *   - the dispatch table (kernel/syscall/syscall.c);
  *   - the names the "unknown syscall" warning and the fuzzer's listing print;
- *   - the fuzzer's call set (kernel/user/fuzz_gen.c).
+ *   - the fuzzer's call set (userland/test/fuzz_gen.c).
  *
  * nr     Linux's x86_64 number; the project's own calls sit above Linux's
  *        range, from 500.  In increasing order (a repeated number is a

@@ -4,7 +4,7 @@
  * process ABI from ring 3: the initial stack (its layout, as Linux's) and auxv, TLS through
  * arch_prctl, fork/wait and the status encoding, uname, mprotect (a write
  * to a read-only page kills the writer with SIGSEGV), rlimits, sysinfo,
- * sessions, the CPU mask, clock_nanosleep.  tests/sh/linux_abi.sh runs the
+ * sessions, the CPU mask, clock_nanosleep.  tests/sh/linux-abi.sh runs the
  * same binaries on the host Linux, which proves every expectation; the
  * kernel embeds them and runs them in its linux suite.
  *

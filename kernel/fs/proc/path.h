@@ -22,7 +22,7 @@ enum proc_node {
 	PROC_NODE_TIMER_LIST, /* 2.6.29's world-readable /proc/timer_list, jiffies only */
 	PROC_NODE_KSTAT,      /* /proc/stat: the CPUs' time (fs/proc/stat.c's show_stat) */
 	PROC_NODE_MEMINFO,    /* /proc/meminfo: the page allocator's counts */
-	PROC_NODE_LOADAVG,    /* /proc/loadavg: kernel/sched/loadavg.c's averages */
+	PROC_NODE_LOADAVG,    /* /proc/loadavg: linux/kernel/sched/loadavg.c's averages */
 	PROC_NODE_SYS_DIR,    /* /proc/sys, /proc/sys/kernel */
 	PROC_NODE_RANDOMIZE_VA_SPACE,
 	PROC_NODE_RNG_VARIANT,
