@@ -17,11 +17,14 @@ tap_check $? "every repository path named in README.md, docs/ and comments exist
 # A copy of the checkout with one planted name of a file that is not there.
 git -C "$top" ls-files -z | (cd "$top" && xargs -0 cp --parents -t "$tmp" 2>/dev/null)
 git -C "$tmp" init -q && git -C "$tmp" add -A >/dev/null 2>&1
-printf '\nSee kernel/task/no_such_file.c for the rest.\n' >>"$tmp/docs/design.md"
-printf '/* Linux'"'"'s kernel/no_such_linux_file.c: not ours, not checked. */\n' >>"$tmp/kernel/task/task.c"
+# (The planted names are put together here, so this file names no bad path itself.)
+d=kernel
+printf '\nSee %s/task/no_such_file.c for the rest.\n' "$d" >>"$tmp/docs/design.md"
+printf '/* Linux'"'"'s %s/no_such_linux_file.c: not ours, not checked. */\n' "$d" \
+	>>"$tmp/kernel/task/task.c"
 out=$(python3 "$top/scripts/check-paths.py" "$tmp" 2>&1)
 st=$?
-[ $st -eq 1 ] && grep -q '^docs/design.md:[0-9]*: kernel/task/no_such_file.c$' <<<"$out" &&
+[ $st -eq 1 ] && grep -q "^docs/design.md:[0-9]*: $d/task/no_such_file.c\$" <<<"$out" &&
 	! grep -q no_such_linux_file <<<"$out"
 tap_check $? "a planted bad path in docs fails the check by name, a Linux path does not" \
 	"exit status $st, output: $out"
