@@ -230,7 +230,8 @@ long sys_clock_gettime(const struct syscall_args *a)
 	if (rc)
 		return rc;
 	ts = (struct __kernel_timespec){(int64_t)(ns / NSEC_PER_SEC), (int64_t)(ns % NSEC_PER_SEC)};
-	return copy_to_user(a->a1, &ts, sizeof(ts)) ? -EFAULT : 0;
+	/* clocks 0 and 1 come without the kernel lock (syscall.c): taken if the copy needs it */
+	return syscall_copy_to_user(a->a1, &ts, sizeof(ts)) ? -EFAULT : 0;
 }
 
 /*
