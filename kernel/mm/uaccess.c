@@ -33,35 +33,35 @@ bool access_ok(uint64_t addr, uint64_t size)
  * Only a user address space reaches here, and it exists only once the
  * physmap does.
  */
-static bool leaf_allows(uint64_t pml4, uint64_t va, uint64_t need)
+static inline __attribute__((always_inline)) bool leaf_allows(uint64_t pml4, uint64_t va,
+							      uint64_t need)
 {
 	const uint64_t *t = (const uint64_t *)(pml4 + PHYS_OFFSET);
+	uint64_t e = t[(va >> 39) & 511];
 
-	for (int shift = 39;; shift -= 9) {
-		uint64_t e = t[(va >> shift) & 511];
-
-		if (!(e & PTE_P))
-			return false;
-		if (shift == 12 || (e & PTE_PS))
-			return (e & need) == need;
-		t = (const uint64_t *)((e & PTE_ADDR) + PHYS_OFFSET);
-	}
+	/* need holds PTE_P: a missing entry fails the last test at any level */
+	if (!(e & PTE_P))
+		return false;
+	t = (const uint64_t *)((e & PTE_ADDR) + PHYS_OFFSET);
+	e = t[(va >> 30) & 511];
+	if ((e & (PTE_P | PTE_PS)) != PTE_P) /* absent, or a 1 GiB leaf */
+		return (e & need) == need;
+	t = (const uint64_t *)((e & PTE_ADDR) + PHYS_OFFSET);
+	e = t[(va >> 21) & 511];
+	if ((e & (PTE_P | PTE_PS)) != PTE_P) /* absent, or a 2 MiB leaf */
+		return (e & need) == need;
+	t = (const uint64_t *)((e & PTE_ADDR) + PHYS_OFFSET);
+	e = t[(va >> 12) & 511];
+	return (e & need) == need;
 }
 
-static bool vmas_allow(uint64_t addr, uint64_t n, bool write)
+/* The regions' answer, for what the leaves did not allow. */
+static __attribute__((noinline)) bool regions_allow(struct mm_struct *mm, uint64_t addr, uint64_t n,
+						    bool write)
 {
-	struct mm_struct *mm = uaccess_current_mm ? uaccess_current_mm() : 0;
 	uint32_t need = write ? VM_WRITE : VM_READ | VM_WRITE | VM_EXEC;
-	uint64_t end = addr + n, leaf_need = PTE_P | PTE_U | (write ? PTE_W : 0);
+	uint64_t end = addr + n;
 
-	if (!mm)
-		return true; /* a kernel thread: no user mappings to honour */
-	/*
-	 * The leaves first: a walk of the page tables costs about a third of
-	 * find_vma's scan of the regions, and most copies meet pages in use.
-	 */
-	while (addr < end && leaf_allows(mm->pml4, addr, leaf_need))
-		addr = (addr & ~(PAGE_SIZE - 1)) + PAGE_SIZE;
 	while (addr < end) {
 		struct vm_area *v = find_vma(mm, addr);
 
@@ -69,6 +69,24 @@ static bool vmas_allow(uint64_t addr, uint64_t n, bool write)
 			return false;
 		addr = v->end;
 	}
+	return true;
+}
+
+/*
+ * The leaves first, inline in each copy: a walk of the page tables costs
+ * about a third of find_vma's scan of the regions, and most copies meet
+ * pages in use; the regions decide the rest.
+ */
+static inline __attribute__((always_inline)) bool vmas_allow(uint64_t addr, uint64_t n, bool write)
+{
+	struct mm_struct *mm = uaccess_current_mm ? uaccess_current_mm() : 0;
+	uint64_t need = PTE_P | PTE_U | (write ? PTE_W : 0);
+
+	if (!mm)
+		return true; /* a kernel thread: no user mappings to honour */
+	for (uint64_t p = addr & ~(PAGE_SIZE - 1); p < addr + n; p += PAGE_SIZE)
+		if (!leaf_allows(mm->pml4, p, need))
+			return regions_allow(mm, addr, n, write);
 	return true;
 }
 
