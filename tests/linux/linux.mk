@@ -136,7 +136,7 @@ $(BUILD)/user/linux/lx_vgr_glibc: tests/linux/lx_vgr_glibc.c tests/linux/lx_chec
 
 # The same probe dynamic, run against Debian 13's glibc 2.41 by
 # scripts/linux-cost.sh for its vgetrandom rows (the vDSO's getrandom).
-$(BUILD)/user/linux/lx_costprobe_dyn: tests/linux/lx_costprobe.c
+$(BUILD)/user/linux/lx_costprobe_dyn: tests/linux/lx_costprobe.c tests/linux/lx_check.h
 	@mkdir -p $(@D)
 	@echo "  GLIBCC  $@"
 	$(Q)gcc $(LINUX_CFLAGS) -o $@ $<

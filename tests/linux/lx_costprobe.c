@@ -30,9 +30,11 @@
  *   clock_gettime  syscall(SYS_clock_gettime, CLOCK_MONOTONIC)
  *   procstat    open, read and close of /proc/self/stat
  *
- * A row whose operation fails prints "FAIL ROW: why" instead.  The exit
- * status is 0 when every row asked for printed its figure.  The figures
- * are measurements, not checks: nothing here compares them to a bound.
+ * Each row is also a check of lx_check.h's ("ok ROW measured", or "FAIL
+ * ROW: why" when its operation fails), with the summary "lx_costprobe: P
+ * passed, F failed" the tests look for; the exit status is 0 when every
+ * row asked for was measured.  The figures are measurements, not checks:
+ * nothing here compares them to a bound.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -50,6 +52,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "lx_check.h"
+
 #define SLOW_SAMPLES 41	 /* a process or a thread made and reaped */
 #define FAST_SAMPLES 201 /* everything else */
 #define VGR_CALLS    960 /* 40 batches of 24 4-byte calls (two ChaCha20 blocks each) */
@@ -58,7 +62,6 @@ extern char **environ;
 
 static const char *self;
 static uint64_t empty; /* the median of an empty probe: two rdtsc and what lies between */
-static int failures;
 
 static inline uint64_t ticks(void)
 {
@@ -75,6 +78,8 @@ static int cmp_u64(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
+static void measured(const char *row);
+
 static void report(const char *row, uint64_t *s, int n)
 {
 	qsort(s, (size_t)n, sizeof(*s), cmp_u64);
@@ -82,14 +87,23 @@ static void report(const char *row, uint64_t *s, int n)
 		s[i] = s[i] > empty ? s[i] - empty : 0;
 	printf("cost %s median=%llu min=%llu max=%llu n=%d\n", row, (unsigned long long)s[n / 2],
 	       (unsigned long long)s[0], (unsigned long long)s[n - 1], n);
-	fflush(stdout);
+	measured(row);
+}
+
+static void measured(const char *row)
+{
+	char what[64];
+
+	snprintf(what, sizeof(what), "%s measured", row);
+	check(1, what);
 }
 
 static void fail(const char *row, const char *why)
 {
-	printf("FAIL %s: %s (%s)\n", row, why, strerror(errno));
-	fflush(stdout);
-	failures++;
+	char what[160];
+
+	snprintf(what, sizeof(what), "%s: %s (%s)", row, why, strerror(errno));
+	check(0, what);
 }
 
 static void measure_empty(void)
@@ -238,6 +252,7 @@ static void row_vgetrandom(void)
 	printf("cost vgetrandom_amortised mean=%llu.%llu n=%d\n",
 	       (unsigned long long)(total / VGR_CALLS),
 	       (unsigned long long)(total % VGR_CALLS * 10 / VGR_CALLS), VGR_CALLS);
+	measured("vgetrandom_amortised");
 	fflush(stdout);
 }
 
@@ -372,6 +387,5 @@ int main(int argc, char **argv)
 			fprintf(stderr, "lx_costprobe: no row %s\n", argv[i]);
 			return 2;
 		}
-	printf("lx_costprobe: %s\n", failures ? "some rows failed" : "every row measured");
-	return failures ? 1 : 0;
+	return summary("lx_costprobe");
 }
