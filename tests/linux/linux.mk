@@ -68,7 +68,7 @@ LINUX_PROGS += lx_nice_musl=$(BUILD)/user/linux/lx_nice_musl \
 # What common operations cost, the same probe under aslrbench and Linux 6.12
 # (tests/linux/lx_costprobe.c, scripts/linux-cost.sh): static glibc and static musl.
 LINUX_PROGS += lx_costprobe_glibc=$(BUILD)/user/linux/lx_costprobe_glibc \
-	lx_costprobe_musl=$(BUILD)/user/linux/lx_costprobe_musl
+	lx_costprobe_musl=$(BUILD)/user/linux/lx_costprobe_musl lx_nop=$(BUILD)/user/linux/lx_nop
 # An IA-32 program (tests/linux/lx_ia32.c, gcc -m32 -static: gcc-multilib).
 LINUX_PROGS += lx_ia32=$(BUILD)/user/linux/lx_ia32
 LINUX_FILES := $(foreach p,$(LINUX_PROGS),$(lastword $(subst =, ,$(p))))
@@ -133,6 +133,12 @@ $(BUILD)/user/linux/lx_vgr_glibc: tests/linux/lx_vgr_glibc.c tests/linux/lx_chec
 	@mkdir -p $(@D)
 	@echo "  GLIBCC  $@"
 	$(Q)gcc $(LINUX_CFLAGS) -o $@ $<
+
+# What the probe's exec and spawn rows run: an entry point that exits.
+$(BUILD)/user/linux/lx_nop: tests/linux/lx_nop.c
+	@mkdir -p $(@D)
+	@echo "  GCC     $@"
+	$(Q)gcc -static -nostdlib -fno-stack-protector $(LINUX_CFLAGS) -o $@ $<
 
 # The same probe dynamic, run against Debian 13's glibc 2.41 by
 # scripts/linux-cost.sh for its vgetrandom rows (the vDSO's getrandom).

@@ -14,9 +14,10 @@
  * Rows (arguments pick them; none: every row this build can run):
  *   fork        fork, the child _exit(0), waitpid
  *   vfork       vfork, the child _exit(0), waitpid
- *   exec        fork, the child execve()s this program with the argument
- *               "nop" (its main returns at once), waitpid
- *   spawn       posix_spawn of the same, waitpid
+ *   exec        fork, the child execve()s lx_nop (tests/linux/lx_nop.c, a
+ *               static program whose entry point exits, found beside this
+ *               one), waitpid
+ *   spawn       posix_spawn of lx_nop, waitpid
  *   thread      pthread_create of a function that returns, pthread_join
  *   getrandom4, getrandom64, getrandom4096   syscall(SYS_getrandom, n, 0)
  *   vgetrandom  getrandom() of 4 bytes through the C library: one call
@@ -60,7 +61,7 @@
 
 extern char **environ;
 
-static const char *self;
+static char nop[256];  /* lx_nop's path: this program's directory, /lx_nop */
 static uint64_t empty; /* the median of an empty probe: two rdtsc and what lies between */
 
 static inline uint64_t ticks(void)
@@ -141,7 +142,7 @@ static void row_fork(const char *row, int use_vfork)
 
 static void row_exec(void)
 {
-	char *argv[] = {(char *)self, "nop", NULL};
+	char *argv[] = {nop, NULL};
 	uint64_t s[SLOW_SAMPLES];
 
 	for (int i = -1; i < SLOW_SAMPLES; i++) {
@@ -150,11 +151,11 @@ static void row_exec(void)
 		int st;
 
 		if (pid == 0) {
-			execve(self, argv, environ);
+			execve(nop, argv, environ);
 			_exit(127);
 		}
 		if (pid < 0 || waitpid(pid, &st, 0) != pid || !WIFEXITED(st) || WEXITSTATUS(st))
-			return fail("exec", "fork, execve of this program or waitpid");
+			return fail("exec", "fork, execve of lx_nop or waitpid");
 		if (i >= 0)
 			s[i] = ticks() - t;
 	}
@@ -163,13 +164,13 @@ static void row_exec(void)
 
 static void row_spawn(void)
 {
-	char *argv[] = {(char *)self, "nop", NULL};
+	char *argv[] = {nop, NULL};
 	uint64_t s[SLOW_SAMPLES];
 
 	for (int i = -1; i < SLOW_SAMPLES; i++) {
 		uint64_t t = ticks();
 		pid_t pid;
-		int st, err = posix_spawn(&pid, self, NULL, NULL, argv, environ);
+		int st, err = posix_spawn(&pid, nop, NULL, NULL, argv, environ);
 
 		if (err) {
 			errno = err;
@@ -368,18 +369,18 @@ static int run_row(const char *row)
 
 int main(int argc, char **argv)
 {
-	int rows = argc - 1;
+	const char *slash = strrchr(argv[0], '/');
 
-	if (argc == 2 && !strcmp(argv[1], "nop"))
-		return 0; /* exec's and spawn's target */
-	self = argv[0];
-	if (!strchr(self, '/')) {
-		fprintf(stderr, "lx_costprobe: run it by its path (exec and spawn run it again)\n");
+	if (!slash || (size_t)(slash - argv[0]) + sizeof("/lx_nop") > sizeof(nop)) {
+		fprintf(stderr,
+			"lx_costprobe: run it by its path (lx_nop is looked for beside it)\n");
 		return 2;
 	}
+	memcpy(nop, argv[0], (size_t)(slash - argv[0]));
+	strcpy(nop + (slash - argv[0]), "/lx_nop");
 	measure_empty();
 	printf("cost empty median=%llu\n", (unsigned long long)empty);
-	if (!rows)
+	if (argc == 1)
 		for (size_t i = 0; i < sizeof(all_rows) / sizeof(all_rows[0]); i++)
 			run_row(all_rows[i]);
 	for (int i = 1; i < argc; i++)

@@ -97,7 +97,7 @@ progs=(lx_musl lx_musl_pie lx_glibc lx_glibc_pie lx_musl_dyn lx_vdso_musl lx_vds
 	lx_nice_musl lx_nice_glibc lx_thread_musl lx_thread_glibc lx_thread_glibc_dyn lx_maps
 	lx_fpu lx_deaddir lx_errno lx_futex_musl lx_futex_glibc lx_layout lx_procread lx_sticky lx_ia32
 	lx_layoutprobe_static lx_layoutprobe_spie lx_layoutprobe_dyn lx_layoutprobe_m32 lx_errsweep
-	lx_procfid lx_getrandom lx_pidreuse lx_reliab lx_costprobe_glibc)
+	lx_procfid lx_getrandom lx_pidreuse lx_reliab lx_costprobe_glibc lx_nop)
 out=$(make -s --no-print-directory "${progs[@]/#/build/user/linux/}" 2>&1) || {
 	tap_plan 1
 	tap_fail "build the Linux test programs" "$out"
