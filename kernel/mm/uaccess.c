@@ -18,13 +18,6 @@ bool access_ok(uint64_t addr, uint64_t size)
 }
 
 /*
- * The mappings under [addr, addr + n) must allow the access, as Linux's
- * handle_mm_fault decides for a kernel access to a user page: a PROT_NONE
- * page (mprotect leaves its frame mapped for the kernel, user bit clear) or
- * a hole is EFAULT, never read or written behind the user's back.  x86
- * reads wherever it may write or execute.
- */
-/*
  * The page tables' answer for the page at va: a leaf that is present and
  * user (and writable, for a write) allows the access, as mmap, mprotect
  * and copy-on-write never leave a leaf wider than its VMA's rights (the
@@ -73,9 +66,14 @@ static __attribute__((noinline)) bool regions_allow(struct mm_struct *mm, uint64
 }
 
 /*
- * The leaves first, inline in each copy: a walk of the page tables costs
- * about a third of find_vma's scan of the regions, and most copies meet
- * pages in use; the regions decide the rest.
+ * The mappings under [addr, addr + n) must allow the access, as Linux's
+ * handle_mm_fault decides for a kernel access to a user page: a PROT_NONE
+ * page (mprotect leaves its frame mapped for the kernel, user bit clear) or
+ * a hole is EFAULT, never read or written behind the user's back.  x86
+ * reads wherever it may write or execute.  The leaves are asked first,
+ * inline in each copy: a walk of the page tables costs about a third of
+ * find_vma's scan of the regions, and most copies meet pages in use; the
+ * regions decide the rest.
  */
 static inline __attribute__((always_inline)) bool vmas_allow(uint64_t addr, uint64_t n, bool write)
 {
