@@ -34,6 +34,19 @@ static inline void put_le32(void *p, uint32_t w)
 	b[3] = (uint8_t)(w >> 24);
 }
 
+/*
+ * Linux's put_unaligned_le32: one store where the CPU is little-endian (GCC
+ * does not merge put_le32's four byte stores when they sit in a loop).
+ */
+static inline void put_unaligned_le32(uint32_t w, void *p)
+{
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	__builtin_memcpy(p, &w, sizeof(w));
+#else
+	put_le32(p, w);
+#endif
+}
+
 static inline uint32_t get_be32(const void *p)
 {
 	const uint8_t *b = p;

@@ -326,7 +326,14 @@ if [ "$deterministic" = 1 ] || [ "$have_cmdline" = 1 ] || [ ${#adds[@]} -gt 0 ] 
 		cmdline=$("$here/iso/mkimage.sh" get-cmdline "$tmp/esp.img" | grep -v '^#' | tr '\r\n' '  ')
 	fi
 	if [ "$deterministic" = 1 ]; then
-		case " $cmdline " in *" seed="*) ;; *) cmdline="$cmdline seed=$DETERMINISTIC_SEED" ;; esac
+		# The kernel's keys end at " -- " (what follows is init's argv):
+		# the seed goes before it, or init would get it as an argument
+		# and the run would draw its seed from the firmware.
+		kernel_keys=${cmdline%% -- *}
+		case " $kernel_keys " in
+		*" seed="*) ;;
+		*) cmdline="$kernel_keys seed=$DETERMINISTIC_SEED${cmdline:${#kernel_keys}}" ;;
+		esac
 	fi
 	"$here/iso/mkimage.sh" set-cmdline "$tmp/esp.img" "$cmdline"
 	secure_boot_image

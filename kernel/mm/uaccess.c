@@ -18,20 +18,43 @@ bool access_ok(uint64_t addr, uint64_t size)
 }
 
 /*
- * The mappings under [addr, addr + n) must allow the access, as Linux's
- * handle_mm_fault decides for a kernel access to a user page: a PROT_NONE
- * page (mprotect leaves its frame mapped for the kernel, user bit clear) or
- * a hole is EFAULT, never read or written behind the user's back.  x86
- * reads wherever it may write or execute.
+ * The page tables' answer for the page at va: a leaf that is present and
+ * user (and writable, for a write) allows the access, as mmap, mprotect
+ * and copy-on-write never leave a leaf wider than its VMA's rights (the
+ * vDSO's and vvar's pages are VMAs too).  Any other leaf, a page not
+ * faulted in yet, copy-on-write or PROT_NONE, is for the VMAs to decide.
+ * Only a user address space reaches here, and it exists only once the
+ * physmap does.
  */
-static bool vmas_allow(uint64_t addr, uint64_t n, bool write)
+static inline __attribute__((always_inline)) bool leaf_allows(uint64_t pml4, uint64_t va,
+							      uint64_t need)
 {
-	struct mm_struct *mm = uaccess_current_mm ? uaccess_current_mm() : 0;
+	const uint64_t *t = (const uint64_t *)(pml4 + PHYS_OFFSET);
+	uint64_t e = t[(va >> 39) & 511];
+
+	/* need holds PTE_P: a missing entry fails the last test at any level */
+	if (!(e & PTE_P))
+		return false;
+	t = (const uint64_t *)((e & PTE_ADDR) + PHYS_OFFSET);
+	e = t[(va >> 30) & 511];
+	if ((e & (PTE_P | PTE_PS)) != PTE_P) /* absent, or a 1 GiB leaf */
+		return (e & need) == need;
+	t = (const uint64_t *)((e & PTE_ADDR) + PHYS_OFFSET);
+	e = t[(va >> 21) & 511];
+	if ((e & (PTE_P | PTE_PS)) != PTE_P) /* absent, or a 2 MiB leaf */
+		return (e & need) == need;
+	t = (const uint64_t *)((e & PTE_ADDR) + PHYS_OFFSET);
+	e = t[(va >> 12) & 511];
+	return (e & need) == need;
+}
+
+/* The regions' answer, for what the leaves did not allow. */
+static __attribute__((noinline)) bool regions_allow(struct mm_struct *mm, uint64_t addr, uint64_t n,
+						    bool write)
+{
 	uint32_t need = write ? VM_WRITE : VM_READ | VM_WRITE | VM_EXEC;
 	uint64_t end = addr + n;
 
-	if (!mm)
-		return true; /* a kernel thread: no user mappings to honour */
 	while (addr < end) {
 		struct vm_area *v = find_vma(mm, addr);
 
@@ -39,6 +62,29 @@ static bool vmas_allow(uint64_t addr, uint64_t n, bool write)
 			return false;
 		addr = v->end;
 	}
+	return true;
+}
+
+/*
+ * The mappings under [addr, addr + n) must allow the access, as Linux's
+ * handle_mm_fault decides for a kernel access to a user page: a PROT_NONE
+ * page (mprotect leaves its frame mapped for the kernel, user bit clear) or
+ * a hole is EFAULT, never read or written behind the user's back.  x86
+ * reads wherever it may write or execute.  The leaves are asked first,
+ * inline in each copy: a walk of the page tables costs about a third of
+ * find_vma's scan of the regions, and most copies meet pages in use; the
+ * regions decide the rest.
+ */
+static inline __attribute__((always_inline)) bool vmas_allow(uint64_t addr, uint64_t n, bool write)
+{
+	struct mm_struct *mm = uaccess_current_mm ? uaccess_current_mm() : 0;
+	uint64_t need = PTE_P | PTE_U | (write ? PTE_W : 0);
+
+	if (!mm)
+		return true; /* a kernel thread: no user mappings to honour */
+	for (uint64_t p = addr & ~(PAGE_SIZE - 1); p < addr + n; p += PAGE_SIZE)
+		if (!leaf_allows(mm->pml4, p, need))
+			return regions_allow(mm, addr, n, write);
 	return true;
 }
 
@@ -101,10 +147,10 @@ size_t copy_to_user_partial(uint64_t dst, const void *src, size_t n)
  */
 static bool leaves_writable(uint64_t pml4, uint64_t addr, size_t n)
 {
-	uint64_t end = addr + n, fl;
+	uint64_t end = addr + n;
 
 	for (uint64_t p = addr & ~(PAGE_SIZE - 1); p < end; p += PAGE_SIZE)
-		if (vmm_translate(pml4, p, 0, &fl) || !(fl & PTE_U) || !(fl & PTE_W))
+		if (!leaf_allows(pml4, p, PTE_P | PTE_U | PTE_W))
 			return false;
 	return true;
 }

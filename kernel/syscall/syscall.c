@@ -168,6 +168,10 @@ static void warn_unknown(uint64_t nr)
  * off, so nothing lands between the look and sysret; a TLB flush asked
  * meanwhile (its IPI taken in the kernel, where it does nothing) takes
  * the lock there.  Every BKL call takes the lock on entry.
+ * clock_gettime of CLOCK_REALTIME and CLOCK_MONOTONIC joins them: it reads
+ * the TSC as the vDSO does from ring 3 and nothing another CPU changes,
+ * and the lock with the full way back were a sixth of its cost; its
+ * CPU-time clocks read other tasks, so it takes the lock for those itself.
  */
 #define SYSCALL_LOCK_BKL  false
 #define SYSCALL_LOCK_NONE true

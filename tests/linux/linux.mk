@@ -67,6 +67,10 @@ LINUX_PROGS += lx_jobctl_musl=$(BUILD)/user/linux/lx_jobctl_musl \
 # Nice levels (tests/linux/lx_nice.c): static musl and static glibc.
 LINUX_PROGS += lx_nice_musl=$(BUILD)/user/linux/lx_nice_musl \
 	lx_nice_glibc=$(BUILD)/user/linux/lx_nice_glibc
+# What common operations cost, the same probe under aslrbench and Linux 6.12
+# (tests/linux/lx_costprobe.c, scripts/linux-cost.sh): static glibc and static musl.
+LINUX_PROGS += lx_costprobe_glibc=$(BUILD)/user/linux/lx_costprobe_glibc \
+	lx_costprobe_musl=$(BUILD)/user/linux/lx_costprobe_musl lx_nop=$(BUILD)/user/linux/lx_nop
 # An IA-32 program (tests/linux/lx_ia32.c, gcc -m32 -static: gcc-multilib).
 LINUX_PROGS += lx_ia32=$(BUILD)/user/linux/lx_ia32
 LINUX_FILES := $(foreach p,$(LINUX_PROGS),$(lastword $(subst =, ,$(p))))
@@ -128,6 +132,19 @@ $(addprefix $(BUILD)/user/linux/,$(LX_MUSL_ONLY)): $(BUILD)/user/linux/%: tests/
 # Dynamic glibc, run against Debian 13's glibc 2.41 by tests/sh/vgetrandom.sh
 # (not in the initramfs: Debian 12's 2.36 makes every getrandom a system call).
 $(BUILD)/user/linux/lx_vgr_glibc: tests/linux/lx_vgr_glibc.c tests/linux/lx_check.h
+	@mkdir -p $(@D)
+	@echo "  GLIBCC  $@"
+	$(Q)gcc $(LINUX_CFLAGS) -o $@ $<
+
+# What the probe's exec and spawn rows run: an entry point that exits.
+$(BUILD)/user/linux/lx_nop: tests/linux/lx_nop.c
+	@mkdir -p $(@D)
+	@echo "  GCC     $@"
+	$(Q)gcc -static -nostdlib -fno-stack-protector $(LINUX_CFLAGS) -o $@ $<
+
+# The same probe dynamic, run against Debian 13's glibc 2.41 by
+# scripts/linux-cost.sh for its vgetrandom rows (the vDSO's getrandom).
+$(BUILD)/user/linux/lx_costprobe_dyn: tests/linux/lx_costprobe.c tests/linux/lx_check.h
 	@mkdir -p $(@D)
 	@echo "  GLIBCC  $@"
 	$(Q)gcc $(LINUX_CFLAGS) -o $@ $<

@@ -20,6 +20,9 @@
 #   pidreuse, reliab, starve  tests/linux/lx_pidreuse.c, lx_reliab.c and
 #             lx_starve.c: every
 #             check passes under both kernels
+#   costprobe tests/linux/lx_costprobe.c (static glibc): every row is
+#             measured under both (scripts/linux-cost.sh compares the
+#             figures; no figure is checked here)
 #
 # One 6.12 boot (two CPUs, as the host has) runs all three, one aslrbench
 # boot the last two.  Without the kernel package (no network, no mirror)
@@ -32,7 +35,7 @@ top=$(cd "$(dirname "$0")/../.." && pwd)
 . "$top/tests/sh/lib/tap.sh"
 cd "$top" || exit 1
 sections=("$@")
-[ ${#sections[@]} -gt 0 ] || sections=(abi layout errsweep procfid getrandom pidreuse reliab starve)
+[ ${#sections[@]} -gt 0 ] || sections=(abi layout errsweep procfid getrandom pidreuse reliab starve costprobe)
 logs=$top/build/test-logs
 mkdir -p "$logs"
 
@@ -95,7 +98,7 @@ progs=(lx_musl lx_musl_pie lx_glibc lx_glibc_pie lx_musl_dyn lx_vdso_musl lx_vds
 	lx_nice_musl lx_nice_glibc lx_thread_musl lx_thread_glibc lx_thread_glibc_dyn lx_maps
 	lx_fpu lx_deaddir lx_errno lx_futex_musl lx_futex_glibc lx_layout lx_procread lx_sticky lx_ia32
 	lx_layoutprobe_static lx_layoutprobe_spie lx_layoutprobe_dyn lx_layoutprobe_m32 lx_errsweep
-	lx_procfid lx_getrandom lx_pidreuse lx_reliab lx_starve)
+	lx_procfid lx_getrandom lx_pidreuse lx_reliab lx_starve lx_costprobe_glibc lx_nop)
 out=$(make -s --no-print-directory "${progs[@]/#/build/user/linux/}" 2>&1) || {
 	tap_plan 1
 	tap_fail "build the Linux test programs" "$out"
@@ -275,7 +278,7 @@ for s in "${sections[@]}"; do
 	errsweep) errsweep_results ;;
 	procfid) procfid_results ;;
 	getrandom) getrandom_results ;;
-	pidreuse | reliab | starve) checks_results "$s" ;;
+	pidreuse | reliab | starve | costprobe) checks_results "$s" ;;
 	esac
 done
 tap_done

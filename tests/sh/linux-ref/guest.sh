@@ -2,7 +2,7 @@
 # tests/sh/linux-ref.sh's program in the guest: every section's output
 # between "=== begin NAME" and "=== end NAME STATUS" lines, which the host
 # side splits.  Usage: guest.sh SECTION...  (abi layout errsweep procfid
-# getrandom pidreuse reliab starve)
+# getrandom pidreuse reliab starve costprobe)
 # shellcheck shell=sh
 lib=/usr/share/lx-ref
 for s in "$@"; do
@@ -29,6 +29,9 @@ for s in "$@"; do
 		;;
 	procfid | getrandom | pidreuse | reliab | starve)
 		"/bin/lx_$s"
+		;;
+	costprobe)
+		/bin/lx_costprobe_glibc
 		;;
 	*) echo "guest.sh: unknown section $s" ;;
 	esac
