@@ -113,7 +113,7 @@ for line in "${tests[@]}"; do
 	read -r _ cmd _ <<<"$line"
 	k=${key_of[$cmd]}
 	if [ -z "${in_batch[$k]:-}" ]; then
-		if [ "$nb" = 0 ] || [ $((used + size_of[$k])) -gt "$share_mb" ]; then
+		if [ "$nb" = 0 ] || [ "$used" -ge "$share_mb" ] || [ $((used + size_of[$k])) -gt "$batch_mb" ]; then
 			nb=$((nb + 1)) used=0 in_batch=()
 			mkdir -p "$run/batch-$nb.bin"
 		fi
@@ -280,7 +280,10 @@ for line in "${tests[@]}"; do
 	[ "$ac" = died ] && { counted=$((counted + 1)); continue; }
 	counted=$((counted + 1))
 	case $ac:${k:+known} in
-	pass:) passed=$((passed + 1)) tap_pass "ltp: $t" ;;
+	pass:)
+		passed=$((passed + 1))
+		tap_pass "ltp: $t"
+		;;
 	pass:known)
 		passed=$((passed + 1))
 		case $k in
