@@ -43,8 +43,8 @@ usage_error() {
 	echo "ltp.sh: $*" >&2
 	exit 2
 }
-for v in smp:"$smp" per_test:"$per_test" batch_mb:"$batch_mb"; do
-	case ${v#*:} in '' | *[!0-9]* | 0) usage_error "LTP_${v%%:*} must be a positive whole number, not '${v#*:}'" ;; esac
+for v in LTP_SMP:"$smp" LTP_TIMEOUT:"$per_test" LTP_BATCH_MB:"$batch_mb"; do
+	case ${v#*:} in '' | *[!0-9]* | 0) usage_error "${v%%:*} must be a positive whole number, not '${v#*:}'" ;; esac
 done
 case $runtime_mul in '' | *[!0-9.]*) usage_error "LTP_RUNTIME_MUL must be a number, not '$runtime_mul'" ;; esac
 for k in $kernels; do

@@ -100,16 +100,23 @@ for c in "${cmds[@]}"; do
 	dir_of[$c]=$(dirname "$f")
 	echo "$c ${dir_of[$c]}" >>"$cache/dirs.txt"
 done
-declare -A built=()
+# The directories not built yet, several at once (most hold a few tests, too
+# few for make -j alone to keep the CPUs busy); -k: a directory may hold a
+# test this machine cannot build (headers), the listed commands are checked
+# below.  Then each directory's executables, stripped, into bin/KEY.
+declare -A todo=()
 for c in "${cmds[@]}"; do
-	d=${dir_of[$c]} key=${dir_of[$c]//\//_}
-	[ -z "${built[$d]:-}" ] || continue
-	built[$d]=1
-	[ ! -e "$cache/.done-dir-$key" ] || continue
-	echo "ltp-build: $d" >&2
-	# -k: a directory may hold a test this machine cannot build (headers); the
-	# listed commands are checked below.
-	(cd "$s" && make -k -j"$jobs" -C "$d") >"$logs/dir-$key.log" 2>&1 || true
+	key=${dir_of[$c]//\//_}
+	[ -e "$cache/.done-dir-$key" ] || todo[${dir_of[$c]}]=$key
+done
+if [ ${#todo[@]} -gt 0 ]; then
+	echo "ltp-build: ${#todo[@]} directories, $jobs at a time" >&2
+	# shellcheck disable=SC2016 # $1 and $2 are the inner sh's
+	printf '%s\n' "${!todo[@]}" | sort |
+		(cd "$s" && xargs -P "$jobs" -I{} sh -c 'make -k -C "$1" >"$2/dir-$(echo "$1" | tr / _).log" 2>&1' _ {} "$logs") || true
+fi
+for d in "${!todo[@]}"; do
+	key=${todo[$d]}
 	rm -rf "$cache/bin/$key.tmp"
 	mkdir -p "$cache/bin/$key.tmp"
 	find "$s/$d" -maxdepth 1 -type f -perm -u+x ! -name '*.o' -exec cp {} "$cache/bin/$key.tmp/" \;
