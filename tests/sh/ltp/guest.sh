@@ -58,8 +58,15 @@ while read -r tag cmd args; do
 	[ ! -e /tmp/ltp-hung ] || st=hung
 	# what a failed test left behind (LTP's library removes its own directory)
 	[ "$st" = 0 ] || rm -rf "$TMPDIR" /tmp/ltp-hung
-	# what the test left running in its group (children of a killed test)
+	# what the test left running in its group (children of a killed test),
+	# and up to 5 s for it to be gone: under aslrbench's 64 tasks the next
+	# test's fork got EAGAIN while a killed group was still exiting
 	kill -9 -"$pid" 2>/dev/null
+	i=0
+	while kill -0 -"$pid" 2>/dev/null && [ "$i" -lt 5 ]; do
+		sleep 1
+		i=$((i + 1))
+	done
 	echo "@@ltp end $tag $st $(($(date +%s) - t0))"
 	cd / || exit 1
 done <"$list"
