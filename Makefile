@@ -25,7 +25,7 @@ HOST_TOOLS  :=
 .SECONDARY:
 
 .PHONY: baseline all iso img lockdep-iso run test test-host test-qemu bench-host deps clean fuzz fuzz-kernel \
-	rng-quality rng-quality-quick usb format help sign
+	rng-quality rng-quality-quick usb format help sign ltp
 
 all: host-all iso img
 
@@ -40,6 +40,7 @@ help:
 	@echo '  run                build the ISO and boot it in QEMU with its default command line, or ARGS="k=v ..." (ARGS=help lists the keys); the log in build/run-DATE.log'
 	@echo '  test               every test: host suites and QEMU boots; TAP on stdout and in build/test.tap, JUnit in build/test-results.xml'
 	@echo '  test-host          only the host suites (no QEMU boot of the test table)'
+	@echo '  ltp                LTP tests (tests/ltp/tests.txt) under Linux 6.12 and aslrbench, as TAP: LTP_SRC=an LTP tarball or checkout, LTP_SMP=N CPUs (2)'
 	@echo '  test-qemu          only the QEMU boots; T=NAME one boot, G=GROUP a group (scripts/test.sh --list)'
 	@echo '  baseline           re-record the deterministic instruction counts (bench/baseline/)'
 	@echo '  bench-host         build/host/bench-host, the benchmark harness as a Linux program'
@@ -125,6 +126,16 @@ test-qemu: iso img $(BUILD)/nokernel.iso lockdep-iso
 # (tests/qemu/boots.conf): its own build directory, so neither rebuilds the other.
 lockdep-iso:
 	$(Q)$(MAKE) --no-print-directory BUILD=$(BUILD)/lockdep LOCKDEP=1 $(BUILD)/lockdep/aslrbench.iso
+
+# LTP as a peer suite (tests/sh/ltp.sh, which make test runs too): the tests
+# of tests/ltp/tests.txt from the LTP source in LTP_SRC (a tarball or a
+# checkout), built static and cached in build/ltp/, under Linux 6.12 and
+# aslrbench with LTP_SMP CPUs (default 2).  Without LTP_SRC it says how to
+# get one and skips.
+ltp: deps
+	$(Q)$(MAKE) --no-print-directory -j$(BUILD_JOBS) all >&2
+	$(Q)$(FETCH_OVMF)
+	$(Q)LTP_SRC="$(LTP_SRC)" tests/sh/ltp.sh
 
 # Re-record the deterministic instruction counts the regression test compares with.
 baseline: iso

@@ -62,6 +62,7 @@ packages=(
 	shim-signed shim-helpers-amd64-signed # Microsoft-signed shim and MokManager for SB=shim
 	zbar-tools                         # zbarimg: scripts/qr-decode.py, the QR tests
 	python3-pil zlib1g-dev             # QR tests: photo-like pictures, inflating test_qr's streams
+	autoconf automake m4               # LTP's configure (make ltp, tests/sh/ltp.sh)
 )
 
 missing=()

@@ -397,7 +397,7 @@ host_tests() {
 	log="$logs/shellcheck.log"
 	if ! command -v shellcheck >/dev/null; then
 		skip shellcheck "shellcheck not installed (scripts/deps.sh)"
-	elif shellcheck -x scripts/*.sh iso/*.sh tests/sh/*.sh tests/sh/lib/*.sh tests/qemu/*.sh .ci/run >"$log" 2>&1; then
+	elif shellcheck -x scripts/*.sh iso/*.sh tests/sh/*.sh tests/sh/lib/*.sh tests/sh/ltp/*.sh tests/qemu/*.sh .ci/run >"$log" 2>&1; then
 		pass "shellcheck"
 	else
 		fail "shellcheck" "see $log"
