@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Every repository path the docs and the code's comments name must exist.
 
-  scripts/check-paths.py [TOP]
+  scripts/check-paths.py [-h] [TOP]
 
 Reads README.md, docs/*.md and the tracked C, asm, shell, Python and make
 files under TOP (default: this checkout).  A word that starts with one of
@@ -12,9 +12,11 @@ or directory of TOP fails, one line each: "FILE:LINE: PATH".  Not checked:
   - a prefix of tracked paths ("userland/test/t_") or a pattern with an
     upper-case word standing for a name ("tests/linux/NAME.c");
   - the paths of tests/sh/check-paths.allow, each with its reason (what a
-    build or a run makes, names that only look like paths).
+    build or a run makes, names that only look like paths): "PATH<TAB>why"
+    anywhere, "FILE:PATH<TAB>why" in FILE only.
 Exit status 1 when a path is missing, 0 otherwise.
 """
+import argparse
 import os
 import re
 import subprocess
@@ -49,8 +51,16 @@ def allowed(top):
     return allow
 
 
+def is_allowed(allow, name, path):
+    return path in allow or f"{name}:{path}" in allow
+
+
 def main():
-    top = sys.argv[1] if len(sys.argv) > 1 else "."
+    ap = argparse.ArgumentParser(
+        description="Every repository path README.md, docs/ and the code's comments name "
+        "must exist; one line per missing one, exit status 1.")
+    ap.add_argument("top", nargs="?", default=".", help="the checkout (default: .)")
+    top = ap.parse_args().top
     files = tracked(top)
     prefixes = set(files)
     for f in files:
@@ -68,7 +78,7 @@ def main():
         for m in PATH.finditer(text):
             p = m.group(1).rstrip(".")
             before = text[max(0, m.start() - 24):m.start()]
-            if (LINUX.search(before) or p in prefixes or p in allow
+            if (LINUX.search(before) or p in prefixes or is_allowed(allow, name, p)
                     or os.path.exists(os.path.join(top, p)) or PLACEHOLDER.search(p)):
                 continue
             print(f"{name}:{text.count(chr(10), 0, m.start()) + 1}: {p}")
